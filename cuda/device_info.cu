@@ -1,0 +1,50 @@
+// What the CUDA runtime reports about this machine, and page-locked host memory.
+
+#include "check.cuh"
+
+#include "core/cuda_backend.hpp"
+
+#include <gpurotate/version.hpp>
+
+namespace gpurotate {
+
+bool cuda_compiled_in() { return true; }
+
+std::vector<GpuInfo> cuda_devices(std::string* problem) {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) {
+        // No driver or no device: a normal state for this program, so clear the error and report it.
+        static_cast<void>(cudaGetLastError());
+        if (problem) *problem = cudaGetErrorString(status);
+        return {};
+    }
+    std::vector<GpuInfo> devices;
+    for (int i = 0; i < count; ++i) {
+        cudaDeviceProp prop{};
+        if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) continue;
+        devices.push_back({i, prop.name, static_cast<std::uint64_t>(prop.totalGlobalMem), prop.major, prop.minor});
+    }
+    if (devices.empty() && problem) *problem = "no CUDA-capable device is detected";
+    return devices;
+}
+
+std::string cuda_runtime_version() {
+    return std::to_string(CUDART_VERSION / 1000) + "." + std::to_string((CUDART_VERSION % 1000) / 10);
+}
+
+namespace detail {
+
+void* allocate_pinned(std::size_t bytes) noexcept {
+    void* pointer = nullptr;
+    if (cudaMallocHost(&pointer, bytes) != cudaSuccess) {
+        static_cast<void>(cudaGetLastError());
+        return nullptr;
+    }
+    return pointer;
+}
+
+void free_pinned(void* pointer) noexcept { GPUROTATE_CUDA_CHECK_NOEXCEPT(cudaFreeHost(pointer)); }
+
+}  // namespace detail
+}  // namespace gpurotate

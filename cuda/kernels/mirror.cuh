@@ -1,0 +1,22 @@
+#pragma once
+// The elements that keep the axes (rot180, flip-h, flip-v): each output row is one source row, read
+// forwards or backwards. Both sides stay coalesced without shared memory, so this is a plain copy with
+// a mirrored source index, 32x8 threads per 32x32 tile, 4 pixels per thread.
+
+#include "kernels/pixel_access.cuh"
+
+namespace gpurotate::detail {
+
+template <class Word, int TileDim, int BlockRows>
+__global__ void __launch_bounds__(TileDim * BlockRows) mirror_kernel(TransformArgs a) {
+    const int x = static_cast<int>(blockIdx.x) * TileDim + static_cast<int>(threadIdx.x);
+    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+#pragma unroll
+        for (int r = static_cast<int>(threadIdx.y); r < TileDim; r += BlockRows) {
+            const int y = tile_row * TileDim + r;
+            if (inside_output(a, x, y)) store_output<Word>(a, x, y, load_source<Word>(a, source_of(a.map, a.src_extent, x, y)));
+        }
+    }
+}
+
+}  // namespace gpurotate::detail

@@ -1,0 +1,39 @@
+#pragma once
+// What every kernel receives, and how it reads and writes one pixel word by coordinates.
+
+#include <gpurotate/orientation.hpp>
+
+#include <cstddef>
+
+namespace gpurotate::detail {
+
+/// One launch's source and destination. Coordinates are int: the front end rejects sides of 2^31 or more;
+/// byte offsets are size_t because row * pitch exceeds 2^31 on large images.
+struct TransformArgs {
+    const std::byte* __restrict__ src;
+    std::size_t src_pitch;
+    std::byte* __restrict__ dst;
+    std::size_t dst_pitch;
+    Extent src_extent;
+    int dst_width;
+    int dst_height;
+    AxisMap map;
+    int tiles_y;  ///< tile rows of the output; blocks stride over them when gridDim.y is smaller
+};
+
+template <class Word>
+__device__ __forceinline__ Word load_source(const TransformArgs& a, SourcePoint p) {
+    return *reinterpret_cast<const Word*>(a.src + static_cast<std::size_t>(p.y) * a.src_pitch +
+                                          static_cast<std::size_t>(p.x) * sizeof(Word));
+}
+
+template <class Word>
+__device__ __forceinline__ void store_output(const TransformArgs& a, int x, int y, const Word& w) {
+    *reinterpret_cast<Word*>(a.dst + static_cast<std::size_t>(y) * a.dst_pitch + static_cast<std::size_t>(x) * sizeof(Word)) = w;
+}
+
+__device__ __forceinline__ bool inside_output(const TransformArgs& a, int x, int y) {
+    return x < a.dst_width && y < a.dst_height;
+}
+
+}  // namespace gpurotate::detail

@@ -1,0 +1,50 @@
+#pragma once
+/// \file io.hpp
+/// Reading and writing image files. The input format is recognised from the file's contents; the output
+/// format from the output file's extension (an unknown extension is an error, never a guess).
+
+#include <gpurotate/image.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gpurotate {
+
+/// Options for encoding.
+struct WriteOptions {
+    int quality = 95;        ///< JPEG/WebP quality, 1..100
+    bool overwrite = false;  ///< replace an existing file
+};
+
+/// Decodes the image file at `path`. Throws `Error` (input) naming the file and the cause.
+Image read_image(const std::string& path);
+
+/// Encodes `image` into the format named by `path`'s extension and writes it atomically: to a temporary
+/// file in the same directory, then renamed over `path`, so no partial file is ever left at `path`.
+/// Throws `Error` (output) if the extension is unknown, the format cannot hold the pixel format exactly,
+/// the directory is missing or not writable, or `path` exists and `options.overwrite` is false.
+void write_image(const std::string& path, ConstImageView image, const WriteOptions& options = {});
+
+/// Throws `Error` (output) unless a file could be created at `path`: its directory exists and is writable,
+/// `path` is not a directory, and it does not exist unless `overwrite`. `write_image` checks this too.
+void check_output_writable(const std::string& path, bool overwrite);
+
+/// A supported output format, as `--version` and the README list them.
+struct FormatInfo {
+    std::string name;                     ///< "PNG"
+    std::vector<std::string> extensions;  ///< {".png"}
+    std::string holds;                    ///< which pixel formats it stores exactly, in words
+    std::string codec;                    ///< the library doing the work: "stb", "opencv", "gpurotate"
+};
+
+/// The output formats compiled into this build.
+std::vector<FormatInfo> output_formats();
+
+/// Throws `Error` (output) unless `path`'s extension names a format this build writes; lets a caller
+/// reject a bad output name before decoding anything.
+void check_output_format(const std::string& path);
+
+/// Throws `Error` (output) unless `path`'s extension names a format this build writes that holds `format` exactly.
+void check_output_format(const std::string& path, PixelFormat format);
+
+}  // namespace gpurotate

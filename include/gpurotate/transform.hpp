@@ -1,0 +1,55 @@
+#pragma once
+/// \file transform.hpp
+/// Applying a D4 element to pixels: on host images (either backend) and on device buffers (CUDA).
+
+#include <gpurotate/image.hpp>
+#include <gpurotate/orientation.hpp>
+
+#include <cstdint>
+#include <string>
+
+struct CUstream_st;  // cudaStream_t is CUstream_st*; declared here so this header needs no CUDA headers
+
+namespace gpurotate {
+
+/// Which implementation does the work.
+enum class Backend : std::uint8_t {
+    automatic,  ///< CUDA when a usable GPU is present, the CPU otherwise
+    cuda,       ///< the GPU; an error when none is usable
+    cpu,        ///< the cache-blocked, multithreaded CPU backend
+};
+
+/// Which CUDA kernel moves pixels when the element swaps axes (rot90, rot270, transpose, transverse).
+/// The others (rot180, flips) always use the non-transposing mirror kernel; identity is a 2D copy.
+enum class CudaKernel : std::uint8_t {
+    tile32_padded,     ///< 32x32 shared-memory tile padded to 32x33, 32x8 threads, 4 pixels per thread (default)
+    tile16_skiplines,  ///< 16x16 tile, one warp spans two rows, padded by 2 every other row ("skip-lines")
+};
+
+/// `to_string(Backend::cuda)` == "cuda", etc.
+std::string to_string(Backend b);
+/// `to_string(CudaKernel::tile32_padded)` == "tile32-padded", etc.
+std::string to_string(CudaKernel k);
+
+/// Whether this build has the CUDA backend and a usable GPU is present. Never throws.
+bool cuda_available();
+
+/// The backend `automatic` resolves to on this machine.
+Backend resolve_backend(Backend requested);
+
+/// Applies `o` to the host image `src`, writing `dst`, which must be `output_extent(o, src.extent())` in size,
+/// of the same pixel format, and must not overlap `src`. Any pitches. Throws `Error`.
+void transform(ConstImageView src, ImageView dst, Orientation o, Backend backend = Backend::automatic,
+               CudaKernel kernel = CudaKernel::tile32_padded);
+
+/// Applies `o` to a host image and returns the result (pinned when the work went to the GPU).
+Image transform(const Image& src, Orientation o, Backend backend = Backend::automatic,
+                CudaKernel kernel = CudaKernel::tile32_padded);
+
+/// Applies `o` to `src` in device memory, writing `dst` (device memory, not overlapping `src`), as one kernel
+/// launch (or one 2D copy for identity) enqueued on `stream`. Returns without synchronising; launch errors are
+/// thrown as `Error` (device). Pixel widths: 1, 2, 3, 4, 6, 8, 12, 16 bytes.
+void transform_device(ConstImageView src, ImageView dst, Orientation o, CUstream_st* stream,
+                      CudaKernel kernel = CudaKernel::tile32_padded);
+
+}  // namespace gpurotate

@@ -1,0 +1,30 @@
+#pragma once
+// The command line of `gpurotate INPUT [OPERATION ...] -o OUTPUT`, parsed into plain data.
+
+#include <gpurotate/orientation.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpurotate::cli {
+
+/// What the user asked for.
+struct Options {
+    std::string input;
+    std::string output;
+    std::vector<Orientation> operations;  ///< in the order given on the command line
+    Backend device = Backend::automatic;
+    CudaKernel kernel = CudaKernel::tile32_padded;
+    int quality = 95;
+    bool overwrite = false;
+    bool verbose = false;
+    bool show_version = false;
+};
+
+/// Parses argv. Returns nothing when the parser already handled the request (--help) and the program
+/// should exit with `exit_status`; throws Error (usage) for a bad command line.
+std::optional<Options> parse_options(int argc, char** argv, int& exit_status);
+
+}  // namespace gpurotate::cli

@@ -1,0 +1,106 @@
+#include "cli/run.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/io.hpp>
+#include <gpurotate/transform.hpp>
+#include <gpurotate/version.hpp>
+
+#include <chrono>
+#include <iomanip>
+#include <ostream>
+
+#include <sys/stat.h>
+
+namespace gpurotate::cli {
+namespace {
+
+bool same_file(const std::string& a, const std::string& b) {
+    struct stat sa {}, sb {};
+    return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+class StageClock {
+public:
+    double lap_ms() {
+        const auto now = std::chrono::steady_clock::now();
+        const double ms = std::chrono::duration<double, std::milli>(now - last_).count();
+        last_ = now;
+        return ms;
+    }
+
+private:
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
+void run_single_image(const Options& options, std::ostream& log) {
+    Orientation element = Orientation::identity;
+    for (Orientation o : options.operations) element = then(element, o);
+
+    // Everything that can be refused is refused before the decoding work starts.
+    if (same_file(options.input, options.output) && !options.overwrite) {
+        throw Error(ErrorCode::output, "input and output are the same file '" + options.output +
+                                           "' (use --overwrite to replace the input)");
+    }
+    check_output_format(options.output);
+    check_output_writable(options.output, options.overwrite);
+    const Backend backend = resolve_backend(options.device);
+
+    StageClock clock;
+    const Image input = read_image(options.input);
+    const double decode_ms = clock.lap_ms();
+    check_output_format(options.output, input.format());
+
+    const Image output = transform(input, element, backend, options.kernel);
+    const double transform_ms = clock.lap_ms();
+
+    WriteOptions write;
+    write.quality = options.quality;
+    write.overwrite = options.overwrite;
+    write_image(options.output, output.view(), write);
+    const double encode_ms = clock.lap_ms();
+
+    if (options.verbose) {
+        std::string device = "cpu";
+        if (backend == Backend::cuda) {
+            const auto gpus = cuda_devices();
+            device = "cuda (" + (gpus.empty() ? std::string("?") : gpus.front().name) + ", kernel " + to_string(options.kernel) + ")";
+        }
+        log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " (" << input.width() << "x"
+            << input.height() << " " << to_string(input.format()) << ") -> " << name(element) << " -> " << options.output << " ("
+            << output.width() << "x" << output.height() << ")\n"
+            << "gpurotate: backend " << device << "\n"
+            << "gpurotate: decode " << decode_ms << " ms, transform " << transform_ms << " ms (with transfers), encode "
+            << encode_ms << " ms\n";
+    }
+}
+
+void print_version(std::ostream& out) {
+    out << "gpurotate " << version() << "\n";
+    out << "backends: cpu";
+    if (cuda_compiled_in()) out << ", cuda (runtime " << cuda_runtime_version() << ")";
+    out << "\n";
+    if (!cuda_compiled_in()) {
+        out << "gpu: not supported by this build (built without CUDA)\n";
+    } else {
+        std::string problem;
+        const auto gpus = cuda_devices(&problem);
+        if (gpus.empty()) out << "gpu: none (" << problem << "); the CPU backend will be used\n";
+        for (const auto& g : gpus) {
+            out << "gpu " << g.index << ": " << g.name << ", " << std::fixed << std::setprecision(1)
+                << static_cast<double>(g.total_memory_bytes) / (1024.0 * 1024.0 * 1024.0) << " GiB, compute capability "
+                << g.compute_major << "." << g.compute_minor << "\n";
+        }
+    }
+    out << "output formats:\n";
+    for (const auto& f : output_formats()) {
+        std::string extensions;
+        for (const auto& e : f.extensions) extensions += (extensions.empty() ? "" : " ") + e;
+        out << "  " << std::left << std::setw(13) << f.name << std::setw(12) << extensions << f.holds << " [" << f.codec << "]\n";
+    }
+    out << "input formats: PNG JPEG BMP TGA HDR PNM GIF PSD [stb]"
+        << (output_formats().size() > 5 ? ", TIFF WebP EXR and more [opencv]" : "") << "\n";
+}
+
+}  // namespace gpurotate::cli

@@ -1,0 +1,16 @@
+#pragma once
+// The single-image job: decode, one transform, encode.
+
+#include "cli/options.hpp"
+
+#include <iosfwd>
+
+namespace gpurotate::cli {
+
+/// Runs the job `options` describes; progress for -v goes to `log`. Throws Error.
+void run_single_image(const Options& options, std::ostream& log);
+
+/// Prints what `gpurotate --version` prints.
+void print_version(std::ostream& out);
+
+}  // namespace gpurotate::cli

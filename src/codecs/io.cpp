@@ -1,0 +1,67 @@
+// Reading and writing image files: the decoder chain, the encoder per output format, atomic output.
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/io.hpp>
+
+#include "codecs/file_bytes.hpp"
+#include "codecs/opencv_codec.hpp"
+#include "codecs/output_format.hpp"
+#include "codecs/png.hpp"
+#include "codecs/stb_codec.hpp"
+
+namespace gpurotate {
+
+Image read_image(const std::string& path) {
+    const std::vector<std::uint8_t> bytes = detail::read_file_bytes(path);
+    if (detail::is_png(bytes)) detail::verify_png_chunks(bytes, path);
+    std::string stb_reason;
+    if (auto image = detail::stb_decode(bytes, path, stb_reason)) return std::move(*image);
+    if (auto image = detail::opencv_decode(bytes)) return std::move(*image);
+    throw Error(ErrorCode::input, "cannot decode '" + path + "': not an image in a supported format (" + stb_reason + ")");
+}
+
+void check_output_writable(const std::string& path, bool overwrite) { detail::check_output_path(path, overwrite); }
+
+void check_output_format(const std::string& path) { detail::output_format_named_by(path); }
+
+void check_output_format(const std::string& path, PixelFormat format) { detail::output_format_for(path, format); }
+
+void write_image(const std::string& path, ConstImageView image, const WriteOptions& options) {
+    using detail::OutputFormat;
+    const auto& spec = detail::output_format_for(path, image.format);
+    if (options.quality < 1 || options.quality > 100) {
+        throw Error(ErrorCode::usage, "quality " + std::to_string(options.quality) + " is outside 1..100");
+    }
+    detail::check_output_path(path, options.overwrite);  // fail before the encoding work, not after
+    std::vector<std::uint8_t> bytes;
+    switch (spec.format) {
+        case OutputFormat::png: bytes = detail::encode_png(image); break;
+        case OutputFormat::jpeg:
+            // OpenCV's libjpeg writes true greyscale; stb stores grey as three equal channels.
+            bytes = detail::opencv_codecs_available() ? detail::opencv_encode(image, spec.format, options.quality)
+                                                      : detail::stb_encode_jpeg(image, options.quality);
+            break;
+        case OutputFormat::bmp: bytes = detail::stb_encode_bmp(image); break;
+        case OutputFormat::tga: bytes = detail::stb_encode_tga(image); break;
+        case OutputFormat::hdr: bytes = detail::stb_encode_hdr(image); break;
+        case OutputFormat::tiff:
+        case OutputFormat::webp:
+        case OutputFormat::exr: bytes = detail::opencv_encode(image, spec.format, options.quality); break;
+    }
+    detail::write_file_atomically(path, bytes, options.overwrite);
+}
+
+std::vector<FormatInfo> output_formats() {
+    std::vector<FormatInfo> formats;
+    for (const auto& spec : detail::output_format_table()) {
+        if (spec.needs_opencv && !detail::opencv_codecs_available()) continue;
+        const bool opencv_jpeg = spec.format == detail::OutputFormat::jpeg && detail::opencv_codecs_available();
+        const char* codec = spec.format == detail::OutputFormat::png ? "gpurotate+stb-deflate"
+                            : spec.needs_opencv || opencv_jpeg         ? "opencv"
+                                                                       : "stb";
+        formats.push_back({spec.name, spec.extensions, detail::describe_capacity(spec), codec});
+    }
+    return formats;
+}
+
+}  // namespace gpurotate

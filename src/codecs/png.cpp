@@ -1,0 +1,157 @@
+#include "codecs/png.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+// stb_image_write's deflate, compiled in stb_impl.cpp; its prototype is not in the public header section.
+extern "C" unsigned char* stbi_zlib_compress(unsigned char* data, int data_len, int* out_len, int quality);
+
+namespace gpurotate::detail {
+namespace {
+
+constexpr std::uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+std::array<std::uint32_t, 256> make_crc_table() {
+    std::array<std::uint32_t, 256> table{};
+    for (std::uint32_t n = 0; n < 256; ++n) {
+        std::uint32_t c = n;
+        for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+        table[n] = c;
+    }
+    return table;
+}
+
+std::uint32_t crc32(const std::uint8_t* data, std::size_t size) {
+    static const std::array<std::uint32_t, 256> table = make_crc_table();
+    std::uint32_t c = 0xffffffffu;
+    for (std::size_t i = 0; i < size; ++i) c = table[(c ^ data[i]) & 0xff] ^ (c >> 8);
+    return c ^ 0xffffffffu;
+}
+
+std::uint32_t read_be32(const std::uint8_t* p) {
+    return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+}
+
+void append_be32(std::vector<std::uint8_t>& out, std::uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
+}
+
+void append_chunk(std::vector<std::uint8_t>& out, const char type[4], const std::uint8_t* data, std::size_t size) {
+    append_be32(out, static_cast<std::uint32_t>(size));
+    const std::size_t start = out.size();
+    out.insert(out.end(), type, type + 4);
+    out.insert(out.end(), data, data + size);
+    append_be32(out, crc32(out.data() + start, size + 4));
+}
+
+std::uint8_t paeth(int a, int b, int c) {
+    const int p = a + b - c;
+    const int pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
+    return static_cast<std::uint8_t>(pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+}
+
+// Filters one row with filter `type` (0..4) into `out`; `prior` is the previous raw row (zeros for the first).
+void filter_row(int type, const std::uint8_t* row, const std::uint8_t* prior, std::size_t size, std::size_t bpp, std::uint8_t* out) {
+    for (std::size_t i = 0; i < size; ++i) {
+        const int a = i >= bpp ? row[i - bpp] : 0;
+        const int b = prior[i];
+        const int c = i >= bpp ? prior[i - bpp] : 0;
+        int predicted = 0;
+        switch (type) {
+            case 1: predicted = a; break;
+            case 2: predicted = b; break;
+            case 3: predicted = (a + b) / 2; break;
+            case 4: predicted = paeth(a, b, c); break;
+            default: break;
+        }
+        out[i] = static_cast<std::uint8_t>(row[i] - predicted);
+    }
+}
+
+}  // namespace
+
+bool is_png(const std::vector<std::uint8_t>& bytes) {
+    return bytes.size() >= 8 && std::memcmp(bytes.data(), png_signature, 8) == 0;
+}
+
+void verify_png_chunks(const std::vector<std::uint8_t>& bytes, const std::string& path) {
+    const auto fail = [&](const std::string& why) { throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt PNG: " + why); };
+    std::size_t pos = 8;
+    while (true) {
+        if (bytes.size() - pos < 12) fail("file is truncated (no IEND chunk)");
+        const std::uint32_t length = read_be32(&bytes[pos]);
+        if (length > bytes.size() - pos - 12) fail("file is truncated inside a chunk");
+        const char* type = reinterpret_cast<const char*>(&bytes[pos + 4]);
+        const std::uint32_t stored = read_be32(&bytes[pos + 8 + length]);
+        if (crc32(&bytes[pos + 4], length + 4) != stored) fail("checksum mismatch in the " + std::string(type, 4) + " chunk");
+        if (std::memcmp(type, "IEND", 4) == 0) return;
+        pos += 12 + length;
+    }
+}
+
+std::vector<std::uint8_t> encode_png(ConstImageView image) {
+    const int bit_depth = image.format.sample == SampleType::u16 ? 16 : 8;
+    static constexpr std::uint8_t color_type_of_channels[] = {0, 0, 4, 2, 6};  // grey, grey+alpha, RGB, RGBA
+    const std::size_t bpp = image.format.pixel_bytes();
+    const std::size_t row_bytes = image.row_bytes();
+    if (row_bytes * static_cast<std::size_t>(image.height) > 0x7fff0000u) {
+        throw Error(ErrorCode::output, "image too large for the built-in PNG encoder (over 2 GiB of pixels)");
+    }
+
+    // Raw rows in PNG byte order (16-bit samples big-endian), each followed by the best filtered version:
+    // the filter whose output has the smallest sum of absolute values, the usual libpng heuristic.
+    std::vector<std::uint8_t> raw(row_bytes), prior(row_bytes, 0), candidate(row_bytes);
+    std::vector<std::uint8_t> filtered((row_bytes + 1) * static_cast<std::size_t>(image.height));
+    for (std::int64_t y = 0; y < image.height; ++y) {
+        const auto* src = reinterpret_cast<const std::uint8_t*>(image.row(y));
+        if (bit_depth == 16) {
+            for (std::size_t i = 0; i + 1 < row_bytes; i += 2) {
+                std::uint16_t v;
+                std::memcpy(&v, src + i, 2);
+                raw[i] = static_cast<std::uint8_t>(v >> 8);
+                raw[i + 1] = static_cast<std::uint8_t>(v & 0xff);
+            }
+        } else {
+            std::memcpy(raw.data(), src, row_bytes);
+        }
+        std::uint8_t* out = &filtered[static_cast<std::size_t>(y) * (row_bytes + 1)];
+        long best_cost = -1;
+        for (int type = 0; type < 5; ++type) {
+            filter_row(type, raw.data(), prior.data(), row_bytes, bpp, candidate.data());
+            long cost = 0;
+            for (std::uint8_t v : candidate) cost += v < 128 ? v : 256 - v;
+            if (best_cost < 0 || cost < best_cost) {
+                best_cost = cost;
+                out[0] = static_cast<std::uint8_t>(type);
+                std::memcpy(out + 1, candidate.data(), row_bytes);
+            }
+        }
+        std::swap(raw, prior);
+    }
+
+    int compressed_size = 0;
+    std::unique_ptr<unsigned char, decltype(&std::free)> compressed(
+        stbi_zlib_compress(filtered.data(), static_cast<int>(filtered.size()), &compressed_size, 8), &std::free);
+    if (!compressed) throw Error(ErrorCode::internal, "PNG compression failed (out of memory)");
+
+    std::vector<std::uint8_t> png(png_signature, png_signature + 8);
+    std::uint8_t header[13];
+    const std::uint32_t w = static_cast<std::uint32_t>(image.width), h = static_cast<std::uint32_t>(image.height);
+    for (int i = 0; i < 4; ++i) {
+        header[i] = static_cast<std::uint8_t>(w >> (24 - 8 * i));
+        header[4 + i] = static_cast<std::uint8_t>(h >> (24 - 8 * i));
+    }
+    header[8] = static_cast<std::uint8_t>(bit_depth);
+    header[9] = color_type_of_channels[image.format.channels];
+    header[10] = header[11] = header[12] = 0;  // deflate, adaptive filtering, no interlace
+    append_chunk(png, "IHDR", header, sizeof header);
+    append_chunk(png, "IDAT", compressed.get(), static_cast<std::size_t>(compressed_size));
+    append_chunk(png, "IEND", nullptr, 0);
+    return png;
+}
+
+}  // namespace gpurotate::detail

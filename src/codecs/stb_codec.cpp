@@ -1,0 +1,116 @@
+#include "codecs/stb_codec.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include <stb_image.h>
+#include <stb_image_write.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+namespace gpurotate::detail {
+namespace {
+
+using StbPixels = std::unique_ptr<void, decltype(&stbi_image_free)>;
+
+// stb reads a truncated JPEG without complaint and fills the missing rows with grey, so a JPEG must
+// contain an end-of-image marker to count as complete.
+bool has_jpeg_end_marker(const std::vector<std::uint8_t>& bytes) {
+    for (std::size_t i = bytes.size(); i-- > 1;) {
+        if (bytes[i - 1] == 0xff && bytes[i] == 0xd9) return true;
+    }
+    return false;
+}
+
+bool is_jpeg(const std::vector<std::uint8_t>& bytes) {
+    return bytes.size() >= 3 && bytes[0] == 0xff && bytes[1] == 0xd8 && bytes[2] == 0xff;
+}
+
+// stb's writers hand out bytes through a callback; this one appends them to a vector.
+void append_to_vector(void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<std::uint8_t>*>(context);
+    const auto* bytes = static_cast<const std::uint8_t*>(data);
+    out->insert(out->end(), bytes, bytes + size);
+}
+
+// stb's writers take tightly packed rows.
+std::vector<std::uint8_t> packed_copy(ConstImageView image) {
+    std::vector<std::uint8_t> packed(image.row_bytes() * static_cast<std::size_t>(image.height));
+    for (std::int64_t y = 0; y < image.height; ++y) {
+        std::memcpy(packed.data() + static_cast<std::size_t>(y) * image.row_bytes(), image.row(y), image.row_bytes());
+    }
+    return packed;
+}
+
+int checked_int(std::int64_t v) {
+    if (v > std::numeric_limits<int>::max()) throw Error(ErrorCode::output, "image too large for this encoder");
+    return static_cast<int>(v);
+}
+
+template <class Write>
+std::vector<std::uint8_t> encode_with(ConstImageView image, const char* format, Write&& write) {
+    const std::vector<std::uint8_t> packed = packed_copy(image);
+    std::vector<std::uint8_t> out;
+    if (!write(&append_to_vector, &out, checked_int(image.width), checked_int(image.height), image.format.channels, packed.data())) {
+        throw Error(ErrorCode::output, std::string(format) + " encoding failed");
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, std::string& why) {
+    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+        why = "file too large for stb_image";
+        return std::nullopt;
+    }
+    const auto* data = bytes.data();
+    const int size = static_cast<int>(bytes.size());
+    int width = 0, height = 0, channels = 0;
+    if (!stbi_info_from_memory(data, size, &width, &height, &channels)) {
+        why = stbi_failure_reason() ? stbi_failure_reason() : "unknown format";
+        return std::nullopt;
+    }
+    const auto corrupt = [&](const std::string& reason) {
+        return Error(ErrorCode::input, "cannot decode '" + path + "': " + reason);
+    };
+    if (is_jpeg(bytes) && !has_jpeg_end_marker(bytes)) throw corrupt("corrupt JPEG: file is truncated (no end-of-image marker)");
+
+    PixelFormat format{SampleType::u8, channels};
+    void* pixels = nullptr;
+    if (stbi_is_hdr_from_memory(data, size)) {
+        format.sample = SampleType::f32;
+        pixels = stbi_loadf_from_memory(data, size, &width, &height, &channels, 0);
+    } else if (stbi_is_16_bit_from_memory(data, size)) {
+        format.sample = SampleType::u16;
+        pixels = stbi_load_16_from_memory(data, size, &width, &height, &channels, 0);
+    } else {
+        pixels = stbi_load_from_memory(data, size, &width, &height, &channels, 0);
+    }
+    StbPixels owned(pixels, &stbi_image_free);
+    if (!pixels) throw corrupt(stbi_failure_reason() ? stbi_failure_reason() : "decoder failed");
+    format.channels = channels;
+    Image image(width, height, format);
+    std::memcpy(image.data(), pixels, image.size_bytes());
+    return image;
+}
+
+std::vector<std::uint8_t> stb_encode_jpeg(ConstImageView image, int quality) {
+    return encode_with(image, "JPEG", [&](auto func, void* ctx, int w, int h, int c, const void* d) {
+        return stbi_write_jpg_to_func(func, ctx, w, h, c, d, quality);
+    });
+}
+
+std::vector<std::uint8_t> stb_encode_bmp(ConstImageView image) { return encode_with(image, "BMP", &stbi_write_bmp_to_func); }
+
+std::vector<std::uint8_t> stb_encode_tga(ConstImageView image) { return encode_with(image, "TGA", &stbi_write_tga_to_func); }
+
+std::vector<std::uint8_t> stb_encode_hdr(ConstImageView image) {
+    return encode_with(image, "HDR", [](auto func, void* ctx, int w, int h, int c, const void* d) {
+        return stbi_write_hdr_to_func(func, ctx, w, h, c, static_cast<const float*>(d));
+    });
+}
+
+}  // namespace gpurotate::detail

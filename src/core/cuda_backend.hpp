@@ -1,0 +1,24 @@
+#pragma once
+// The seam between the host front end and the CUDA backend. Implemented in cuda/ when CUDA is compiled in,
+// and by src/core/cuda_unavailable.cpp otherwise, so that the front end never needs #ifdefs.
+
+#include <gpurotate/image.hpp>
+#include <gpurotate/orientation.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <cstddef>
+
+namespace gpurotate::detail {
+
+/// Uploads `src`, runs one kernel, downloads into `dst`; synchronous. Arguments already validated.
+void transform_host_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel);
+
+/// Enqueues the transform of device buffers on `stream`. Arguments already validated.
+void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream);
+
+/// Page-locked host memory, or nullptr when CUDA is not usable.
+void* allocate_pinned(std::size_t bytes) noexcept;
+/// Frees what `allocate_pinned` returned.
+void free_pinned(void* pointer) noexcept;
+
+}  // namespace gpurotate::detail

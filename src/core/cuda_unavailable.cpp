@@ -1,0 +1,33 @@
+// The CUDA backend's entry points in a build without CUDA: they report, they never pretend.
+
+#include "core/cuda_backend.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/version.hpp>
+
+namespace gpurotate {
+
+namespace {
+[[noreturn]] void no_cuda() {
+    throw Error(ErrorCode::device, "this gpurotate was built without CUDA (rebuild with the CUDA Toolkit to use the GPU)");
+}
+}  // namespace
+
+bool cuda_compiled_in() { return false; }
+
+std::vector<GpuInfo> cuda_devices(std::string* problem) {
+    if (problem) *problem = "built without CUDA";
+    return {};
+}
+
+std::string cuda_runtime_version() { return ""; }
+
+namespace detail {
+
+void transform_host_cuda(ConstImageView, ImageView, AxisMap, CudaKernel) { no_cuda(); }
+void transform_device_cuda(ConstImageView, ImageView, AxisMap, CudaKernel, CUstream_st*) { no_cuda(); }
+void* allocate_pinned(std::size_t) noexcept { return nullptr; }
+void free_pinned(void*) noexcept {}
+
+}  // namespace detail
+}  // namespace gpurotate

@@ -1,0 +1,111 @@
+// The front end of the library: validates arguments once, resolves the backend, and hands the work to
+// exactly one backend.
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/transform.hpp>
+#include <gpurotate/version.hpp>
+
+#include "core/cuda_backend.hpp"
+#include "core/pixel_word.hpp"
+#include "cpu/transform_cpu.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <iterator>
+#include <limits>
+
+namespace gpurotate {
+namespace {
+
+void validate_view(const BasicImageView<const std::byte>& v, const char* role) {
+    const std::string what = std::string(role) + " image";
+    if (!v.data) throw Error(ErrorCode::usage, what + " has no pixel memory");
+    checked_image_bytes(v.width, v.height, v.format);
+    // Kernels index pixels with int: both sides stay below 2^31 pixels (a 2-gigapixel-wide image).
+    constexpr std::int64_t max_side = std::numeric_limits<std::int32_t>::max() - 64;
+    if (v.width > max_side || v.height > max_side) throw Error(ErrorCode::usage, what + " side exceeds 2^31 pixels");
+    const std::size_t pixel = v.format.pixel_bytes();
+    if (std::find(std::begin(detail::pixel_word_widths), std::end(detail::pixel_word_widths), pixel) ==
+        std::end(detail::pixel_word_widths)) {
+        throw Error(ErrorCode::usage, what + ": unsupported pixel format " + to_string(v.format));
+    }
+    if (v.pitch < v.row_bytes()) {
+        throw Error(ErrorCode::usage, what + ": pitch " + std::to_string(v.pitch) + " is smaller than a row (" +
+                                          std::to_string(v.row_bytes()) + " bytes)");
+    }
+}
+
+void validate_pair(ConstImageView src, ConstImageView dst, Orientation o) {
+    validate_view(src, "source");
+    validate_view(dst, "destination");
+    if (src.format != dst.format) {
+        throw Error(ErrorCode::usage, "source is " + to_string(src.format) + " but destination is " + to_string(dst.format));
+    }
+    const Extent expected = output_extent(o, src.extent());
+    if (!(dst.extent() == expected)) {
+        throw Error(ErrorCode::usage, std::string(name(o)) + " of a " + std::to_string(src.width) + "x" +
+                                          std::to_string(src.height) + " image is " + std::to_string(expected.width) + "x" +
+                                          std::to_string(expected.height) + ", destination is " + std::to_string(dst.width) +
+                                          "x" + std::to_string(dst.height));
+    }
+    // Kernels read the source while writing the destination: the two must not share bytes.
+    const auto span_end = [](ConstImageView v) { return v.data + (static_cast<std::size_t>(v.height) - 1) * v.pitch + v.row_bytes(); };
+    if (std::less<const std::byte*>()(src.data, span_end(dst)) && std::less<const std::byte*>()(dst.data, span_end(src))) {
+        throw Error(ErrorCode::usage, "source and destination overlap");
+    }
+}
+
+}  // namespace
+
+std::string to_string(Backend b) {
+    switch (b) {
+        case Backend::automatic: return "auto";
+        case Backend::cuda: return "cuda";
+        case Backend::cpu: return "cpu";
+    }
+    return "?";
+}
+
+std::string to_string(CudaKernel k) {
+    return k == CudaKernel::tile16_skiplines ? "tile16-skiplines" : "tile32-padded";
+}
+
+bool cuda_available() {
+    static const bool available = !cuda_devices().empty();
+    return available;
+}
+
+Backend resolve_backend(Backend requested) {
+    if (requested == Backend::automatic) return cuda_available() ? Backend::cuda : Backend::cpu;
+    if (requested == Backend::cuda && !cuda_available()) {
+        std::string problem;
+        cuda_devices(&problem);
+        throw Error(ErrorCode::device, "--device cuda: no usable GPU (" + problem + ")");
+    }
+    return requested;
+}
+
+void transform(ConstImageView src, ImageView dst, Orientation o, Backend backend, CudaKernel kernel) {
+    validate_pair(src, dst, o);
+    if (resolve_backend(backend) == Backend::cuda) {
+        detail::transform_host_cuda(src, dst, axis_map(o), kernel);
+    } else {
+        detail::transform_cpu(src, dst, axis_map(o));
+    }
+}
+
+Image transform(const Image& src, Orientation o, Backend backend, CudaKernel kernel) {
+    const Backend resolved = resolve_backend(backend);
+    const Extent out = output_extent(o, {src.width(), src.height()});
+    Image dst(out.width, out.height, src.format(), resolved == Backend::cuda ? HostMemory::pinned : HostMemory::pageable);
+    transform(src.view(), dst.view(), o, resolved, kernel);
+    return dst;
+}
+
+void transform_device(ConstImageView src, ImageView dst, Orientation o, CUstream_st* stream, CudaKernel kernel) {
+    validate_pair(src, dst, o);
+    detail::transform_device_cuda(src, dst, axis_map(o), kernel, stream);
+}
+
+}  // namespace gpurotate

@@ -1,0 +1,12 @@
+#pragma once
+// The CPU backend: the same element-to-pixels work as the CUDA kernels, cache-blocked and multithreaded.
+
+#include <gpurotate/image.hpp>
+#include <gpurotate/orientation.hpp>
+
+namespace gpurotate::detail {
+
+/// Applies `map` to `src`, writing `dst`. Arguments are already validated by the front end (transform.cpp).
+void transform_cpu(ConstImageView src, ImageView dst, AxisMap map);
+
+}  // namespace gpurotate::detail

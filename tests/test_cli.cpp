@@ -1,0 +1,178 @@
+// The gpurotate executable end to end: every operation on the samples against the reference, composed
+// sequences, --version, and every error case with its exit code, its message, no output file left
+// behind and the input unchanged.
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+#include <gpurotate/io.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+using test_support::quote;
+using test_support::run;
+
+namespace {
+
+const std::string exe = GPUROTATE_EXE;
+const std::string samples = GPUROTATE_SAMPLES;
+
+std::string command_line(const std::string& args) { return quote(exe) + " " + args; }
+
+struct Flag {
+    const char* flag;
+    gpurotate::Orientation orientation;
+};
+constexpr Flag flags[] = {{"--rot90", gpurotate::Orientation::rot90},     {"--rot180", gpurotate::Orientation::rot180},
+                          {"--rot270", gpurotate::Orientation::rot270},   {"--flip-h", gpurotate::Orientation::flip_h},
+                          {"--flip-v", gpurotate::Orientation::flip_v},   {"--transpose", gpurotate::Orientation::transpose},
+                          {"--transverse", gpurotate::Orientation::transverse}};
+
+// Runs a command that must fail: checks the exit status, the one-line message, that `output` was not
+// created (or kept its old bytes), and that `input` kept its bytes.
+void expect_failure(const std::string& args, int status, const std::string& message_part, const std::string& input,
+                    const std::string& output) {
+    const std::string input_before = test_support::file_bytes(input);
+    const bool output_existed = test_support::file_exists(output);
+    const std::string output_before = output_existed ? test_support::file_bytes(output) : "";
+    const auto result = run(command_line(args));
+    CAPTURE(args);
+    CAPTURE(result.output);
+    CHECK(result.status == status);
+    CHECK(result.output.rfind("gpurotate: error: ", 0) == 0);
+    CHECK(result.output.find(message_part) != std::string::npos);
+    CHECK(test_support::file_bytes(input) == input_before);
+    if (output_existed) {
+        CHECK(test_support::file_bytes(output) == output_before);
+    } else {
+        CHECK_FALSE(test_support::file_exists(output));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("every operation on every sample matches the reference") {
+    test_support::TempDir dir;
+    for (const char* sample : {"astronaut.png", "coffee-16bit.png", "rocket.jpg"}) {
+        const std::string in = samples + "/" + sample;
+        const gpurotate::Image original = gpurotate::read_image(in);
+        for (const auto& f : flags) {
+            const std::string out = dir.file(std::string(sample) + f.flag + ".png");
+            const auto result = run(command_line(quote(in) + " " + f.flag + " -o " + quote(out)));
+            CAPTURE(sample);
+            CAPTURE(f.flag);
+            CAPTURE(result.output);
+            REQUIRE(result.status == 0);
+            const gpurotate::Image produced = gpurotate::read_image(out);
+            CHECK(test_support::first_difference(produced.view(), reference::transform(original, f.orientation).view()) == -1);
+        }
+    }
+}
+
+TEST_CASE("a sequence of operations composes in the order given") {
+    test_support::TempDir dir;
+    const std::string in = samples + "/chelsea.png";
+    const gpurotate::Image original = gpurotate::read_image(in);
+    REQUIRE(run(command_line(quote(in) + " --rot90 --flip-h -o " + quote(dir.file("a.png")))).status == 0);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("a.png")).view(),
+                                         reference::transform(original, gpurotate::Orientation::transpose).view()) == -1);
+    REQUIRE(run(command_line(quote(in) + " --flip-h --rot90 -o " + quote(dir.file("b.png")))).status == 0);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("b.png")).view(),
+                                         reference::transform(original, gpurotate::Orientation::transverse).view()) == -1);
+    REQUIRE(run(command_line(quote(in) + " --rot90 --rot90 --rot90 --rot90 -o " + quote(dir.file("c.png")))).status == 0);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("c.png")).view(), original.view()) == -1);
+    // No operation is a format conversion.
+    REQUIRE(run(command_line(quote(in) + " -o " + quote(dir.file("d.tga")))).status == 0);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("d.tga")).view(), original.view()) == -1);
+}
+
+TEST_CASE("--version and -v say what runs") {
+    const auto version = run(command_line("--version"));
+    CHECK(version.status == 0);
+    CHECK(version.output.find("gpurotate 0.1.0") != std::string::npos);
+    CHECK(version.output.find("backends: cpu") != std::string::npos);
+    CHECK(version.output.find("PNG") != std::string::npos);
+    test_support::TempDir dir;
+    const auto verbose = run(command_line(quote(samples + "/chelsea.png") + " --rot90 -v -o " + quote(dir.file("v.png"))));
+    CHECK(verbose.status == 0);
+    const std::string expected_backend = gpurotate::cuda_available() ? "backend cuda" : "backend cpu";
+    CHECK(verbose.output.find(expected_backend) != std::string::npos);
+}
+
+TEST_CASE("input errors exit 3 and leave nothing behind") {
+    test_support::TempDir dir;
+    const std::string out = dir.file("out.png");
+    const std::string good = samples + "/chelsea.png";
+    const std::string png = test_support::file_bytes(good);
+    test_support::write_bytes(dir.file("empty.png"), "");
+    test_support::write_bytes(dir.file("corrupt.png"), png.substr(0, 100) + std::string(500, 'x') + png.substr(600));
+    test_support::write_bytes(dir.file("truncated.png"), png.substr(0, png.size() / 3));
+    test_support::write_bytes(dir.file("notes.txt"), "not an image\n");
+    const std::string jpg = test_support::file_bytes(samples + "/rocket.jpg");
+    test_support::write_bytes(dir.file("truncated.jpg"), jpg.substr(0, jpg.size() / 2));
+    for (const char* name : {"empty.png", "corrupt.png", "truncated.png", "notes.txt", "truncated.jpg"}) {
+        expect_failure(quote(dir.file(name)) + " --rot90 -o " + quote(out), 3, name, dir.file(name), out);
+    }
+    const auto missing = run(command_line(quote(dir.file("missing.png")) + " --rot90 -o " + quote(out)));
+    CHECK(missing.status == 3);
+    CHECK(missing.output.find("missing.png") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(out));
+}
+
+TEST_CASE("output errors exit 4 and leave nothing behind") {
+    test_support::TempDir dir;
+    const std::string in = dir.file("in.png");
+    test_support::write_bytes(in, test_support::file_bytes(samples + "/chelsea.png"));
+    expect_failure(quote(in) + " --rot90 -o " + quote(dir.file("nodir/out.png")), 4, "does not exist", in, dir.file("nodir/out.png"));
+    expect_failure(quote(in) + " --rot90 -o " + quote(dir.file("out.xyz")), 4, "unknown output extension", in, dir.file("out.xyz"));
+    expect_failure(quote(in) + " --rot90 -o " + quote(in + "/out.png"), 4, "not a directory", in, in + "/out.png");
+    expect_failure(quote(in) + " --rot90 -o " + quote(in), 4, "same file", in, in);
+    test_support::write_bytes(dir.file("exists.png"), "old contents");
+    expect_failure(quote(in) + " --rot90 -o " + quote(dir.file("exists.png")), 4, "already exists", in, dir.file("exists.png"));
+    const std::string deep = dir.file("deep.png");
+    test_support::write_bytes(deep, test_support::file_bytes(samples + "/coffee-16bit.png"));
+    expect_failure(quote(deep) + " -o " + quote(dir.file("deep.jpg")), 4, "cannot hold", deep, dir.file("deep.jpg"));
+    if (geteuid() != 0) {  // root writes anywhere, so a read-only directory proves nothing there
+        REQUIRE(run("mkdir " + quote(dir.file("ro")) + " && chmod 555 " + quote(dir.file("ro"))).status == 0);
+        expect_failure(quote(in) + " --rot90 -o " + quote(dir.file("ro/out.png")), 4, "not writable", in, dir.file("ro/out.png"));
+    }
+    // --overwrite replaces an existing output and may replace the input itself.
+    CHECK(run(command_line(quote(in) + " --rot90 -o " + quote(dir.file("exists.png")) + " --overwrite")).status == 0);
+    const gpurotate::Image before = gpurotate::read_image(in);
+    CHECK(run(command_line(quote(in) + " --rot180 --overwrite -o " + quote(in))).status == 0);
+    CHECK(test_support::first_difference(gpurotate::read_image(in).view(),
+                                         reference::transform(before, gpurotate::Orientation::rot180).view()) == -1);
+    CHECK(run("ls -A " + quote(dir.path()) + " | grep -c gpurotate-").output == "0\n");  // no temporary files left
+}
+
+TEST_CASE("usage errors exit 2") {
+    test_support::TempDir dir;
+    const std::string in = samples + "/chelsea.png";
+    for (const std::string& args : {quote(in) + " --rot90", quote(in) + " --rot45 -o " + quote(dir.file("o.png")),
+                                    quote(in) + " --quality 0 -o " + quote(dir.file("o.jpg")),
+                                    quote(in) + " --device tpu -o " + quote(dir.file("o.png")), std::string("")}) {
+        const auto result = run(command_line(args));
+        CAPTURE(args);
+        CAPTURE(result.output);
+        CHECK(result.status == 2);
+        CHECK(result.output.rfind("gpurotate: error: ", 0) == 0);
+    }
+    CHECK(run("ls -A " + quote(dir.path())).output.empty());
+}
+
+TEST_CASE("--device cuda without a usable GPU exits 5; with one it runs") {
+    test_support::TempDir dir;
+    const std::string in = samples + "/chelsea.png";
+    const auto result = run(command_line(quote(in) + " --rot90 --device cuda -o " + quote(dir.file("o.png"))));
+    CAPTURE(result.output);
+    if (gpurotate::cuda_available()) {
+        CHECK(result.status == 0);
+    } else {
+        CHECK(result.status == 5);
+        CHECK(result.output.find("no usable GPU") != std::string::npos);
+        CHECK_FALSE(test_support::file_exists(dir.file("o.png")));
+    }
+}

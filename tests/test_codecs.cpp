@@ -1,0 +1,200 @@
+// Codec round trips for each format and depth, and clean errors for bad files.
+
+#include "test_support.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/io.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+
+using gpurotate::PixelFormat;
+using gpurotate::SampleType;
+
+namespace {
+
+gpurotate::ErrorCode code_of(const std::function<void()>& call, std::string* message = nullptr) {
+    try {
+        call();
+    } catch (const gpurotate::Error& e) {
+        if (message) *message = e.what();
+        return e.code();
+    }
+    return gpurotate::ErrorCode::internal;
+}
+
+// A smooth image (gradients plus a little noise) that lossy codecs reproduce closely.
+gpurotate::Image smooth_image(std::int64_t w, std::int64_t h, PixelFormat f) {
+    gpurotate::Image image(w, h, f);
+    for (std::int64_t y = 0; y < h; ++y) {
+        for (std::int64_t x = 0; x < w; ++x) {
+            for (int c = 0; c < f.channels; ++c) {
+                const double v = 0.5 + 0.4 * std::sin(0.05 * static_cast<double>(x + 3 * c)) * std::cos(0.04 * static_cast<double>(y));
+                std::byte* p = image.view().row(y) + (x * f.channels + c) * static_cast<std::int64_t>(gpurotate::sample_bytes(f.sample));
+                if (f.sample == SampleType::u8) *reinterpret_cast<std::uint8_t*>(p) = static_cast<std::uint8_t>(v * 255);
+                if (f.sample == SampleType::u16) *reinterpret_cast<std::uint16_t*>(p) = static_cast<std::uint16_t>(v * 65535);
+                if (f.sample == SampleType::f32) *reinterpret_cast<float*>(p) = static_cast<float>(v * 4.0);
+            }
+        }
+    }
+    return image;
+}
+
+double psnr_u8(gpurotate::ConstImageView a, gpurotate::ConstImageView b) {
+    double sum = 0;
+    std::size_t n = 0;
+    for (std::int64_t y = 0; y < a.height; ++y) {
+        for (std::size_t i = 0; i < a.row_bytes(); ++i) {
+            const double d = double(std::to_integer<int>(a.row(y)[i])) - double(std::to_integer<int>(b.row(y)[i]));
+            sum += d * d;
+            ++n;
+        }
+    }
+    return sum == 0 ? 99.0 : 10 * std::log10(255.0 * 255.0 / (sum / double(n)));
+}
+
+}  // namespace
+
+TEST_CASE("PNG round trip is exact for 8 and 16 bits and 1 to 4 channels") {
+    test_support::TempDir dir;
+    for (SampleType s : {SampleType::u8, SampleType::u16}) {
+        for (int c = 1; c <= 4; ++c) {
+            const PixelFormat f{s, c};
+            const auto image = test_support::random_image(37, 23, f, static_cast<std::uint32_t>(c));
+            const std::string path = dir.file("round-" + gpurotate::to_string(f) + ".png");
+            gpurotate::write_image(path, image.view());
+            const auto back = gpurotate::read_image(path);
+            CAPTURE(gpurotate::to_string(f));
+            CHECK(back.format() == f);
+            CHECK(test_support::first_difference(back.view(), image.view()) == -1);
+        }
+    }
+}
+
+TEST_CASE("TGA and BMP round trips are exact where the format holds the pixels") {
+    test_support::TempDir dir;
+    for (int c : {1, 2, 3, 4}) {
+        const PixelFormat f{SampleType::u8, c};
+        const auto image = test_support::random_image(19, 11, f, 40u + static_cast<std::uint32_t>(c));
+        gpurotate::write_image(dir.file("t.tga"), image.view(), {95, true});
+        const auto back = gpurotate::read_image(dir.file("t.tga"));
+        CAPTURE(c);
+        CHECK(back.format() == f);
+        CHECK(test_support::first_difference(back.view(), image.view()) == -1);
+    }
+    for (int c : {3, 4}) {
+        const PixelFormat f{SampleType::u8, c};
+        const auto image = test_support::random_image(19, 11, f, 50u + static_cast<std::uint32_t>(c));
+        gpurotate::write_image(dir.file("t.bmp"), image.view(), {95, true});
+        const auto back = gpurotate::read_image(dir.file("t.bmp"));
+        CAPTURE(c);
+        CHECK(back.format() == f);
+        CHECK(test_support::first_difference(back.view(), image.view()) == -1);
+    }
+}
+
+TEST_CASE("JPEG round trip is close at quality 95") {
+    test_support::TempDir dir;
+    const auto image = smooth_image(64, 48, {SampleType::u8, 3});
+    gpurotate::write_image(dir.file("t.jpg"), image.view(), {95, false});
+    const auto back = gpurotate::read_image(dir.file("t.jpg"));
+    REQUIRE(back.format() == image.format());
+    CHECK(back.width() == 64);
+    CHECK(back.height() == 48);
+    CHECK(psnr_u8(back.view(), image.view()) > 35.0);
+}
+
+TEST_CASE("HDR round trip keeps floats within RGBE precision") {
+    test_support::TempDir dir;
+    const auto image = smooth_image(20, 10, {SampleType::f32, 3});
+    gpurotate::write_image(dir.file("t.hdr"), image.view());
+    const auto back = gpurotate::read_image(dir.file("t.hdr"));
+    REQUIRE(back.format() == image.format());
+    const auto* a = reinterpret_cast<const float*>(image.data());
+    const auto* b = reinterpret_cast<const float*>(back.data());
+    for (std::size_t i = 0; i < 20 * 10 * 3; ++i) CHECK(std::fabs(a[i] - b[i]) <= 0.01f * std::fabs(a[i]) + 1e-3f);
+}
+
+#if GPUROTATE_TEST_WITH_OPENCV
+TEST_CASE("OpenCV formats: TIFF exact for every depth, EXR exact for float") {
+    test_support::TempDir dir;
+    for (SampleType s : {SampleType::u8, SampleType::u16, SampleType::f32}) {
+        for (int c : {1, 3, 4}) {
+            const PixelFormat f{s, c};
+            const auto image = s == SampleType::f32 ? smooth_image(21, 13, f) : test_support::random_image(21, 13, f, 60);
+            gpurotate::write_image(dir.file("t.tif"), image.view(), {95, true});
+            const auto back = gpurotate::read_image(dir.file("t.tif"));
+            CAPTURE(gpurotate::to_string(f));
+            CHECK(back.format() == f);
+            CHECK(test_support::first_difference(back.view(), image.view()) == -1);
+        }
+    }
+    const auto image = smooth_image(21, 13, {SampleType::f32, 3});
+    gpurotate::write_image(dir.file("t.exr"), image.view());
+    const auto back = gpurotate::read_image(dir.file("t.exr"));
+    CHECK(back.format() == image.format());
+    CHECK(test_support::first_difference(back.view(), image.view()) == -1);
+}
+
+TEST_CASE("greyscale JPEG stays one channel with OpenCV's encoder") {
+    test_support::TempDir dir;
+    const auto image = smooth_image(32, 16, {SampleType::u8, 1});
+    gpurotate::write_image(dir.file("g.jpg"), image.view());
+    CHECK(gpurotate::read_image(dir.file("g.jpg")).format() == image.format());
+}
+#endif
+
+TEST_CASE("bad input files give input errors naming the file") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(40, 30, {SampleType::u8, 3}, 70);
+    gpurotate::write_image(dir.file("good.png"), image.view());
+    gpurotate::write_image(dir.file("good.jpg"), image.view());
+    const std::string png = test_support::file_bytes(dir.file("good.png"));
+    const std::string jpg = test_support::file_bytes(dir.file("good.jpg"));
+
+    std::string bad_crc = png;
+    bad_crc[40] = static_cast<char>(bad_crc[40] ^ 0x55);  // inside IDAT
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"empty.png", ""},
+        {"text.png", "this is not an image at all"},
+        {"truncated.png", png.substr(0, png.size() / 2)},
+        {"badcrc.png", bad_crc},
+        {"truncated.jpg", jpg.substr(0, jpg.size() / 2)},
+        {"header-only.jpg", jpg.substr(0, 20)},
+    };
+    for (const auto& [name, bytes] : cases) {
+        const std::string path = dir.file(name);
+        test_support::write_bytes(path, bytes);
+        std::string message;
+        CAPTURE(name);
+        CHECK(code_of([&] { gpurotate::read_image(path); }, &message) == gpurotate::ErrorCode::input);
+        CHECK(message.find(path) != std::string::npos);
+    }
+    std::string message;
+    CHECK(code_of([&] { gpurotate::read_image(dir.file("missing.png")); }, &message) == gpurotate::ErrorCode::input);
+    CHECK(message.find("No such file") != std::string::npos);
+    CHECK(code_of([&] { gpurotate::read_image(dir.path()); }, &message) == gpurotate::ErrorCode::input);
+    CHECK(message.find("directory") != std::string::npos);
+}
+
+TEST_CASE("output errors: unknown extension, format that cannot hold the pixels, missing directory, existing file") {
+    test_support::TempDir dir;
+    const auto rgb16 = test_support::random_image(8, 8, {SampleType::u16, 3}, 80);
+    std::string message;
+    CHECK(code_of([&] { gpurotate::write_image(dir.file("x.xyz"), rgb16.view()); }, &message) == gpurotate::ErrorCode::output);
+    CHECK(message.find("unknown output extension") != std::string::npos);
+    CHECK(code_of([&] { gpurotate::write_image(dir.file("noext"), rgb16.view()); }) == gpurotate::ErrorCode::output);
+    CHECK(code_of([&] { gpurotate::write_image(dir.file("x.jpg"), rgb16.view()); }, &message) == gpurotate::ErrorCode::output);
+    CHECK(message.find("cannot hold") != std::string::npos);
+    CHECK(code_of([&] { gpurotate::write_image(dir.file("no/such/dir/x.png"), rgb16.view()); }, &message) ==
+          gpurotate::ErrorCode::output);
+    CHECK(message.find("does not exist") != std::string::npos);
+    gpurotate::write_image(dir.file("x.png"), rgb16.view());
+    CHECK(code_of([&] { gpurotate::write_image(dir.file("x.png"), rgb16.view()); }, &message) == gpurotate::ErrorCode::output);
+    CHECK(message.find("already exists") != std::string::npos);
+    gpurotate::write_image(dir.file("x.png"), rgb16.view(), {95, true});  // --overwrite replaces it
+    // Nothing but the finished outputs is left behind: no temporary files.
+    CHECK(test_support::run("ls -A " + test_support::quote(dir.path())).output == "x.png\n");
+}

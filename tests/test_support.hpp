@@ -1,0 +1,123 @@
+#pragma once
+// Helpers shared by the test files: random images, poisoned buffers, exact comparison, temporary
+// directories and running the gpurotate executable.
+
+#include <gpurotate/image.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace test_support {
+
+/// The pixel formats whose widths cover every pixel word: 1, 2, 3, 4, 6, 8, 12, 16 bytes.
+inline const std::vector<gpurotate::PixelFormat>& formats_of_every_width() {
+    using gpurotate::SampleType;
+    static const std::vector<gpurotate::PixelFormat> formats = {
+        {SampleType::u8, 1},  {SampleType::u8, 2},  {SampleType::u8, 3},  {SampleType::u8, 4},
+        {SampleType::u16, 3}, {SampleType::u16, 4}, {SampleType::f32, 3}, {SampleType::f32, 4}};
+    return formats;
+}
+
+/// The format of `bytes`-wide pixels from that list.
+inline gpurotate::PixelFormat format_with_width(std::size_t bytes) {
+    for (const auto& f : formats_of_every_width()) {
+        if (f.pixel_bytes() == bytes) return f;
+    }
+    std::abort();
+}
+
+/// The sizes every backend is checked on: degenerate, odd, prime, not a multiple of any tile, > 1 MP.
+struct Size {
+    std::int64_t width, height;
+};
+inline const std::vector<Size>& awkward_sizes() {
+    static const std::vector<Size> sizes = {{1, 1}, {1, 7}, {7, 1}, {31, 33}, {33, 31}, {257, 129}, {1000, 3}, {1031, 1009}};
+    return sizes;
+}
+
+/// Fills bytes with random non-zero values: zeros would hide pixels that were never written.
+inline void fill_random(gpurotate::ImageView v, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    for (std::int64_t y = 0; y < v.height; ++y) {
+        auto* row = reinterpret_cast<std::uint8_t*>(v.row(y));
+        for (std::size_t i = 0; i < v.row_bytes(); ++i) row[i] = static_cast<std::uint8_t>(1 + rng() % 255);
+    }
+}
+
+inline gpurotate::Image random_image(std::int64_t w, std::int64_t h, gpurotate::PixelFormat f, std::uint32_t seed) {
+    gpurotate::Image image(w, h, f);
+    fill_random(image.view(), seed);
+    return image;
+}
+
+/// Index of the first differing byte of two views of equal size, or -1 when identical.
+inline std::int64_t first_difference(gpurotate::ConstImageView a, gpurotate::ConstImageView b) {
+    if (a.width != b.width || a.height != b.height || a.format != b.format) return 0;
+    for (std::int64_t y = 0; y < a.height; ++y) {
+        const auto* ra = reinterpret_cast<const std::uint8_t*>(a.row(y));
+        const auto* rb = reinterpret_cast<const std::uint8_t*>(b.row(y));
+        for (std::size_t i = 0; i < a.row_bytes(); ++i) {
+            if (ra[i] != rb[i]) return y * static_cast<std::int64_t>(a.row_bytes()) + static_cast<std::int64_t>(i);
+        }
+    }
+    return -1;
+}
+
+/// A directory under /tmp removed with its contents at scope exit.
+class TempDir {
+public:
+    TempDir() {
+        char name[] = "/tmp/gpurotate-test-XXXXXX";
+        if (!mkdtemp(name)) std::abort();
+        path_ = name;
+    }
+    ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    std::string file(const std::string& name) const { return path_ + "/" + name; }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+inline bool file_exists(const std::string& path) { return std::ifstream(path).good(); }
+
+inline std::string file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+inline void write_bytes(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+/// What a command printed (stdout and stderr together) and its exit status.
+struct CommandResult {
+    int status;
+    std::string output;
+};
+
+inline CommandResult run(const std::string& command) {
+    CommandResult result{-1, {}};
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (!pipe) return result;
+    char buffer[4096];
+    size_t n = 0;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+    const int raw = pclose(pipe);
+    result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
+    return result;
+}
+
+inline std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+}  // namespace test_support

@@ -1,0 +1,127 @@
+// The CPU backend against the naive reference (and OpenCV where built with it), bit-exact, for every
+// element, every pixel width and the awkward sizes; plus padded pitches and argument errors.
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <doctest/doctest.h>
+
+#if GPUROTATE_TEST_WITH_OPENCV
+#include <opencv2/core.hpp>
+#endif
+
+using gpurotate::Orientation;
+
+namespace {
+
+void check_backend_on(gpurotate::ConstImageView src, Orientation o, const gpurotate::Image& expected) {
+    gpurotate::Image out(expected.width(), expected.height(), src.format);
+    std::memset(out.data(), 0xa5, out.size_bytes());  // poison: unwritten pixels show up
+    gpurotate::transform(src, out.view(), o, gpurotate::Backend::cpu);
+    CHECK(test_support::first_difference(out.view(), expected.view()) == -1);
+}
+
+}  // namespace
+
+TEST_CASE("CPU backend matches the reference for every element, width and size") {
+    std::uint32_t seed = 1;
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const auto& size : test_support::awkward_sizes()) {
+            const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
+            for (Orientation o : gpurotate::all_orientations) {
+                CAPTURE(gpurotate::to_string(format));
+                CAPTURE(size.width);
+                CAPTURE(size.height);
+                CAPTURE(gpurotate::name(o));
+                check_backend_on(src.view(), o, reference::transform(src, o));
+            }
+        }
+    }
+}
+
+TEST_CASE("CPU backend handles padded and unaligned pitches") {
+    const gpurotate::PixelFormat format{gpurotate::SampleType::f32, 3};  // 12-byte pixels
+    const std::int64_t w = 45, h = 29;
+    const gpurotate::Image packed = test_support::random_image(w, h, format, 99);
+    // The same pixels with 13 spare bytes per row, at an odd address.
+    std::vector<std::byte> storage(1 + (packed.view().row_bytes() + 13) * h);
+    gpurotate::ImageView padded{storage.data() + 1, w, h, packed.view().row_bytes() + 13, format};
+    for (std::int64_t y = 0; y < h; ++y) std::memcpy(padded.row(y), packed.view().row(y), packed.view().row_bytes());
+    for (Orientation o : gpurotate::all_orientations) {
+        const gpurotate::Image expected = reference::transform(packed, o);
+        std::vector<std::byte> out_storage(3 + (expected.view().row_bytes() + 7) * expected.height(), std::byte{0xa5});
+        gpurotate::ImageView out{out_storage.data() + 3, expected.width(), expected.height(), expected.view().row_bytes() + 7, format};
+        gpurotate::transform(padded, out, o, gpurotate::Backend::cpu);
+        CAPTURE(gpurotate::name(o));
+        CHECK(test_support::first_difference(out, expected.view()) == -1);
+    }
+}
+
+#if GPUROTATE_TEST_WITH_OPENCV
+TEST_CASE("CPU backend matches OpenCV's rotate, flip and transpose") {
+    for (int width : {1, 2, 3, 4, 6, 8, 12, 16}) {
+        for (const auto& size : test_support::awkward_sizes()) {
+            cv::Mat src(static_cast<int>(size.height), static_cast<int>(size.width), CV_8UC(width));
+            cv::Mat flat = src.reshape(1);
+            cv::randu(flat, 1, 255);
+            cv::Mat expected[8];
+            expected[0] = src.clone();
+            cv::rotate(src, expected[1], cv::ROTATE_90_CLOCKWISE);
+            cv::rotate(src, expected[2], cv::ROTATE_180);
+            cv::rotate(src, expected[3], cv::ROTATE_90_COUNTERCLOCKWISE);
+            cv::flip(src, expected[4], 1);
+            cv::flip(src, expected[5], 0);
+            cv::transpose(src, expected[6]);
+            cv::transpose(src, expected[7]);
+            cv::flip(expected[7], expected[7], -1);
+            // Only the pixel's width matters to the backend; OpenCV sees it as `width` u8 channels.
+            const gpurotate::PixelFormat f = test_support::format_with_width(static_cast<std::size_t>(width));
+            std::vector<std::byte> bytes(src.total() * src.elemSize());
+            std::memcpy(bytes.data(), src.data, bytes.size());
+            for (int i = 0; i < 8; ++i) {
+                const Orientation o = gpurotate::all_orientations[i];
+                gpurotate::ConstImageView in(bytes.data(), size.width, size.height, src.step, f);
+                cv::Mat out(expected[i].rows, expected[i].cols, src.type());
+                std::memset(out.data, 0xa5, out.total() * out.elemSize());
+                gpurotate::ImageView out_view{reinterpret_cast<std::byte*>(out.data), out.cols, out.rows, out.step, f};
+                gpurotate::transform(in, out_view, o, gpurotate::Backend::cpu);
+                CAPTURE(width);
+                CAPTURE(size.width);
+                CAPTURE(size.height);
+                CAPTURE(gpurotate::name(o));
+                CHECK(cv::countNonZero(out.reshape(1) != expected[i].reshape(1)) == 0);
+            }
+        }
+    }
+}
+#endif
+
+TEST_CASE("transform refuses bad arguments with usage errors") {
+    const gpurotate::Image src = test_support::random_image(4, 3, {gpurotate::SampleType::u8, 3}, 5);
+    gpurotate::Image wrong_size(4, 3, src.format());
+    auto code_of = [](auto&& call) {
+        try {
+            call();
+        } catch (const gpurotate::Error& e) {
+            return e.code();
+        }
+        return gpurotate::ErrorCode::internal;
+    };
+    CHECK(code_of([&] { gpurotate::transform(src.view(), wrong_size.view(), Orientation::rot90, gpurotate::Backend::cpu); }) ==
+          gpurotate::ErrorCode::usage);
+    gpurotate::Image wrong_format(3, 4, {gpurotate::SampleType::u8, 4});
+    CHECK(code_of([&] { gpurotate::transform(src.view(), wrong_format.view(), Orientation::rot90, gpurotate::Backend::cpu); }) ==
+          gpurotate::ErrorCode::usage);
+    gpurotate::Image square = test_support::random_image(8, 8, {gpurotate::SampleType::u8, 1}, 6);
+    CHECK(code_of([&] { gpurotate::transform(square.view(), square.view(), Orientation::rot90, gpurotate::Backend::cpu); }) ==
+          gpurotate::ErrorCode::usage);  // in place would read pixels it already overwrote
+}
+
+TEST_CASE("the Image overload returns the transformed image") {
+    const gpurotate::Image src = test_support::random_image(300, 200, {gpurotate::SampleType::u16, 4}, 11);
+    const gpurotate::Image out = gpurotate::transform(src, Orientation::rot270, gpurotate::Backend::cpu);
+    CHECK(test_support::first_difference(out.view(), reference::transform(src, Orientation::rot270).view()) == -1);
+}
