@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian 12 machine to a working gpurotate:
+#   scripts/bootstrap.sh demo   installs what is missing, builds, rotates a sample image
+#   scripts/bootstrap.sh test   installs what is missing, builds, runs the test suite
+# Extra CMake arguments can be passed in GPUROTATE_CMAKE_ARGS (e.g. -DGPUROTATE_WITH_CUDA=OFF).
+set -euo pipefail
+
+mode="${1:-demo}"
+case "$mode" in
+  demo|test) ;;
+  *) echo "usage: scripts/bootstrap.sh demo|test" >&2; exit 2 ;;
+esac
+cd "$(dirname "$0")/.."
+
+# Debian packages: build tools, the header-only libraries, OpenCV (optional codecs, test reference) and
+# ImageMagick (the independent comparison test). The CUDA Toolkit is found in /usr/local/cuda if present.
+packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev libopencv-dev imagemagick)
+missing=()
+if command -v dpkg-query >/dev/null; then
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+  done
+fi
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if ! { timeout 300 $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 900 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"; }; then
+    # Offline machines (a GPU node without a package mirror) can still build with headers found through
+    # CMAKE_PREFIX_PATH; CMake says exactly what is missing if anything required is.
+    echo "bootstrap: warning: could not install ${missing[*]}; building with what is present" >&2
+  fi
+fi
+
+# shellcheck disable=SC2086  # GPUROTATE_CMAKE_ARGS is a list of arguments
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${GPUROTATE_CMAKE_ARGS:-}
+cmake --build build --parallel
+
+if [ "$mode" = demo ]; then
+  build/gpurotate --version
+  build/gpurotate samples/astronaut.png --rot90 -v --overwrite -o build/astronaut-rot90.png
+  echo "bootstrap: wrote build/astronaut-rot90.png"
+else
+  ctest --test-dir build --output-on-failure --parallel "$(nproc)"
+fi
