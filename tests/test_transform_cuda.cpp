@@ -39,11 +39,12 @@ void check_all_on(CudaKernel kernel) {
 }
 
 // Copies a host image into device memory with the given pitch and byte offset; returns the allocation.
-std::byte* upload(const gpurotate::Image& img, std::size_t pitch, std::size_t offset) {
+// The copy is enqueued on `stream`, where the transform runs too: the library's streams are non-blocking.
+std::byte* upload(const gpurotate::Image& img, std::size_t pitch, std::size_t offset, cudaStream_t stream) {
     void* base = nullptr;
     REQUIRE_CUDA(cudaMalloc(&base, offset + pitch * static_cast<std::size_t>(img.height())));
-    REQUIRE_CUDA(cudaMemcpy2D(static_cast<std::byte*>(base) + offset, pitch, img.data(), img.view().row_bytes(),
-                              img.view().row_bytes(), static_cast<std::size_t>(img.height()), cudaMemcpyHostToDevice));
+    REQUIRE_CUDA(cudaMemcpy2DAsync(static_cast<std::byte*>(base) + offset, pitch, img.data(), img.view().row_bytes(),
+                                   img.view().row_bytes(), static_cast<std::size_t>(img.height()), cudaMemcpyHostToDevice, stream));
     return static_cast<std::byte*>(base);
 }
 
@@ -68,10 +69,12 @@ TEST_CASE("transform_device on pitched and misaligned device buffers, on a strea
                     const gpurotate::Image expected = reference::transform(src, o);
                     const std::size_t src_pitch = src.view().row_bytes() + 40 + offset;
                     const std::size_t dst_pitch = expected.view().row_bytes() + 24 + offset;
-                    std::byte* d_src = upload(src, src_pitch, offset);
+                    std::byte* d_src = upload(src, src_pitch, offset, stream);
                     std::byte* d_dst = nullptr;
                     REQUIRE_CUDA(cudaMalloc(&d_dst, offset + dst_pitch * static_cast<std::size_t>(expected.height())));
-                    REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, offset + dst_pitch * static_cast<std::size_t>(expected.height())));
+                    // The poison goes on the same stream: the library's work is on a non-blocking stream, which
+                    // does not wait for the legacy default stream that a plain cudaMemset would use.
+                    REQUIRE_CUDA(cudaMemsetAsync(d_dst, 0xa5, offset + dst_pitch * static_cast<std::size_t>(expected.height()), stream));
                     gpurotate::ConstImageView sv(d_src + offset, src.width(), src.height(), src_pitch, format);
                     gpurotate::ImageView dv{d_dst + offset, expected.width(), expected.height(), dst_pitch, format};
                     gpurotate::transform_device(sv, dv, o, stream, kernel);
