@@ -16,8 +16,9 @@ struct WriteOptions {
     bool overwrite = false;  ///< replace an existing file
 };
 
-/// Decodes the image file at `path`. Throws `Error` (input) naming the file and the cause.
-Image read_image(const std::string& path);
+/// Decodes the image file at `path` into `memory` (pinned when the pixels go to the GPU next).
+/// Throws `Error` (input) naming the file and the cause.
+Image read_image(const std::string& path, HostMemory memory = HostMemory::pageable);
 
 /// Encodes `image` into the format named by `path`'s extension and writes it atomically: to a temporary
 /// file in the same directory, then renamed over `path`, so no partial file is ever left at `path`.

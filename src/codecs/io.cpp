@@ -11,12 +11,12 @@
 
 namespace gpurotate {
 
-Image read_image(const std::string& path) {
+Image read_image(const std::string& path, HostMemory memory) {
     const std::vector<std::uint8_t> bytes = detail::read_file_bytes(path);
     if (detail::is_png(bytes)) detail::verify_png_chunks(bytes, path);
     std::string stb_reason;
-    if (auto image = detail::stb_decode(bytes, path, stb_reason)) return std::move(*image);
-    if (auto image = detail::opencv_decode(bytes)) return std::move(*image);
+    if (auto image = detail::stb_decode(bytes, path, memory, stb_reason)) return std::move(*image);
+    if (auto image = detail::opencv_decode(bytes, memory)) return std::move(*image);
     throw Error(ErrorCode::input, "cannot decode '" + path + "': not an image in a supported format (" + stb_reason + ")");
 }
 

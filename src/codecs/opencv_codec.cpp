@@ -32,7 +32,7 @@ void swap_red_blue(cv::Mat& m) {
 
 bool opencv_codecs_available() { return true; }
 
-std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes) {
+std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, HostMemory memory) {
     cv::Mat decoded;
     try {
         decoded = cv::imdecode(cv::Mat(1, static_cast<int>(bytes.size()), CV_8U, const_cast<std::uint8_t*>(bytes.data())),
@@ -44,7 +44,7 @@ std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes) {
     const auto sample = sample_of(decoded.depth());
     if (!sample) return std::nullopt;
     swap_red_blue(decoded);
-    Image image(decoded.cols, decoded.rows, PixelFormat{*sample, decoded.channels()});
+    Image image(decoded.cols, decoded.rows, PixelFormat{*sample, decoded.channels()}, memory);
     for (int y = 0; y < decoded.rows; ++y) std::memcpy(image.view().row(y), decoded.ptr(y), image.view().row_bytes());
     return image;
 }

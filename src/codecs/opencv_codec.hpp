@@ -14,7 +14,7 @@
 namespace gpurotate::detail {
 
 /// The decoded image, or nothing if OpenCV is absent or cannot decode `bytes`.
-std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes);
+std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, HostMemory memory);
 
 /// Encodes `image` as `format` (tiff, webp, exr, jpeg). Throws Error (output) on failure or without OpenCV.
 std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat format, int quality);

@@ -61,7 +61,8 @@ std::vector<std::uint8_t> encode_with(ConstImageView image, const char* format, 
 
 }  // namespace
 
-std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, std::string& why) {
+std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, HostMemory memory,
+                                std::string& why) {
     if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
         why = "file too large for stb_image";
         return std::nullopt;
@@ -92,7 +93,7 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     StbPixels owned(pixels, &stbi_image_free);
     if (!pixels) throw corrupt(stbi_failure_reason() ? stbi_failure_reason() : "decoder failed");
     format.channels = channels;
-    Image image(width, height, format);
+    Image image(width, height, format, memory);
     std::memcpy(image.data(), pixels, image.size_bytes());
     return image;
 }

@@ -13,7 +13,8 @@ namespace gpurotate::detail {
 
 /// The decoded image, or nothing if stb does not recognise the format (`why` then holds its reason).
 /// Throws Error (input) naming `path` when the format is recognised but the data are corrupt.
-std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, std::string& why);
+std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, HostMemory memory,
+                                std::string& why);
 
 /// Encodes with stb_image_write: "jpeg" (quality 1..100), "bmp", "tga", "hdr".
 std::vector<std::uint8_t> stb_encode_jpeg(ConstImageView image, int quality);
