@@ -1,2 +1,4 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+#define DOCTEST_CONFIG_IMPLEMENT
+#include "run_doctest.hpp"
+
+int main(int argc, char** argv) { return test_support::run_doctest(argc, argv, test_support::is_listing(argc, argv)); }

@@ -2,23 +2,20 @@
 // (SKIP_RETURN_CODE), never as passed. Listing the cases (test discovery at build time) needs no GPU.
 
 #define DOCTEST_CONFIG_IMPLEMENT
+#include "run_doctest.hpp"
+
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
-#include <doctest/doctest.h>
-
-#include <cstring>
 #include <iostream>
 
 int main(int argc, char** argv) {
-    bool listing = false;
-    for (int i = 1; i < argc; ++i) listing = listing || std::strncmp(argv[i], "--list", 6) == 0 || std::strstr(argv[i], "-ltc");
+    const bool listing = test_support::is_listing(argc, argv);
     if (!listing && !gpurotate::cuda_available()) {
         std::string problem;
         gpurotate::cuda_devices(&problem);
         std::cout << "SKIPPED: no usable CUDA device (" << problem << ")\n";
         return 77;
     }
-    doctest::Context context(argc, argv);
-    return context.run();
+    return test_support::run_doctest(argc, argv, listing);
 }

@@ -163,7 +163,7 @@ TEST_CASE("usage errors exit 2") {
     CHECK(run("ls -A " + quote(dir.path())).output.empty());
 }
 
-TEST_CASE("--device cuda without a usable GPU exits 5; with one it runs") {
+TEST_CASE("--device cuda exits 5 without a usable GPU and runs with one") {
     test_support::TempDir dir;
     const std::string in = samples + "/chelsea.png";
     const auto result = run(command_line(quote(in) + " --rot90 --device cuda -o " + quote(dir.file("o.png"))));
