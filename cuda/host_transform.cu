@@ -5,14 +5,19 @@
 #include "core/cuda_backend.hpp"
 
 namespace gpurotate::detail {
+namespace {
+std::size_t round_up_16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+}  // namespace
 
 void transform_host_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel) {
     Stream stream;
-    // Tightly packed device copies: a pitch of width * pixel bytes keeps every word naturally aligned.
-    DeviceBuffer device_src(src.row_bytes() * static_cast<std::size_t>(src.height));
-    DeviceBuffer device_dst(dst.row_bytes() * static_cast<std::size_t>(dst.height));
-    ImageView d_src{device_src.get(), src.width, src.height, src.row_bytes(), src.format};
-    ImageView d_dst{device_dst.get(), dst.width, dst.height, dst.row_bytes(), dst.format};
+    // Device rows padded to a multiple of 16 bytes, so that the vectorized kernels apply to any width.
+    const std::size_t src_pitch = round_up_16(src.row_bytes());
+    const std::size_t dst_pitch = round_up_16(dst.row_bytes());
+    DeviceBuffer device_src(src_pitch * static_cast<std::size_t>(src.height));
+    DeviceBuffer device_dst(dst_pitch * static_cast<std::size_t>(dst.height));
+    ImageView d_src{device_src.get(), src.width, src.height, src_pitch, src.format};
+    ImageView d_dst{device_dst.get(), dst.width, dst.height, dst_pitch, dst.format};
     GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(d_src.data, d_src.pitch, src.data, src.pitch, src.row_bytes(),
                                            static_cast<std::size_t>(src.height), cudaMemcpyHostToDevice, stream.get()));
     transform_device_cuda(d_src, d_dst, map, kernel, stream.get());

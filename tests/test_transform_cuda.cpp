@@ -5,6 +5,7 @@
 #include "reference.hpp"
 #include "test_support.hpp"
 
+#include <gpurotate/error.hpp>
 #include <gpurotate/transform.hpp>
 
 #include <cuda_runtime.h>
@@ -50,6 +51,58 @@ std::byte* upload(const gpurotate::Image& img, std::size_t pitch, std::size_t of
 
 }  // namespace
 
+TEST_CASE("CUDA automatic kernel choice matches the reference for every element, width and size") {
+    check_all_on(CudaKernel::automatic);
+}
+
+TEST_CASE("CUDA vectorized kernels match the reference wherever they apply, and refuse where they do not") {
+    // Widths that are and are not multiples of every vector's pixel count (16, 8, 4, 2, 1 pixels).
+    const std::vector<test_support::Size> sizes = {{1, 1}, {7, 5}, {16, 16}, {48, 17}, {33, 31}, {160, 48}, {257, 129}, {1024, 768}};
+    std::uint32_t seed = 2000;
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const auto& size : sizes) {
+            const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
+            for (Orientation o : gpurotate::all_orientations) {
+                const gpurotate::Image expected = reference::transform(src, o);
+                // Device buffers with 16-byte aligned pitches, as the host path allocates them.
+                const std::size_t src_pitch = (src.view().row_bytes() + 15) / 16 * 16;
+                const std::size_t dst_pitch = (expected.view().row_bytes() + 15) / 16 * 16;
+                void* d_src = nullptr;
+                void* d_dst = nullptr;
+                REQUIRE_CUDA(cudaMalloc(&d_src, src_pitch * static_cast<std::size_t>(src.height())));
+                REQUIRE_CUDA(cudaMalloc(&d_dst, dst_pitch * static_cast<std::size_t>(expected.height())));
+                REQUIRE_CUDA(cudaMemcpy2D(d_src, src_pitch, src.data(), src.view().row_bytes(), src.view().row_bytes(),
+                                          static_cast<std::size_t>(src.height()), cudaMemcpyHostToDevice));
+                REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.height())));
+                REQUIRE_CUDA(cudaDeviceSynchronize());
+                gpurotate::ConstImageView sv(static_cast<std::byte*>(d_src), src.width(), src.height(), src_pitch, format);
+                gpurotate::ImageView dv{static_cast<std::byte*>(d_dst), expected.width(), expected.height(), dst_pitch, format};
+                const bool applies = gpurotate::vectorized_applies(sv, dv, o);
+                // The rule, restated independently: mirrored source columns need whole vectors per row.
+                const std::int64_t pixels_per_vector = format.pixel_bytes() % 3 == 0 ? 48 / static_cast<std::int64_t>(format.pixel_bytes())
+                                                                                      : 16 / static_cast<std::int64_t>(format.pixel_bytes());
+                CAPTURE(gpurotate::to_string(format));
+                CAPTURE(size.width);
+                CAPTURE(size.height);
+                CAPTURE(gpurotate::name(o));
+                CHECK(applies == (!gpurotate::axis_map(o).mirror_x || size.width % pixels_per_vector == 0));
+                if (applies) {
+                    gpurotate::transform_device(sv, dv, o, nullptr, CudaKernel::vectorized);
+                    REQUIRE_CUDA(cudaDeviceSynchronize());
+                    gpurotate::Image out(expected.width(), expected.height(), format);
+                    REQUIRE_CUDA(cudaMemcpy2D(out.data(), out.view().row_bytes(), d_dst, dst_pitch, out.view().row_bytes(),
+                                              static_cast<std::size_t>(out.height()), cudaMemcpyDeviceToHost));
+                    CHECK(test_support::first_difference(out.view(), expected.view()) == -1);
+                } else {
+                    CHECK_THROWS_AS(gpurotate::transform_device(sv, dv, o, nullptr, CudaKernel::vectorized), gpurotate::Error);
+                }
+                REQUIRE_CUDA(cudaFree(d_src));
+                REQUIRE_CUDA(cudaFree(d_dst));
+            }
+        }
+    }
+}
+
 TEST_CASE("CUDA tile32-padded kernel matches the reference for every element, width and size") {
     check_all_on(CudaKernel::tile32_padded);
 }
@@ -64,7 +117,7 @@ TEST_CASE("transform_device on pitched and misaligned device buffers, on a strea
     for (const auto& format : test_support::formats_of_every_width()) {
         const gpurotate::Image src = test_support::random_image(67, 45, format, 7);
         for (Orientation o : gpurotate::all_orientations) {
-            for (CudaKernel kernel : {CudaKernel::tile32_padded, CudaKernel::tile16_skiplines}) {
+            for (CudaKernel kernel : {CudaKernel::automatic, CudaKernel::tile32_padded, CudaKernel::tile16_skiplines}) {
                 for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {  // 1: every wide word loses its alignment
                     const gpurotate::Image expected = reference::transform(src, o);
                     const std::size_t src_pitch = src.view().row_bytes() + 40 + offset;
@@ -100,7 +153,7 @@ TEST_CASE("images taller than 65535 tiles (gridDim.y) are covered completely") {
     // 1 x 3,000,000 has 93,750 tile rows of 32 (187,500 of 16): blocks must stride over the rest.
     const gpurotate::Image src = test_support::random_image(1, 3000000, {gpurotate::SampleType::u8, 1}, 3);
     for (Orientation o : {Orientation::identity, Orientation::flip_v, Orientation::rot90, Orientation::transverse}) {
-        for (CudaKernel kernel : {CudaKernel::tile32_padded, CudaKernel::tile16_skiplines}) {
+        for (CudaKernel kernel : {CudaKernel::automatic, CudaKernel::tile32_padded, CudaKernel::tile16_skiplines}) {
             const gpurotate::Image expected = reference::transform(src, o);
             gpurotate::Image out(expected.width(), expected.height(), src.format());
             std::memset(out.data(), 0xa5, out.size_bytes());

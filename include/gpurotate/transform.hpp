@@ -19,12 +19,20 @@ enum class Backend : std::uint8_t {
     cpu,        ///< the cache-blocked, multithreaded CPU backend
 };
 
-/// Which CUDA kernel moves pixels when the element swaps axes (rot90, rot270, transpose, transverse).
-/// The others (rot180, flips) always use the non-transposing mirror kernel; identity is a 2D copy.
+/// Which CUDA kernel moves pixels. For elements that keep the axes (rot180, flips) `vectorized` and
+/// `automatic` use the vectorized mirror kernel and the two tile kernels the plain mirror kernel;
+/// identity is always a 2D copy.
 enum class CudaKernel : std::uint8_t {
-    tile32_padded,     ///< 32x32 shared-memory tile padded to 32x33, 32x8 threads, 4 pixels per thread (default)
+    automatic,         ///< `vectorized` where its alignment rules hold, else `tile32_padded` (default)
+    vectorized,        ///< 16-byte loads and stores, pixels exchanged in registers; needs 16-byte aligned
+                       ///< pointers and pitches and, for elements that mirror source columns, a source
+                       ///< width that is a multiple of the pixels per vector (throws Error otherwise)
+    tile32_padded,     ///< 32x32 shared-memory tile padded to 32x33, 32x8 threads, 4 pixels per thread
     tile16_skiplines,  ///< 16x16 tile, one warp spans two rows, padded by 2 every other row ("skip-lines")
 };
+
+/// Whether `CudaKernel::vectorized` can run `o` on these views (alignment and width rules above).
+bool vectorized_applies(ConstImageView src, ConstImageView dst, Orientation o);
 
 /// `to_string(Backend::cuda)` == "cuda", etc.
 std::string to_string(Backend b);
@@ -40,16 +48,16 @@ Backend resolve_backend(Backend requested);
 /// Applies `o` to the host image `src`, writing `dst`, which must be `output_extent(o, src.extent())` in size,
 /// of the same pixel format, and must not overlap `src`. Any pitches. Throws `Error`.
 void transform(ConstImageView src, ImageView dst, Orientation o, Backend backend = Backend::automatic,
-               CudaKernel kernel = CudaKernel::tile32_padded);
+               CudaKernel kernel = CudaKernel::automatic);
 
 /// Applies `o` to a host image and returns the result (pinned when the work went to the GPU).
 Image transform(const Image& src, Orientation o, Backend backend = Backend::automatic,
-                CudaKernel kernel = CudaKernel::tile32_padded);
+                CudaKernel kernel = CudaKernel::automatic);
 
 /// Applies `o` to `src` in device memory, writing `dst` (device memory, not overlapping `src`), as one kernel
 /// launch (or one 2D copy for identity) enqueued on `stream`. Returns without synchronising; launch errors are
 /// thrown as `Error` (device). Pixel widths: 1, 2, 3, 4, 6, 8, 12, 16 bytes.
 void transform_device(ConstImageView src, ImageView dst, Orientation o, CUstream_st* stream,
-                      CudaKernel kernel = CudaKernel::tile32_padded);
+                      CudaKernel kernel = CudaKernel::automatic);
 
 }  // namespace gpurotate

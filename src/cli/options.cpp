@@ -47,11 +47,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_option("--device", options.device, "auto (GPU if present, else CPU), cuda, or cpu")
         ->transform(CLI::CheckedTransformer(devices, CLI::ignore_case))
         ->default_str("auto");
-    const std::map<std::string, CudaKernel> kernels{{"tile32-padded", CudaKernel::tile32_padded},
+    const std::map<std::string, CudaKernel> kernels{{"auto", CudaKernel::automatic},
+                                                    {"vectorized", CudaKernel::vectorized},
+                                                    {"tile32-padded", CudaKernel::tile32_padded},
                                                     {"tile16-skiplines", CudaKernel::tile16_skiplines}};
-    app.add_option("--kernel", options.kernel, "CUDA transpose kernel: tile32-padded or tile16-skiplines")
+    app.add_option("--kernel", options.kernel, "CUDA kernel: auto, vectorized, tile32-padded or tile16-skiplines")
         ->transform(CLI::CheckedTransformer(kernels))
-        ->default_str("tile32-padded");
+        ->default_str("auto");
     app.add_option("--quality", options.quality, "JPEG/WebP quality")->check(CLI::Range(1, 100))->default_str("95");
     app.add_flag("--overwrite", options.overwrite, "replace an existing output file (also the input)");
     app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");

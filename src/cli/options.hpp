@@ -16,7 +16,7 @@ struct Options {
     std::string output;
     std::vector<Orientation> operations;  ///< in the order given on the command line
     Backend device = Backend::automatic;
-    CudaKernel kernel = CudaKernel::tile32_padded;
+    CudaKernel kernel = CudaKernel::automatic;
     int quality = 95;
     bool overwrite = false;
     bool verbose = false;

@@ -16,6 +16,10 @@ void transform_host_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKer
 /// Enqueues the transform of device buffers on `stream`. Arguments already validated.
 void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream);
 
+/// Whether the vectorized kernels can run `map` on these views: 16-byte aligned pointers and pitches, and
+/// a source width that is a multiple of the pixels per vector when source columns are mirrored.
+bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map);
+
 /// Page-locked host memory, or nullptr when CUDA is not usable.
 void* allocate_pinned(std::size_t bytes) noexcept;
 /// Frees what `allocate_pinned` returned.

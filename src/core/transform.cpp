@@ -68,7 +68,17 @@ std::string to_string(Backend b) {
 }
 
 std::string to_string(CudaKernel k) {
-    return k == CudaKernel::tile16_skiplines ? "tile16-skiplines" : "tile32-padded";
+    switch (k) {
+        case CudaKernel::automatic: return "auto";
+        case CudaKernel::vectorized: return "vectorized";
+        case CudaKernel::tile32_padded: return "tile32-padded";
+        case CudaKernel::tile16_skiplines: return "tile16-skiplines";
+    }
+    return "?";
+}
+
+bool vectorized_applies(ConstImageView src, ConstImageView dst, Orientation o) {
+    return detail::vectorized_applies(src, dst, axis_map(o));
 }
 
 bool cuda_available() {

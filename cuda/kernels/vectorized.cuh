@@ -1,0 +1,234 @@
+#pragma once
+// The production kernels: every global access is a 16-byte vector (8 bytes for the stores of 3-byte
+// pixels), coalesced on both sides, and the pixels change places in registers, not in shared memory.
+//
+// A lane owns a block of R source rows by K source pixels, where K pixels fill one or three 16-byte
+// vectors (16 u8, 8 u16, 16 RGB8 = 48 bytes, 4 RGBA8 or f32, 8 RGB16 = 48 bytes, 2 RGBA16, 4 RGB32F = 48
+// bytes, 1 RGBA32F). It loads the R row vectors, and for an element that swaps axes writes K output
+// rows of R pixels each; R is chosen so that those R pixels are again a whole vector. Eight lanes cover
+// 128 contiguous bytes of a source row; four lanes cover 4 R contiguous output pixels. Several blocks
+// per lane (BlocksPerLane) keep enough loads in flight for the narrow-vector widths.
+//
+// Mirrors are compile-time parameters: they reverse the order of rows and of pixels inside a vector,
+// which are register renamings. A mirrored source column range is vector-aligned only when the image
+// width is a multiple of K, which the launcher checks. Blocks that overhang the image edge take a
+// per-pixel path through source_of.
+
+#include "kernels/pixel_access.cuh"
+
+#include <cstdint>
+
+namespace gpurotate::detail {
+
+/// The register block of a pixel width: K pixels per source vector, R rows per block, blocks per lane.
+template <int PixelBytes>
+struct VectorBlock;
+template <> struct VectorBlock<1> { static constexpr int K = 16, R = 16, blocks_per_lane = 1; };
+template <> struct VectorBlock<2> { static constexpr int K = 8, R = 8, blocks_per_lane = 2; };
+template <> struct VectorBlock<3> { static constexpr int K = 16, R = 8, blocks_per_lane = 1; };
+template <> struct VectorBlock<4> { static constexpr int K = 4, R = 4, blocks_per_lane = 2; };
+template <> struct VectorBlock<6> { static constexpr int K = 8, R = 8, blocks_per_lane = 1; };
+template <> struct VectorBlock<8> { static constexpr int K = 2, R = 2, blocks_per_lane = 4; };
+template <> struct VectorBlock<12> { static constexpr int K = 4, R = 4, blocks_per_lane = 1; };
+template <> struct VectorBlock<16> { static constexpr int K = 1, R = 1, blocks_per_lane = 4; };
+
+/// Threads per block: 4 warps, each 8 lanes wide (128 source bytes) and 4 lanes tall.
+inline constexpr int vectorized_threads = 128;
+inline constexpr int vectorized_lanes_x = 8;
+inline constexpr int vectorized_lanes_y = vectorized_threads / vectorized_lanes_x;  // across the 4 warps
+
+/// Widest power-of-two access (at most 16 bytes) that divides `bytes`.
+constexpr int vector_access_bytes(int bytes) { return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 0; }
+
+template <int Bytes>
+__device__ __forceinline__ void load_words(const std::byte* p, std::uint32_t* words) {
+    constexpr int access = vector_access_bytes(Bytes);
+    static_assert(access >= 4, "vectorized rows are whole 32-bit words");
+#pragma unroll
+    for (int i = 0; i < Bytes / access; ++i) {
+        if constexpr (access == 16) {
+            const uint4 v = reinterpret_cast<const uint4*>(p)[i];
+            words[4 * i] = v.x, words[4 * i + 1] = v.y, words[4 * i + 2] = v.z, words[4 * i + 3] = v.w;
+        } else if constexpr (access == 8) {
+            const uint2 v = reinterpret_cast<const uint2*>(p)[i];
+            words[2 * i] = v.x, words[2 * i + 1] = v.y;
+        } else {
+            words[i] = reinterpret_cast<const std::uint32_t*>(p)[i];
+        }
+    }
+}
+
+template <int Bytes>
+__device__ __forceinline__ void store_words(std::byte* p, const std::uint32_t* words) {
+    constexpr int access = vector_access_bytes(Bytes);
+    static_assert(access >= 4, "vectorized rows are whole 32-bit words");
+#pragma unroll
+    for (int i = 0; i < Bytes / access; ++i) {
+        if constexpr (access == 16) {
+            reinterpret_cast<uint4*>(p)[i] = make_uint4(words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3]);
+        } else if constexpr (access == 8) {
+            reinterpret_cast<uint2*>(p)[i] = make_uint2(words[2 * i], words[2 * i + 1]);
+        } else {
+            reinterpret_cast<std::uint32_t*>(p)[i] = words[i];
+        }
+    }
+}
+
+/// The 32-bit word whose bytes 0..3 are bytes b0..b3 of the register array `w` (byte b is byte b % 4 of
+/// word b / 4). With constant indices this folds to a move when the bytes are one word in order (every
+/// width that is a multiple of 4 bytes), to one PRMT when they come from at most two words, else three.
+template <int N>
+__device__ __forceinline__ std::uint32_t gather_word(const std::uint32_t (&w)[N], int b0, int b1, int b2, int b3) {
+    const int w0 = b0 / 4, w1 = b1 / 4, w2 = b2 / 4, w3 = b3 / 4;
+    const unsigned s0 = b0 % 4, s1 = b1 % 4, s2 = b2 % 4, s3 = b3 % 4;
+    if (w0 == w1 && w1 == w2 && w2 == w3) {
+        if (s0 == 0 && s1 == 1 && s2 == 2 && s3 == 3) return w[w0];
+        return __byte_perm(w[w0], 0, s0 | s1 << 4 | s2 << 8 | s3 << 12);
+    }
+    if (w0 == w1 && w2 == w3) return __byte_perm(w[w0], w[w2], s0 | s1 << 4 | (4 + s2) << 8 | (4 + s3) << 12);
+    const std::uint32_t lo = w0 == w1 ? __byte_perm(w[w0], 0, s0 | s1 << 4) : __byte_perm(w[w0], w[w1], s0 | (4 + s1) << 4);
+    const std::uint32_t hi = w2 == w3 ? __byte_perm(w[w2], 0, s2 | s3 << 4) : __byte_perm(w[w2], w[w3], s2 | (4 + s3) << 4);
+    return __byte_perm(lo, hi, 0x5410);
+}
+
+/// Per-pixel copy for blocks that overhang the image: slow, only ever at the edges.
+template <int S>
+__device__ __forceinline__ void copy_pixel(const TransformArgs& a, int x_out, int y_out) {
+    const SourcePoint p = source_of(a.map, a.src_extent, x_out, y_out);
+    const std::byte* s = a.src + static_cast<std::size_t>(p.y) * a.src_pitch + static_cast<std::size_t>(p.x) * S;
+    std::byte* d = a.dst + static_cast<std::size_t>(y_out) * a.dst_pitch + static_cast<std::size_t>(x_out) * S;
+#pragma unroll 1
+    for (int i = 0; i < S; ++i) d[i] = s[i];
+}
+
+// ----------------------------------------------------------------------------------- axis-swapping elements
+
+/// Output tile of a block: TileW output pixels wide (source rows), TileH output rows (source columns).
+template <int S>
+struct VectorizedTransposeTile {
+    using B = VectorBlock<S>;
+    static constexpr int tile_h = vectorized_lanes_x * B::K;                         // output rows per tile
+    static constexpr int tile_w = vectorized_lanes_y * B::R * B::blocks_per_lane;  // output pixels per row
+};
+
+template <int S, bool MirrorX, bool MirrorY>
+__global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs a) {
+    using B = VectorBlock<S>;
+    using Tile = VectorizedTransposeTile<S>;
+    constexpr int K = B::K, R = B::R;
+    constexpr int row_words = K * S / 4;  // one source row of the block
+    constexpr int out_words = R * S / 4;  // one output row of the block
+    const int lane_x = static_cast<int>(threadIdx.x) % vectorized_lanes_x;
+    const int lane_y = static_cast<int>(threadIdx.x) / vectorized_lanes_x;
+    const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
+    const int x0 = static_cast<int>(blockIdx.x) * Tile::tile_w;
+
+    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+        // This lane's output rows y_out .. y_out + K - 1 are source columns u .. u + K - 1 (before mirroring).
+        const int y_out = tile_row * Tile::tile_h + lane_x * K;
+#pragma unroll
+        for (int blk = 0; blk < B::blocks_per_lane; ++blk) {
+            // Output pixels x_out .. x_out + R - 1 are source rows v .. v + R - 1 (before mirroring).
+            const int x_out = x0 + (blk * vectorized_lanes_y + lane_y) * R;
+            if (y_out + K > a.dst_height || x_out + R > a.dst_width) {
+                // Not unrolled: the edge path is rare, and unrolled it would cost the fast path registers.
+#pragma unroll 1
+                for (int i = 0; i < K; ++i) {
+#pragma unroll 1
+                    for (int r = 0; r < R; ++r) {
+                        if (inside_output(a, x_out + r, y_out + i)) copy_pixel<S>(a, x_out + r, y_out + i);
+                    }
+                }
+                continue;
+            }
+            const int source_x = MirrorX ? W - (y_out + K) : y_out;
+            std::uint32_t rows[R * row_words];  // row r of the block is words [r * row_words, (r + 1) * row_words)
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                const int source_y = MirrorY ? H - 1 - (x_out + r) : x_out + r;
+                load_words<K * S>(a.src + static_cast<std::size_t>(source_y) * a.src_pitch + static_cast<std::size_t>(source_x) * S,
+                                  rows + r * row_words);
+            }
+#pragma unroll
+            for (int i = 0; i < K; ++i) {
+                const int p = MirrorX ? K - 1 - i : i;  // the source pixel of output row y_out + i
+                std::uint32_t out[out_words];
+#pragma unroll
+                for (int j = 0; j < out_words; ++j) {
+                    // Output byte b is byte b % S of pixel p of block row b / S.
+                    int src[4];
+#pragma unroll
+                    for (int t = 0; t < 4; ++t) {
+                        const int b = 4 * j + t;
+                        src[t] = (b / S) * row_words * 4 + p * S + b % S;
+                    }
+                    out[j] = gather_word(rows, src[0], src[1], src[2], src[3]);
+                }
+                store_words<R * S>(a.dst + static_cast<std::size_t>(y_out + i) * a.dst_pitch + static_cast<std::size_t>(x_out) * S, out);
+            }
+        }
+    }
+}
+
+// ----------------------------------------------------------------------------------- axis-keeping elements
+
+template <int S>
+struct VectorizedMirrorTile {
+    using B = VectorBlock<S>;
+    static constexpr int rows_per_lane = 4;
+    static constexpr int tile_w = vectorized_lanes_x * B::K;                        // output pixels per row
+    static constexpr int tile_h = vectorized_lanes_y * rows_per_lane;               // output rows
+};
+
+template <int S, bool MirrorX, bool MirrorY>
+__global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(TransformArgs a) {
+    using B = VectorBlock<S>;
+    using Tile = VectorizedMirrorTile<S>;
+    constexpr int K = B::K;
+    constexpr int row_words = K * S / 4;
+    const int lane_x = static_cast<int>(threadIdx.x) % vectorized_lanes_x;
+    const int lane_y = static_cast<int>(threadIdx.x) / vectorized_lanes_x;
+    const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
+    const int x_out = static_cast<int>(blockIdx.x) * Tile::tile_w + lane_x * K;
+    const int source_x = MirrorX ? W - (x_out + K) : x_out;
+
+    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+        std::uint32_t in[Tile::rows_per_lane * row_words];
+        const int y_first = tile_row * Tile::tile_h + lane_y * Tile::rows_per_lane;
+        const bool whole = x_out + K <= a.dst_width && y_first + Tile::rows_per_lane <= a.dst_height;
+        if (!whole) {
+#pragma unroll 1
+            for (int r = 0; r < Tile::rows_per_lane; ++r) {
+#pragma unroll 1
+                for (int i = 0; i < K; ++i) {
+                    if (inside_output(a, x_out + i, y_first + r)) copy_pixel<S>(a, x_out + i, y_first + r);
+                }
+            }
+            continue;
+        }
+#pragma unroll
+        for (int r = 0; r < Tile::rows_per_lane; ++r) {
+            const int source_y = MirrorY ? H - 1 - (y_first + r) : y_first + r;
+            load_words<K * S>(a.src + static_cast<std::size_t>(source_y) * a.src_pitch + static_cast<std::size_t>(source_x) * S,
+                              in + r * row_words);
+        }
+#pragma unroll
+        for (int r = 0; r < Tile::rows_per_lane; ++r) {
+            std::uint32_t out[row_words];
+#pragma unroll
+            for (int j = 0; j < row_words; ++j) {
+                // Output byte b is byte b % S of pixel b / S, which mirroring takes from pixel K - 1 - b / S.
+                int src[4];
+#pragma unroll
+                for (int t = 0; t < 4; ++t) {
+                    const int b = 4 * j + t;
+                    src[t] = r * row_words * 4 + (MirrorX ? K - 1 - b / S : b / S) * S + b % S;
+                }
+                out[j] = gather_word(in, src[0], src[1], src[2], src[3]);
+            }
+            store_words<K * S>(a.dst + static_cast<std::size_t>(y_first + r) * a.dst_pitch + static_cast<std::size_t>(x_out) * S, out);
+        }
+    }
+}
+
+}  // namespace gpurotate::detail
