@@ -16,7 +16,12 @@ std::vector<GpuInfo> cuda_devices(std::string* problem) {
     if (status != cudaSuccess) {
         // No driver or no device: a normal state for this program, so clear the error and report it.
         static_cast<void>(cudaGetLastError());
-        if (problem) *problem = cudaGetErrorString(status);
+        if (problem) {
+            // The runtime reports a missing driver as an insufficient one; say both.
+            *problem = status == cudaErrorInsufficientDriver
+                           ? "no NVIDIA driver, or one older than the CUDA " + cuda_runtime_version() + " runtime"
+                           : cudaGetErrorString(status);
+        }
         return {};
     }
     std::vector<GpuInfo> devices;

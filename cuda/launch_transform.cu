@@ -96,7 +96,7 @@ void launch_tiled(ConstImageView src, ImageView dst, AxisMap map, CudaKernel ker
         transpose_tile16_skiplines_kernel<Word><<<grid_for(a, t), dim3(t, t), 0, stream>>>(a);
     } else {
         const TransformArgs a = make_args(src, dst, map, p.tile_dim);
-        transpose_tile32_padded_kernel<Word, p.tile_dim, p.block_rows, column_padding(p)>
+        transpose_tiled_kernel<Word, p.tile_dim, p.tile_dim, p.block_rows, column_padding(p)>
             <<<grid_for(a, p.tile_dim), dim3(p.tile_dim, p.block_rows), 0, stream>>>(a);
     }
 }

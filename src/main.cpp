@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
             gpurotate::cli::print_version(std::cout);
             return 0;
         }
+        if (options->bench) return gpurotate::bench::run_bench(*options->bench, std::cout);
         gpurotate::cli::run_single_image(*options, std::cerr);
         return 0;
     } catch (const gpurotate::Error& e) {

@@ -104,7 +104,8 @@ GPUROTATE_HOST_DEVICE constexpr Orientation then(Orientation first, Orientation 
 
 /// The element that undoes `o`.
 GPUROTATE_HOST_DEVICE constexpr Orientation inverse(Orientation o) {
-    for (Orientation candidate : all_orientations) {
+    for (int i = 0; i < 8; ++i) {  // not all_orientations: a host array, unusable in device code
+        const auto candidate = static_cast<Orientation>(i);
         if (then(o, candidate) == Orientation::identity) return candidate;
     }
     return Orientation::identity;  // unreachable: every group element has an inverse

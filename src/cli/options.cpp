@@ -27,6 +27,54 @@ constexpr OperationFlag operation_flags[] = {
     {"--transverse", Orientation::transverse, "mirror across the anti-diagonal (-transverse)"},
 };
 
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> items;
+    std::string item;
+    for (char c : text + ",") {
+        if (c != ',') {
+            item += c;
+        } else if (!item.empty()) {
+            items.push_back(item);
+            item.clear();
+        }
+    }
+    return items;
+}
+
+void parse_bench_lists(const std::string& size, const std::string& types, const std::string& ops, const std::string& kernels,
+                       bench::BenchOptions& o) {
+    if (!size.empty()) {
+        const auto x = size.find('x');
+        try {
+            if (x == std::string::npos) throw std::invalid_argument(size);
+            std::size_t used_w = 0, used_h = 0;
+            o.width = std::stoll(size.substr(0, x), &used_w);
+            o.height = std::stoll(size.substr(x + 1), &used_h);
+            if (used_w != x || used_h != size.size() - x - 1 || o.width <= 0 || o.height <= 0) throw std::invalid_argument(size);
+        } catch (const std::exception&) {
+            throw Error(ErrorCode::usage, "--size " + size + ": expected WIDTHxHEIGHT, e.g. 8192x8192");
+        }
+    }
+    for (const std::string& t : split_commas(types)) {
+        if (t == "all") continue;
+        bool found = false;
+        for (const auto& [name, format] : bench::bench_types()) {
+            if (name == t) {
+                o.types.push_back(format);
+                found = true;
+            }
+        }
+        if (!found) throw Error(ErrorCode::usage, "--type " + t + ": unknown (u8c1 u8c2 u8c3 u8c4 u16c1 u16c3 u16c4 f32c1 f32c3 f32c4)");
+    }
+    for (const std::string& name : split_commas(ops)) {
+        if (name == "all") continue;
+        const auto o_parsed = parse_orientation(name);
+        if (!o_parsed) throw Error(ErrorCode::usage, "--op " + name + ": unknown element");
+        o.operations.push_back(*o_parsed);
+    }
+    o.kernels = split_commas(kernels);
+}
+
 }  // namespace
 
 std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
@@ -59,6 +107,18 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
     app.add_flag("--version", options.show_version, "print version, backends, GPU and codecs, and exit");
 
+    bench::BenchOptions bench_options;
+    std::string size_text, types_text, ops_text, kernels_text;
+    CLI::App* bench_cmd = app.add_subcommand("bench", "measure every kernel against device copy, NPP and cuBLAS on this GPU");
+    bench_cmd->add_option("--size", size_text, "image size WxH (default 8192x8192)");
+    bench_cmd->add_option("--type", types_text, "comma-separated: u8c1,u8c2,u8c3,u8c4,u16c1,u16c3,u16c4,f32c1,f32c3,f32c4 (default all)");
+    bench_cmd->add_option("--op", ops_text, "comma-separated elements: rot90,rot180,rot270,flip-h,flip-v,transpose,transverse (default all)");
+    bench_cmd->add_option("--kernel", kernels_text, "comma-separated kernel names (default all; --list shows them)");
+    bench_cmd->add_option("--batch", bench_options.batch, "images of that size per launch")->check(CLI::Range(1, 65535));
+    bench_cmd->add_option("--reps", bench_options.reps, "timed samples per kernel (median)")->check(CLI::Range(1, 100000));
+    bench_cmd->add_option("--json", bench_options.json_path, "also write every row to this JSON file");
+    bench_cmd->add_flag("--list", bench_options.list_kernels, "list the kernels and exit");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -68,6 +128,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         throw Error(ErrorCode::usage, std::string(e.what()) + " (see gpurotate --help)");
     }
     if (options.show_version) return options;
+    if (*bench_cmd) {
+        parse_bench_lists(size_text, types_text, ops_text, kernels_text, bench_options);
+        options.bench = bench_options;
+        return options;
+    }
     if (options.input.empty()) throw Error(ErrorCode::usage, "no input file given (see gpurotate --help)");
     if (options.output.empty()) throw Error(ErrorCode::usage, "no output file given: use -o OUTPUT (see gpurotate --help)");
     for (const CLI::Option* opt : app.parse_order()) {

@@ -1,6 +1,8 @@
 #pragma once
 // The command line of `gpurotate INPUT [OPERATION ...] -o OUTPUT`, parsed into plain data.
 
+#include "bench/bench.hpp"
+
 #include <gpurotate/orientation.hpp>
 #include <gpurotate/transform.hpp>
 
@@ -21,6 +23,7 @@ struct Options {
     bool overwrite = false;
     bool verbose = false;
     bool show_version = false;
+    std::optional<bench::BenchOptions> bench;  ///< set for `gpurotate bench ...`
 };
 
 /// Parses argv. Returns nothing when the parser already handled the request (--help) and the program

@@ -1,0 +1,404 @@
+// `gpurotate bench`: for each pixel type, the ceilings (cudaMemcpyAsync and copy kernels), then for each
+// element every kernel that applies. Each kernel's output is verified against the CPU backend's result
+// (random never-zero input, output poisoned with zeros first) before it is timed; timing follows nvbench
+// practice: warm-up launches, L2 flushed before every sample, CUDA events, median of many samples.
+
+#include "bench/bench.hpp"
+#include "bench/peers.hpp"
+#include "bench/study_kernels.cuh"
+#include "check.cuh"
+#include "kernels/mirror.cuh"
+#include "kernels/transpose_tile16_skiplines.cuh"
+#include "kernels/transpose_tile32_padded.cuh"
+#include "tile_policy.cuh"
+
+#include "core/cuda_backend.hpp"
+#include "core/pixel_word.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/transform.hpp>
+#include <gpurotate/version.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace gpurotate::bench {
+namespace {
+
+using detail::DeviceBuffer;
+using detail::Event;
+using detail::Stream;
+using detail::TransformArgs;
+
+std::size_t round_up_16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+
+TransformArgs args_for(const Case& c, int tile_h) {
+    const int tiles_y = static_cast<int>((c.dst.height + tile_h - 1) / tile_h);
+    return TransformArgs{c.src.data, c.src.pitch, c.dst.data, c.dst.pitch, c.src.extent(), static_cast<int>(c.dst.width),
+                         static_cast<int>(c.dst.height), axis_map(c.orientation), tiles_y};
+}
+
+dim3 grid_for(const TransformArgs& a, int tile_w) {
+    return dim3(static_cast<unsigned>((a.dst_width + tile_w - 1) / tile_w), std::min(static_cast<unsigned>(a.tiles_y), detail::max_grid_y));
+}
+
+// Calls f(word) with the naturally aligned pixel word of the case (the bench allocates aligned buffers).
+template <class F>
+void with_word(const Case& c, F&& f) {
+    detail::visit_pixel_word(c.src.format.pixel_bytes(), true, f);
+}
+
+/// A row of the study: what it is, when it applies, how to launch it once.
+struct BenchKernel {
+    std::string name;
+    std::string family;  ///< ceiling, study, production, peer
+    std::function<bool(const Case&)> applies;
+    std::function<void(const Case&)> launch;
+};
+
+bool is_identity(const Case& c) { return c.orientation == Orientation::identity; }
+bool swaps(const Case& c) { return swaps_axes(c.orientation); }
+bool keeps_axes_not_identity(const Case& c) { return !swaps(c) && !is_identity(c); }
+
+template <int BX, int BY>
+BenchKernel naive(const std::string& name) {
+    return {name, "study", [](const Case& c) { return !is_identity(c); },
+            [](const Case& c) {
+                with_word(c, [&](auto word) {
+                    using Word = decltype(word);
+                    detail::NaiveArgs n{args_for(c, BY), axis_map(inverse(c.orientation))};
+                    n.a.tiles_y = static_cast<int>((c.src.height + BY - 1) / BY);  // rows of source blocks
+                    const dim3 grid(static_cast<unsigned>((c.src.width + BX - 1) / BX), std::min(static_cast<unsigned>(n.a.tiles_y), detail::max_grid_y));
+                    detail::naive_kernel<Word, BX, BY><<<grid, dim3(BX, BY), 0, c.stream>>>(n);
+                });
+            }};
+}
+
+template <class Word, int TileDim, int BX, int BY, int Padding>
+void launch_tiled(const Case& c) {
+    if constexpr (TileDim * (TileDim + Padding) * sizeof(Word) <= 48 * 1024) {
+        const TransformArgs a = args_for(c, TileDim);
+        detail::transpose_tiled_kernel<Word, TileDim, BX, BY, Padding><<<grid_for(a, TileDim), dim3(BX, BY), 0, c.stream>>>(a);
+    }
+}
+
+template <int TileDim, int BX, int BY, int Padding>
+BenchKernel tiled(const std::string& name, const std::string& family) {
+    return {name, family,
+            [](const Case& c) {
+                // A 64x64 tile of 12- or 16-byte pixels exceeds the 48 KiB of static shared memory.
+                return swaps(c) && TileDim * (TileDim + Padding) * c.src.format.pixel_bytes() <= 48 * 1024;
+            },
+            [](const Case& c) { with_word(c, [&](auto word) { launch_tiled<decltype(word), TileDim, BX, BY, Padding>(c); }); }};
+}
+
+// Through the library's own launcher, exactly as users get it.
+BenchKernel library(const std::string& name, CudaKernel kernel, const std::string& family,
+                    std::function<bool(const Case&)> applies) {
+    return {name, family, std::move(applies), [kernel](const Case& c) {
+                detail::transform_device_cuda(c.src, c.dst, axis_map(c.orientation), kernel, c.stream);
+            }};
+}
+
+// The paper's tile shape, at namespace scope: nvcc 13.0 fails on a constexpr local used inside lambdas.
+constexpr int tile_dim = detail::tile32_policy.tile_dim;
+constexpr int block_rows = detail::tile32_policy.block_rows;
+
+std::vector<BenchKernel> all_kernels(const Peers* peers) {
+    std::vector<BenchKernel> k;
+    // Ceilings: the same bytes copied, no reordering.
+    k.push_back({"memcpy-d2d", "ceiling", is_identity, [](const Case& c) {
+                     GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(c.dst.data, c.dst.pitch, c.src.data, c.src.pitch, c.src.row_bytes(),
+                                                            static_cast<std::size_t>(c.src.height), cudaMemcpyDeviceToDevice, c.stream));
+                 }});
+    k.push_back({"copy-vector16", "ceiling", [](const Case& c) { return is_identity(c) && c.src.pitch == c.dst.pitch; },
+                 [](const Case& c) {
+                     const std::size_t vectors = c.src.pitch * static_cast<std::size_t>(c.src.height) / 16;
+                     int sms = 0;
+                     GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+                     detail::copy_vector16_kernel<<<sms * 8, 256, 0, c.stream>>>(reinterpret_cast<const uint4*>(c.src.data),
+                                                                                  reinterpret_cast<uint4*>(c.dst.data), vectors);
+                 }});
+    k.push_back({"copy-simple", "ceiling", is_identity, [](const Case& c) {
+                     with_word(c, [&](auto word) {
+                         const TransformArgs a = args_for(c, tile_dim);
+                         detail::copy_simple_kernel<decltype(word), tile_dim, block_rows>
+                             <<<grid_for(a, tile_dim), dim3(tile_dim, block_rows), 0, c.stream>>>(a);
+                     });
+                 }});
+    k.push_back({"copy-shared", "ceiling", is_identity, [](const Case& c) {
+                     with_word(c, [&](auto word) {
+                         const TransformArgs a = args_for(c, tile_dim);
+                         detail::copy_shared_kernel<decltype(word), tile_dim, block_rows>
+                             <<<grid_for(a, tile_dim), dim3(tile_dim, block_rows), 0, c.stream>>>(a);
+                     });
+                 }});
+    // The seeds' study.
+    k.push_back(naive<32, 32>("naive-32x32"));
+    k.push_back(naive<16, 16>("naive-16x16"));
+    k.push_back(naive<32, 8>("naive-32x8"));
+    k.push_back(naive<8, 64>("naive-8x64"));
+    k.push_back(tiled<32, 32, 8, 0>("tile32-coalesced", "study"));
+    k.push_back(library("tile32-padded", CudaKernel::tile32_padded, "study", swaps));
+    k.push_back({"tile32-diagonal", "study",
+                 [](const Case& c) { return swaps(c) && (c.dst.height + 31) / 32 <= static_cast<std::int64_t>(detail::max_grid_y); },
+                 [](const Case& c) {
+                     with_word(c, [&](auto word) {
+                         const TransformArgs a = args_for(c, tile_dim);
+                         detail::transpose_diagonal_kernel<decltype(word), tile_dim, block_rows>
+                             <<<grid_for(a, tile_dim), dim3(tile_dim, block_rows), 0, c.stream>>>(a);
+                     });
+                 }});
+    k.push_back(library("tile16-skiplines", CudaKernel::tile16_skiplines, "study", swaps));
+    k.push_back(tiled<64, 16, 16, 1>("tile64-multi", "study"));
+    k.push_back(library("mirror-plain", CudaKernel::tile32_padded, "study", keeps_axes_not_identity));
+    // The product.
+    k.push_back(library("vectorized", CudaKernel::vectorized, "production", [](const Case& c) {
+        return !is_identity(c) && vectorized_applies(c.src, c.dst, c.orientation);
+    }));
+    // Peers.
+    k.push_back({"npp-transpose", "peer", [peers](const Case& c) { return peers->npp_transpose_applies(c); },
+                 [peers](const Case& c) { peers->npp_transpose(c); }});
+    k.push_back({"npp-mirror", "peer", [peers](const Case& c) { return peers->npp_mirror_applies(c); },
+                 [peers](const Case& c) { peers->npp_mirror(c); }});
+    k.push_back({"cublas-geam", "peer", [peers](const Case& c) { return peers->cublas_geam_applies(c); },
+                 [peers](const Case& c) { peers->cublas_geam(c); }});
+    return k;
+}
+
+/// One measured row.
+struct Row {
+    std::string type, op, kernel, family;
+    double median_ms = 0, loop_ms = 0, gbps = 0, loop_gbps = 0;
+    bool verified = false;
+};
+
+double median(std::vector<float> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+/// Device image with a 16-byte aligned pitch.
+struct DeviceImage {
+    DeviceBuffer buffer;
+    ImageView view;
+    DeviceImage(std::int64_t w, std::int64_t h, PixelFormat f)
+        : buffer(round_up_16(static_cast<std::size_t>(w) * f.pixel_bytes()) * static_cast<std::size_t>(h)),
+          view{buffer.get(), w, h, round_up_16(static_cast<std::size_t>(w) * f.pixel_bytes()), f} {}
+    std::size_t bytes() const { return view.pitch * static_cast<std::size_t>(view.height); }
+};
+
+class Harness {
+public:
+    Harness(const BenchOptions& options) : options_(options) {
+        int device = 0;
+        GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+        GPUROTATE_CUDA_CHECK(cudaGetDeviceProperties(&prop_, device));
+        // Writing twice the L2 between samples evicts whatever the last sample left there.
+        flush_ = DeviceBuffer(2 * static_cast<std::size_t>(std::max(prop_.l2CacheSize, 1 << 20)));
+        GPUROTATE_CUDA_CHECK(cudaMalloc(&differing_, sizeof(unsigned long long)));
+    }
+    ~Harness() { GPUROTATE_CUDA_CHECK_NOEXCEPT(cudaFree(differing_)); }
+
+    const cudaDeviceProp& device() const { return prop_; }
+    cudaStream_t stream() const { return stream_.get(); }
+
+    void flush_l2() const { GPUROTATE_CUDA_CHECK(cudaMemsetAsync(flush_.get(), 0, flush_.size(), stream_.get())); }
+
+    /// Rows of `dst` that differ from `expected`.
+    unsigned long long differing_rows(ConstImageView dst, ConstImageView expected) const {
+        GPUROTATE_CUDA_CHECK(cudaMemsetAsync(differing_, 0, sizeof(unsigned long long), stream_.get()));
+        detail::count_differing_rows_kernel<<<4096, 256, 0, stream_.get()>>>(
+            reinterpret_cast<const std::uint8_t*>(dst.data), dst.pitch, reinterpret_cast<const std::uint8_t*>(expected.data),
+            expected.pitch, dst.row_bytes(), static_cast<int>(dst.height), differing_);
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
+        unsigned long long count = 0;
+        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(&count, differing_, sizeof count, cudaMemcpyDeviceToHost, stream_.get()));
+        stream_.synchronize();
+        return count;
+    }
+
+    /// Verifies, then times `kernel` on `c`; bytes = read + write.
+    Row measure(const BenchKernel& kernel, const Case& c, ConstImageView expected, double bytes) const {
+        Row row;
+        row.kernel = kernel.name;
+        row.family = kernel.family;
+        GPUROTATE_CUDA_CHECK(cudaMemsetAsync(c.dst.data, 0, c.dst.pitch * static_cast<std::size_t>(c.dst.height), stream_.get()));
+        kernel.launch(c);
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
+        row.verified = differing_rows(c.dst, expected) == 0;
+        if (!row.verified) return row;
+        for (int i = 0; i < 3; ++i) kernel.launch(c);  // warm-up
+        std::vector<float> samples;
+        Event start, stop;
+        for (int i = 0; i < options_.reps; ++i) {
+            flush_l2();
+            start.record(stream_.get());
+            kernel.launch(c);
+            stop.record(stream_.get());
+            stream_.synchronize();
+            samples.push_back(stop.elapsed_since(start));
+        }
+        // The seeds' other timing: back-to-back launches between two events (no flush in between).
+        flush_l2();
+        start.record(stream_.get());
+        for (int i = 0; i < options_.reps; ++i) kernel.launch(c);
+        stop.record(stream_.get());
+        stream_.synchronize();
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
+        row.median_ms = median(samples);
+        row.loop_ms = stop.elapsed_since(start) / options_.reps;
+        row.gbps = bytes / (row.median_ms * 1e6);
+        row.loop_gbps = bytes / (row.loop_ms * 1e6);
+        return row;
+    }
+
+private:
+    const BenchOptions& options_;
+    cudaDeviceProp prop_{};
+    Stream stream_;
+    DeviceBuffer flush_;
+    unsigned long long* differing_ = nullptr;
+};
+
+bool selected(const std::vector<std::string>& names, const std::string& name) {
+    return names.empty() || std::find(names.begin(), names.end(), name) != names.end();
+}
+
+void print_rows(std::ostream& out, const std::vector<Row>& rows, double memcpy_gbps, double best_copy_gbps) {
+    out << std::left << std::setw(7) << "type" << std::setw(11) << "op" << std::setw(18) << "kernel" << std::setw(11) << "family"
+        << std::right << std::setw(10) << "ms" << std::setw(10) << "GB/s" << std::setw(10) << "%memcpy" << std::setw(10) << "%bestcopy"
+        << std::setw(12) << "loop GB/s" << "  verified\n";
+    for (const Row& r : rows) {
+        out << std::left << std::setw(7) << r.type << std::setw(11) << r.op << std::setw(18) << r.kernel << std::setw(11) << r.family
+            << std::right << std::fixed;
+        if (!r.verified) {
+            out << std::setw(62) << " " << "  WRONG OUTPUT\n";
+            continue;
+        }
+        out << std::setw(10) << std::setprecision(3) << r.median_ms << std::setw(10) << std::setprecision(0) << r.gbps << std::setw(9)
+            << std::setprecision(1) << 100.0 * r.gbps / memcpy_gbps << "%" << std::setw(9) << 100.0 * r.gbps / best_copy_gbps << "%"
+            << std::setw(12) << std::setprecision(0) << r.loop_gbps << "  yes\n";
+    }
+}
+
+void write_json(const std::string& path, const cudaDeviceProp& prop, const BenchOptions& o, const std::vector<Row>& rows,
+                const std::vector<std::pair<std::string, double>>& memcpy_by_type) {
+    std::ofstream f(path);
+    if (!f) throw Error(ErrorCode::output, "cannot write '" + path + "'");
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    f << "{\n  \"device\": \"" << prop.name << "\", \"driver\": " << driver << ", \"runtime\": " << runtime << ",\n  \"width\": "
+      << o.width << ", \"height\": " << o.height << ", \"batch\": " << o.batch << ", \"reps\": " << o.reps << ",\n  \"rows\": [\n";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        double memcpy_gbps = 0;
+        for (const auto& m : memcpy_by_type) {
+            if (m.first == r.type) memcpy_gbps = m.second;
+        }
+        f << "    {\"type\": \"" << r.type << "\", \"op\": \"" << r.op << "\", \"kernel\": \"" << r.kernel << "\", \"family\": \"" << r.family
+          << "\", \"verified\": " << (r.verified ? "true" : "false") << ", \"median_ms\": " << r.median_ms << ", \"gbps\": " << r.gbps
+          << ", \"loop_gbps\": " << r.loop_gbps << ", \"memcpy_gbps\": " << memcpy_gbps << "}" << (i + 1 < rows.size() ? "," : "")
+          << "\n";
+    }
+    f << "  ]\n}\n";
+}
+
+}  // namespace
+
+int run_bench(const BenchOptions& options, std::ostream& out) {
+    if (options.list_kernels) {
+        for (const auto& k : all_kernels(nullptr)) out << std::left << std::setw(18) << k.name << k.family << "\n";
+        return 0;
+    }
+    if (!cuda_available()) {
+        std::string problem;
+        cuda_devices(&problem);
+        throw Error(ErrorCode::device, "gpurotate bench needs a GPU: " + problem);
+    }
+    Harness harness(options);
+    Peers peers;
+    const auto kernels = all_kernels(&peers);
+    const cudaDeviceProp& prop = harness.device();
+    int driver = 0, runtime = 0;
+    GPUROTATE_CUDA_CHECK(cudaDriverGetVersion(&driver));
+    GPUROTATE_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    out << "gpurotate bench on " << prop.name << " (" << prop.multiProcessorCount << " SMs, " << prop.l2CacheSize / (1024 * 1024)
+        << " MiB L2), driver " << driver / 1000 << "." << (driver % 1000) / 10 << ", runtime " << runtime / 1000 << "."
+        << (runtime % 1000) / 10 << ", NPP " << (Peers::npp_compiled_in() ? "yes" : "not compiled in") << "\n"
+        << "size " << options.width << "x" << options.height << ", " << options.reps
+        << " samples per kernel (median, L2 flushed before each), GB/s = (bytes read + bytes written) / time\n\n";
+
+    std::vector<PixelFormat> types = options.types;
+    if (types.empty()) {
+        for (const auto& t : bench_types()) types.push_back(t.second);
+    }
+    std::vector<Orientation> ops = options.operations;
+    if (ops.empty()) ops.assign(std::begin(all_orientations) + 1, std::end(all_orientations));
+
+    std::vector<Row> all_rows;
+    std::vector<std::pair<std::string, double>> memcpy_by_type;
+    bool all_verified = true;
+    for (const PixelFormat format : types) {
+        const std::string type_name = to_string(format);
+        DeviceImage src(options.width, options.height, format);
+        detail::fill_random_kernel<<<4096, 256, 0, harness.stream()>>>(reinterpret_cast<std::uint8_t*>(src.view.data), src.bytes(),
+                                                                       0x5eed1234u ^ static_cast<std::uint32_t>(format.pixel_bytes()));
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
+        Image host_src(options.width, options.height, format, HostMemory::pinned);
+        GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(host_src.data(), host_src.view().pitch, src.view.data, src.view.pitch, src.view.row_bytes(),
+                                               static_cast<std::size_t>(options.height), cudaMemcpyDeviceToHost, harness.stream()));
+        GPUROTATE_CUDA_CHECK(cudaStreamSynchronize(harness.stream()));
+        const double bytes = 2.0 * static_cast<double>(src.view.row_bytes()) * static_cast<double>(options.height);
+
+        std::vector<Row> rows;
+        double memcpy_gbps = 0, best_copy_gbps = 0;
+        for (const Orientation o : [&] {
+                 std::vector<Orientation> with_identity{Orientation::identity};
+                 with_identity.insert(with_identity.end(), ops.begin(), ops.end());
+                 return with_identity;
+             }()) {
+            const Extent out_extent = output_extent(o, {options.width, options.height});
+            DeviceImage dst(out_extent.width, out_extent.height, format);
+            DeviceImage expected(out_extent.width, out_extent.height, format);
+            // The expected output: the CPU backend, which the tests check against an independent reference.
+            Image host_expected(out_extent.width, out_extent.height, format, HostMemory::pinned);
+            gpurotate::transform(host_src.view(), host_expected.view(), o, Backend::cpu);
+            GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(expected.view.data, expected.view.pitch, host_expected.data(), host_expected.view().pitch,
+                                                   expected.view.row_bytes(), static_cast<std::size_t>(out_extent.height),
+                                                   cudaMemcpyHostToDevice, harness.stream()));
+            const Case c{src.view, dst.view, o, harness.stream()};
+            for (const BenchKernel& k : kernels) {
+                if (!selected(options.kernels, k.name) && !(is_identity(c) && k.family == "ceiling")) continue;
+                if (!k.applies(c)) continue;
+                Row row = harness.measure(k, c, expected.view, bytes);
+                row.type = type_name;
+                row.op = std::string(name(o));
+                all_verified = all_verified && row.verified;
+                if (row.verified && k.family == "ceiling") {
+                    if (k.name == "memcpy-d2d") memcpy_gbps = row.gbps;
+                    best_copy_gbps = std::max(best_copy_gbps, row.gbps);
+                }
+                rows.push_back(row);
+            }
+        }
+        print_rows(out, rows, memcpy_gbps, best_copy_gbps);
+        out << "\n" << std::flush;
+        memcpy_by_type.emplace_back(type_name, memcpy_gbps);
+        all_rows.insert(all_rows.end(), rows.begin(), rows.end());
+    }
+    if (!options.json_path.empty()) write_json(options.json_path, prop, options, all_rows, memcpy_by_type);
+    if (!all_verified) {
+        out << "SOME KERNELS PRODUCED WRONG OUTPUT (rows marked above)\n";
+        return static_cast<int>(ErrorCode::internal);
+    }
+    return 0;
+}
+
+}  // namespace gpurotate::bench

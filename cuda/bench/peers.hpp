@@ -1,0 +1,45 @@
+#pragma once
+// The peers measured in the same run: NPP's transpose and mirror (where the toolkit has NPP) and
+// cuBLAS geam for float. Each says whether it offers a (pixel format, element) case and launches it.
+
+#include <gpurotate/image.hpp>
+#include <gpurotate/orientation.hpp>
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <string>
+
+namespace gpurotate::bench {
+
+/// One benchmark case: device views of source and destination, the element, the stream.
+struct Case {
+    ConstImageView src;
+    ImageView dst;
+    Orientation orientation;
+    cudaStream_t stream;
+};
+
+/// Library handles and what this build links.
+class Peers {
+public:
+    Peers();
+    ~Peers();
+    Peers(const Peers&) = delete;
+    Peers& operator=(const Peers&) = delete;
+
+    static bool npp_compiled_in();
+    bool npp_transpose_applies(const Case& c) const;
+    void npp_transpose(const Case& c) const;
+    bool npp_mirror_applies(const Case& c) const;
+    void npp_mirror(const Case& c) const;
+
+    bool cublas_geam_applies(const Case& c) const;
+    void cublas_geam(const Case& c) const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace gpurotate::bench

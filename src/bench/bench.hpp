@@ -1,0 +1,33 @@
+#pragma once
+// `gpurotate bench`: the seed papers' kernel study on this GPU, with the production kernels, the
+// ceilings (device copy) and the peers (NPP, cuBLAS) measured in the same run.
+
+#include <gpurotate/image.hpp>
+#include <gpurotate/orientation.hpp>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace gpurotate::bench {
+
+struct BenchOptions {
+    std::int64_t width = 8192;
+    std::int64_t height = 8192;
+    std::vector<PixelFormat> types;        ///< empty: all
+    std::vector<Orientation> operations;   ///< empty: the 7 non-identity elements
+    std::vector<std::string> kernels;      ///< empty: all that apply
+    int batch = 1;                         ///< images of width x height per launch (production kernel only)
+    int reps = 20;                         ///< timed samples per kernel (median reported)
+    std::string json_path;                 ///< write every row as JSON here, if set
+    bool list_kernels = false;             ///< print the kernel names and exit
+};
+
+/// The `--type` names: u8c1 u8c2 u8c3 u8c4 u16c1 u16c3 u16c4 f32c1 f32c3 f32c4.
+std::vector<std::pair<std::string, PixelFormat>> bench_types();
+
+/// Runs the benchmark, printing tables to `out`. Returns the process exit status (non-zero if a
+/// kernel's output failed verification). Throws Error (device) without a usable GPU.
+int run_bench(const BenchOptions& options, std::ostream& out);
+
+}  // namespace gpurotate::bench
