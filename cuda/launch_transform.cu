@@ -110,8 +110,14 @@ bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map) {
 
 void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream) {
     if (!map.swap_axes && !map.mirror_x && !map.mirror_y) {
-        GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(dst.data, dst.pitch, src.data, src.pitch, src.row_bytes(),
-                                               static_cast<std::size_t>(src.height), cudaMemcpyDeviceToDevice, stream));
+        // A flat copy when both images are one contiguous block: cudaMemcpy2DAsync is far slower.
+        if (src.pitch == src.row_bytes() && dst.pitch == dst.row_bytes()) {
+            GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(dst.data, src.data, src.row_bytes() * static_cast<std::size_t>(src.height),
+                                                 cudaMemcpyDeviceToDevice, stream));
+        } else {
+            GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(dst.data, dst.pitch, src.data, src.pitch, src.row_bytes(),
+                                                   static_cast<std::size_t>(src.height), cudaMemcpyDeviceToDevice, stream));
+        }
         return;
     }
     const std::size_t bytes = src.format.pixel_bytes();

@@ -101,15 +101,20 @@ __global__ void __launch_bounds__(TileDim * BlockRows) transpose_diagonal_kernel
     transpose_one_tile<Word, TileDim, TileDim, BlockRows, 1>(a, tile_x, tile_y, tile);
 }
 
-/// Fills `bytes` bytes with a hash of their index and `seed`: random-looking and never zero.
-__global__ void fill_random_kernel(std::uint8_t* p, std::size_t bytes, std::uint32_t seed) {
+/// Fills `bytes` bytes with a hash of their index and `seed`: random-looking and never zero. With
+/// `finite_floats`, every aligned 4-byte word is a float in [1, 2): arithmetic peers (cuBLAS geam computes
+/// 1 * a + 0 * c) reproduce those bit for bit, where NaN payloads and negative zeros would not survive.
+__global__ void fill_random_kernel(std::uint8_t* p, std::size_t bytes, std::uint32_t seed, bool finite_floats) {
     for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < bytes;
          i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
         std::uint32_t h = static_cast<std::uint32_t>(i) * 0x9e3779b1u ^ static_cast<std::uint32_t>(i >> 32) * 0x85ebca77u ^ seed;
         h ^= h >> 15;
         h *= 0x2c1b3c6du;
         h ^= h >> 12;
-        p[i] = static_cast<std::uint8_t>(1 + h % 255);
+        std::uint8_t v = static_cast<std::uint8_t>(1 + h % 255);
+        if (finite_floats && i % 4 == 3) v = 0x3f;                // sign 0, exponent 127: [1, 2)
+        if (finite_floats && i % 4 == 2) v = static_cast<std::uint8_t>(v | 0x80);
+        p[i] = v;
     }
 }
 

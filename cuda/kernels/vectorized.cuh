@@ -28,9 +28,9 @@ template <> struct VectorBlock<2> { static constexpr int K = 8, R = 8, blocks_pe
 template <> struct VectorBlock<3> { static constexpr int K = 16, R = 8, blocks_per_lane = 1; };
 template <> struct VectorBlock<4> { static constexpr int K = 4, R = 4, blocks_per_lane = 2; };
 template <> struct VectorBlock<6> { static constexpr int K = 8, R = 8, blocks_per_lane = 1; };
-template <> struct VectorBlock<8> { static constexpr int K = 2, R = 2, blocks_per_lane = 4; };
+template <> struct VectorBlock<8> { static constexpr int K = 2, R = 2, blocks_per_lane = 2; };
 template <> struct VectorBlock<12> { static constexpr int K = 4, R = 4, blocks_per_lane = 1; };
-template <> struct VectorBlock<16> { static constexpr int K = 1, R = 1, blocks_per_lane = 4; };
+template <> struct VectorBlock<16> { static constexpr int K = 1, R = 1, blocks_per_lane = 2; };
 
 /// Threads per block: 4 warps, each 8 lanes wide (128 source bytes) and 4 lanes tall.
 inline constexpr int vectorized_threads = 128;
@@ -101,6 +101,17 @@ __device__ __forceinline__ void copy_pixel(const TransformArgs& a, int x_out, in
     for (int i = 0; i < S; ++i) d[i] = s[i];
 }
 
+/// The output pixels [x, x + w) x [y, y + h) that lie inside the image, one at a time. Not inlined: the
+/// edge path is rare, and inlined it would cost the fast path registers.
+template <int S>
+__device__ __noinline__ void copy_block_per_pixel(const TransformArgs& a, int x, int y, int w, int h) {
+    for (int j = 0; j < h; ++j) {
+        for (int i = 0; i < w; ++i) {
+            if (inside_output(a, x + i, y + j)) copy_pixel<S>(a, x + i, y + j);
+        }
+    }
+}
+
 // ----------------------------------------------------------------------------------- axis-swapping elements
 
 /// Output tile of a block: TileW output pixels wide (source rows), TileH output rows (source columns).
@@ -131,14 +142,7 @@ __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kerne
             // Output pixels x_out .. x_out + R - 1 are source rows v .. v + R - 1 (before mirroring).
             const int x_out = x0 + (blk * vectorized_lanes_y + lane_y) * R;
             if (y_out + K > a.dst_height || x_out + R > a.dst_width) {
-                // Not unrolled: the edge path is rare, and unrolled it would cost the fast path registers.
-#pragma unroll 1
-                for (int i = 0; i < K; ++i) {
-#pragma unroll 1
-                    for (int r = 0; r < R; ++r) {
-                        if (inside_output(a, x_out + r, y_out + i)) copy_pixel<S>(a, x_out + r, y_out + i);
-                    }
-                }
+                copy_block_per_pixel<S>(a, x_out, y_out, R, K);
                 continue;
             }
             const int source_x = MirrorX ? W - (y_out + K) : y_out;
@@ -197,13 +201,7 @@ __global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(T
         const int y_first = tile_row * Tile::tile_h + lane_y * Tile::rows_per_lane;
         const bool whole = x_out + K <= a.dst_width && y_first + Tile::rows_per_lane <= a.dst_height;
         if (!whole) {
-#pragma unroll 1
-            for (int r = 0; r < Tile::rows_per_lane; ++r) {
-#pragma unroll 1
-                for (int i = 0; i < K; ++i) {
-                    if (inside_output(a, x_out + i, y_first + r)) copy_pixel<S>(a, x_out + i, y_first + r);
-                }
-            }
+            copy_block_per_pixel<S>(a, x_out, y_first, K, Tile::rows_per_lane);
             continue;
         }
 #pragma unroll
