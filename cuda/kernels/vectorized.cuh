@@ -101,14 +101,14 @@ __device__ __forceinline__ void copy_pixel(const TransformArgs& a, int x_out, in
     for (int i = 0; i < S; ++i) d[i] = s[i];
 }
 
-/// The output pixels [x, x + w) x [y, y + h) that lie inside the image, one at a time. Not inlined: the
-/// edge path is rare, and inlined it would cost the fast path registers.
+/// A whole output tile, one pixel per thread at a time: the path for tiles that overhang the image edge,
+/// taken by whole blocks so that the fast path has no per-lane bounds checks at all.
 template <int S>
-__device__ __noinline__ void copy_block_per_pixel(const TransformArgs& a, int x, int y, int w, int h) {
-    for (int j = 0; j < h; ++j) {
-        for (int i = 0; i < w; ++i) {
-            if (inside_output(a, x + i, y + j)) copy_pixel<S>(a, x + i, y + j);
-        }
+__device__ __forceinline__ void copy_tile_per_pixel(const TransformArgs& a, int x0, int y0, int tile_w, int tile_h) {
+#pragma unroll 1
+    for (int i = static_cast<int>(threadIdx.x); i < tile_w * tile_h; i += static_cast<int>(blockDim.x)) {
+        const int x = x0 + i % tile_w, y = y0 + i / tile_w;
+        if (inside_output(a, x, y)) copy_pixel<S>(a, x, y);
     }
 }
 
@@ -134,17 +134,18 @@ __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kerne
     const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
     const int x0 = static_cast<int>(blockIdx.x) * Tile::tile_w;
 
+    const bool whole_columns = x0 + Tile::tile_w <= a.dst_width;
     for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+        if (!whole_columns || (tile_row + 1) * Tile::tile_h > a.dst_height) {
+            copy_tile_per_pixel<S>(a, x0, tile_row * Tile::tile_h, Tile::tile_w, Tile::tile_h);
+            continue;
+        }
         // This lane's output rows y_out .. y_out + K - 1 are source columns u .. u + K - 1 (before mirroring).
         const int y_out = tile_row * Tile::tile_h + lane_x * K;
 #pragma unroll
         for (int blk = 0; blk < B::blocks_per_lane; ++blk) {
             // Output pixels x_out .. x_out + R - 1 are source rows v .. v + R - 1 (before mirroring).
             const int x_out = x0 + (blk * vectorized_lanes_y + lane_y) * R;
-            if (y_out + K > a.dst_height || x_out + R > a.dst_width) {
-                copy_block_per_pixel<S>(a, x_out, y_out, R, K);
-                continue;
-            }
             const int source_x = MirrorX ? W - (y_out + K) : y_out;
             std::uint32_t rows[R * row_words];  // row r of the block is words [r * row_words, (r + 1) * row_words)
 #pragma unroll
@@ -193,17 +194,18 @@ __global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(T
     const int lane_x = static_cast<int>(threadIdx.x) % vectorized_lanes_x;
     const int lane_y = static_cast<int>(threadIdx.x) / vectorized_lanes_x;
     const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
-    const int x_out = static_cast<int>(blockIdx.x) * Tile::tile_w + lane_x * K;
+    const int x0 = static_cast<int>(blockIdx.x) * Tile::tile_w;
+    const int x_out = x0 + lane_x * K;
     const int source_x = MirrorX ? W - (x_out + K) : x_out;
+    const bool whole_columns = x0 + Tile::tile_w <= a.dst_width;
 
     for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
-        std::uint32_t in[Tile::rows_per_lane * row_words];
-        const int y_first = tile_row * Tile::tile_h + lane_y * Tile::rows_per_lane;
-        const bool whole = x_out + K <= a.dst_width && y_first + Tile::rows_per_lane <= a.dst_height;
-        if (!whole) {
-            copy_block_per_pixel<S>(a, x_out, y_first, K, Tile::rows_per_lane);
+        if (!whole_columns || (tile_row + 1) * Tile::tile_h > a.dst_height) {
+            copy_tile_per_pixel<S>(a, x0, tile_row * Tile::tile_h, Tile::tile_w, Tile::tile_h);
             continue;
         }
+        std::uint32_t in[Tile::rows_per_lane * row_words];
+        const int y_first = tile_row * Tile::tile_h + lane_y * Tile::rows_per_lane;
 #pragma unroll
         for (int r = 0; r < Tile::rows_per_lane; ++r) {
             const int source_y = MirrorY ? H - 1 - (y_first + r) : y_first + r;
