@@ -17,51 +17,62 @@
 namespace gpurotate::detail {
 namespace {
 
-TransformArgs make_args(ConstImageView src, ImageView dst, AxisMap map, int tile_h) {
-    const int tiles_y = static_cast<int>((dst.height + tile_h - 1) / tile_h);
-    return TransformArgs{src.data, src.pitch, dst.data, dst.pitch, src.extent(), static_cast<int>(dst.width),
-                         static_cast<int>(dst.height), map, tiles_y};
+// The batch being launched: every launcher reads it through make_args and grid_for.
+struct Launch {
+    ConstImageView src;
+    ImageView dst;
+    AxisMap map;
+    BatchLayout batch;
+    cudaStream_t stream;
+};
+
+TransformArgs make_args(const Launch& l, int tile_h) {
+    const int tiles_y = static_cast<int>((l.dst.height + tile_h - 1) / tile_h);
+    return TransformArgs{l.src.data, l.src.pitch, l.dst.data, l.dst.pitch, l.src.extent(), static_cast<int>(l.dst.width),
+                         static_cast<int>(l.dst.height), l.map, tiles_y, l.batch.src_image_stride, l.batch.dst_image_stride};
 }
 
-dim3 grid_for(const TransformArgs& a, int tile_w) {
+dim3 grid_for(const TransformArgs& a, int tile_w, const Launch& l) {
     const unsigned tiles_x = static_cast<unsigned>((a.dst_width + tile_w - 1) / tile_w);
-    return dim3(tiles_x, std::min(static_cast<unsigned>(a.tiles_y), max_grid_y));
+    return dim3(tiles_x, std::min(static_cast<unsigned>(a.tiles_y), max_grid_y), static_cast<unsigned>(l.batch.count));
 }
 
 bool aligned16(const void* p, std::size_t pitch) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && pitch % 16 == 0; }
 
 // Mirror flags become template arguments: four instantiations per pixel width and kernel family.
-template <template <int, bool, bool> class Launch, int S>
-void launch_mirrored(const TransformArgs& a, cudaStream_t stream) {
-    if (a.map.mirror_x) {
-        a.map.mirror_y ? Launch<S, true, true>::run(a, stream) : Launch<S, true, false>::run(a, stream);
+template <template <int, bool, bool> class Kernel, int S>
+void launch_mirrored(const Launch& l) {
+    if (l.map.mirror_x) {
+        l.map.mirror_y ? Kernel<S, true, true>::run(l) : Kernel<S, true, false>::run(l);
     } else {
-        a.map.mirror_y ? Launch<S, false, true>::run(a, stream) : Launch<S, false, false>::run(a, stream);
+        l.map.mirror_y ? Kernel<S, false, true>::run(l) : Kernel<S, false, false>::run(l);
     }
 }
 
 template <int S, bool MirrorX, bool MirrorY>
 struct LaunchVectorizedTranspose {
-    static void run(const TransformArgs& a, cudaStream_t stream) {
+    static void run(const Launch& l) {
         using Tile = VectorizedTransposeTile<S>;
-        transpose_vectorized_kernel<S, MirrorX, MirrorY><<<grid_for(a, Tile::tile_w), vectorized_threads, 0, stream>>>(a);
+        const TransformArgs a = make_args(l, Tile::tile_h);
+        transpose_vectorized_kernel<S, MirrorX, MirrorY><<<grid_for(a, Tile::tile_w, l), vectorized_threads, 0, l.stream>>>(a);
     }
 };
 
 template <int S, bool MirrorX, bool MirrorY>
 struct LaunchVectorizedMirror {
-    static void run(const TransformArgs& a, cudaStream_t stream) {
+    static void run(const Launch& l) {
         using Tile = VectorizedMirrorTile<S>;
-        mirror_vectorized_kernel<S, MirrorX, MirrorY><<<grid_for(a, Tile::tile_w), vectorized_threads, 0, stream>>>(a);
+        const TransformArgs a = make_args(l, Tile::tile_h);
+        mirror_vectorized_kernel<S, MirrorX, MirrorY><<<grid_for(a, Tile::tile_w, l), vectorized_threads, 0, l.stream>>>(a);
     }
 };
 
 template <int S>
-void launch_vectorized(ConstImageView src, ImageView dst, AxisMap map, cudaStream_t stream) {
-    if (map.swap_axes) {
-        launch_mirrored<LaunchVectorizedTranspose, S>(make_args(src, dst, map, VectorizedTransposeTile<S>::tile_h), stream);
+void launch_vectorized(const Launch& l) {
+    if (l.map.swap_axes) {
+        launch_mirrored<LaunchVectorizedTranspose, S>(l);
     } else {
-        launch_mirrored<LaunchVectorizedMirror, S>(make_args(src, dst, map, VectorizedMirrorTile<S>::tile_h), stream);
+        launch_mirrored<LaunchVectorizedMirror, S>(l);
     }
 }
 
@@ -85,21 +96,26 @@ int vector_pixels_of(std::size_t bytes) {
 }
 
 template <class Word>
-void launch_tiled(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, cudaStream_t stream) {
+void launch_tiled(const Launch& l, CudaKernel kernel) {
     constexpr TilePolicy p = tile32_policy;
-    if (!map.swap_axes) {
-        const TransformArgs a = make_args(src, dst, map, p.tile_dim);
-        mirror_kernel<Word, p.tile_dim, p.block_rows><<<grid_for(a, p.tile_dim), dim3(p.tile_dim, p.block_rows), 0, stream>>>(a);
+    if (!l.map.swap_axes) {
+        const TransformArgs a = make_args(l, p.tile_dim);
+        mirror_kernel<Word, p.tile_dim, p.block_rows><<<grid_for(a, p.tile_dim, l), dim3(p.tile_dim, p.block_rows), 0, l.stream>>>(a);
     } else if (kernel == CudaKernel::tile16_skiplines) {
         constexpr int t = tile16_skiplines_policy.tile_dim;
-        const TransformArgs a = make_args(src, dst, map, t);
-        transpose_tile16_skiplines_kernel<Word><<<grid_for(a, t), dim3(t, t), 0, stream>>>(a);
+        const TransformArgs a = make_args(l, t);
+        transpose_tile16_skiplines_kernel<Word><<<grid_for(a, t, l), dim3(t, t), 0, l.stream>>>(a);
     } else {
-        const TransformArgs a = make_args(src, dst, map, p.tile_dim);
+        const TransformArgs a = make_args(l, p.tile_dim);
         transpose_tiled_kernel<Word, p.tile_dim, p.tile_dim, p.block_rows, column_padding(p)>
-            <<<grid_for(a, p.tile_dim), dim3(p.tile_dim, p.block_rows), 0, stream>>>(a);
+            <<<grid_for(a, p.tile_dim, l), dim3(p.tile_dim, p.block_rows), 0, l.stream>>>(a);
     }
 }
+
+/// What `CudaKernel::automatic` runs, by pixel width: measured with `gpurotate bench` on an H200
+/// (bench/RESULTS.md). The vectorized kernels win for every width but 12 and 16 bytes, where the
+/// 32x32 padded tile (axis-swapping elements) and the plain mirror kernel are within 1-5% of the copy.
+bool automatic_prefers_vectorized(std::size_t pixel_bytes) { return pixel_bytes != 12 && pixel_bytes != 16; }
 
 }  // namespace
 
@@ -108,40 +124,56 @@ bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map) {
     return k > 0 && aligned16(src.data, src.pitch) && aligned16(dst.data, dst.pitch) && (!map.mirror_x || src.width % k == 0);
 }
 
-void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream) {
+void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream,
+                           const BatchLayout& batch) {
+    const auto images = static_cast<std::size_t>(batch.count);
     if (!map.swap_axes && !map.mirror_x && !map.mirror_y) {
-        // A flat copy when both images are one contiguous block: cudaMemcpy2DAsync is far slower.
-        if (src.pitch == src.row_bytes() && dst.pitch == dst.row_bytes()) {
-            GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(dst.data, src.data, src.row_bytes() * static_cast<std::size_t>(src.height),
-                                                 cudaMemcpyDeviceToDevice, stream));
-        } else {
+        // A flat copy when the whole batch is one contiguous block on both sides: cudaMemcpy2DAsync is
+        // far slower. Otherwise one 2D copy with the images' rows stacked, if their strides allow.
+        const std::size_t src_bytes = src.pitch * static_cast<std::size_t>(src.height);
+        const std::size_t dst_bytes = dst.pitch * static_cast<std::size_t>(dst.height);
+        const bool stacked = images == 1 || (batch.src_image_stride == src_bytes && batch.dst_image_stride == dst_bytes);
+        if (stacked && src.pitch == src.row_bytes() && dst.pitch == dst.row_bytes()) {
+            GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(dst.data, src.data, src_bytes * images, cudaMemcpyDeviceToDevice, stream));
+        } else if (stacked) {
             GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(dst.data, dst.pitch, src.data, src.pitch, src.row_bytes(),
-                                                   static_cast<std::size_t>(src.height), cudaMemcpyDeviceToDevice, stream));
+                                                   static_cast<std::size_t>(src.height) * images, cudaMemcpyDeviceToDevice, stream));
+        } else {
+            for (std::size_t i = 0; i < images; ++i) {
+                GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(dst.data + i * batch.dst_image_stride, dst.pitch, src.data + i * batch.src_image_stride,
+                                                       src.pitch, src.row_bytes(), static_cast<std::size_t>(src.height),
+                                                       cudaMemcpyDeviceToDevice, stream));
+            }
         }
         return;
     }
     const std::size_t bytes = src.format.pixel_bytes();
-    const bool vectorized = kernel == CudaKernel::vectorized || (kernel == CudaKernel::automatic && vectorized_applies(src, dst, map));
+    const bool strides_aligned = batch.src_image_stride % 16 == 0 && batch.dst_image_stride % 16 == 0;
+    const bool applies = vectorized_applies(src, dst, map) && strides_aligned;
+    const bool vectorized = kernel == CudaKernel::vectorized ||
+                            (kernel == CudaKernel::automatic && applies && automatic_prefers_vectorized(bytes));
+    const Launch launch{src, dst, map, batch, stream};
     if (vectorized) {
-        if (!vectorized_applies(src, dst, map)) {
-            throw Error(ErrorCode::usage, "the vectorized kernel needs 16-byte aligned pointers and pitches, and a source width "
+        if (!applies) {
+            throw Error(ErrorCode::usage, "the vectorized kernel needs 16-byte aligned pointers, pitches and image strides, and a source width "
                                           "that is a multiple of " + std::to_string(vector_pixels_of(bytes)) +
                                           " pixels for elements that mirror source columns");
         }
         switch (bytes) {
-            case 1: launch_vectorized<1>(src, dst, map, stream); break;
-            case 2: launch_vectorized<2>(src, dst, map, stream); break;
-            case 3: launch_vectorized<3>(src, dst, map, stream); break;
-            case 4: launch_vectorized<4>(src, dst, map, stream); break;
-            case 6: launch_vectorized<6>(src, dst, map, stream); break;
-            case 8: launch_vectorized<8>(src, dst, map, stream); break;
-            case 12: launch_vectorized<12>(src, dst, map, stream); break;
-            case 16: launch_vectorized<16>(src, dst, map, stream); break;
+            case 1: launch_vectorized<1>(launch); break;
+            case 2: launch_vectorized<2>(launch); break;
+            case 3: launch_vectorized<3>(launch); break;
+            case 4: launch_vectorized<4>(launch); break;
+            case 6: launch_vectorized<6>(launch); break;
+            case 8: launch_vectorized<8>(launch); break;
+            case 12: launch_vectorized<12>(launch); break;
+            case 16: launch_vectorized<16>(launch); break;
             default: break;
         }
     } else {
-        const bool aligned = allows_aligned_word(src.data, src.pitch, bytes) && allows_aligned_word(dst.data, dst.pitch, bytes);
-        visit_pixel_word(bytes, aligned, [&](auto word) { launch_tiled<decltype(word)>(src, dst, map, kernel, stream); });
+        const bool aligned = allows_aligned_word(src.data, src.pitch, bytes) && allows_aligned_word(dst.data, dst.pitch, bytes) &&
+                             batch.src_image_stride % natural_alignment(bytes) == 0 && batch.dst_image_stride % natural_alignment(bytes) == 0;
+        visit_pixel_word(bytes, aligned, [&](auto word) { launch_tiled<decltype(word)>(launch, kernel); });
     }
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }

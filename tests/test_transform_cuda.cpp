@@ -178,3 +178,47 @@ TEST_CASE("the Image overload on the GPU returns pinned memory with the right pi
     CHECK(out.pinned());
     CHECK(test_support::first_difference(out.view(), reference::transform(src, Orientation::rot90).view()) == -1);
 }
+
+TEST_CASE("transform_device_batch transforms every image of a batch in one launch") {
+    constexpr int count = 5;
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const test_support::Size size : {test_support::Size{37, 29}, test_support::Size{64, 48}}) {
+            // The batch as one tall host image: image i is rows [i * height, (i + 1) * height).
+            const gpurotate::Image tall = test_support::random_image(size.width, size.height * count, format, 77);
+            for (Orientation o : gpurotate::all_orientations) {
+                const gpurotate::Extent out = gpurotate::output_extent(o, {size.width, size.height});
+                const std::size_t src_pitch = (tall.view().row_bytes() + 15) / 16 * 16;
+                const std::size_t dst_pitch = (static_cast<std::size_t>(out.width) * format.pixel_bytes() + 15) / 16 * 16;
+                const std::size_t src_stride = src_pitch * static_cast<std::size_t>(size.height);
+                const std::size_t dst_stride = dst_pitch * static_cast<std::size_t>(out.height);
+                void* d_src = nullptr;
+                void* d_dst = nullptr;
+                REQUIRE_CUDA(cudaMalloc(&d_src, src_stride * count));
+                REQUIRE_CUDA(cudaMalloc(&d_dst, dst_stride * count));
+                REQUIRE_CUDA(cudaMemcpy2D(d_src, src_pitch, tall.data(), tall.view().row_bytes(), tall.view().row_bytes(),
+                                          static_cast<std::size_t>(tall.height()), cudaMemcpyHostToDevice));
+                REQUIRE_CUDA(cudaMemset(d_dst, 0, dst_stride * count));
+                REQUIRE_CUDA(cudaDeviceSynchronize());
+                gpurotate::ConstImageView sv(static_cast<std::byte*>(d_src), size.width, size.height, src_pitch, format);
+                gpurotate::ImageView dv{static_cast<std::byte*>(d_dst), out.width, out.height, dst_pitch, format};
+                gpurotate::transform_device_batch(sv, dv, o, count, src_stride, dst_stride, nullptr);
+                REQUIRE_CUDA(cudaDeviceSynchronize());
+                for (int i = 0; i < count; ++i) {
+                    gpurotate::Image one(size.width, size.height, format);
+                    std::memcpy(one.data(), tall.view().row(size.height * i), one.size_bytes());
+                    const gpurotate::Image expected = reference::transform(one, o);
+                    gpurotate::Image got(out.width, out.height, format);
+                    REQUIRE_CUDA(cudaMemcpy2D(got.data(), got.view().row_bytes(), static_cast<std::byte*>(d_dst) + dst_stride * i, dst_pitch,
+                                              got.view().row_bytes(), static_cast<std::size_t>(out.height), cudaMemcpyDeviceToHost));
+                    CAPTURE(gpurotate::to_string(format));
+                    CAPTURE(size.width);
+                    CAPTURE(gpurotate::name(o));
+                    CAPTURE(i);
+                    CHECK(test_support::first_difference(got.view(), expected.view()) == -1);
+                }
+                REQUIRE_CUDA(cudaFree(d_src));
+                REQUIRE_CUDA(cudaFree(d_dst));
+            }
+        }
+    }
+}

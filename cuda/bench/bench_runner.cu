@@ -62,12 +62,17 @@ struct BenchKernel {
 };
 
 bool is_identity(const Case& c) { return c.orientation == Orientation::identity; }
-bool swaps(const Case& c) { return swaps_axes(c.orientation); }
-bool keeps_axes_not_identity(const Case& c) { return !swaps(c) && !is_identity(c); }
+// The study kernels and the peers take one image per launch: with --batch they do not apply.
+bool swaps(const Case& c) { return swaps_axes(c.orientation) && !c.batched(); }
+bool keeps_axes_not_identity(const Case& c) { return !swaps_axes(c.orientation) && !is_identity(c) && !c.batched(); }
+
+detail::BatchLayout layout_of(const Case& c) {
+    return {c.batch, c.src.pitch * static_cast<std::size_t>(c.src.height), c.dst.pitch * static_cast<std::size_t>(c.dst.height)};
+}
 
 template <int BX, int BY>
 BenchKernel naive(const std::string& name) {
-    return {name, "study", [](const Case& c) { return !is_identity(c); },
+    return {name, "study", [](const Case& c) { return !is_identity(c) && !c.batched(); },
             [](const Case& c) {
                 with_word(c, [&](auto word) {
                     using Word = decltype(word);
@@ -97,11 +102,11 @@ BenchKernel tiled(const std::string& name, const std::string& family) {
             [](const Case& c) { with_word(c, [&](auto word) { launch_tiled<decltype(word), TileDim, BX, BY, Padding>(c); }); }};
 }
 
-// Through the library's own launcher, exactly as users get it.
+// Through the library's own launcher, exactly as users get it (the whole batch in one launch).
 BenchKernel library(const std::string& name, CudaKernel kernel, const std::string& family,
                     std::function<bool(const Case&)> applies) {
     return {name, family, std::move(applies), [kernel](const Case& c) {
-                detail::transform_device_cuda(c.src, c.dst, axis_map(c.orientation), kernel, c.stream);
+                detail::transform_device_cuda(c.src, c.dst, axis_map(c.orientation), kernel, c.stream, layout_of(c));
             }};
 }
 
@@ -159,10 +164,23 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
     k.push_back(library("tile16-skiplines", CudaKernel::tile16_skiplines, "study", swaps));
     k.push_back(tiled<64, 16, 16, 1>("tile64-multi", "study"));
     k.push_back(library("mirror-plain", CudaKernel::tile32_padded, "study", keeps_axes_not_identity));
-    // The product.
+    // The product: the vectorized kernels, and what CudaKernel::automatic picks (the library's default).
     k.push_back(library("vectorized", CudaKernel::vectorized, "production", [](const Case& c) {
         return !is_identity(c) && vectorized_applies(c.src, c.dst, c.orientation);
     }));
+    k.push_back(library("auto", CudaKernel::automatic, "production", [](const Case& c) { return !is_identity(c); }));
+    // The batch launched the way a loop over images would: one launch per image.
+    k.push_back({"auto-per-image", "production", [](const Case& c) { return !is_identity(c) && c.batched(); },
+                 [](const Case& c) {
+                     const detail::BatchLayout layout = layout_of(c);
+                     for (int i = 0; i < c.batch; ++i) {
+                         ConstImageView src = c.src;
+                         ImageView dst = c.dst;
+                         src.data += static_cast<std::size_t>(i) * layout.src_image_stride;
+                         dst.data += static_cast<std::size_t>(i) * layout.dst_image_stride;
+                         detail::transform_device_cuda(src, dst, axis_map(c.orientation), CudaKernel::automatic, c.stream);
+                     }
+                 }});
     // Peers.
     k.push_back({"npp-transpose", "peer", [peers](const Case& c) { return peers->npp_transpose_applies(c); },
                  [peers](const Case& c) { peers->npp_transpose(c); }});
@@ -230,10 +248,10 @@ public:
         Row row;
         row.kernel = kernel.name;
         row.family = kernel.family;
-        GPUROTATE_CUDA_CHECK(cudaMemsetAsync(c.dst.data, 0, c.dst.pitch * static_cast<std::size_t>(c.dst.height), stream_.get()));
+        GPUROTATE_CUDA_CHECK(cudaMemsetAsync(c.dst_all.data, 0, c.dst_all.pitch * static_cast<std::size_t>(c.dst_all.height), stream_.get()));
         kernel.launch(c);
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
-        row.verified = differing_rows(c.dst, expected) == 0;
+        row.verified = differing_rows(c.dst_all, expected) == 0;
         if (!row.verified) return row;
         for (int i = 0; i < 3; ++i) kernel.launch(c);  // warm-up
         std::vector<float> samples;
@@ -349,16 +367,18 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
     bool all_verified = true;
     for (const PixelFormat format : types) {
         const std::string type_name = to_string(format);
-        DeviceImage src(options.width, options.height, format);
+        const int n = options.batch;
+        // The batch is one tall image of n images stacked: image i starts i * pitch * height bytes in.
+        DeviceImage src(options.width, options.height * n, format);
         detail::fill_random_kernel<<<4096, 256, 0, harness.stream()>>>(reinterpret_cast<std::uint8_t*>(src.view.data), src.bytes(),
                                                                        0x5eed1234u ^ static_cast<std::uint32_t>(format.pixel_bytes()),
                                                                        format.sample == SampleType::f32);
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
-        Image host_src(options.width, options.height, format, HostMemory::pinned);
+        Image host_src(options.width, options.height * n, format, HostMemory::pinned);
         GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(host_src.data(), host_src.view().pitch, src.view.data, src.view.pitch, src.view.row_bytes(),
-                                               static_cast<std::size_t>(options.height), cudaMemcpyDeviceToHost, harness.stream()));
+                                               static_cast<std::size_t>(options.height * n), cudaMemcpyDeviceToHost, harness.stream()));
         GPUROTATE_CUDA_CHECK(cudaStreamSynchronize(harness.stream()));
-        const double bytes = 2.0 * static_cast<double>(src.view.row_bytes()) * static_cast<double>(options.height);
+        const double bytes = 2.0 * static_cast<double>(src.view.row_bytes()) * static_cast<double>(options.height * n);
 
         std::vector<Row> rows;
         double memcpy_gbps = 0, best_copy_gbps = 0;
@@ -368,15 +388,30 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
                  return with_identity;
              }()) {
             const Extent out_extent = output_extent(o, {options.width, options.height});
-            DeviceImage dst(out_extent.width, out_extent.height, format);
-            DeviceImage expected(out_extent.width, out_extent.height, format);
+            DeviceImage dst(out_extent.width, out_extent.height * n, format);
+            DeviceImage expected(out_extent.width, out_extent.height * n, format);
             // The expected output: the CPU backend, which the tests check against an independent reference.
-            Image host_expected(out_extent.width, out_extent.height, format, HostMemory::pinned);
-            gpurotate::transform(host_src.view(), host_expected.view(), o, Backend::cpu);
+            Image host_expected(out_extent.width, out_extent.height * n, format, HostMemory::pinned);
+            for (int i = 0; i < n; ++i) {
+                ConstImageView in = host_src.view();
+                ImageView out = host_expected.view();
+                in.data += static_cast<std::size_t>(i) * in.pitch * static_cast<std::size_t>(options.height);
+                out.data += static_cast<std::size_t>(i) * out.pitch * static_cast<std::size_t>(out_extent.height);
+                in.height = options.height;
+                out.height = out_extent.height;
+                gpurotate::transform(in, out, o, Backend::cpu);
+            }
             GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(expected.view.data, expected.view.pitch, host_expected.data(), host_expected.view().pitch,
-                                                   expected.view.row_bytes(), static_cast<std::size_t>(out_extent.height),
+                                                   expected.view.row_bytes(), static_cast<std::size_t>(out_extent.height * n),
                                                    cudaMemcpyHostToDevice, harness.stream()));
-            const Case c{src.view, dst.view, o, harness.stream()};
+            // Ceilings copy the batch as one tall image; the kernels see image 0 and the batch size.
+            ConstImageView src0 = src.view;
+            ImageView dst0 = dst.view;
+            if (o != Orientation::identity) {
+                src0.height = options.height;
+                dst0.height = out_extent.height;
+            }
+            const Case c{src0, dst0, o, harness.stream(), o == Orientation::identity ? 1 : n, dst.view};
             for (const BenchKernel& k : kernels) {
                 if (!selected(options.kernels, k.name) && !(is_identity(c) && k.family == "ceiling")) continue;
                 if (!k.applies(c)) continue;

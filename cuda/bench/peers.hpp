@@ -14,10 +14,13 @@ namespace gpurotate::bench {
 
 /// One benchmark case: device views of source and destination, the element, the stream.
 struct Case {
-    ConstImageView src;
-    ImageView dst;
+    ConstImageView src;  ///< image 0 of the batch
+    ImageView dst;       ///< image 0 of the batch
     Orientation orientation;
     cudaStream_t stream;
+    int batch = 1;                  ///< images, each one image (pitch x height) after the previous
+    ImageView dst_all{};            ///< the whole destination batch as one tall image
+    bool batched() const { return batch > 1; }
 };
 
 /// Library handles and what this build links.

@@ -8,7 +8,8 @@
 namespace gpurotate::detail {
 
 template <class Word, int TileDim, int BlockRows>
-__global__ void __launch_bounds__(TileDim * BlockRows) mirror_kernel(TransformArgs a) {
+__global__ void __launch_bounds__(TileDim * BlockRows) mirror_kernel(TransformArgs args) {
+    const TransformArgs a = for_this_image(args);
     const int x = static_cast<int>(blockIdx.x) * TileDim + static_cast<int>(threadIdx.x);
     for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
 #pragma unroll

@@ -19,7 +19,16 @@ struct TransformArgs {
     int dst_height;
     AxisMap map;
     int tiles_y;  ///< tile rows of the output; blocks stride over them when gridDim.y is smaller
+    std::size_t src_image_stride = 0;  ///< bytes from one image of a batch to the next (blockIdx.z picks one)
+    std::size_t dst_image_stride = 0;
 };
+
+/// The arguments for the image of the batch this block works on.
+__device__ __forceinline__ TransformArgs for_this_image(TransformArgs a) {
+    a.src += static_cast<std::size_t>(blockIdx.z) * a.src_image_stride;
+    a.dst += static_cast<std::size_t>(blockIdx.z) * a.dst_image_stride;
+    return a;
+}
 
 template <class Word>
 __device__ __forceinline__ Word load_source(const TransformArgs& a, SourcePoint p) {

@@ -10,7 +10,8 @@
 namespace gpurotate::detail {
 
 template <class Word>
-__global__ void __launch_bounds__(256) transpose_tile16_skiplines_kernel(TransformArgs a) {
+__global__ void __launch_bounds__(256) transpose_tile16_skiplines_kernel(TransformArgs args) {
+    const TransformArgs a = for_this_image(args);
     constexpr SkipLinesPolicy policy = tile16_skiplines_policy;
     constexpr int tile_dim = policy.tile_dim;
     __shared__ Word tile[policy.shared_words()];

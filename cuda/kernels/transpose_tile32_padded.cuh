@@ -42,7 +42,8 @@ __device__ __forceinline__ void transpose_one_tile(const TransformArgs& a, int t
 
 /// A grid of tiles in row-major block order; blocks stride over tile rows beyond gridDim.y.
 template <class Word, int TileDim, int BlockX, int BlockY, int Padding>
-__global__ void __launch_bounds__(BlockX * BlockY) transpose_tiled_kernel(TransformArgs a) {
+__global__ void __launch_bounds__(BlockX * BlockY) transpose_tiled_kernel(TransformArgs args) {
+    const TransformArgs a = for_this_image(args);
     __shared__ Word tile[TileDim][TileDim + Padding];
     for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
         transpose_one_tile<Word, TileDim, BlockX, BlockY, Padding>(a, static_cast<int>(blockIdx.x), tile_row, tile);

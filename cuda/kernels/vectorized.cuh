@@ -123,7 +123,8 @@ struct VectorizedTransposeTile {
 };
 
 template <int S, bool MirrorX, bool MirrorY>
-__global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs a) {
+__global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {
+    const TransformArgs a = for_this_image(args);
     using B = VectorBlock<S>;
     using Tile = VectorizedTransposeTile<S>;
     constexpr int K = B::K, R = B::R;
@@ -186,7 +187,8 @@ struct VectorizedMirrorTile {
 };
 
 template <int S, bool MirrorX, bool MirrorY>
-__global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(TransformArgs a) {
+__global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(TransformArgs args) {
+    const TransformArgs a = for_this_image(args);
     using B = VectorBlock<S>;
     using Tile = VectorizedMirrorTile<S>;
     constexpr int K = B::K;

@@ -13,8 +13,17 @@ namespace gpurotate::detail {
 /// Uploads `src`, runs one kernel, downloads into `dst`; synchronous. Arguments already validated.
 void transform_host_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel);
 
-/// Enqueues the transform of device buffers on `stream`. Arguments already validated.
-void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream);
+/// `count` images of one size, each `*_image_stride` bytes after the previous one.
+struct BatchLayout {
+    int count = 1;
+    std::size_t src_image_stride = 0;
+    std::size_t dst_image_stride = 0;
+};
+
+/// Enqueues the transform of device buffers (a batch: one launch for all images) on `stream`.
+/// Arguments already validated.
+void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream,
+                           const BatchLayout& batch = {});
 
 /// Whether the vectorized kernels can run `map` on these views: 16-byte aligned pointers and pitches, and
 /// a source width that is a multiple of the pixels per vector when source columns are mirrored.

@@ -118,4 +118,16 @@ void transform_device(ConstImageView src, ImageView dst, Orientation o, CUstream
     detail::transform_device_cuda(src, dst, axis_map(o), kernel, stream);
 }
 
+void transform_device_batch(ConstImageView src, ImageView dst, Orientation o, int count, std::size_t src_image_stride,
+                            std::size_t dst_image_stride, CUstream_st* stream, CudaKernel kernel) {
+    validate_pair(src, dst, o);
+    if (count < 1 || count > 65535) throw Error(ErrorCode::usage, "batch of " + std::to_string(count) + " images (1 to 65535)");
+    const std::size_t src_image = src.pitch * static_cast<std::size_t>(src.height);
+    const std::size_t dst_image = dst.pitch * static_cast<std::size_t>(dst.height);
+    if (count > 1 && (src_image_stride < src_image || dst_image_stride < dst_image)) {
+        throw Error(ErrorCode::usage, "batch image strides are smaller than one image: images would overlap");
+    }
+    detail::transform_device_cuda(src, dst, axis_map(o), kernel, stream, {count, src_image_stride, dst_image_stride});
+}
+
 }  // namespace gpurotate
