@@ -60,6 +60,13 @@ if(NOT GPUROTATE_WITH_CUDA STREQUAL "OFF")
     find_package(CUDAToolkit REQUIRED)
     set(GPUROTATE_HAVE_CUDA ON)
     set(GPUROTATE_CUDA_SUMMARY "CUDA ${CUDAToolkit_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
+    # NVTX v3 (header-only, in the toolkit): ranges around the pipeline's stages for Nsight.
+    find_path(GPUROTATE_NVTX_INCLUDE_DIR nvtx3/nvToolsExt.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+    if(GPUROTATE_NVTX_INCLUDE_DIR)
+      set(GPUROTATE_HAVE_NVTX ON)
+    else()
+      set(GPUROTATE_HAVE_NVTX OFF)
+    endif()
     # NPP is a peer in `gpurotate bench` only; some toolkit installs leave it out.
     find_path(GPUROTATE_NPP_INCLUDE_DIR nppi_geometry_transforms.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
     if(TARGET CUDA::nppig AND TARGET CUDA::nppidei AND GPUROTATE_NPP_INCLUDE_DIR)

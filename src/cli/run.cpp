@@ -5,6 +5,8 @@
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
+#include "core/nvtx.hpp"
+
 #include <chrono>
 #include <iomanip>
 #include <ostream>
@@ -49,17 +51,26 @@ void run_single_image(const Options& options, std::ostream& log) {
 
     StageClock clock;
     // Decoded straight into page-locked memory when it goes to the GPU: the upload then runs at full speed.
-    const Image input = read_image(options.input, backend == Backend::cuda ? HostMemory::pinned : HostMemory::pageable);
+    const Image input = [&] {
+        detail::NvtxRange range("decode");
+        return read_image(options.input, backend == Backend::cuda ? HostMemory::pinned : HostMemory::pageable);
+    }();
     const double decode_ms = clock.lap_ms();
     check_output_format(options.output, input.format());
 
-    const Image output = transform(input, element, backend, options.kernel);
+    const Image output = [&] {
+        detail::NvtxRange range("transform");
+        return transform(input, element, backend, options.kernel);
+    }();
     const double transform_ms = clock.lap_ms();
 
     WriteOptions write;
     write.quality = options.quality;
     write.overwrite = options.overwrite;
-    write_image(options.output, output.view(), write);
+    {
+        detail::NvtxRange range("encode");
+        write_image(options.output, output.view(), write);
+    }
     const double encode_ms = clock.lap_ms();
 
     if (options.verbose) {

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Profiles chosen `gpurotate bench` kernels with Nsight Compute and prints, per kernel: DRAM throughput
+# (% of peak), shared-memory bank conflicts (loads and stores), achieved occupancy, and global load/store
+# efficiency (useful bytes per sector requested).
+#
+#   bench/ncu_report.sh [TYPE] [OP] [KERNEL ...]
+#   bench/ncu_report.sh f32c1 transpose tile32-coalesced tile32-padded tile16-skiplines vectorized
+#
+# Needs ncu on PATH and build/gpurotate built with CUDA. Clocks are left as the card has them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+type="${1:-f32c1}"; op="${2:-transpose}"; shift 2 || true
+kernels=("$@")
+[ ${#kernels[@]} -gt 0 ] || kernels=(naive-32x8 tile32-coalesced tile32-padded tile16-skiplines tile64-multi vectorized)
+size="${GPUROTATE_NCU_SIZE:-8192x8192}"
+metrics=dram__throughput.avg.pct_of_peak_sustained_elapsed,\
+l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,\
+l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,\
+sm__warps_active.avg.pct_of_peak_sustained_active,\
+smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,\
+smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct,\
+gpu__time_duration.sum
+out="${GPUROTATE_NCU_OUT:-build/ncu}"
+mkdir -p "$out"
+for k in "${kernels[@]}"; do
+  # The first launch of the chosen kernel is its verification run: profile exactly that one.
+  ncu --clock-control none --csv --page raw --metrics "$metrics" \
+      -k 'regex:transpose|mirror|naive' -c 1 \
+      build/gpurotate bench --size "$size" --type "$type" --op "$op" --kernel "$k" --reps 1 > "$out/$k.csv" 2> "$out/$k.log" || {
+    echo "ncu failed for $k (see $out/$k.log)" >&2; continue; }
+done
+python3 - "$out" "$type" "$op" "${kernels[@]}" <<'PY'
+import csv, io, sys
+out, typ, op, kernels = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+cols = [('dram__throughput.avg.pct_of_peak_sustained_elapsed', 'DRAM %peak'),
+        ('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', 'smem ld conflicts'),
+        ('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum', 'smem st conflicts'),
+        ('sm__warps_active.avg.pct_of_peak_sustained_active', 'occupancy %'),
+        ('smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct', 'gld eff %'),
+        ('smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct', 'gst eff %'),
+        ('gpu__time_duration.sum', 'time')]
+print(f'Nsight Compute, {typ} {op}')
+print('| kernel | CUDA function | ' + ' | '.join(c[1] for c in cols) + ' |')
+print('|---|---|' + '---|' * len(cols))
+for k in kernels:
+    try:
+        text = open(f'{out}/{k}.csv').read()
+    except OSError:
+        continue
+    lines = [l for l in text.splitlines() if l.startswith('"')]
+    if len(lines) < 3:
+        print(f'| {k} | (no profile) |')
+        continue
+    rows = list(csv.reader(io.StringIO('\n'.join(lines))))
+    header, units, data = rows[0], rows[1], rows[2]
+    get = lambda m: data[header.index(m)] + (' ' + units[header.index(m)] if units[header.index(m)] not in ('', '%') else '') if m in header else '?'
+    name = data[header.index('Kernel Name')][:60] if 'Kernel Name' in header else '?'
+    print(f'| {k} | `{name}` | ' + ' | '.join(get(c[0]) for c in cols) + ' |')
+PY
