@@ -112,10 +112,14 @@ void launch_tiled(const Launch& l, CudaKernel kernel) {
     }
 }
 
-/// What `CudaKernel::automatic` runs, by pixel width: measured with `gpurotate bench` on an H200
-/// (bench/RESULTS.md). The vectorized kernels win for every width but 12 and 16 bytes, where the
-/// 32x32 padded tile (axis-swapping elements) and the plain mirror kernel are within 1-5% of the copy.
-bool automatic_prefers_vectorized(std::size_t pixel_bytes) { return pixel_bytes != 12 && pixel_bytes != 16; }
+/// What `CudaKernel::automatic` runs, by pixel width and whether the element swaps axes: measured with
+/// `gpurotate bench` on an H200 (bench/RESULTS.md). The vectorized kernels win except for 12- and 16-byte
+/// pixels (the 32x32 padded tile and the plain mirror kernel, one 12- or 16-byte word per access, are
+/// within 1-15% of the copy) and for mirroring 6-byte pixels (plain mirror 78% against 63-69%).
+bool automatic_prefers_vectorized(std::size_t pixel_bytes, bool swaps_axes) {
+    if (pixel_bytes == 12 || pixel_bytes == 16) return false;
+    return swaps_axes || pixel_bytes != 6;
+}
 
 }  // namespace
 
@@ -151,7 +155,7 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
     const bool strides_aligned = batch.src_image_stride % 16 == 0 && batch.dst_image_stride % 16 == 0;
     const bool applies = vectorized_applies(src, dst, map) && strides_aligned;
     const bool vectorized = kernel == CudaKernel::vectorized ||
-                            (kernel == CudaKernel::automatic && applies && automatic_prefers_vectorized(bytes));
+                            (kernel == CudaKernel::automatic && applies && automatic_prefers_vectorized(bytes, map.swap_axes));
     const Launch launch{src, dst, map, batch, stream};
     if (vectorized) {
         if (!applies) {
