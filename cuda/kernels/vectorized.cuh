@@ -112,6 +112,43 @@ __device__ __forceinline__ void copy_tile_per_pixel(const TransformArgs& a, int 
     }
 }
 
+/// Stores a warp's output through shared memory so that consecutive lanes store consecutive 16-byte
+/// vectors. For 3-, 6- and 12-byte pixels a lane's block is 48 (or 24) bytes wide, and storing it directly
+/// as vectors at that stride writes half sectors per instruction; staged, every store fills whole sectors.
+/// The warp writes `Slots` output row segments at once; lane (slot, part) holds `Words` words of its
+/// slot at word offset part * Words.
+template <int Slots, int Parts, int Words>
+struct WarpStaging {
+    static constexpr int slot_words = Parts * Words;
+    static_assert(slot_words % 4 == 0, "a slot is whole 16-byte vectors");
+    static constexpr int padded_words = slot_words + 4;  // one vector of padding staggers the slots' banks
+    static constexpr int buffer_words = Slots * padded_words;
+    static constexpr int slot_vectors = slot_words / 4;
+
+    std::uint32_t* buffer;  ///< this warp's `buffer_words` words of shared memory
+
+    __device__ __forceinline__ void put(int slot, int part, const std::uint32_t (&words)[Words]) const {
+#pragma unroll
+        for (int j = 0; j < Words; ++j) buffer[slot * padded_words + part * Words + j] = words[j];
+    }
+
+    /// Stores every slot; `slot_start(slot)` is the global address of the slot's first byte.
+    template <class SlotStart>
+    __device__ __forceinline__ void store(int lane, SlotStart&& slot_start) const {
+        __syncwarp();
+#pragma unroll
+        for (int v = lane; v < Slots * slot_vectors; v += 32) {
+            const int slot = v / slot_vectors, piece = v % slot_vectors;
+            const uint4 value = *reinterpret_cast<const uint4*>(buffer + slot * padded_words + piece * 4);
+            *reinterpret_cast<uint4*>(slot_start(slot) + piece * 16) = value;
+        }
+        __syncwarp();  // the buffer is reused by the next put
+    }
+};
+
+inline constexpr int vectorized_warps = vectorized_threads / 32;
+inline constexpr int vectorized_lanes_y_per_warp = 32 / vectorized_lanes_x;
+
 // ----------------------------------------------------------------------------------- axis-swapping elements
 
 /// Output tile of a block: TileW output pixels wide (source rows), TileH output rows (source columns).
@@ -134,6 +171,12 @@ __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kerne
     const int lane_y = static_cast<int>(threadIdx.x) / vectorized_lanes_x;
     const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
     const int x0 = static_cast<int>(blockIdx.x) * Tile::tile_w;
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    // The warp's output segments: vectorized_lanes_x rows (one per lane_x), each 4 lanes_y wide.
+    using Staging = WarpStaging<vectorized_lanes_x, vectorized_lanes_y_per_warp, out_words>;
+    constexpr bool staged = S % 3 == 0;
+    __shared__ std::uint32_t staging_buffer[vectorized_warps][staged ? Staging::buffer_words : 1];
+    const Staging staging{staging_buffer[warp]};
 
     const bool whole_columns = x0 + Tile::tile_w <= a.dst_width;
     for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
@@ -170,7 +213,17 @@ __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kerne
                     }
                     out[j] = gather_word(rows, src[0], src[1], src[2], src[3]);
                 }
-                store_words<R * S>(a.dst + static_cast<std::size_t>(y_out + i) * a.dst_pitch + static_cast<std::size_t>(x_out) * S, out);
+                if constexpr (staged) {
+                    staging.put(lane_x, lane_y % vectorized_lanes_y_per_warp, out);
+                    const int x_warp = x0 + (blk * vectorized_lanes_y + warp * vectorized_lanes_y_per_warp) * R;
+                    staging.store(lane, [&](int slot) {
+                        return a.dst + static_cast<std::size_t>(tile_row * Tile::tile_h + slot * K + i) * a.dst_pitch +
+                               static_cast<std::size_t>(x_warp) * S;
+                    });
+                } else {
+                    store_words<R * S>(a.dst + static_cast<std::size_t>(y_out + i) * a.dst_pitch + static_cast<std::size_t>(x_out) * S,
+                                       out);
+                }
             }
         }
     }
@@ -200,6 +253,12 @@ __global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(T
     const int x_out = x0 + lane_x * K;
     const int source_x = MirrorX ? W - (x_out + K) : x_out;
     const bool whole_columns = x0 + Tile::tile_w <= a.dst_width;
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    // The warp's output segments: one row per lane_y of the warp, each vectorized_lanes_x lanes wide.
+    using Staging = WarpStaging<vectorized_lanes_y_per_warp, vectorized_lanes_x, row_words>;
+    constexpr bool staged = S % 3 == 0;
+    __shared__ std::uint32_t staging_buffer[vectorized_warps][staged ? Staging::buffer_words : 1];
+    const Staging staging{staging_buffer[warp]};
 
     for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
         if (!whole_columns || (tile_row + 1) * Tile::tile_h > a.dst_height) {
@@ -228,7 +287,15 @@ __global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(T
                 }
                 out[j] = gather_word(in, src[0], src[1], src[2], src[3]);
             }
-            store_words<K * S>(a.dst + static_cast<std::size_t>(y_first + r) * a.dst_pitch + static_cast<std::size_t>(x_out) * S, out);
+            if constexpr (staged) {
+                staging.put(lane_y % vectorized_lanes_y_per_warp, lane_x, out);
+                staging.store(lane, [&](int slot) {
+                    const int y = tile_row * Tile::tile_h + (warp * vectorized_lanes_y_per_warp + slot) * Tile::rows_per_lane + r;
+                    return a.dst + static_cast<std::size_t>(y) * a.dst_pitch + static_cast<std::size_t>(x0) * S;
+                });
+            } else {
+                store_words<K * S>(a.dst + static_cast<std::size_t>(y_first + r) * a.dst_pitch + static_cast<std::size_t>(x_out) * S, out);
+            }
         }
     }
 }
