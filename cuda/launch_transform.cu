@@ -24,6 +24,7 @@ struct Launch {
     AxisMap map;
     BatchLayout batch;
     cudaStream_t stream;
+    int transpose_lanes_x = 0;  ///< lanes per source row in the vectorized transpose; 0: the tuned default
 };
 
 TransformArgs make_args(const Launch& l, int tile_h) {
@@ -49,12 +50,21 @@ void launch_mirrored(const Launch& l) {
     }
 }
 
+template <int S, bool MirrorX, bool MirrorY, int LanesX>
+void launch_vectorized_transpose(const Launch& l) {
+    using Tile = VectorizedTransposeTile<S, LanesX>;
+    const TransformArgs a = make_args(l, Tile::tile_h);
+    transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX><<<grid_for(a, Tile::tile_w, l), vectorized_threads, 0, l.stream>>>(a);
+}
+
 template <int S, bool MirrorX, bool MirrorY>
 struct LaunchVectorizedTranspose {
     static void run(const Launch& l) {
-        using Tile = VectorizedTransposeTile<S>;
-        const TransformArgs a = make_args(l, Tile::tile_h);
-        transpose_vectorized_kernel<S, MirrorX, MirrorY><<<grid_for(a, Tile::tile_w, l), vectorized_threads, 0, l.stream>>>(a);
+        switch (l.transpose_lanes_x) {
+            case 16: launch_vectorized_transpose<S, MirrorX, MirrorY, 16>(l); break;
+            case 32: launch_vectorized_transpose<S, MirrorX, MirrorY, 32>(l); break;
+            default: launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x>(l); break;
+        }
     }
 };
 
@@ -112,13 +122,18 @@ void launch_tiled(const Launch& l, CudaKernel kernel) {
     }
 }
 
-/// What `CudaKernel::automatic` runs, by pixel width and whether the element swaps axes: measured with
-/// `gpurotate bench` on an H200 (bench/RESULTS.md). The vectorized kernels win except for 12- and 16-byte
-/// pixels (the 32x32 padded tile and the plain mirror kernel, one 12- or 16-byte word per access, are
-/// within 1-15% of the copy) and for mirroring 6-byte pixels (plain mirror 78% against 63-69%).
-bool automatic_prefers_vectorized(std::size_t pixel_bytes, bool swaps_axes) {
-    if (pixel_bytes == 12 || pixel_bytes == 16) return false;
-    return swaps_axes || pixel_bytes != 6;
+/// What `CudaKernel::automatic` runs, by pixel width: measured with `gpurotate bench` on an H200
+/// (bench/RESULTS.md). The vectorized kernels win for every width but 16 bytes, where a pixel already is
+/// one 16-byte access: there the 16x16 skip-lines tile (axis-swapping elements, 95% of the copy against
+/// 92%) and the plain mirror kernel (99% against 96%) are faster.
+struct AutomaticChoice {
+    bool vectorized;
+    CudaKernel otherwise;  ///< the tiled kernel when not vectorized, or when vectorized does not apply
+};
+
+AutomaticChoice automatic_choice(std::size_t pixel_bytes) {
+    if (pixel_bytes == 16) return {false, CudaKernel::tile16_skiplines};
+    return {true, CudaKernel::tile32_padded};
 }
 
 }  // namespace
@@ -126,6 +141,23 @@ bool automatic_prefers_vectorized(std::size_t pixel_bytes, bool swaps_axes) {
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map) {
     const int k = vector_pixels_of(src.format.pixel_bytes());
     return k > 0 && aligned16(src.data, src.pitch) && aligned16(dst.data, dst.pitch) && (!map.mirror_x || src.width % k == 0);
+}
+
+void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream) {
+    if (!map.swap_axes || !vectorized_applies(src, dst, map)) throw Error(ErrorCode::usage, "lane-width variants are for aligned transposes");
+    const Launch launch{src, dst, map, {}, stream, lanes_x};
+    switch (src.format.pixel_bytes()) {
+        case 1: launch_vectorized<1>(launch); break;
+        case 2: launch_vectorized<2>(launch); break;
+        case 3: launch_vectorized<3>(launch); break;
+        case 4: launch_vectorized<4>(launch); break;
+        case 6: launch_vectorized<6>(launch); break;
+        case 8: launch_vectorized<8>(launch); break;
+        case 12: launch_vectorized<12>(launch); break;
+        case 16: launch_vectorized<16>(launch); break;
+        default: break;
+    }
+    GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 
 void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream,
@@ -154,8 +186,9 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
     const std::size_t bytes = src.format.pixel_bytes();
     const bool strides_aligned = batch.src_image_stride % 16 == 0 && batch.dst_image_stride % 16 == 0;
     const bool applies = vectorized_applies(src, dst, map) && strides_aligned;
-    const bool vectorized = kernel == CudaKernel::vectorized ||
-                            (kernel == CudaKernel::automatic && applies && automatic_prefers_vectorized(bytes, map.swap_axes));
+    const AutomaticChoice choice = automatic_choice(bytes);
+    const bool vectorized = kernel == CudaKernel::vectorized || (kernel == CudaKernel::automatic && applies && choice.vectorized);
+    if (kernel == CudaKernel::automatic && !vectorized) kernel = choice.otherwise;
     const Launch launch{src, dst, map, batch, stream};
     if (vectorized) {
         if (!applies) {

@@ -8,6 +8,8 @@
 #include <gpurotate/error.hpp>
 #include <gpurotate/transform.hpp>
 
+#include "core/cuda_backend.hpp"
+
 #include <cuda_runtime.h>
 #include <doctest/doctest.h>
 
@@ -87,12 +89,22 @@ TEST_CASE("CUDA vectorized kernels match the reference wherever they apply, and 
                 CAPTURE(gpurotate::name(o));
                 CHECK(applies == (!gpurotate::axis_map(o).mirror_x || size.width % pixels_per_vector == 0));
                 if (applies) {
-                    gpurotate::transform_device(sv, dv, o, nullptr, CudaKernel::vectorized);
-                    REQUIRE_CUDA(cudaDeviceSynchronize());
-                    gpurotate::Image out(expected.width(), expected.height(), format);
-                    REQUIRE_CUDA(cudaMemcpy2D(out.data(), out.view().row_bytes(), d_dst, dst_pitch, out.view().row_bytes(),
-                                              static_cast<std::size_t>(out.height()), cudaMemcpyDeviceToHost));
-                    CHECK(test_support::first_difference(out.view(), expected.view()) == -1);
+                    // The production lane layout (0), and the 16- and 32-lane variants the bench's tuning study runs.
+                    for (int lanes : {0, 16, 32}) {
+                        if (lanes != 0 && !gpurotate::swaps_axes(o)) continue;
+                        REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.height())));
+                        if (lanes == 0) {
+                            gpurotate::transform_device(sv, dv, o, nullptr, CudaKernel::vectorized);
+                        } else {
+                            gpurotate::detail::transform_device_vectorized_lanes(sv, dv, gpurotate::axis_map(o), lanes, nullptr);
+                        }
+                        REQUIRE_CUDA(cudaDeviceSynchronize());
+                        gpurotate::Image out(expected.width(), expected.height(), format);
+                        REQUIRE_CUDA(cudaMemcpy2D(out.data(), out.view().row_bytes(), d_dst, dst_pitch, out.view().row_bytes(),
+                                                  static_cast<std::size_t>(out.height()), cudaMemcpyDeviceToHost));
+                        CAPTURE(lanes);
+                        CHECK(test_support::first_difference(out.view(), expected.view()) == -1);
+                    }
                 } else {
                     CHECK_THROWS_AS(gpurotate::transform_device(sv, dv, o, nullptr, CudaKernel::vectorized), gpurotate::Error);
                 }

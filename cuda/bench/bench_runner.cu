@@ -168,6 +168,14 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
     k.push_back(library("vectorized", CudaKernel::vectorized, "production", [](const Case& c) {
         return !is_identity(c) && vectorized_applies(c.src, c.dst, c.orientation);
     }));
+    // The tuning study of the vectorized transpose: 16 and 32 lanes per source row instead of 8.
+    for (int lanes : {16, 32}) {
+        k.push_back({"vectorized-x" + std::to_string(lanes), "study",
+                     [](const Case& c) { return swaps(c) && vectorized_applies(c.src, c.dst, c.orientation); },
+                     [lanes](const Case& c) {
+                         detail::transform_device_vectorized_lanes(c.src, c.dst, axis_map(c.orientation), lanes, c.stream);
+                     }});
+    }
     k.push_back(library("auto", CudaKernel::automatic, "production", [](const Case& c) { return !is_identity(c); }));
     // The batch launched the way a loop over images would: one launch per image.
     k.push_back({"auto-per-image", "production", [](const Case& c) { return !is_identity(c) && c.batched(); },

@@ -151,30 +151,35 @@ inline constexpr int vectorized_lanes_y_per_warp = 32 / vectorized_lanes_x;
 
 // ----------------------------------------------------------------------------------- axis-swapping elements
 
-/// Output tile of a block: TileW output pixels wide (source rows), TileH output rows (source columns).
-template <int S>
+/// Output tile of a block: tile_w output pixels wide (source rows), tile_h output rows (source columns).
+/// LanesX lanes of a warp cover one source row (LanesX x 16 bytes); the rest of the warp stacks rows.
+template <int S, int LanesX = vectorized_lanes_x>
 struct VectorizedTransposeTile {
     using B = VectorBlock<S>;
-    static constexpr int tile_h = vectorized_lanes_x * B::K;                         // output rows per tile
-    static constexpr int tile_w = vectorized_lanes_y * B::R * B::blocks_per_lane;  // output pixels per row
+    static constexpr int lanes_x = LanesX;
+    static constexpr int lanes_y_per_warp = 32 / LanesX;
+    static constexpr int lanes_y = vectorized_threads / LanesX;
+    static constexpr int tile_h = LanesX * B::K;                         // output rows per tile
+    static constexpr int tile_w = lanes_y * B::R * B::blocks_per_lane;  // output pixels per row
 };
 
-template <int S, bool MirrorX, bool MirrorY>
+template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x>
 __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {
     const TransformArgs a = for_this_image(args);
     using B = VectorBlock<S>;
-    using Tile = VectorizedTransposeTile<S>;
+    using Tile = VectorizedTransposeTile<S, LanesX>;
     constexpr int K = B::K, R = B::R;
     constexpr int row_words = K * S / 4;  // one source row of the block
     constexpr int out_words = R * S / 4;  // one output row of the block
-    const int lane_x = static_cast<int>(threadIdx.x) % vectorized_lanes_x;
-    const int lane_y = static_cast<int>(threadIdx.x) / vectorized_lanes_x;
+    const int lane_x = static_cast<int>(threadIdx.x) % Tile::lanes_x;
+    const int lane_y = static_cast<int>(threadIdx.x) / Tile::lanes_x;
     const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
     const int x0 = static_cast<int>(blockIdx.x) * Tile::tile_w;
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-    // The warp's output segments: vectorized_lanes_x rows (one per lane_x), each 4 lanes_y wide.
-    using Staging = WarpStaging<vectorized_lanes_x, vectorized_lanes_y_per_warp, out_words>;
-    constexpr bool staged = S % 3 == 0;
+    // The warp's output segments: one row per lane_x, each lanes_y_per_warp lanes wide (staged only when
+    // that is whole vectors; the placeholder parameters otherwise just keep the type valid).
+    constexpr bool staged = S % 3 == 0 && Tile::lanes_y_per_warp * out_words % 4 == 0;
+    using Staging = WarpStaging<Tile::lanes_x, staged ? Tile::lanes_y_per_warp : 1, staged ? out_words : 4>;
     __shared__ std::uint32_t staging_buffer[vectorized_warps][staged ? Staging::buffer_words : 1];
     const Staging staging{staging_buffer[warp]};
 
@@ -189,7 +194,7 @@ __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kerne
 #pragma unroll
         for (int blk = 0; blk < B::blocks_per_lane; ++blk) {
             // Output pixels x_out .. x_out + R - 1 are source rows v .. v + R - 1 (before mirroring).
-            const int x_out = x0 + (blk * vectorized_lanes_y + lane_y) * R;
+            const int x_out = x0 + (blk * Tile::lanes_y + lane_y) * R;
             const int source_x = MirrorX ? W - (y_out + K) : y_out;
             std::uint32_t rows[R * row_words];  // row r of the block is words [r * row_words, (r + 1) * row_words)
 #pragma unroll
@@ -214,8 +219,8 @@ __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kerne
                     out[j] = gather_word(rows, src[0], src[1], src[2], src[3]);
                 }
                 if constexpr (staged) {
-                    staging.put(lane_x, lane_y % vectorized_lanes_y_per_warp, out);
-                    const int x_warp = x0 + (blk * vectorized_lanes_y + warp * vectorized_lanes_y_per_warp) * R;
+                    staging.put(lane_x, lane_y % Tile::lanes_y_per_warp, out);
+                    const int x_warp = x0 + (blk * Tile::lanes_y + warp * Tile::lanes_y_per_warp) * R;
                     staging.store(lane, [&](int slot) {
                         return a.dst + static_cast<std::size_t>(tile_row * Tile::tile_h + slot * K + i) * a.dst_pitch +
                                static_cast<std::size_t>(x_warp) * S;

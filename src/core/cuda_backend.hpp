@@ -25,6 +25,10 @@ struct BatchLayout {
 void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream,
                            const BatchLayout& batch = {});
 
+/// The vectorized transpose with `lanes_x` (8, 16 or 32) lanes per source row, for the bench's tuning
+/// study. Throws Error (usage) unless the element swaps axes and the vectorized kernels apply.
+void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream);
+
 /// Whether the vectorized kernels can run `map` on these views: 16-byte aligned pointers and pitches, and
 /// a source width that is a multiple of the pixels per vector when source columns are mirrored.
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map);
