@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpurotate::detail {
 namespace {
@@ -86,23 +87,31 @@ void launch_vectorized(const Launch& l) {
     }
 }
 
-template <int S>
-constexpr int vector_pixels() {
-    return VectorBlock<S>::K;
+/// Calls f(std::integral_constant<int, S>{}) for the pixel width S = `bytes`: the vectorized kernels'
+/// instantiation list. Widths outside the list call nothing and return false.
+template <class F>
+bool with_pixel_width(std::size_t bytes, F&& f) {
+    switch (bytes) {
+        case 1: f(std::integral_constant<int, 1>{}); return true;
+        case 2: f(std::integral_constant<int, 2>{}); return true;
+        case 3: f(std::integral_constant<int, 3>{}); return true;
+        case 4: f(std::integral_constant<int, 4>{}); return true;
+        case 6: f(std::integral_constant<int, 6>{}); return true;
+        case 8: f(std::integral_constant<int, 8>{}); return true;
+        case 12: f(std::integral_constant<int, 12>{}); return true;
+        case 16: f(std::integral_constant<int, 16>{}); return true;
+        default: return false;
+    }
 }
 
 int vector_pixels_of(std::size_t bytes) {
-    switch (bytes) {
-        case 1: return vector_pixels<1>();
-        case 2: return vector_pixels<2>();
-        case 3: return vector_pixels<3>();
-        case 4: return vector_pixels<4>();
-        case 6: return vector_pixels<6>();
-        case 8: return vector_pixels<8>();
-        case 12: return vector_pixels<12>();
-        case 16: return vector_pixels<16>();
-        default: return 0;
-    }
+    int k = 0;
+    with_pixel_width(bytes, [&](auto width) { k = VectorBlock<decltype(width)::value>::K; });
+    return k;
+}
+
+void launch_vectorized_of_width(const Launch& l) {
+    with_pixel_width(l.src.format.pixel_bytes(), [&](auto width) { launch_vectorized<decltype(width)::value>(l); });
 }
 
 template <class Word>
@@ -145,18 +154,7 @@ bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map) {
 
 void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream) {
     if (!map.swap_axes || !vectorized_applies(src, dst, map)) throw Error(ErrorCode::usage, "lane-width variants are for aligned transposes");
-    const Launch launch{src, dst, map, {}, stream, lanes_x};
-    switch (src.format.pixel_bytes()) {
-        case 1: launch_vectorized<1>(launch); break;
-        case 2: launch_vectorized<2>(launch); break;
-        case 3: launch_vectorized<3>(launch); break;
-        case 4: launch_vectorized<4>(launch); break;
-        case 6: launch_vectorized<6>(launch); break;
-        case 8: launch_vectorized<8>(launch); break;
-        case 12: launch_vectorized<12>(launch); break;
-        case 16: launch_vectorized<16>(launch); break;
-        default: break;
-    }
+    launch_vectorized_of_width(Launch{src, dst, map, {}, stream, lanes_x});
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -196,17 +194,7 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
                                           "that is a multiple of " + std::to_string(vector_pixels_of(bytes)) +
                                           " pixels for elements that mirror source columns");
         }
-        switch (bytes) {
-            case 1: launch_vectorized<1>(launch); break;
-            case 2: launch_vectorized<2>(launch); break;
-            case 3: launch_vectorized<3>(launch); break;
-            case 4: launch_vectorized<4>(launch); break;
-            case 6: launch_vectorized<6>(launch); break;
-            case 8: launch_vectorized<8>(launch); break;
-            case 12: launch_vectorized<12>(launch); break;
-            case 16: launch_vectorized<16>(launch); break;
-            default: break;
-        }
+        launch_vectorized_of_width(launch);
     } else {
         const bool aligned = allows_aligned_word(src.data, src.pitch, bytes) && allows_aligned_word(dst.data, dst.pitch, bytes) &&
                              batch.src_image_stride % natural_alignment(bytes) == 0 && batch.dst_image_stride % natural_alignment(bytes) == 0;
