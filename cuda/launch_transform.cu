@@ -2,6 +2,7 @@
 // The word list in visit_pixel_word is the instantiation list of every kernel.
 
 #include "check.cuh"
+#include "kernels/in_place.cuh"
 #include "kernels/mirror.cuh"
 #include "kernels/transpose_tile16_skiplines.cuh"
 #include "kernels/transpose_tile32_padded.cuh"
@@ -150,6 +151,27 @@ AutomaticChoice automatic_choice(std::size_t pixel_bytes) {
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map) {
     const int k = vector_pixels_of(src.format.pixel_bytes());
     return k > 0 && aligned16(src.data, src.pitch) && aligned16(dst.data, dst.pitch) && (!map.mirror_x || src.width % k == 0);
+}
+
+void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream) {
+    const std::size_t bytes = image.format.pixel_bytes();
+    visit_pixel_word(bytes, allows_aligned_word(image.data, image.pitch, bytes), [&](auto word) {
+        using Word = decltype(word);
+        // The namespace-scope policy, not a local copy: nvcc 13.0 mishandles constexpr locals in lambdas.
+        constexpr int tile_dim = tile32_policy.tile_dim, block_rows = tile32_policy.block_rows;
+        if (map.swap_axes && !map.mirror_x && !map.mirror_y) {
+            const auto n = static_cast<int>(image.width);
+            const unsigned tiles = static_cast<unsigned>((n + tile_dim - 1) / tile_dim);
+            transpose_in_place_kernel<Word, tile_dim, block_rows><<<dim3(tiles, tiles), dim3(tile_dim, block_rows), 0, stream>>>(
+                image.data, image.pitch, n);
+        } else {
+            const dim3 block(32, 8);
+            const dim3 grid(static_cast<unsigned>((image.width + 31) / 32),
+                            std::min(static_cast<unsigned>((image.height + 7) / 8), max_grid_y));
+            swap_pairs_kernel<Word, 32, 8><<<grid, block, 0, stream>>>(image.data, image.pitch, image.extent(), map);
+        }
+    });
+    GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 
 void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream) {

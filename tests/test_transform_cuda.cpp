@@ -234,3 +234,37 @@ TEST_CASE("transform_device_batch transforms every image of a batch in one launc
         }
     }
 }
+
+TEST_CASE("transform_in_place_device applies every involution in place and refuses the rest") {
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const test_support::Size size : {test_support::Size{1, 1}, test_support::Size{31, 31}, test_support::Size{33, 33},
+                                              test_support::Size{64, 64}, test_support::Size{257, 257}, test_support::Size{45, 17}}) {
+            const gpurotate::Image src = test_support::random_image(size.width, size.height, format, 91);
+            for (Orientation o : gpurotate::all_orientations) {
+                const std::size_t pitch = src.view().row_bytes() + 16;
+                void* d = nullptr;
+                REQUIRE_CUDA(cudaMalloc(&d, pitch * static_cast<std::size_t>(size.height)));
+                REQUIRE_CUDA(cudaMemcpy2D(d, pitch, src.data(), src.view().row_bytes(), src.view().row_bytes(),
+                                          static_cast<std::size_t>(size.height), cudaMemcpyHostToDevice));
+                gpurotate::ImageView view{static_cast<std::byte*>(d), size.width, size.height, pitch, format};
+                CAPTURE(gpurotate::to_string(format));
+                CAPTURE(size.width);
+                CAPTURE(size.height);
+                CAPTURE(gpurotate::name(o));
+                const bool possible = gpurotate::is_involution(o) && (!gpurotate::swaps_axes(o) || size.width == size.height);
+                if (possible) {
+                    gpurotate::transform_in_place_device(view, o, nullptr);
+                    REQUIRE_CUDA(cudaDeviceSynchronize());
+                    const gpurotate::Image expected = reference::transform(src, o);
+                    gpurotate::Image got(expected.width(), expected.height(), format);
+                    REQUIRE_CUDA(cudaMemcpy2D(got.data(), got.view().row_bytes(), d, pitch, got.view().row_bytes(),
+                                              static_cast<std::size_t>(got.height()), cudaMemcpyDeviceToHost));
+                    CHECK(test_support::first_difference(got.view(), expected.view()) == -1);
+                } else {
+                    CHECK_THROWS_AS(gpurotate::transform_in_place_device(view, o, nullptr), gpurotate::Error);
+                }
+                REQUIRE_CUDA(cudaFree(d));
+            }
+        }
+    }
+}

@@ -59,6 +59,7 @@ struct BenchKernel {
     std::string family;  ///< ceiling, study, production, peer
     std::function<bool(const Case&)> applies;
     std::function<void(const Case&)> launch;
+    std::function<void(const Case&)> prepare = {};  ///< untimed set-up before each launch (in-place kernels)
 };
 
 bool is_identity(const Case& c) { return c.orientation == Orientation::identity; }
@@ -163,6 +164,17 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                  }});
     k.push_back(library("tile16-skiplines", CudaKernel::tile16_skiplines, "study", swaps));
     k.push_back(tiled<64, 16, 16, 1>("tile64-multi", "study"));
+    // In place: the destination is first set to the source (untimed), then transformed where it lies.
+    k.push_back({"in-place", "study",
+                 [](const Case& c) {
+                     return !is_identity(c) && !c.batched() && is_involution(c.orientation) && c.src.width == c.src.height &&
+                            c.src.pitch == c.dst.pitch;
+                 },
+                 [](const Case& c) { transform_in_place_device(c.dst, c.orientation, c.stream); },
+                 [](const Case& c) {
+                     GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(c.dst.data, c.src.data, c.src.pitch * static_cast<std::size_t>(c.src.height),
+                                                          cudaMemcpyDeviceToDevice, c.stream));
+                 }});
     k.push_back(library("mirror-plain", CudaKernel::tile32_padded, "study", keeps_axes_not_identity));
     // The product: the vectorized kernels, and what CudaKernel::automatic picks (the library's default).
     k.push_back(library("vectorized", CudaKernel::vectorized, "production", [](const Case& c) {
@@ -257,6 +269,7 @@ public:
         row.kernel = kernel.name;
         row.family = kernel.family;
         GPUROTATE_CUDA_CHECK(cudaMemsetAsync(c.dst_all.data, 0, c.dst_all.pitch * static_cast<std::size_t>(c.dst_all.height), stream_.get()));
+        if (kernel.prepare) kernel.prepare(c);
         kernel.launch(c);
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
         row.verified = differing_rows(c.dst_all, expected) == 0;
@@ -265,6 +278,7 @@ public:
         std::vector<float> samples;
         Event start, stop;
         for (int i = 0; i < options_.reps; ++i) {
+            if (kernel.prepare) kernel.prepare(c);
             flush_l2();
             start.record(stream_.get());
             kernel.launch(c);

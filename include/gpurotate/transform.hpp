@@ -61,6 +61,15 @@ Image transform(const Image& src, Orientation o, Backend backend = Backend::auto
 void transform_device(ConstImageView src, ImageView dst, Orientation o, CUstream_st* stream,
                       CudaKernel kernel = CudaKernel::automatic);
 
+/// Whether `o` is its own inverse (transpose, transverse, rot180, flip-h, flip-v, identity): exactly the
+/// elements `transform_in_place_device` can apply.
+bool is_involution(Orientation o);
+
+/// Applies `o` to the image in device memory in place, for callers with no room for a second image.
+/// `o` must be an involution, and the image square if `o` swaps axes; throws Error (usage) otherwise
+/// (rot90 in place would need a second pass). One launch on `stream`, no synchronisation.
+void transform_in_place_device(ImageView image, Orientation o, CUstream_st* stream);
+
 /// Applies `o` to `count` images of one size and format in device memory, in one launch: image i of the
 /// source starts `src_image_stride` bytes after image i - 1 (`src` describes image 0), likewise for the
 /// destination. A batch of small images then runs at large-image speed. 1 <= count <= 65535; the

@@ -29,6 +29,9 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
 /// study. Throws Error (usage) unless the element swaps axes and the vectorized kernels apply.
 void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream);
 
+/// Enqueues the in-place involution `map` on `image`. Arguments already validated.
+void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream);
+
 /// Whether the vectorized kernels can run `map` on these views: 16-byte aligned pointers and pitches, and
 /// a source width that is a multiple of the pixels per vector when source columns are mirrored.
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map);

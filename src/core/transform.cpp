@@ -118,6 +118,22 @@ void transform_device(ConstImageView src, ImageView dst, Orientation o, CUstream
     detail::transform_device_cuda(src, dst, axis_map(o), kernel, stream);
 }
 
+bool is_involution(Orientation o) { return then(o, o) == Orientation::identity; }
+
+void transform_in_place_device(ImageView image, Orientation o, CUstream_st* stream) {
+    validate_view(ConstImageView(image), "in-place");
+    if (swaps_axes(o) && image.width > 65535LL * 32) throw Error(ErrorCode::usage, "in-place transpose is limited to sides of 2,097,120 pixels");
+    if (!is_involution(o)) {
+        throw Error(ErrorCode::usage, std::string(name(o)) + " cannot be done in place in one pass (it is not its own inverse); "
+                                                             "use transform_device with a second buffer");
+    }
+    if (swaps_axes(o) && image.width != image.height) {
+        throw Error(ErrorCode::usage, std::string(name(o)) + " in place needs a square image, not " + std::to_string(image.width) +
+                                          "x" + std::to_string(image.height));
+    }
+    if (o != Orientation::identity) detail::transform_in_place_cuda(image, axis_map(o), stream);
+}
+
 void transform_device_batch(ConstImageView src, ImageView dst, Orientation o, int count, std::size_t src_image_stride,
                             std::size_t dst_image_stride, CUstream_st* stream, CudaKernel kernel) {
     validate_pair(src, dst, o);
