@@ -23,6 +23,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -53,6 +54,10 @@ void with_word(const Case& c, F&& f) {
     detail::visit_pixel_word(c.src.format.pixel_bytes(), true, f);
 }
 
+// The paper's tile shape, at namespace scope: nvcc 13.0 fails on a constexpr local used inside lambdas.
+constexpr int tile_dim = detail::tile32_policy.tile_dim;
+constexpr int block_rows = detail::tile32_policy.block_rows;
+
 /// A row of the study: what it is, when it applies, how to launch it once.
 struct BenchKernel {
     std::string name;
@@ -60,7 +65,40 @@ struct BenchKernel {
     std::function<bool(const Case&)> applies;
     std::function<void(const Case&)> launch;
     std::function<void(const Case&)> prepare = {};  ///< untimed set-up before each launch (in-place kernels)
+    /// The kernel's own expected output from the source, for kernels that are not the element (diagnostics).
+    std::function<void(ConstImageView, ImageView)> own_expected = {};
 };
+
+// The diagnostics' definitions on the host, for verification (see half_transpose_kernel).
+void half_transpose_on_host(ConstImageView src, ImageView out, bool fine) {
+    constexpr int t = tile_dim;
+    const std::size_t s = src.format.pixel_bytes();
+    for (std::int64_t y = 0; y < out.height; ++y) {
+        for (std::int64_t x = 0; x < out.width; ++x) {
+            const std::int64_t sx = fine ? x / t * t + y % t : y / t * t + x % t;
+            const std::int64_t sy = fine ? y / t * t + x % t : x / t * t + y % t;
+            std::memcpy(out.row(y) + x * static_cast<std::int64_t>(s), src.row(sy) + sx * static_cast<std::int64_t>(s), s);
+        }
+    }
+}
+
+template <bool Fine>
+BenchKernel half_transpose(const std::string& name) {
+    return {name, "study",
+            [](const Case& c) {
+                return c.orientation == Orientation::transpose && !c.batched() && c.src.width == c.src.height &&
+                       c.src.width % tile_dim == 0 && c.src.width / tile_dim <= static_cast<std::int64_t>(detail::max_grid_y);
+            },
+            [](const Case& c) {
+                with_word(c, [&](auto word) {
+                    const TransformArgs a = args_for(c, tile_dim);
+                    const dim3 grid(static_cast<unsigned>(c.src.width / tile_dim), static_cast<unsigned>(c.src.height / tile_dim));
+                    detail::half_transpose_kernel<decltype(word), tile_dim, block_rows, Fine><<<grid, dim3(tile_dim, block_rows), 0, c.stream>>>(a);
+                });
+            },
+            {},
+            [](ConstImageView src, ImageView out) { half_transpose_on_host(src, out, Fine); }};
+}
 
 bool is_identity(const Case& c) { return c.orientation == Orientation::identity; }
 // The study kernels and the peers take one image per launch: with --batch they do not apply.
@@ -111,10 +149,6 @@ BenchKernel library(const std::string& name, CudaKernel kernel, const std::strin
             }};
 }
 
-// The paper's tile shape, at namespace scope: nvcc 13.0 fails on a constexpr local used inside lambdas.
-constexpr int tile_dim = detail::tile32_policy.tile_dim;
-constexpr int block_rows = detail::tile32_policy.block_rows;
-
 std::vector<BenchKernel> all_kernels(const Peers* peers) {
     std::vector<BenchKernel> k;
     // Ceilings: the same bytes copied, no reordering.
@@ -162,6 +196,8 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                              <<<grid_for(a, tile_dim), dim3(tile_dim, block_rows), 0, c.stream>>>(a);
                      });
                  }});
+    k.push_back(half_transpose<true>("fine-grained"));
+    k.push_back(half_transpose<false>("coarse-grained"));
     k.push_back(library("tile16-skiplines", CudaKernel::tile16_skiplines, "study", swaps));
     k.push_back(tiled<64, 16, 16, 1>("tile64-multi", "study"));
     // In place: the destination is first set to the source (untimed), then transformed where it lies.
@@ -437,7 +473,20 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
             for (const BenchKernel& k : kernels) {
                 if (!selected(options.kernels, k.name) && !(is_identity(c) && k.family == "ceiling")) continue;
                 if (!k.applies(c)) continue;
-                Row row = harness.measure(k, c, expected.view, bytes);
+                ConstImageView k_expected = expected.view;
+                std::optional<DeviceImage> own;
+                if (k.own_expected) {
+                    // Verified against its own definition: the diagnostics are not the element.
+                    Image host_own(out_extent.width, out_extent.height * n, format);
+                    k.own_expected(host_src.view(), host_own.view());
+                    own.emplace(out_extent.width, out_extent.height * n, format);
+                    GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(own->view.data, own->view.pitch, host_own.data(), host_own.view().pitch,
+                                                           own->view.row_bytes(), static_cast<std::size_t>(out_extent.height * n),
+                                                           cudaMemcpyHostToDevice, harness.stream()));
+                    GPUROTATE_CUDA_CHECK(cudaStreamSynchronize(harness.stream()));
+                    k_expected = own->view;
+                }
+                Row row = harness.measure(k, c, k_expected, bytes);
                 row.type = type_name;
                 row.op = std::string(name(o));
                 all_verified = all_verified && row.verified;

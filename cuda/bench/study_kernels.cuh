@@ -62,6 +62,28 @@ __global__ void __launch_bounds__(256) copy_vector16_kernel(const uint4* __restr
     for (; i < vectors; i += stride) dst[i] = src[i];
 }
 
+/// The paper's diagnostic half-transposes of a square image whose side is a multiple of TileDim, used to
+/// tell the cost of moving elements within a tile from the cost of moving tiles: Fine transposes each
+/// tile where it is (elements move, tiles do not); coarse moves each tile to its transposed place and
+/// leaves its elements as they were. Neither is a transpose; each is checked against its own definition.
+template <class Word, int TileDim, int BlockRows, bool Fine>
+__global__ void __launch_bounds__(TileDim * BlockRows) half_transpose_kernel(TransformArgs a) {
+    __shared__ Word tile[TileDim][TileDim + 1];
+    const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+    const int bx = static_cast<int>(blockIdx.x) * TileDim, by = static_cast<int>(blockIdx.y) * TileDim;
+#pragma unroll
+    for (int r = ty; r < TileDim; r += BlockRows) tile[r][tx] = load_source<Word>(a, SourcePoint{bx + tx, by + r});
+    __syncthreads();
+#pragma unroll
+    for (int r = ty; r < TileDim; r += BlockRows) {
+        if (Fine) {
+            store_output<Word>(a, bx + tx, by + r, tile[tx][r]);
+        } else {
+            store_output<Word>(a, by + tx, bx + r, tile[r][tx]);
+        }
+    }
+}
+
 /// The element's inverse map and the source extent, for kernels that walk the *source* in order.
 struct NaiveArgs {
     TransformArgs a;
