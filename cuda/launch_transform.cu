@@ -27,6 +27,7 @@ struct Launch {
     BatchLayout batch;
     cudaStream_t stream;
     int transpose_lanes_x = 0;  ///< lanes per source row in the vectorized transpose; 0: the tuned default
+    int transpose_blocks_scale = 1;  ///< multiplies the register blocks per lane (1 or 2)
 };
 
 TransformArgs make_args(const Launch& l, int tile_h) {
@@ -52,11 +53,12 @@ void launch_mirrored(const Launch& l) {
     }
 }
 
-template <int S, bool MirrorX, bool MirrorY, int LanesX>
+template <int S, bool MirrorX, bool MirrorY, int LanesX, int BlocksScale = 1>
 void launch_vectorized_transpose(const Launch& l) {
-    using Tile = VectorizedTransposeTile<S, LanesX>;
+    using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale>;
     const TransformArgs a = make_args(l, Tile::tile_h);
-    transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX><<<grid_for(a, Tile::tile_w, l), vectorized_threads, 0, l.stream>>>(a);
+    transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale>
+        <<<grid_for(a, Tile::tile_w, l), vectorized_threads, 0, l.stream>>>(a);
 }
 
 template <int S, bool MirrorX, bool MirrorY>
@@ -65,7 +67,13 @@ struct LaunchVectorizedTranspose {
         switch (l.transpose_lanes_x) {
             case 16: launch_vectorized_transpose<S, MirrorX, MirrorY, 16>(l); break;
             case 32: launch_vectorized_transpose<S, MirrorX, MirrorY, 32>(l); break;
-            default: launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x>(l); break;
+            default:
+                if (l.transpose_blocks_scale == 2) {
+                    launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x, 2>(l);
+                } else {
+                    launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x>(l);
+                }
+                break;
         }
     }
 };
@@ -174,9 +182,10 @@ void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream) 
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 
-void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream) {
+void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream,
+                                       int blocks_scale) {
     if (!map.swap_axes || !vectorized_applies(src, dst, map)) throw Error(ErrorCode::usage, "lane-width variants are for aligned transposes");
-    launch_vectorized_of_width(Launch{src, dst, map, {}, stream, lanes_x});
+    launch_vectorized_of_width(Launch{src, dst, map, {}, stream, lanes_x, blocks_scale});
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 

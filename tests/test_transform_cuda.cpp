@@ -90,13 +90,14 @@ TEST_CASE("CUDA vectorized kernels match the reference wherever they apply, and 
                 CHECK(applies == (!gpurotate::axis_map(o).mirror_x || size.width % pixels_per_vector == 0));
                 if (applies) {
                     // The production lane layout (0), and the 16- and 32-lane variants the bench's tuning study runs.
-                    for (int lanes : {0, 16, 32}) {
+                    for (int lanes : {0, 16, 32, 8}) {  // 8: the production layout with twice the blocks per lane
                         if (lanes != 0 && !gpurotate::swaps_axes(o)) continue;
                         REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.height())));
                         if (lanes == 0) {
                             gpurotate::transform_device(sv, dv, o, nullptr, CudaKernel::vectorized);
                         } else {
-                            gpurotate::detail::transform_device_vectorized_lanes(sv, dv, gpurotate::axis_map(o), lanes, nullptr);
+                            gpurotate::detail::transform_device_vectorized_lanes(sv, dv, gpurotate::axis_map(o), lanes, nullptr,
+                                                                                 lanes == 8 ? 2 : 1);
                         }
                         REQUIRE_CUDA(cudaDeviceSynchronize());
                         gpurotate::Image out(expected.width(), expected.height(), format);

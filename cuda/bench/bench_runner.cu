@@ -224,6 +224,8 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                          detail::transform_device_vectorized_lanes(c.src, c.dst, axis_map(c.orientation), lanes, c.stream);
                      }});
     }
+    k.push_back({"vectorized-b2", "study", [](const Case& c) { return swaps(c) && vectorized_applies(c.src, c.dst, c.orientation); },
+                 [](const Case& c) { detail::transform_device_vectorized_lanes(c.src, c.dst, axis_map(c.orientation), 8, c.stream, 2); }});
     k.push_back(library("auto", CudaKernel::automatic, "production", [](const Case& c) { return !is_identity(c); }));
     // The batch launched the way a loop over images would: one launch per image.
     k.push_back({"auto-per-image", "production", [](const Case& c) { return !is_identity(c) && c.batched(); },

@@ -153,21 +153,22 @@ inline constexpr int vectorized_lanes_y_per_warp = 32 / vectorized_lanes_x;
 
 /// Output tile of a block: tile_w output pixels wide (source rows), tile_h output rows (source columns).
 /// LanesX lanes of a warp cover one source row (LanesX x 16 bytes); the rest of the warp stacks rows.
-template <int S, int LanesX = vectorized_lanes_x>
+template <int S, int LanesX = vectorized_lanes_x, int BlocksScale = 1>
 struct VectorizedTransposeTile {
     using B = VectorBlock<S>;
+    static constexpr int blocks_per_lane = B::blocks_per_lane * BlocksScale;
     static constexpr int lanes_x = LanesX;
     static constexpr int lanes_y_per_warp = 32 / LanesX;
     static constexpr int lanes_y = vectorized_threads / LanesX;
     static constexpr int tile_h = LanesX * B::K;                         // output rows per tile
-    static constexpr int tile_w = lanes_y * B::R * B::blocks_per_lane;  // output pixels per row
+    static constexpr int tile_w = lanes_y * B::R * blocks_per_lane;  // output pixels per row
 };
 
-template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x>
+template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1>
 __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {
     const TransformArgs a = for_this_image(args);
     using B = VectorBlock<S>;
-    using Tile = VectorizedTransposeTile<S, LanesX>;
+    using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale>;
     constexpr int K = B::K, R = B::R;
     constexpr int row_words = K * S / 4;  // one source row of the block
     constexpr int out_words = R * S / 4;  // one output row of the block
@@ -192,7 +193,7 @@ __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kerne
         // This lane's output rows y_out .. y_out + K - 1 are source columns u .. u + K - 1 (before mirroring).
         const int y_out = tile_row * Tile::tile_h + lane_x * K;
 #pragma unroll
-        for (int blk = 0; blk < B::blocks_per_lane; ++blk) {
+        for (int blk = 0; blk < Tile::blocks_per_lane; ++blk) {
             // Output pixels x_out .. x_out + R - 1 are source rows v .. v + R - 1 (before mirroring).
             const int x_out = x0 + (blk * Tile::lanes_y + lane_y) * R;
             const int source_x = MirrorX ? W - (y_out + K) : y_out;

@@ -25,9 +25,11 @@ struct BatchLayout {
 void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream,
                            const BatchLayout& batch = {});
 
-/// The vectorized transpose with `lanes_x` (8, 16 or 32) lanes per source row, for the bench's tuning
-/// study. Throws Error (usage) unless the element swaps axes and the vectorized kernels apply.
-void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream);
+/// The vectorized transpose with `lanes_x` (8, 16 or 32) lanes per source row and, with 8 lanes,
+/// `blocks_scale` (1 or 2) times the register blocks per lane, for the bench's tuning study. Throws
+/// Error (usage) unless the element swaps axes and the vectorized kernels apply.
+void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream,
+                                       int blocks_scale = 1);
 
 /// Enqueues the in-place involution `map` on `image`. Arguments already validated.
 void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream);

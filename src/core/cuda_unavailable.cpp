@@ -28,7 +28,7 @@ void transform_host_cuda(ConstImageView, ImageView, AxisMap, CudaKernel) { no_cu
 void transform_device_cuda(ConstImageView, ImageView, AxisMap, CudaKernel, CUstream_st*, const BatchLayout&) { no_cuda(); }
 bool vectorized_applies(ConstImageView, ConstImageView, AxisMap) { return false; }
 void transform_in_place_cuda(ImageView, AxisMap, CUstream_st*) { no_cuda(); }
-void transform_device_vectorized_lanes(ConstImageView, ImageView, AxisMap, int, CUstream_st*) { no_cuda(); }
+void transform_device_vectorized_lanes(ConstImageView, ImageView, AxisMap, int, CUstream_st*, int) { no_cuda(); }
 void* allocate_pinned(std::size_t) noexcept { return nullptr; }
 void free_pinned(void*) noexcept {}
 
