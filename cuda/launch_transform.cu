@@ -33,7 +33,8 @@ struct Launch {
 TransformArgs make_args(const Launch& l, int tile_h) {
     const int tiles_y = static_cast<int>((l.dst.height + tile_h - 1) / tile_h);
     return TransformArgs{l.src.data, l.src.pitch, l.dst.data, l.dst.pitch, l.src.extent(), static_cast<int>(l.dst.width),
-                         static_cast<int>(l.dst.height), l.map, tiles_y, l.batch.src_image_stride, l.batch.dst_image_stride};
+                         static_cast<int>(l.dst.height), l.map, tiles_y, l.batch.src_image_stride, l.batch.dst_image_stride,
+                         l.batch.nreps};
 }
 
 dim3 grid_for(const TransformArgs& a, int tile_w, const Launch& l) {

@@ -40,8 +40,10 @@ std::size_t round_up_16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
 TransformArgs args_for(const Case& c, int tile_h) {
     const int tiles_y = static_cast<int>((c.dst.height + tile_h - 1) / tile_h);
-    return TransformArgs{c.src.data, c.src.pitch, c.dst.data, c.dst.pitch, c.src.extent(), static_cast<int>(c.dst.width),
-                         static_cast<int>(c.dst.height), axis_map(c.orientation), tiles_y};
+    TransformArgs a{c.src.data, c.src.pitch, c.dst.data, c.dst.pitch, c.src.extent(), static_cast<int>(c.dst.width),
+                    static_cast<int>(c.dst.height), axis_map(c.orientation), tiles_y};
+    a.nreps = c.nreps;
+    return a;
 }
 
 dim3 grid_for(const TransformArgs& a, int tile_w) {
@@ -67,6 +69,9 @@ struct BenchKernel {
     std::function<void(const Case&)> prepare = {};  ///< untimed set-up before each launch (in-place kernels)
     /// The kernel's own expected output from the source, for kernels that are not the element (diagnostics).
     std::function<void(ConstImageView, ImageView)> own_expected = {};
+    /// Whether the kernel repeats its work Case::nreps times (the paper's loop inside the kernel);
+    /// cudaMemcpy, library peers and multi-launch rows cannot.
+    bool repeats_inside = true;
 };
 
 // The diagnostics' definitions on the host, for verification (see half_transpose_kernel).
@@ -106,7 +111,7 @@ bool swaps(const Case& c) { return swaps_axes(c.orientation) && !c.batched(); }
 bool keeps_axes_not_identity(const Case& c) { return !swaps_axes(c.orientation) && !is_identity(c) && !c.batched(); }
 
 detail::BatchLayout layout_of(const Case& c) {
-    return {c.batch, c.src.pitch * static_cast<std::size_t>(c.src.height), c.dst.pitch * static_cast<std::size_t>(c.dst.height)};
+    return {c.batch, c.src.pitch * static_cast<std::size_t>(c.src.height), c.dst.pitch * static_cast<std::size_t>(c.dst.height), c.nreps};
 }
 
 template <int BX, int BY>
@@ -157,7 +162,8 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                  [](const Case& c) {
                      GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(c.dst.data, c.src.data, c.src.pitch * static_cast<std::size_t>(c.src.height),
                                                           cudaMemcpyDeviceToDevice, c.stream));
-                 }});
+                 },
+                 {}, {}, false});
     k.push_back({"copy-vector16", "ceiling", [](const Case& c) { return is_identity(c) && c.src.pitch == c.dst.pitch; },
                  [](const Case& c) {
                      const std::size_t vectors = c.src.pitch * static_cast<std::size_t>(c.src.height) / 16;
@@ -165,7 +171,8 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                      GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
                      detail::copy_vector16_kernel<<<sms * 8, 256, 0, c.stream>>>(reinterpret_cast<const uint4*>(c.src.data),
                                                                                   reinterpret_cast<uint4*>(c.dst.data), vectors);
-                 }});
+                 },
+                 {}, {}, false});
     k.push_back({"copy-simple", "ceiling", is_identity, [](const Case& c) {
                      with_word(c, [&](auto word) {
                          const TransformArgs a = args_for(c, tile_dim);
@@ -210,7 +217,8 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                  [](const Case& c) {
                      GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(c.dst.data, c.src.data, c.src.pitch * static_cast<std::size_t>(c.src.height),
                                                           cudaMemcpyDeviceToDevice, c.stream));
-                 }});
+                 },
+                 {}, false});
     k.push_back(library("mirror-plain", CudaKernel::tile32_padded, "study", keeps_axes_not_identity));
     // The product: the vectorized kernels, and what CudaKernel::automatic picks (the library's default).
     k.push_back(library("vectorized", CudaKernel::vectorized, "production", [](const Case& c) {
@@ -222,10 +230,12 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                      [](const Case& c) { return swaps(c) && vectorized_applies(c.src, c.dst, c.orientation); },
                      [lanes](const Case& c) {
                          detail::transform_device_vectorized_lanes(c.src, c.dst, axis_map(c.orientation), lanes, c.stream);
-                     }});
+                     },
+                     {}, {}, false});
     }
     k.push_back({"vectorized-b2", "study", [](const Case& c) { return swaps(c) && vectorized_applies(c.src, c.dst, c.orientation); },
-                 [](const Case& c) { detail::transform_device_vectorized_lanes(c.src, c.dst, axis_map(c.orientation), 8, c.stream, 2); }});
+                 [](const Case& c) { detail::transform_device_vectorized_lanes(c.src, c.dst, axis_map(c.orientation), 8, c.stream, 2); },
+                 {}, {}, false});
     k.push_back(library("auto", CudaKernel::automatic, "production", [](const Case& c) { return !is_identity(c); }));
     // The batch launched the way a loop over images would: one launch per image.
     k.push_back({"auto-per-image", "production", [](const Case& c) { return !is_identity(c) && c.batched(); },
@@ -238,14 +248,15 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                          dst.data += static_cast<std::size_t>(i) * layout.dst_image_stride;
                          detail::transform_device_cuda(src, dst, axis_map(c.orientation), CudaKernel::automatic, c.stream);
                      }
-                 }});
+                 },
+                 {}, {}, false});
     // Peers.
     k.push_back({"npp-transpose", "peer", [peers](const Case& c) { return peers->npp_transpose_applies(c); },
-                 [peers](const Case& c) { peers->npp_transpose(c); }});
+                 [peers](const Case& c) { peers->npp_transpose(c); }, {}, {}, false});
     k.push_back({"npp-mirror", "peer", [peers](const Case& c) { return peers->npp_mirror_applies(c); },
-                 [peers](const Case& c) { peers->npp_mirror(c); }});
+                 [peers](const Case& c) { peers->npp_mirror(c); }, {}, {}, false});
     k.push_back({"cublas-geam", "peer", [peers](const Case& c) { return peers->cublas_geam_applies(c); },
-                 [peers](const Case& c) { peers->cublas_geam(c); }});
+                 [peers](const Case& c) { peers->cublas_geam(c); }, {}, {}, false});
     return k;
 }
 
@@ -253,6 +264,7 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
 struct Row {
     std::string type, op, kernel, family;
     double median_ms = 0, loop_ms = 0, gbps = 0, loop_gbps = 0;
+    double inside_gbps = 0;  ///< the paper's loop inside the kernel; 0 where the kernel cannot repeat
     bool verified = false;
 };
 
@@ -331,8 +343,19 @@ public:
         stop.record(stream_.get());
         stream_.synchronize();
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
-        row.median_ms = median(samples);
         row.loop_ms = stop.elapsed_since(start) / options_.reps;
+        if (kernel.repeats_inside) {
+            Case repeated = c;
+            repeated.nreps = options_.reps;
+            flush_l2();
+            start.record(stream_.get());
+            kernel.launch(repeated);
+            stop.record(stream_.get());
+            stream_.synchronize();
+            GPUROTATE_CUDA_CHECK(cudaGetLastError());
+            row.inside_gbps = bytes / (stop.elapsed_since(start) / options_.reps * 1e6);
+        }
+        row.median_ms = median(samples);
         row.gbps = bytes / (row.median_ms * 1e6);
         row.loop_gbps = bytes / (row.loop_ms * 1e6);
         return row;
@@ -353,17 +376,23 @@ bool selected(const std::vector<std::string>& names, const std::string& name) {
 void print_rows(std::ostream& out, const std::vector<Row>& rows, double memcpy_gbps, double best_copy_gbps) {
     out << std::left << std::setw(7) << "type" << std::setw(11) << "op" << std::setw(18) << "kernel" << std::setw(11) << "family"
         << std::right << std::setw(10) << "ms" << std::setw(10) << "GB/s" << std::setw(10) << "%memcpy" << std::setw(10) << "%bestcopy"
-        << std::setw(12) << "loop GB/s" << "  verified\n";
+        << std::setw(12) << "loop GB/s" << std::setw(12) << "inside GB/s" << "  verified\n";
     for (const Row& r : rows) {
         out << std::left << std::setw(7) << r.type << std::setw(11) << r.op << std::setw(18) << r.kernel << std::setw(11) << r.family
             << std::right << std::fixed;
         if (!r.verified) {
-            out << std::setw(62) << " " << "  WRONG OUTPUT\n";
+            out << std::setw(74) << " " << "  WRONG OUTPUT\n";
             continue;
         }
         out << std::setw(10) << std::setprecision(3) << r.median_ms << std::setw(10) << std::setprecision(0) << r.gbps << std::setw(9)
             << std::setprecision(1) << 100.0 * r.gbps / memcpy_gbps << "%" << std::setw(9) << 100.0 * r.gbps / best_copy_gbps << "%"
-            << std::setw(12) << std::setprecision(0) << r.loop_gbps << "  yes\n";
+            << std::setw(12) << std::setprecision(0) << r.loop_gbps << std::setw(12);
+        if (r.inside_gbps > 0) {
+            out << r.inside_gbps;
+        } else {
+            out << "-";
+        }
+        out << "  yes\n";
     }
 }
 
@@ -384,7 +413,7 @@ void write_json(const std::string& path, const cudaDeviceProp& prop, const Bench
         }
         f << "    {\"type\": \"" << r.type << "\", \"op\": \"" << r.op << "\", \"kernel\": \"" << r.kernel << "\", \"family\": \"" << r.family
           << "\", \"verified\": " << (r.verified ? "true" : "false") << ", \"median_ms\": " << r.median_ms << ", \"gbps\": " << r.gbps
-          << ", \"loop_gbps\": " << r.loop_gbps << ", \"memcpy_gbps\": " << memcpy_gbps << "}" << (i + 1 < rows.size() ? "," : "")
+          << ", \"loop_gbps\": " << r.loop_gbps << ", \"inside_gbps\": " << r.inside_gbps << ", \"memcpy_gbps\": " << memcpy_gbps << "}" << (i + 1 < rows.size() ? "," : "")
           << "\n";
     }
     f << "  ]\n}\n";
@@ -413,7 +442,9 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         << " MiB L2), driver " << driver / 1000 << "." << (driver % 1000) / 10 << ", runtime " << runtime / 1000 << "."
         << (runtime % 1000) / 10 << ", NPP " << (Peers::npp_compiled_in() ? "yes" : "not compiled in") << "\n"
         << "size " << options.width << "x" << options.height << ", " << options.reps
-        << " samples per kernel (median, L2 flushed before each), GB/s = (bytes read + bytes written) / time\n\n";
+        << " samples per kernel (median, L2 flushed before each), GB/s = (bytes read + bytes written) / time;\n"
+        << "loop GB/s: " << options.reps << " launches back to back; inside GB/s: one launch whose blocks repeat their work "
+        << options.reps << " times (the paper's two timings)\n\n";
 
     std::vector<PixelFormat> types = options.types;
     if (types.empty()) {

@@ -20,6 +20,7 @@ struct Case {
     cudaStream_t stream;
     int batch = 1;                  ///< images, each one image (pitch x height) after the previous
     ImageView dst_all{};            ///< the whole destination batch as one tall image
+    int nreps = 1;                  ///< kernel-internal repetitions (the paper's second timing)
     bool batched() const { return batch > 1; }
 };
 

@@ -15,7 +15,8 @@ namespace gpurotate::detail {
 template <class Word, int TileDim, int BlockRows>
 __global__ void __launch_bounds__(TileDim * BlockRows) copy_simple_kernel(TransformArgs a) {
     const int x = static_cast<int>(blockIdx.x) * TileDim + static_cast<int>(threadIdx.x);
-    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+        const int tile_row = tile_row_of(a, step);
 #pragma unroll
         for (int r = static_cast<int>(threadIdx.y); r < TileDim; r += BlockRows) {
             const int y = tile_row * TileDim + r;
@@ -30,7 +31,8 @@ __global__ void __launch_bounds__(TileDim * BlockRows) copy_shared_kernel(Transf
     __shared__ Word tile[TileDim][TileDim];
     const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
     const int x = static_cast<int>(blockIdx.x) * TileDim + tx;
-    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+        const int tile_row = tile_row_of(a, step);
 #pragma unroll
         for (int r = ty; r < TileDim; r += BlockRows) {
             const int y = tile_row * TileDim + r;
@@ -71,16 +73,19 @@ __global__ void __launch_bounds__(TileDim * BlockRows) half_transpose_kernel(Tra
     __shared__ Word tile[TileDim][TileDim + 1];
     const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
     const int bx = static_cast<int>(blockIdx.x) * TileDim, by = static_cast<int>(blockIdx.y) * TileDim;
+    for (int rep = 0; rep < a.nreps; ++rep) {
 #pragma unroll
-    for (int r = ty; r < TileDim; r += BlockRows) tile[r][tx] = load_source<Word>(a, SourcePoint{bx + tx, by + r});
-    __syncthreads();
+        for (int r = ty; r < TileDim; r += BlockRows) tile[r][tx] = load_source<Word>(a, SourcePoint{bx + tx, by + r});
+        __syncthreads();
 #pragma unroll
-    for (int r = ty; r < TileDim; r += BlockRows) {
-        if (Fine) {
-            store_output<Word>(a, bx + tx, by + r, tile[tx][r]);
-        } else {
-            store_output<Word>(a, by + tx, bx + r, tile[r][tx]);
+        for (int r = ty; r < TileDim; r += BlockRows) {
+            if (Fine) {
+                store_output<Word>(a, bx + tx, by + r, tile[tx][r]);
+            } else {
+                store_output<Word>(a, by + tx, bx + r, tile[r][tx]);
+            }
         }
+        __syncthreads();
     }
 }
 
@@ -96,8 +101,8 @@ template <class Word, int BlockX, int BlockY>
 __global__ void __launch_bounds__(BlockX * BlockY) naive_kernel(NaiveArgs n) {
     const int x = static_cast<int>(blockIdx.x) * BlockX + static_cast<int>(threadIdx.x);
     const Extent out_extent{n.a.dst_width, n.a.dst_height};
-    for (int row = static_cast<int>(blockIdx.y); row < n.a.tiles_y; row += static_cast<int>(gridDim.y)) {
-        const int y = row * BlockY + static_cast<int>(threadIdx.y);
+    for (int step = static_cast<int>(blockIdx.y); step < n.a.tiles_y * n.a.nreps; step += static_cast<int>(gridDim.y)) {
+        const int y = tile_row_of(n.a, step) * BlockY + static_cast<int>(threadIdx.y);
         if (x < n.a.src_extent.width && y < n.a.src_extent.height) {
             const SourcePoint out = source_of(n.inverse, out_extent, x, y);
             store_output<Word>(n.a, static_cast<int>(out.x), static_cast<int>(out.y), load_source<Word>(n.a, SourcePoint{x, y}));
@@ -120,7 +125,7 @@ __global__ void __launch_bounds__(TileDim * BlockRows) transpose_diagonal_kernel
         tile_y = static_cast<int>(bid % gridDim.y);
         tile_x = static_cast<int>((bid / gridDim.y + static_cast<unsigned>(tile_y)) % gridDim.x);
     }
-    transpose_one_tile<Word, TileDim, TileDim, BlockRows, 1>(a, tile_x, tile_y, tile);
+    for (int rep = 0; rep < a.nreps; ++rep) transpose_one_tile<Word, TileDim, TileDim, BlockRows, 1>(a, tile_x, tile_y, tile);
 }
 
 /// Fills `bytes` bytes with a hash of their index and `seed`: random-looking and never zero. With

@@ -11,7 +11,8 @@ template <class Word, int TileDim, int BlockRows>
 __global__ void __launch_bounds__(TileDim * BlockRows) mirror_kernel(TransformArgs args) {
     const TransformArgs a = for_this_image(args);
     const int x = static_cast<int>(blockIdx.x) * TileDim + static_cast<int>(threadIdx.x);
-    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+        const int tile_row = tile_row_of(a, step);
 #pragma unroll
         for (int r = static_cast<int>(threadIdx.y); r < TileDim; r += BlockRows) {
             const int y = tile_row * TileDim + r;

@@ -21,7 +21,12 @@ struct TransformArgs {
     int tiles_y;  ///< tile rows of the output; blocks stride over them when gridDim.y is smaller
     std::size_t src_image_stride = 0;  ///< bytes from one image of a batch to the next (blockIdx.z picks one)
     std::size_t dst_image_stride = 0;
+    int nreps = 1;  ///< the bench's "loop inside the kernel" timing: every block does its work nreps times
 };
+
+/// The tile row of loop step `step` (steps run from blockIdx.y to tiles_y * nreps by gridDim.y): with
+/// nreps > 1 each block walks its own tile rows again, as the paper's kernel-internal loop does.
+__device__ __forceinline__ int tile_row_of(const TransformArgs& a, int step) { return step < a.tiles_y ? step : step % a.tiles_y; }
 
 /// The arguments for the image of the batch this block works on.
 __device__ __forceinline__ TransformArgs for_this_image(TransformArgs a) {

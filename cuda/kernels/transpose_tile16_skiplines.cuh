@@ -18,7 +18,8 @@ __global__ void __launch_bounds__(256) transpose_tile16_skiplines_kernel(Transfo
     const int tx = static_cast<int>(threadIdx.x);
     const int ty = static_cast<int>(threadIdx.y);
     const int x0 = static_cast<int>(blockIdx.x) * tile_dim;
-    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+        const int tile_row = tile_row_of(a, step);
         const int y0 = tile_row * tile_dim;
         // Row tx of the shared tile holds output row y0 + tx; the load writes it column-wise (transposed).
         if (inside_output(a, x0 + ty, y0 + tx)) {

@@ -45,7 +45,8 @@ template <class Word, int TileDim, int BlockX, int BlockY, int Padding>
 __global__ void __launch_bounds__(BlockX * BlockY) transpose_tiled_kernel(TransformArgs args) {
     const TransformArgs a = for_this_image(args);
     __shared__ Word tile[TileDim][TileDim + Padding];
-    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+        const int tile_row = tile_row_of(a, step);
         transpose_one_tile<Word, TileDim, BlockX, BlockY, Padding>(a, static_cast<int>(blockIdx.x), tile_row, tile);
     }
 }

@@ -185,7 +185,8 @@ __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kerne
     const Staging staging{staging_buffer[warp]};
 
     const bool whole_columns = x0 + Tile::tile_w <= a.dst_width;
-    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+        const int tile_row = tile_row_of(a, step);
         if (!whole_columns || (tile_row + 1) * Tile::tile_h > a.dst_height) {
             copy_tile_per_pixel<S>(a, x0, tile_row * Tile::tile_h, Tile::tile_w, Tile::tile_h);
             continue;
@@ -266,7 +267,8 @@ __global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(T
     __shared__ std::uint32_t staging_buffer[vectorized_warps][staged ? Staging::buffer_words : 1];
     const Staging staging{staging_buffer[warp]};
 
-    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+        const int tile_row = tile_row_of(a, step);
         if (!whole_columns || (tile_row + 1) * Tile::tile_h > a.dst_height) {
             copy_tile_per_pixel<S>(a, x0, tile_row * Tile::tile_h, Tile::tile_w, Tile::tile_h);
             continue;

@@ -18,6 +18,7 @@ struct BatchLayout {
     int count = 1;
     std::size_t src_image_stride = 0;
     std::size_t dst_image_stride = 0;
+    int nreps = 1;  ///< the bench's kernel-internal repetitions; 1 everywhere else
 };
 
 /// Enqueues the transform of device buffers (a batch: one launch for all images) on `stream`.
