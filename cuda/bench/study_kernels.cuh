@@ -11,20 +11,6 @@
 
 namespace gpurotate::detail {
 
-/// The paper's copy: a 32x32 tile per block of 32x8 threads, one word per access, 4 per thread.
-template <class Word, int TileDim, int BlockRows>
-__global__ void __launch_bounds__(TileDim * BlockRows) copy_simple_kernel(TransformArgs a) {
-    const int x = static_cast<int>(blockIdx.x) * TileDim + static_cast<int>(threadIdx.x);
-    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
-        const int tile_row = tile_row_of(a, step);
-#pragma unroll
-        for (int r = static_cast<int>(threadIdx.y); r < TileDim; r += BlockRows) {
-            const int y = tile_row * TileDim + r;
-            if (inside_output(a, x, y)) store_output<Word>(a, x, y, load_source<Word>(a, SourcePoint{x, y}));
-        }
-    }
-}
-
 /// The paper's shared-memory copy: the same tile through shared memory, to price the staging alone.
 template <class Word, int TileDim, int BlockRows>
 __global__ void __launch_bounds__(TileDim * BlockRows) copy_shared_kernel(TransformArgs a) {
