@@ -24,7 +24,9 @@ enum class Backend : std::uint8_t {
 /// `automatic` use the vectorized mirror kernel and the two tile kernels the plain mirror kernel;
 /// identity is always a 2D copy.
 enum class CudaKernel : std::uint8_t {
-    automatic,         ///< `vectorized` where its alignment rules hold, else `tile32_padded` (default)
+    automatic,         ///< the fastest measured kernel that applies (default): `vectorized` where its alignment
+                       ///< rules hold, except 16-byte pixels (`tile16_skiplines` / plain mirror kernel),
+                       ///< else `tile32_padded`
     vectorized,        ///< 16-byte loads and stores, pixels exchanged in registers; needs 16-byte aligned
                        ///< pointers and pitches and, for elements that mirror source columns, a source
                        ///< width that is a multiple of the pixels per vector (throws Error otherwise)
