@@ -6,15 +6,11 @@
 #include "core/nvtx.hpp"
 
 namespace gpurotate::detail {
-namespace {
-std::size_t round_up_16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
-}  // namespace
 
 void transform_host_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel) {
     Stream stream;
-    // Device rows padded to a multiple of 16 bytes, so that the vectorized kernels apply to any width.
-    const std::size_t src_pitch = round_up_16(src.row_bytes());
-    const std::size_t dst_pitch = round_up_16(dst.row_bytes());
+    const std::size_t src_pitch = vector_aligned_pitch(src.row_bytes());
+    const std::size_t dst_pitch = vector_aligned_pitch(dst.row_bytes());
     DeviceBuffer device_src(src_pitch * static_cast<std::size_t>(src.height));
     DeviceBuffer device_dst(dst_pitch * static_cast<std::size_t>(dst.height));
     ImageView d_src{device_src.get(), src.width, src.height, src_pitch, src.format};

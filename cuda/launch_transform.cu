@@ -42,8 +42,6 @@ dim3 grid_for(const TransformArgs& a, int tile_w, const Launch& l) {
     return dim3(tiles_x, std::min(static_cast<unsigned>(a.tiles_y), max_grid_y), static_cast<unsigned>(l.batch.count));
 }
 
-bool aligned16(const void* p, std::size_t pitch) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && pitch % 16 == 0; }
-
 // Mirror flags become template arguments: four instantiations per pixel width and kernel family.
 template <template <int, bool, bool> class Kernel, int S>
 void launch_mirrored(const Launch& l) {
@@ -159,7 +157,8 @@ AutomaticChoice automatic_choice(std::size_t pixel_bytes) {
 
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map) {
     const int k = vector_pixels_of(src.format.pixel_bytes());
-    return k > 0 && aligned16(src.data, src.pitch) && aligned16(dst.data, dst.pitch) && (!map.mirror_x || src.width % k == 0);
+    return k > 0 && allows_aligned_word(src.data, src.pitch, vector_bytes) && allows_aligned_word(dst.data, dst.pitch, vector_bytes) &&
+           (!map.mirror_x || src.width % k == 0);
 }
 
 void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream) {
@@ -214,7 +213,7 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
         return;
     }
     const std::size_t bytes = src.format.pixel_bytes();
-    const bool strides_aligned = batch.src_image_stride % 16 == 0 && batch.dst_image_stride % 16 == 0;
+    const bool strides_aligned = batch.src_image_stride % vector_bytes == 0 && batch.dst_image_stride % vector_bytes == 0;
     const bool applies = vectorized_applies(src, dst, map) && strides_aligned;
     const AutomaticChoice choice = automatic_choice(bytes);
     const bool vectorized = kernel == CudaKernel::vectorized || (kernel == CudaKernel::automatic && applies && choice.vectorized);

@@ -36,7 +36,6 @@ using detail::Event;
 using detail::Stream;
 using detail::TransformArgs;
 
-std::size_t round_up_16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
 TransformArgs args_for(const Case& c, int tile_h) {
     const int tiles_y = static_cast<int>((c.dst.height + tile_h - 1) / tile_h);
@@ -280,8 +279,8 @@ struct DeviceImage {
     DeviceBuffer buffer;
     ImageView view;
     DeviceImage(std::int64_t w, std::int64_t h, PixelFormat f)
-        : buffer(round_up_16(static_cast<std::size_t>(w) * f.pixel_bytes()) * static_cast<std::size_t>(h)),
-          view{buffer.get(), w, h, round_up_16(static_cast<std::size_t>(w) * f.pixel_bytes()), f} {}
+        : buffer(detail::vector_aligned_pitch(static_cast<std::size_t>(w) * f.pixel_bytes()) * static_cast<std::size_t>(h)),
+          view{buffer.get(), w, h, detail::vector_aligned_pitch(static_cast<std::size_t>(w) * f.pixel_bytes()), f} {}
     std::size_t bytes() const { return view.pitch * static_cast<std::size_t>(view.height); }
 };
 

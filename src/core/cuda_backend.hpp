@@ -35,6 +35,13 @@ void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMa
 /// Enqueues the in-place involution `map` on `image`. Arguments already validated.
 void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream);
 
+/// The width of the vectorized kernels' accesses: pointers, pitches and batch strides must be multiples.
+inline constexpr std::size_t vector_bytes = 16;
+
+/// The pitch the library gives device copies of `row_bytes`-wide rows: rounded up to whole vectors, so
+/// that the vectorized kernels apply to any width.
+constexpr std::size_t vector_aligned_pitch(std::size_t row_bytes) { return (row_bytes + vector_bytes - 1) / vector_bytes * vector_bytes; }
+
 /// Whether the vectorized kernels can run `map` on these views: 16-byte aligned pointers and pitches, and
 /// a source width that is a multiple of the pixels per vector when source columns are mirrored.
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map);
