@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (options->bench) return gpurotate::bench::run_bench(*options->bench, std::cout);
+        if (options->augment) return gpurotate::augment::run_augment(*options->augment);
         gpurotate::cli::run_single_image(*options, std::cerr);
         return 0;
     } catch (const gpurotate::Error& e) {

@@ -3,6 +3,7 @@
 /// Everything of the public API in one include.
 
 #include <gpurotate/error.hpp>
+#include <gpurotate/gpu_session.hpp>
 #include <gpurotate/image.hpp>
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 struct CUstream_st;  // cudaStream_t is CUstream_st*; declared here so this header needs no CUDA headers
 
@@ -78,5 +79,22 @@ void transform_in_place_device(ImageView image, Orientation o, CUstream_st* stre
 /// strides must be at least one image (pitch x height) so that images do not overlap.
 void transform_device_batch(ConstImageView src, ImageView dst, Orientation o, int count, std::size_t src_image_stride,
                             std::size_t dst_image_stride, CUstream_st* stream, CudaKernel kernel = CudaKernel::automatic);
+
+/// One output of a multi-output transform: the element to apply and the view its pixels go to.
+struct TransformTarget {
+    Orientation orientation;
+    ImageView dst;
+};
+
+/// Applies every target's element to `src` in device memory with one launch that reads each source tile
+/// once and writes it to every target: k variants cost one read and k writes. 1 to 8 targets, each the
+/// size `output_extent(orientation, src.extent())`, none overlapping `src`. Enqueued on `stream`.
+void transform_device_multi(ConstImageView src, const std::vector<TransformTarget>& targets, CUstream_st* stream);
+
+/// The same for host images: on the GPU one upload, one fused launch and one download per target; on the
+/// CPU one pass per target with at most `cpu_threads` threads (0: all cores). For many images in a row,
+/// `GpuSession` keeps the stream and device buffers between calls.
+void transform_multi(ConstImageView src, const std::vector<TransformTarget>& targets, Backend backend = Backend::automatic,
+                     unsigned cpu_threads = 0);
 
 }  // namespace gpurotate

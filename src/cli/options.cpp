@@ -94,14 +94,14 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     const std::map<std::string, Backend> devices{{"auto", Backend::automatic}, {"cuda", Backend::cuda}, {"cpu", Backend::cpu}};
     app.add_option("--device", options.device, "auto (GPU if present, else CPU), cuda, or cpu")
         ->transform(CLI::CheckedTransformer(devices, CLI::ignore_case))
-        ->default_str("auto");
+        ->option_text("auto|cuda|cpu (default auto)");
     const std::map<std::string, CudaKernel> kernels{{"auto", CudaKernel::automatic},
                                                     {"vectorized", CudaKernel::vectorized},
                                                     {"tile32-padded", CudaKernel::tile32_padded},
                                                     {"tile16-skiplines", CudaKernel::tile16_skiplines}};
     app.add_option("--kernel", options.kernel, "CUDA kernel: auto, vectorized, tile32-padded or tile16-skiplines")
         ->transform(CLI::CheckedTransformer(kernels))
-        ->default_str("auto");
+        ->option_text("auto|vectorized|tile32-padded|tile16-skiplines (default auto)");
     app.add_option("--quality", options.quality, "JPEG/WebP quality")->check(CLI::Range(1, 100))->default_str("95");
     app.add_flag("--overwrite", options.overwrite, "replace an existing output file (also the input)");
     app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
@@ -119,6 +119,31 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     bench_cmd->add_option("--json", bench_options.json_path, "also write every row to this JSON file");
     bench_cmd->add_flag("--list", bench_options.list_kernels, "list the kernels and exit");
 
+    augment::AugmentOptions augment_options;
+    std::string augment_ops = "all", augment_shard, augment_devices;
+    CLI::App* augment_cmd = app.add_subcommand(
+        "augment", "write rotated and flipped variants of many images (files, folders, @lists) into OUTDIR, streaming through the GPU");
+    augment_cmd->add_option("inputs", augment_options.inputs, "image files, folders and @list.txt files (one path per line)")->required();
+    augment_cmd->add_option("-o,--output", augment_options.output_dir, "output folder; input folders are mirrored below it")->required();
+    augment_cmd->add_option("--ops", augment_ops, "comma-separated operations, or all (the 7 besides identity)")->default_str("all");
+    augment_cmd->add_flag("-r,--recursive", augment_options.recursive, "read subfolders of input folders too");
+    augment_cmd->add_option("--format", augment_options.format, "output format: same (as the input) or an extension: png, jpg, ...")
+        ->default_str("same");
+    augment_cmd->add_option("--quality", augment_options.quality, "JPEG/WebP quality")->check(CLI::Range(1, 100))->default_str("95");
+    augment_cmd->add_option("--name", augment_options.name_template, "output file name: {stem}, {op}, {ext}; may contain folders")
+        ->default_str("{stem}_{op}.{ext}");
+    augment_cmd->add_option("-j,--jobs", augment_options.jobs, "CPU worker threads (default: all cores)")->check(CLI::Range(1, 4096));
+    augment_cmd->add_option("--device", augment_options.device, "auto (GPU if present, else CPU), cuda, or cpu")
+        ->transform(CLI::CheckedTransformer(devices, CLI::ignore_case))
+        ->option_text("auto|cuda|cpu (default auto)");
+    augment_cmd->add_option("--devices", augment_devices, "GPUs to spread the work over: 0,1,... or all (default 0)");
+    augment_cmd->add_option("--shard", augment_shard, "process only part K of N (0 <= K < N), chosen by a hash of each relative path");
+    auto* resume_flag = augment_cmd->add_flag("--resume", augment_options.resume, "skip outputs the manifest records as complete; redo the rest");
+    augment_cmd->add_flag("--overwrite", augment_options.overwrite, "replace existing outputs and start a new manifest")->excludes(resume_flag);
+    augment_cmd->add_option("--manifest", augment_options.manifest_path, "JSON Lines record of every output (default OUTDIR/manifest.jsonl)");
+    augment_cmd->add_flag("-n,--dry-run", augment_options.dry_run, "print what would be written, write nothing");
+    augment_cmd->add_flag("-q,--quiet", augment_options.quiet, "no progress and no summary (errors are still printed)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -131,6 +156,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     if (*bench_cmd) {
         parse_bench_lists(size_text, types_text, ops_text, kernels_text, bench_options);
         options.bench = bench_options;
+        return options;
+    }
+    if (*augment_cmd) {
+        augment_options.operations = augment::parse_operation_list(augment_ops);
+        if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);
+        if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);
+        options.augment = augment_options;
         return options;
     }
     if (options.input.empty()) throw Error(ErrorCode::usage, "no input file given (see gpurotate --help)");

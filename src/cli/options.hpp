@@ -1,6 +1,7 @@
 #pragma once
 // The command line of `gpurotate INPUT [OPERATION ...] -o OUTPUT`, parsed into plain data.
 
+#include "augment/augment_options.hpp"
 #include "bench/bench.hpp"
 
 #include <gpurotate/orientation.hpp>
@@ -24,6 +25,7 @@ struct Options {
     bool verbose = false;
     bool show_version = false;
     std::optional<bench::BenchOptions> bench;  ///< set for `gpurotate bench ...`
+    std::optional<augment::AugmentOptions> augment;  ///< set for `gpurotate augment ...`
 };
 
 /// Parses argv. Returns nothing when the parser already handled the request (--help) and the program

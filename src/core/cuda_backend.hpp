@@ -7,6 +7,7 @@
 #include <gpurotate/transform.hpp>
 
 #include <cstddef>
+#include <memory>
 
 namespace gpurotate::detail {
 
@@ -45,6 +46,23 @@ constexpr std::size_t vector_aligned_pitch(std::size_t row_bytes) { return (row_
 /// Whether the vectorized kernels can run `map` on these views: 16-byte aligned pointers and pitches, and
 /// a source width that is a multiple of the pixels per vector when source columns are mirrored.
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map);
+
+/// Enqueues the fused multi-output transform of device buffers on `stream`. Arguments already validated.
+void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream);
+
+/// A GPU, its stream and reusable device buffers (cuda/device_session.cu).
+class DeviceSession;
+struct DeviceSessionDeleter {
+    void operator()(DeviceSession* session) const noexcept;
+};
+using DeviceSessionHandle = std::unique_ptr<DeviceSession, DeviceSessionDeleter>;
+
+/// Opens a session on GPU `device`; throws Error (device).
+DeviceSessionHandle open_device_session(int device);
+/// Upload, fused launch, downloads, wait. Arguments already validated.
+void transform_host_multi_cuda(DeviceSession& session, ConstImageView src, const TransformTarget* targets, std::size_t count);
+/// Device bytes the session holds.
+std::size_t device_session_bytes(const DeviceSession& session) noexcept;
 
 /// Page-locked host memory, or nullptr when CUDA is not usable.
 void* allocate_pinned(std::size_t bytes) noexcept;

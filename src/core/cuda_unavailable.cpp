@@ -29,6 +29,12 @@ void transform_device_cuda(ConstImageView, ImageView, AxisMap, CudaKernel, CUstr
 bool vectorized_applies(ConstImageView, ConstImageView, AxisMap) { return false; }
 void transform_in_place_cuda(ImageView, AxisMap, CUstream_st*) { no_cuda(); }
 void transform_device_vectorized_lanes(ConstImageView, ImageView, AxisMap, int, CUstream_st*, int) { no_cuda(); }
+void transform_device_multi_cuda(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
+class DeviceSession {};
+void DeviceSessionDeleter::operator()(DeviceSession* session) const noexcept { delete session; }
+DeviceSessionHandle open_device_session(int) { no_cuda(); }
+void transform_host_multi_cuda(DeviceSession&, ConstImageView, const TransformTarget*, std::size_t) { no_cuda(); }
+std::size_t device_session_bytes(const DeviceSession&) noexcept { return 0; }
 void* allocate_pinned(std::size_t) noexcept { return nullptr; }
 void free_pinned(void*) noexcept {}
 

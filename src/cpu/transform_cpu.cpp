@@ -56,7 +56,7 @@ void transpose_rows(ConstImageView src, ImageView dst, AxisMap map, std::int64_t
 
 }  // namespace
 
-void transform_cpu(ConstImageView src, ImageView dst, AxisMap map) {
+void transform_cpu(ConstImageView src, ImageView dst, AxisMap map, unsigned max_threads) {
     const std::size_t bytes = src.format.pixel_bytes();
     // Alignment does not matter to memcpy; the unaligned words keep the instantiation count down.
     visit_pixel_word(bytes, false, [&](auto word) {
@@ -69,7 +69,7 @@ void transform_cpu(ConstImageView src, ImageView dst, AxisMap map) {
             } else {
                 mirror_rows<Word>(src, dst, map, begin, end);
             }
-        });
+        }, max_threads);
     });
 }
 

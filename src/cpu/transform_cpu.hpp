@@ -6,7 +6,8 @@
 
 namespace gpurotate::detail {
 
-/// Applies `map` to `src`, writing `dst`. Arguments are already validated by the front end (transform.cpp).
-void transform_cpu(ConstImageView src, ImageView dst, AxisMap map);
+/// Applies `map` to `src`, writing `dst`, on up to `max_threads` threads (0: all cores). Arguments are
+/// already validated by the front end (transform.cpp).
+void transform_cpu(ConstImageView src, ImageView dst, AxisMap map, unsigned max_threads = 0);
 
 }  // namespace gpurotate::detail

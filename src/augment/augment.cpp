@@ -1,0 +1,302 @@
+// `gpurotate augment`: list, plan, refuse what must be refused before any work, run the pipeline, report.
+
+#include "augment/augment_options.hpp"
+#include "augment/input_list.hpp"
+#include "augment/interrupt.hpp"
+#include "augment/manifest.hpp"
+#include "augment/output_plan.hpp"
+#include "augment/pipeline.hpp"
+#include "augment/progress.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/version.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <set>
+#include <thread>
+
+#include <dirent.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace gpurotate::augment {
+namespace {
+
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> items;
+    std::string item;
+    for (char c : text + ",") {
+        if (c != ',') {
+            item += c;
+        } else if (!item.empty()) {
+            items.push_back(item);
+            item.clear();
+        }
+    }
+    return items;
+}
+
+std::string without_trailing_slashes(std::string path) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    return path;
+}
+
+void make_directories(const std::string& dir) {
+    for (std::size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
+        const std::string part = slash == std::string::npos ? dir : dir.substr(0, slash);
+        if (::mkdir(part.c_str(), 0777) != 0 && errno != EEXIST) {
+            throw Error(ErrorCode::output, "cannot create output folder '" + part + "': " + std::strerror(errno));
+        }
+        if (slash == std::string::npos) break;
+    }
+    struct stat info {};
+    if (::stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+        throw Error(ErrorCode::output, "output folder '" + dir + "' is not a folder");
+    }
+}
+
+// A run killed hard (SIGKILL, power loss) can leave the temporary files of the outputs it was writing;
+// --resume removes those of the outputs it is about to write: ".NAME.gpurotate-DIGITS.tmp".
+void remove_stale_temporaries(const std::vector<Job>& jobs) {
+    std::map<std::string, std::set<std::string>> names_by_dir;
+    for (const Job& job : jobs) {
+        for (const PlannedOutput& out : job.outputs) {
+            const auto slash = out.path.find_last_of('/');
+            names_by_dir[out.path.substr(0, slash)].insert(out.path.substr(slash + 1));
+        }
+    }
+    for (const auto& [dir, names] : names_by_dir) {
+        DIR* handle = ::opendir(dir.c_str());
+        if (!handle) continue;
+        while (const dirent* entry = ::readdir(handle)) {
+            const std::string n = entry->d_name;
+            const auto marker = n.rfind(".gpurotate-");
+            if (n.size() < 5 || n[0] != '.' || marker == std::string::npos || n.compare(n.size() - 4, 4, ".tmp") != 0) continue;
+            if (names.count(n.substr(1, marker - 1))) ::unlink((dir + "/" + n).c_str());
+        }
+        ::closedir(handle);
+    }
+}
+
+struct ExistingCheck {
+    std::int64_t already_complete = 0;
+};
+
+// Drops outputs that --resume finds complete; refuses outputs that exist without --resume or --overwrite,
+// and any output that is one of the inputs.
+ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOptions& o, const std::string& manifest_path) {
+    std::set<std::pair<dev_t, ino_t>> inputs;
+    for (const Job& job : jobs) {
+        struct stat info {};
+        if (::stat(job.input.path.c_str(), &info) == 0) inputs.insert({info.st_dev, info.st_ino});
+    }
+    const auto completed = o.resume ? completed_outputs(manifest_path) : std::map<std::string, std::uint64_t>{};
+    ExistingCheck result;
+    std::vector<std::string> existing;
+    for (Job& job : jobs) {
+        std::vector<PlannedOutput> remaining;
+        for (const PlannedOutput& out : job.outputs) {
+            struct stat info {};
+            if (::stat(out.path.c_str(), &info) != 0) {
+                remaining.push_back(out);
+                continue;
+            }
+            if (inputs.count({info.st_dev, info.st_ino})) {
+                throw Error(ErrorCode::output, "output '" + out.path + "' is an input file: augment never replaces its inputs");
+            }
+            const auto done = completed.find(out.path);
+            if (done != completed.end() && done->second == static_cast<std::uint64_t>(info.st_size)) {
+                ++result.already_complete;
+                continue;
+            }
+            if (!o.resume && !o.overwrite) existing.push_back(out.path);
+            remaining.push_back(out);
+        }
+        job.outputs = std::move(remaining);
+    }
+    if (!existing.empty()) {
+        throw Error(ErrorCode::output, std::to_string(existing.size()) + " output(s) already exist, e.g. '" + existing.front() +
+                                           "' (use --resume to finish an interrupted run, or --overwrite to replace them)");
+    }
+    struct stat info {};
+    if (!o.resume && !o.overwrite && ::stat(manifest_path.c_str(), &info) == 0) {
+        throw Error(ErrorCode::output, "manifest '" + manifest_path +
+                                           "' already exists (use --resume to finish that run, or --overwrite to start over)");
+    }
+    jobs.erase(std::remove_if(jobs.begin(), jobs.end(), [](const Job& j) { return j.outputs.empty(); }), jobs.end());
+    return result;
+}
+
+std::vector<int> resolve_devices(const std::vector<int>& requested) {
+    if (requested.empty()) return {0};
+    if (requested.front() >= 0) {
+        const auto gpus = cuda_devices();
+        for (int d : requested) {
+            if (d >= static_cast<int>(gpus.size())) {
+                throw Error(ErrorCode::device, "--devices: GPU " + std::to_string(d) + " does not exist (" + std::to_string(gpus.size()) +
+                                                   " visible)");
+            }
+        }
+        return requested;
+    }
+    std::vector<int> all;  // "all"
+    for (const auto& g : cuda_devices()) all.push_back(g.index);
+    return all;
+}
+
+std::string size_text(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4) {
+        bytes /= 1024;
+        ++u;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return text;
+}
+
+void print_summary(const PipelineTotals& t, const ExistingCheck& existing, double wall, const PipelineSettings& s, std::ostream& err) {
+    struct rusage usage {};
+    ::getrusage(RUSAGE_SELF, &usage);
+    const double worker_time = t.decode_seconds + t.transform_seconds + t.encode_seconds;
+    const auto share = [&](double x) { return worker_time > 0 ? 100.0 * x / worker_time : 0.0; };
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "gpurotate: augment: %lld inputs (%lld failed), %lld outputs written (%lld failed, %lld already complete), %s in %.2f s\n",
+                  static_cast<long long>(t.inputs_done), static_cast<long long>(t.inputs_failed), static_cast<long long>(t.outputs_written),
+                  static_cast<long long>(t.outputs_failed), static_cast<long long>(existing.already_complete),
+                  size_text(static_cast<double>(t.bytes_written)).c_str(), wall);
+    err << line;
+    std::string backend = t.gpu_sessions > 0 ? "cuda, " + std::to_string(t.gpu_sessions) + " streams on " + std::to_string(s.devices.size()) + " GPU(s)"
+                                             : "cpu";
+    std::snprintf(line, sizeof line, "gpurotate: %.1f images/s, %s/s written; backend %s; %u workers\n",
+                  wall > 0 ? static_cast<double>(t.inputs_done) / wall : 0.0,
+                  size_text(wall > 0 ? static_cast<double>(t.bytes_written) / wall : 0.0).c_str(), backend.c_str(), s.workers);
+    err << line;
+    std::snprintf(line, sizeof line,
+                  "gpurotate: worker time: decode %.1f s (%.0f%%), transform %.1f s (%.0f%%), encode+write %.1f s (%.0f%%); "
+                  "peak memory: host %s, device %s\n",
+                  t.decode_seconds, share(t.decode_seconds), t.transform_seconds, share(t.transform_seconds), t.encode_seconds,
+                  share(t.encode_seconds), size_text(static_cast<double>(usage.ru_maxrss) * 1024.0).c_str(),
+                  size_text(static_cast<double>(t.device_bytes)).c_str());
+    err << line;
+}
+
+}  // namespace
+
+std::vector<Orientation> parse_operation_list(const std::string& text) {
+    std::vector<Orientation> ops;
+    for (const std::string& item : split_commas(text)) {
+        if (item == "all") {
+            for (Orientation o : all_orientations) {
+                if (o != Orientation::identity && std::find(ops.begin(), ops.end(), o) == ops.end()) ops.push_back(o);
+            }
+            continue;
+        }
+        const auto o = parse_orientation(item);
+        if (!o) {
+            throw Error(ErrorCode::usage, "--ops " + item + ": unknown operation (identity rot90 rot180 rot270 flip-h flip-v transpose transverse, or all)");
+        }
+        if (std::find(ops.begin(), ops.end(), *o) == ops.end()) ops.push_back(*o);
+    }
+    if (ops.empty()) throw Error(ErrorCode::usage, "--ops names no operation");
+    return ops;
+}
+
+Shard parse_shard(const std::string& text) {
+    const auto slash = text.find('/');
+    try {
+        if (slash == std::string::npos) throw std::invalid_argument(text);
+        std::size_t used_k = 0, used_n = 0;
+        const long k = std::stol(text.substr(0, slash), &used_k);
+        const long n = std::stol(text.substr(slash + 1), &used_n);
+        if (used_k != slash || used_n != text.size() - slash - 1 || n < 1 || k < 0 || k >= n || n > 1000000) throw std::invalid_argument(text);
+        return {static_cast<unsigned>(k), static_cast<unsigned>(n)};
+    } catch (const std::exception&) {
+        throw Error(ErrorCode::usage, "--shard " + text + ": expected K/N with 0 <= K < N, e.g. 0/4");
+    }
+}
+
+std::vector<int> parse_device_list(const std::string& text) {
+    if (text == "all") return {-1};
+    std::vector<int> devices;
+    for (const std::string& item : split_commas(text)) {
+        try {
+            std::size_t used = 0;
+            const int d = std::stoi(item, &used);
+            if (used != item.size() || d < 0) throw std::invalid_argument(item);
+            if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
+        } catch (const std::exception&) {
+            throw Error(ErrorCode::usage, "--devices " + text + ": expected GPU numbers like 0,1 or all");
+        }
+    }
+    if (devices.empty()) throw Error(ErrorCode::usage, "--devices names no GPU");
+    return devices;
+}
+
+int run_augment(const AugmentOptions& o) {
+    if (o.inputs.empty()) throw Error(ErrorCode::usage, "augment: no input given (files, folders or @list files)");
+    if (o.output_dir.empty()) throw Error(ErrorCode::usage, "augment: no output folder given: use -o OUTDIR");
+    if (o.resume && o.overwrite) throw Error(ErrorCode::usage, "augment: --resume and --overwrite exclude each other");
+    const std::string out_dir = without_trailing_slashes(o.output_dir);
+    AugmentOptions options = o;
+    options.output_dir = out_dir;
+    const std::string manifest_path = o.manifest_path.empty() ? out_dir + "/manifest.jsonl" : o.manifest_path;
+
+    const std::vector<InputFile> inputs = list_inputs(o.inputs, o.recursive, out_dir);
+    if (inputs.empty()) throw Error(ErrorCode::input, "augment: no image files found in the inputs" + std::string(o.recursive ? "" : " (folders are read with --recursive to include subfolders)"));
+    std::vector<Job> jobs = plan_jobs(inputs, options);
+    const ExistingCheck existing = check_existing_outputs(jobs, options, manifest_path);
+
+    std::int64_t planned = 0;
+    for (const Job& job : jobs) planned += static_cast<std::int64_t>(job.outputs.size());
+    if (o.dry_run) {
+        for (const Job& job : jobs) {
+            for (const PlannedOutput& out : job.outputs) std::cout << job.input.path << " -> " << out.path << "\n";
+        }
+        std::cout << "gpurotate: dry run: " << planned << " outputs from " << jobs.size() << " inputs would be written"
+                  << (existing.already_complete ? " (" + std::to_string(existing.already_complete) + " already complete)" : "")
+                  << "; nothing was written\n";
+        return 0;
+    }
+
+    PipelineSettings settings;
+    settings.backend = resolve_backend(o.device);
+    settings.cpu_fallback = o.device == Backend::automatic;
+    if (settings.backend == Backend::cuda) settings.devices = resolve_devices(o.devices);
+    settings.workers = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    settings.workers = std::max(1u, std::min<unsigned>(settings.workers, static_cast<unsigned>(std::max<std::size_t>(1, jobs.size()))));
+    settings.quality = o.quality;
+    settings.replace_outputs = o.overwrite || o.resume;
+
+    make_directories(out_dir);
+    if (o.resume) remove_stale_temporaries(jobs);
+    ManifestWriter manifest(manifest_path, o.overwrite);
+
+    InterruptGuard interrupts;
+    const auto start = std::chrono::steady_clock::now();
+    PipelineTotals totals;
+    {
+        Progress progress(static_cast<std::int64_t>(jobs.size()), o.quiet);
+        totals = run_pipeline(jobs, settings, manifest, progress);
+    }
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!o.quiet) print_summary(totals, existing, wall, settings, std::cerr);
+
+    if (const int signal = stop_requested()) {
+        std::cerr << "gpurotate: interrupted; run the same command with --resume to finish\n";
+        return 128 + signal;
+    }
+    if (totals.inputs_failed > 0) return static_cast<int>(ErrorCode::input);
+    if (totals.outputs_failed > 0) return static_cast<int>(ErrorCode::output);
+    return 0;
+}
+
+}  // namespace gpurotate::augment

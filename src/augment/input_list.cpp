@@ -1,0 +1,125 @@
+#include "augment/input_list.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <utility>
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+namespace gpurotate::augment {
+namespace {
+
+using FileId = std::pair<dev_t, ino_t>;
+
+std::string lowercase(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::string join(const std::string& dir, const std::string& name) {
+    if (dir.empty()) return name;
+    return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+std::string base_name(std::string path) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+class Walker {
+public:
+    Walker(bool recursive, const std::string& exclude_dir) : recursive_(recursive) {
+        struct stat info {};
+        if (!exclude_dir.empty() && ::stat(exclude_dir.c_str(), &info) == 0) exclude_ = FileId{info.st_dev, info.st_ino};
+    }
+
+    void add_argument(const std::string& argument) {
+        struct stat info {};
+        if (::stat(argument.c_str(), &info) != 0) {
+            throw Error(ErrorCode::input, "cannot read '" + argument + "': " + std::strerror(errno));
+        }
+        if (S_ISDIR(info.st_mode)) {
+            walk(argument, "", info, true);
+        } else {
+            files_.push_back({argument, base_name(argument)});
+        }
+    }
+
+    std::vector<InputFile> take() {
+        std::sort(files_.begin(), files_.end(), [](const InputFile& a, const InputFile& b) { return a.relative < b.relative; });
+        return std::move(files_);
+    }
+
+private:
+    void walk(const std::string& dir, const std::string& relative_dir, const struct stat& dir_info, bool is_argument) {
+        // Never the output folder below an input folder (its own outputs), never a folder twice (a link loop).
+        const FileId id{dir_info.st_dev, dir_info.st_ino};
+        if ((!is_argument && id == exclude_) || !visited_.insert(id).second) return;
+        DIR* handle = ::opendir(dir.c_str());
+        if (!handle) throw Error(ErrorCode::input, "cannot list '" + dir + "': " + std::strerror(errno));
+        std::vector<std::string> names;
+        while (const dirent* entry = ::readdir(handle)) {
+            if (entry->d_name[0] != '.') names.emplace_back(entry->d_name);  // hidden entries, ".", ".." and our temporaries
+        }
+        ::closedir(handle);
+        std::sort(names.begin(), names.end());
+        for (const std::string& name : names) {
+            const std::string path = join(dir, name);
+            struct stat info {};
+            if (::stat(path.c_str(), &info) != 0) continue;  // a dangling link: nothing to read
+            if (S_ISDIR(info.st_mode)) {
+                if (recursive_) walk(path, join(relative_dir, name), info, false);
+            } else if (S_ISREG(info.st_mode) && has_image_extension(name)) {
+                files_.push_back({path, join(relative_dir, name)});
+            }
+        }
+    }
+
+    bool recursive_;
+    FileId exclude_{0, 0};
+    std::set<FileId> visited_;
+    std::vector<InputFile> files_;
+};
+
+std::vector<std::string> read_list_file(const std::string& list) {
+    std::ifstream in(list);
+    if (!in) throw Error(ErrorCode::input, "cannot read list file '" + list + "': " + std::strerror(errno));
+    std::vector<std::string> lines;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!line.empty() && line[0] != '#') lines.push_back(line);
+    }
+    return lines;
+}
+
+}  // namespace
+
+bool has_image_extension(const std::string& path) {
+    static const std::set<std::string> extensions = {".png", ".jpg", ".jpeg", ".jpe", ".bmp", ".tga", ".hdr", ".pnm", ".ppm", ".pgm",
+                                                     ".gif", ".psd", ".tif", ".tiff", ".webp", ".exr"};
+    const auto dot = path.find_last_of('.');
+    return dot != std::string::npos && extensions.count(lowercase(path.substr(dot))) > 0;
+}
+
+std::vector<InputFile> list_inputs(const std::vector<std::string>& arguments, bool recursive, const std::string& exclude_dir) {
+    Walker walker(recursive, exclude_dir);
+    for (const std::string& argument : arguments) {
+        if (!argument.empty() && argument[0] == '@') {
+            for (const std::string& entry : read_list_file(argument.substr(1))) walker.add_argument(entry);
+        } else {
+            walker.add_argument(argument);
+        }
+    }
+    return walker.take();
+}
+
+}  // namespace gpurotate::augment

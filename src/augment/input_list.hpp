@@ -1,0 +1,25 @@
+#pragma once
+// Turning `augment`'s INPUT arguments (files, folders, @list files) into the list of image files to read,
+// each with the relative path under which its outputs are mirrored.
+
+#include <string>
+#include <vector>
+
+namespace gpurotate::augment {
+
+struct InputFile {
+    std::string path;      ///< as it is opened
+    std::string relative;  ///< below OUTDIR: the path inside its folder argument, or the file name
+};
+
+/// Whether `path`'s extension is one of the image formats the decoders read (case-insensitive).
+bool has_image_extension(const std::string& path);
+
+/// Expands the arguments, sorted by relative path. Folders contribute their image files (by extension;
+/// hidden entries skipped), with `recursive` their subfolders too, following symbolic links but never
+/// entering a folder twice (no loops) nor the folder `exclude_dir` (the output folder, when it lies inside
+/// an input folder). Files named directly are taken whatever their extension. Throws Error (input) for an
+/// argument that does not exist or cannot be listed.
+std::vector<InputFile> list_inputs(const std::vector<std::string>& arguments, bool recursive, const std::string& exclude_dir);
+
+}  // namespace gpurotate::augment

@@ -1,0 +1,197 @@
+#include "augment/manifest.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace gpurotate::augment {
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0.
+std::size_t utf8_sequence(const std::string& s, std::size_t i) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = byte(i);
+    const std::size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k) {
+        if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    }
+    return n;
+}
+
+void append_escaped(std::string& out, const std::string& s) {
+    out += '"';
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += static_cast<char>(c);
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c >= 0x20 && c < 0x80) {
+            out += static_cast<char>(c);
+        } else if (const std::size_t n = c >= 0x80 ? utf8_sequence(s, i) : 0) {
+            out.append(s, i, n);
+            i += n - 1;
+        } else {
+            char escape[8];
+            std::snprintf(escape, sizeof escape, "\\u%04x", c);
+            out += escape;
+        }
+    }
+    out += '"';
+}
+
+// A reader for exactly what to_json_line writes: flat objects of strings, integers and booleans.
+class LineParser {
+public:
+    explicit LineParser(const std::string& line) : s_(line) {}
+
+    bool parse(ManifestRecord& r) {
+        if (!consume('{')) return false;
+        while (true) {
+            std::string key;
+            if (!read_string(key) || !consume(':')) return false;
+            if (key == "width" || key == "height" || key == "bytes") {
+                std::uint64_t value = 0;
+                if (!read_number(value)) return false;
+                if (key == "width") r.width = static_cast<std::int64_t>(value);
+                if (key == "height") r.height = static_cast<std::int64_t>(value);
+                if (key == "bytes") r.bytes = value;
+            } else {
+                std::string value;
+                if (!read_string(value)) return false;
+                if (key == "input") r.input = value;
+                if (key == "op") r.operation = value;
+                if (key == "output") r.output = value;
+                if (key == "status") r.ok = value == "ok";
+                if (key == "error") r.error = value;
+            }
+            if (consume('}')) return pos_ == s_.size();
+            if (!consume(',')) return false;
+        }
+    }
+
+private:
+    bool consume(char c) {
+        if (pos_ < s_.size() && s_[pos_] == c) {
+            ++pos_;
+            return true;
+        }
+        return false;
+    }
+    bool read_number(std::uint64_t& value) {
+        const std::size_t start = pos_;
+        while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') value = value * 10 + static_cast<std::uint64_t>(s_[pos_++] - '0');
+        return pos_ > start;
+    }
+    bool read_string(std::string& out) {
+        if (!consume('"')) return false;
+        while (pos_ < s_.size()) {
+            const char c = s_[pos_++];
+            if (c == '"') return true;
+            if (c != '\\') {
+                out += c;
+                continue;
+            }
+            if (pos_ >= s_.size()) return false;
+            const char e = s_[pos_++];
+            if (e == 'n') {
+                out += '\n';
+            } else if (e == 'u') {
+                if (pos_ + 4 > s_.size()) return false;
+                out += static_cast<char>(std::stoi(s_.substr(pos_, 4), nullptr, 16));
+                pos_ += 4;
+            } else {
+                out += e;
+            }
+        }
+        return false;
+    }
+
+    const std::string& s_;
+    std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::string to_json_line(const ManifestRecord& r) {
+    std::string line = "{\"input\":";
+    append_escaped(line, r.input);
+    line += ",\"op\":";
+    append_escaped(line, r.operation);
+    line += ",\"output\":";
+    append_escaped(line, r.output);
+    line += ",\"width\":" + std::to_string(r.width) + ",\"height\":" + std::to_string(r.height);
+    line += std::string(",\"status\":\"") + (r.ok ? "ok" : "failed") + "\"";
+    line += ",\"bytes\":" + std::to_string(r.bytes);
+    if (!r.ok) {
+        line += ",\"error\":";
+        append_escaped(line, r.error);
+    }
+    return line + "}";
+}
+
+bool parse_json_line(const std::string& line, ManifestRecord& record) {
+    record = ManifestRecord{};
+    try {
+        return LineParser(line).parse(record);
+    } catch (const std::exception&) {  // a malformed \u escape
+        return false;
+    }
+}
+
+std::map<std::string, std::uint64_t> completed_outputs(const std::string& manifest_path) {
+    std::map<std::string, std::uint64_t> done;
+    std::ifstream in(manifest_path);
+    std::string line;
+    while (std::getline(in, line)) {
+        ManifestRecord r;
+        if (!parse_json_line(line, r)) continue;
+        if (r.ok) {
+            done[r.output] = r.bytes;
+        } else {
+            done.erase(r.output);
+        }
+    }
+    return done;
+}
+
+ManifestWriter::ManifestWriter(const std::string& path, bool truncate) : path_(path) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0666);
+    if (fd_ < 0) throw Error(ErrorCode::output, "cannot write manifest '" + path + "': " + std::strerror(errno));
+    // A run killed mid-write may have left a torn last line: end it, so the next record starts a line of its own.
+    const off_t size = ::lseek(fd_, 0, SEEK_END);
+    char last = '\n';
+    if (size > 0 && ::pread(fd_, &last, 1, size - 1) == 1 && last != '\n') {
+        ManifestWriter::append_raw("\n");
+    }
+}
+
+ManifestWriter::~ManifestWriter() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void ManifestWriter::append(const ManifestRecord& record) {
+    const std::string line = to_json_line(record) + "\n";
+    std::lock_guard<std::mutex> lock(mutex_);
+    append_raw(line);
+}
+
+void ManifestWriter::append_raw(const std::string& line) {
+    std::size_t written = 0;
+    while (written < line.size()) {
+        const ssize_t n = ::write(fd_, line.data() + written, line.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw Error(ErrorCode::output, "cannot write manifest '" + path_ + "': " + std::strerror(errno));
+        written += static_cast<std::size_t>(n);
+    }
+}
+
+}  // namespace gpurotate::augment

@@ -1,0 +1,53 @@
+#pragma once
+// The manifest: one JSON Lines record per output, appended as each output is finished, so that it tells
+// the truth at any moment, after Ctrl-C or a kill, and `--resume` can trust it.
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace gpurotate::augment {
+
+struct ManifestRecord {
+    std::string input;
+    std::string operation;
+    std::string output;
+    std::int64_t width = 0;   ///< of the output; 0 when the input could not be decoded
+    std::int64_t height = 0;
+    bool ok = false;
+    std::uint64_t bytes = 0;  ///< file size of a written output
+    std::string error;        ///< why it failed
+};
+
+/// One record as a JSON object on one line (no newline). Bytes that are not UTF-8 are written as \u00XX.
+std::string to_json_line(const ManifestRecord& record);
+
+/// Parses a line written by to_json_line; false for anything else (a torn last line, say).
+bool parse_json_line(const std::string& line, ManifestRecord& record);
+
+/// The outputs a manifest records as written, by output path, with their sizes; the last record of an
+/// output wins. A missing file is an empty manifest.
+std::map<std::string, std::uint64_t> completed_outputs(const std::string& manifest_path);
+
+/// Appends records; safe to call from many threads. Each record reaches the file in one write().
+class ManifestWriter {
+public:
+    /// Opens `path` for appending (`truncate`: emptied first). Throws Error (output).
+    ManifestWriter(const std::string& path, bool truncate);
+    ~ManifestWriter();
+    ManifestWriter(const ManifestWriter&) = delete;
+    ManifestWriter& operator=(const ManifestWriter&) = delete;
+
+    /// Throws Error (output) when the record cannot be written.
+    void append(const ManifestRecord& record);
+
+private:
+    void append_raw(const std::string& text);
+
+    std::string path_;
+    int fd_ = -1;
+    std::mutex mutex_;
+};
+
+}  // namespace gpurotate::augment

@@ -1,0 +1,276 @@
+#include "augment/pipeline.hpp"
+
+#include "augment/interrupt.hpp"
+#include "augment/staging_buffer.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/gpu_session.hpp>
+#include <gpurotate/io.hpp>
+
+#include "core/nvtx.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <sys/stat.h>
+
+namespace gpurotate::augment {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::int64_t nanoseconds_since(Clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
+
+// A few streams per GPU: enough to overlap one image's transfers with another's, few enough that device
+// memory stays at (1 + variants) x image size per stream.
+constexpr unsigned sessions_per_device = 4;
+
+class SessionPool {
+public:
+    SessionPool(const std::vector<int>& devices, unsigned per_device) {
+        for (unsigned i = 0; i < per_device; ++i) {
+            for (int d : devices) free_.push_back(std::make_unique<GpuSession>(d));
+        }
+        count_ = static_cast<int>(free_.size());
+    }
+
+    class Lease {
+    public:
+        Lease(SessionPool& pool, std::unique_ptr<GpuSession> s) : pool_(pool), session_(std::move(s)) {}
+        ~Lease() { pool_.give_back(std::move(session_)); }
+        Lease(const Lease&) = delete;
+        Lease& operator=(const Lease&) = delete;
+        GpuSession& operator*() const { return *session_; }
+
+    private:
+        SessionPool& pool_;
+        std::unique_ptr<GpuSession> session_;
+    };
+
+    Lease acquire() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        available_.wait(lock, [this] { return !free_.empty(); });
+        auto session = std::move(free_.back());
+        free_.pop_back();
+        return Lease(*this, std::move(session));
+    }
+
+    int count() const { return count_; }
+
+    std::size_t device_bytes() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        std::size_t bytes = 0;
+        for (const auto& s : free_) bytes += s->device_bytes();
+        return bytes;
+    }
+
+private:
+    void give_back(std::unique_ptr<GpuSession> s) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            free_.push_back(std::move(s));
+        }
+        available_.notify_one();
+    }
+
+    std::mutex mutex_;
+    std::condition_variable available_;
+    std::vector<std::unique_ptr<GpuSession>> free_;
+    int count_ = 0;
+};
+
+class Pipeline {
+public:
+    Pipeline(const std::vector<Job>& jobs, const PipelineSettings& settings, ManifestWriter& manifest, Progress& progress)
+        : jobs_(jobs), settings_(settings), manifest_(manifest), progress_(progress) {
+        if (settings_.backend != Backend::cuda) return;
+        try {
+            sessions_ = std::make_unique<SessionPool>(settings_.devices, std::max(1u, std::min(settings_.workers, sessions_per_device)));
+        } catch (const Error& e) {
+            if (!settings_.cpu_fallback) throw;
+            progress_.message(std::string("gpurotate: warning: the GPU is not usable (") + e.what() + "); using the CPU");
+            totals_.fell_back_to_cpu = true;
+        }
+    }
+
+    PipelineTotals run() {
+        std::vector<std::thread> workers;
+        for (unsigned i = 1; i < settings_.workers; ++i) workers.emplace_back([this] { work(); });
+        work();
+        for (auto& w : workers) w.join();
+        if (fatal_) std::rethrow_exception(fatal_);
+        totals_.decode_seconds = static_cast<double>(decode_ns_.load()) * 1e-9;
+        totals_.transform_seconds = static_cast<double>(transform_ns_.load()) * 1e-9;
+        totals_.encode_seconds = static_cast<double>(encode_ns_.load()) * 1e-9;
+        if (sessions_) {
+            totals_.device_bytes = sessions_->device_bytes();
+            totals_.gpu_sessions = sessions_->count();
+        }
+        return totals_;
+    }
+
+private:
+    void work() {
+        StagingBuffer staging(sessions_ != nullptr);
+        while (!stop_requested() && !fatal_flag_.load()) {
+            const std::size_t index = next_.fetch_add(1);
+            if (index >= jobs_.size()) return;
+            try {
+                process(jobs_[index], staging);
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(totals_mutex_);
+                if (!fatal_) fatal_ = std::current_exception();
+                fatal_flag_ = true;
+            }
+        }
+    }
+
+    void process(const Job& job, StagingBuffer& staging) {
+        auto start = Clock::now();
+        Image input;
+        try {
+            detail::NvtxRange range("decode");
+            input = read_image(job.input.path);
+        } catch (const Error& e) {
+            decode_ns_ += nanoseconds_since(start);
+            fail_input(job, e.what());
+            return;
+        }
+        decode_ns_ += nanoseconds_since(start);
+
+        // The variants side by side in the staging buffer, each packed, each starting on a 64-byte boundary.
+        std::vector<TransformTarget> targets;
+        std::size_t total = 0;
+        std::vector<std::size_t> offsets;
+        for (const PlannedOutput& out : job.outputs) {
+            const Extent e = output_extent(out.operation, {input.width(), input.height()});
+            offsets.push_back(total);
+            total += (checked_image_bytes(e.width, e.height, input.format()) + 63) / 64 * 64;
+        }
+        std::byte* base = staging.reserve(total);
+        for (std::size_t i = 0; i < job.outputs.size(); ++i) {
+            const Extent e = output_extent(job.outputs[i].operation, {input.width(), input.height()});
+            const std::size_t pitch = static_cast<std::size_t>(e.width) * input.format().pixel_bytes();
+            targets.push_back({job.outputs[i].operation, ImageView{base + offsets[i], e.width, e.height, pitch, input.format()}});
+        }
+
+        start = Clock::now();
+        try {
+            transform_all(job, input, targets);
+        } catch (const Error& e) {  // a GPU failure with --device cuda: this image fails, the run goes on
+            transform_ns_ += nanoseconds_since(start);
+            fail_input(job, e.what());
+            return;
+        }
+        transform_ns_ += nanoseconds_since(start);
+
+        start = Clock::now();
+        bool any_failed = false;
+        for (std::size_t i = 0; i < job.outputs.size(); ++i) any_failed |= !write_output(job, job.outputs[i], targets[i].dst);
+        encode_ns_ += nanoseconds_since(start);
+        {
+            std::lock_guard<std::mutex> lock(totals_mutex_);
+            ++totals_.inputs_done;
+        }
+        progress_.image_done(any_failed);
+    }
+
+    void transform_all(const Job& job, const Image& input, const std::vector<TransformTarget>& targets) {
+        if (sessions_) {
+            try {
+                const auto session = sessions_->acquire();
+                detail::NvtxRange range("gpu");
+                (*session).transform(input.view(), targets);
+                return;
+            } catch (const Error& e) {
+                if (e.code() != ErrorCode::device || !settings_.cpu_fallback) throw;
+                progress_.message("gpurotate: warning: GPU failed on '" + job.input.path + "' (" + e.what() + "); done on the CPU");
+            }
+        }
+        detail::NvtxRange range("cpu transform");
+        transform_multi(input.view(), targets, Backend::cpu, 1);  // one thread: the workers already fill the cores
+    }
+
+    bool write_output(const Job& job, const PlannedOutput& out, ConstImageView pixels) {
+        ManifestRecord record{job.input.path, std::string(name(out.operation)), out.path, pixels.width, pixels.height, false, 0, {}};
+        try {
+            detail::NvtxRange range("encode");
+            WriteOptions options;
+            options.quality = settings_.quality;
+            options.overwrite = settings_.replace_outputs;
+            ensure_directory_of(out.path);
+            write_image(out.path, pixels, options);
+            struct stat info {};
+            if (::stat(out.path.c_str(), &info) != 0) throw Error(ErrorCode::output, "'" + out.path + "' vanished after it was written");
+            record.ok = true;
+            record.bytes = static_cast<std::uint64_t>(info.st_size);
+        } catch (const Error& e) {
+            record.error = e.what();
+            progress_.message(std::string("gpurotate: error: ") + e.what());
+        }
+        manifest_.append(record);
+        std::lock_guard<std::mutex> lock(totals_mutex_);
+        if (record.ok) {
+            ++totals_.outputs_written;
+            totals_.bytes_written += record.bytes;
+        } else {
+            ++totals_.outputs_failed;
+        }
+        return record.ok;
+    }
+
+    void fail_input(const Job& job, const std::string& reason) {
+        progress_.message("gpurotate: error: " + reason + " (skipped)");
+        for (const PlannedOutput& out : job.outputs) {
+            manifest_.append({job.input.path, std::string(name(out.operation)), out.path, 0, 0, false, 0, reason});
+        }
+        {
+            std::lock_guard<std::mutex> lock(totals_mutex_);
+            ++totals_.inputs_done;
+            ++totals_.inputs_failed;
+            totals_.outputs_failed += static_cast<std::int64_t>(job.outputs.size());
+        }
+        progress_.image_done(true);
+    }
+
+    // Output folders mirror the input folders; they are made as the first output lands in them.
+    static void ensure_directory_of(const std::string& path) {
+        for (std::size_t slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+            const std::string dir = path.substr(0, slash);
+            if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+                throw Error(ErrorCode::output, "cannot create folder '" + dir + "': " + std::strerror(errno));
+            }
+        }
+    }
+
+    const std::vector<Job>& jobs_;
+    const PipelineSettings& settings_;
+    ManifestWriter& manifest_;
+    Progress& progress_;
+    std::unique_ptr<SessionPool> sessions_;
+    std::atomic<std::size_t> next_{0};
+    std::atomic<std::int64_t> decode_ns_{0}, transform_ns_{0}, encode_ns_{0};
+    std::mutex totals_mutex_;
+    PipelineTotals totals_;
+    std::exception_ptr fatal_;
+    std::atomic<bool> fatal_flag_{false};
+};
+
+}  // namespace
+
+PipelineTotals run_pipeline(const std::vector<Job>& jobs, const PipelineSettings& settings, ManifestWriter& manifest,
+                            Progress& progress) {
+    return Pipeline(jobs, settings, manifest, progress).run();
+}
+
+}  // namespace gpurotate::augment

@@ -1,0 +1,45 @@
+#pragma once
+// The workers of `augment`: each takes the next input, decodes it, has all its variants made in one pass
+// (a fused launch on a shared GPU session, or the CPU), encodes and writes them, and records each output
+// in the manifest. The number of images in flight is the number of workers, whatever the dataset size.
+
+#include "augment/manifest.hpp"
+#include "augment/output_plan.hpp"
+#include "augment/progress.hpp"
+
+#include <gpurotate/transform.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace gpurotate::augment {
+
+struct PipelineSettings {
+    Backend backend = Backend::cpu;  ///< resolved: cuda or cpu
+    bool cpu_fallback = false;       ///< --device auto: an image the GPU fails on is redone on the CPU
+    std::vector<int> devices{0};
+    unsigned workers = 1;
+    int quality = 95;
+    bool replace_outputs = false;    ///< --overwrite or --resume: outputs not recorded as complete are replaced
+};
+
+struct PipelineTotals {
+    std::int64_t inputs_done = 0;
+    std::int64_t inputs_failed = 0;
+    std::int64_t outputs_written = 0;
+    std::int64_t outputs_failed = 0;
+    std::uint64_t bytes_written = 0;
+    double decode_seconds = 0;     ///< summed over workers
+    double transform_seconds = 0;  ///< GPU sessions (upload, kernel, downloads) or CPU transforms
+    double encode_seconds = 0;     ///< encoding and writing
+    std::size_t device_bytes = 0;  ///< device memory the sessions held at the end
+    int gpu_sessions = 0;
+    bool fell_back_to_cpu = false;
+};
+
+/// Runs every job (until a stop is requested) and returns what happened. Throws Error when the manifest
+/// cannot be written (it must never lie), after the workers have stopped.
+PipelineTotals run_pipeline(const std::vector<Job>& jobs, const PipelineSettings& settings, ManifestWriter& manifest,
+                            Progress& progress);
+
+}  // namespace gpurotate::augment

@@ -1,0 +1,52 @@
+#pragma once
+// A worker's host buffer for the variants of one image: page-locked when CUDA is usable (downloads then run
+// at full speed and need no extra copy), ordinary memory otherwise. Grows, never shrinks, so a worker
+// allocates a few times per run rather than once per image (pinning memory costs milliseconds).
+
+#include "core/cuda_backend.hpp"
+
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+
+namespace gpurotate::augment {
+
+class StagingBuffer {
+public:
+    explicit StagingBuffer(bool pinned) : pinned_(pinned) {}
+    ~StagingBuffer() { release(); }
+    StagingBuffer(const StagingBuffer&) = delete;
+    StagingBuffer& operator=(const StagingBuffer&) = delete;
+
+    /// At least `bytes` of memory; the previous contents are lost when it grows.
+    std::byte* reserve(std::size_t bytes) {
+        if (bytes <= capacity_) return data_;
+        release();
+        void* p = pinned_ ? detail::allocate_pinned(bytes) : nullptr;
+        on_heap_ = p == nullptr;
+        if (on_heap_) p = std::malloc(bytes);
+        if (!p) throw std::bad_alloc();
+        data_ = static_cast<std::byte*>(p);
+        capacity_ = bytes;
+        return data_;
+    }
+
+private:
+    void release() {
+        if (!data_) return;
+        if (on_heap_) {
+            std::free(data_);
+        } else {
+            detail::free_pinned(data_);
+        }
+        data_ = nullptr;
+        capacity_ = 0;
+    }
+
+    bool pinned_;
+    bool on_heap_ = true;
+    std::byte* data_ = nullptr;
+    std::size_t capacity_ = 0;
+};
+
+}  // namespace gpurotate::augment

@@ -1,0 +1,29 @@
+// The front end of GpuSession: argument checks here, the CUDA work behind the backend seam.
+
+#include <gpurotate/gpu_session.hpp>
+
+#include "core/cuda_backend.hpp"
+#include "core/validate.hpp"
+
+namespace gpurotate {
+
+struct GpuSession::Impl {
+    int device;
+    detail::DeviceSessionHandle session;
+};
+
+GpuSession::GpuSession(int device) : impl_(new Impl{device, detail::open_device_session(device)}) {}
+GpuSession::~GpuSession() = default;
+GpuSession::GpuSession(GpuSession&&) noexcept = default;
+GpuSession& GpuSession::operator=(GpuSession&&) noexcept = default;
+
+void GpuSession::transform(ConstImageView src, const std::vector<TransformTarget>& targets) {
+    detail::validate_multi_targets(src, targets);
+    detail::transform_host_multi_cuda(*impl_->session, src, targets.data(), targets.size());
+}
+
+int GpuSession::device() const noexcept { return impl_->device; }
+
+std::size_t GpuSession::device_bytes() const noexcept { return detail::device_session_bytes(*impl_->session); }
+
+}  // namespace gpurotate
