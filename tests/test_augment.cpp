@@ -1,0 +1,351 @@
+// `gpurotate augment` end to end on generated datasets with nested folders (CPU backend, as CI runs it):
+// outputs against the reference, the manifest against the files, a corrupt input in the middle, resume
+// after SIGKILL and after Ctrl-C, shards, dry runs and every refusal. Plus the pieces: the manifest's
+// JSON lines, the shard hash, the name template, the option parsers.
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+#include "augment/augment_options.hpp"
+#include "augment/manifest.hpp"
+#include "augment/output_plan.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/io.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <csignal>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <set>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+using gpurotate::Orientation;
+using test_support::quote;
+using test_support::run;
+
+namespace {
+
+const std::string exe = GPUROTATE_EXE;
+
+struct DatasetImage {
+    std::string relative;
+    gpurotate::Image pixels;
+};
+
+// A nested dataset: formats of every channel count and both depths, odd sizes, three folder levels.
+std::vector<DatasetImage> make_dataset(const std::string& root, int count, std::int64_t side, std::uint32_t seed) {
+    const gpurotate::PixelFormat formats[] = {{gpurotate::SampleType::u8, 3}, {gpurotate::SampleType::u8, 1},
+                                              {gpurotate::SampleType::u8, 4}, {gpurotate::SampleType::u16, 3},
+                                              {gpurotate::SampleType::u8, 2}};
+    const char* folders[] = {"", "cats/", "cats/small/", "dogs/"};
+    ::mkdir((root).c_str(), 0777);
+    for (const char* f : {"cats", "cats/small", "dogs"}) ::mkdir((root + "/" + f).c_str(), 0777);
+    std::vector<DatasetImage> images;
+    for (int i = 0; i < count; ++i) {
+        const auto format = formats[i % 5];
+        const std::string relative = std::string(folders[i % 4]) + "img" + std::to_string(i) + ".png";
+        auto pixels = test_support::random_image(side + i % 7, side - 1 + i % 3, format, seed + static_cast<std::uint32_t>(i));
+        gpurotate::write_image(root + "/" + relative, pixels.view());
+        images.push_back({relative, std::move(pixels)});
+    }
+    return images;
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+std::vector<gpurotate::augment::ManifestRecord> records_of(const std::string& manifest) {
+    std::vector<gpurotate::augment::ManifestRecord> records;
+    for (const std::string& line : lines_of(manifest)) {
+        gpurotate::augment::ManifestRecord r;
+        if (gpurotate::augment::parse_json_line(line, r)) records.push_back(r);
+    }
+    return records;
+}
+
+std::string out_name(const std::string& relative, Orientation o) {
+    return relative.substr(0, relative.size() - 4) + "_" + std::string(gpurotate::name(o)) + ".png";
+}
+
+// Every output of every image exists, decodes to the reference, and has exactly one "ok" record whose
+// size is the file's; there are no temporary files left.
+void check_complete(const std::string& out_dir, const std::vector<DatasetImage>& images, const std::vector<Orientation>& ops,
+                    const std::string& manifest) {
+    std::map<std::string, int> ok_records;
+    std::map<std::string, std::uint64_t> recorded_bytes;
+    for (const auto& r : records_of(manifest)) {
+        if (r.ok) {
+            ++ok_records[r.output];
+            recorded_bytes[r.output] = r.bytes;
+        }
+    }
+    for (const auto& image : images) {
+        for (Orientation o : ops) {
+            const std::string path = out_dir + "/" + out_name(image.relative, o);
+            CAPTURE(path);
+            REQUIRE(test_support::file_exists(path));
+            const gpurotate::Image got = gpurotate::read_image(path);
+            CHECK(test_support::first_difference(got.view(), reference::transform(image.pixels, o).view()) == -1);
+            CHECK(ok_records[path] == 1);
+            CHECK(recorded_bytes[path] == test_support::file_bytes(path).size());
+        }
+    }
+    CHECK(run("find " + quote(out_dir) + " -name '*.tmp' | grep -q .").status != 0);
+}
+
+pid_t spawn_quietly(const std::vector<std::string>& args) {
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    REQUIRE(rc == 0);
+    return pid;
+}
+
+// Waits until the manifest has at least `lines` lines (the run is under way), then sends `signal`.
+// Returns the number of lines at that moment; the exit status goes to `status`.
+std::size_t interrupt_when(pid_t pid, const std::string& manifest, std::size_t lines, int signal, int& status) {
+    std::size_t seen = 0;
+    for (int i = 0; i < 20000 && seen < lines; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        seen = lines_of(manifest).size();
+    }
+    ::kill(pid, signal);
+    int raw = 0;
+    ::waitpid(pid, &raw, 0);
+    status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    return seen;
+}
+
+const std::vector<Orientation> seven = {Orientation::rot90,  Orientation::rot180,    Orientation::rot270,    Orientation::flip_h,
+                                        Orientation::flip_v, Orientation::transpose, Orientation::transverse};
+
+}  // namespace
+
+TEST_CASE("augment writes every variant of a nested dataset, exactly, with a truthful manifest") {
+    test_support::TempDir dir;
+    const auto images = make_dataset(dir.file("in"), 12, 23, 100);
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops all --recursive --device cpu -j 2");
+    CAPTURE(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("12 inputs (0 failed), 84 outputs written") != std::string::npos);
+    check_complete(dir.file("out"), images, seven, dir.file("out/manifest.jsonl"));
+    CHECK(records_of(dir.file("out/manifest.jsonl")).size() == 84);
+    // Without --recursive only the top folder's images are read.
+    const auto top = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("top")) + " --ops rot90 --device cpu");
+    CHECK(top.status == 0);
+    CHECK(top.output.find("3 inputs (0 failed), 3 outputs written") != std::string::npos);
+}
+
+TEST_CASE("augment reports a corrupt input in the middle, skips it, and finishes the rest") {
+    test_support::TempDir dir;
+    const auto images = make_dataset(dir.file("in"), 6, 17, 200);
+    const std::string good = test_support::file_bytes(dir.file("in/img1.png"));
+    test_support::write_bytes(dir.file("in/cats/img3a.png"), good.substr(0, good.size() / 2));  // truncated
+    test_support::write_bytes(dir.file("in/cats/notes.png"), "not an image at all");
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) +
+                       " --ops rot90,flip-v -r --device cpu -j 2");
+    CAPTURE(r.output);
+    CHECK(r.status == 3);  // some inputs failed: the documented exit status
+    CHECK(r.output.find("img3a.png") != std::string::npos);
+    CHECK(r.output.find("notes.png") != std::string::npos);
+    check_complete(dir.file("out"), images, {Orientation::rot90, Orientation::flip_v}, dir.file("out/manifest.jsonl"));
+    int failed = 0;
+    for (const auto& record : records_of(dir.file("out/manifest.jsonl"))) {
+        if (record.ok) continue;
+        ++failed;
+        CHECK((record.input.find("img3a.png") != std::string::npos || record.input.find("notes.png") != std::string::npos));
+        CHECK(!record.error.empty());
+        CHECK_FALSE(test_support::file_exists(record.output));
+    }
+    CHECK(failed == 4);
+}
+
+TEST_CASE("augment killed with SIGKILL mid-run leaves no partial file, and --resume completes the set") {
+    test_support::TempDir dir;
+    const auto images = make_dataset(dir.file("in"), 60, 96, 300);
+    const std::vector<Orientation> ops = {Orientation::rot90, Orientation::flip_h, Orientation::transpose};
+    const std::string manifest = dir.file("out/manifest.jsonl");
+    const pid_t pid = spawn_quietly({exe, "augment", dir.file("in"), "-o", dir.file("out"), "--ops", "rot90,flip-h,transpose", "-r",
+                                     "--device", "cpu", "-j", "1"});
+    int status = 0;
+    const std::size_t seen = interrupt_when(pid, manifest, 8, SIGKILL, status);
+    REQUIRE(status == 128 + SIGKILL);  // killed, not finished
+    REQUIRE(seen < 180);
+    // Whatever was left is whole: every output file present decodes.
+    for (const auto& image : images) {
+        for (Orientation o : ops) {
+            const std::string path = dir.file("out/" + out_name(image.relative, o));
+            if (test_support::file_exists(path)) CHECK_NOTHROW(gpurotate::read_image(path));
+        }
+    }
+    // Without --resume the leftovers are refused; with it the set is completed with no duplicates.
+    CHECK(run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops rot90,flip-h,transpose -r --device cpu").status == 4);
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) +
+                       " --ops rot90,flip-h,transpose -r --device cpu --resume");
+    CAPTURE(r.output);
+    CHECK(r.status == 0);
+    check_complete(dir.file("out"), images, ops, manifest);
+}
+
+TEST_CASE("augment stops cleanly on SIGINT, exits 130, and --resume finishes") {
+    test_support::TempDir dir;
+    const auto images = make_dataset(dir.file("in"), 60, 96, 400);
+    const std::string manifest = dir.file("out/manifest.jsonl");
+    const pid_t pid = spawn_quietly({exe, "augment", dir.file("in"), "-o", dir.file("out"), "--ops", "all", "-r", "--device", "cpu", "-j", "2"});
+    int status = 0;
+    const std::size_t seen = interrupt_when(pid, manifest, 8, SIGINT, status);
+    REQUIRE(seen < 420);
+    CHECK(status == 130);
+    // After a clean stop every record is true: each "ok" output exists with the recorded size.
+    const auto records = records_of(manifest);
+    CHECK(records.size() == lines_of(manifest).size());
+    CHECK(records.size() < 420);
+    for (const auto& r : records) {
+        CHECK(r.ok);
+        CHECK(test_support::file_bytes(r.output).size() == r.bytes);
+    }
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops all -r --device cpu --resume");
+    CAPTURE(r.output);
+    CHECK(r.status == 0);
+    check_complete(dir.file("out"), images, seven, manifest);
+}
+
+TEST_CASE("augment --shard K/N over N runs covers every input exactly once") {
+    test_support::TempDir dir;
+    const auto images = make_dataset(dir.file("in"), 20, 9, 500);
+    std::map<std::string, int> outputs;
+    for (int k = 0; k < 3; ++k) {
+        const std::string m = dir.file("shard" + std::to_string(k) + ".jsonl");
+        const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops rot270 -r --device cpu --shard " +
+                           std::to_string(k) + "/3 --manifest " + quote(m));
+        CAPTURE(r.output);
+        CHECK(r.status == 0);
+        for (const auto& record : records_of(m)) ++outputs[record.output];
+    }
+    CHECK(outputs.size() == images.size());
+    for (const auto& [path, count] : outputs) CHECK(count == 1);
+    REQUIRE(run("cat " + quote(dir.file("shard0.jsonl")) + " " + quote(dir.file("shard1.jsonl")) + " " + quote(dir.file("shard2.jsonl")) +
+                " > " + quote(dir.file("all.jsonl"))).status == 0);
+    check_complete(dir.file("out"), images, {Orientation::rot270}, dir.file("all.jsonl"));
+}
+
+TEST_CASE("augment --dry-run lists the outputs and writes nothing") {
+    test_support::TempDir dir;
+    make_dataset(dir.file("in"), 4, 8, 600);
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops rot90,flip-h -r --dry-run");
+    CAPTURE(r.output);
+    CHECK(r.status == 0);
+    CHECK(r.output.find("8 outputs from 4 inputs would be written") != std::string::npos);
+    CHECK(r.output.find("out/cats/img1_flip-h.png") != std::string::npos);
+    struct stat info {};
+    CHECK(::stat(dir.file("out").c_str(), &info) != 0);
+}
+
+TEST_CASE("augment refuses collisions, existing outputs, outputs onto inputs and bad options before any work") {
+    test_support::TempDir dir;
+    make_dataset(dir.file("in"), 2, 8, 700);
+    gpurotate::write_image(dir.file("in/img0.bmp"), test_support::random_image(5, 5, {gpurotate::SampleType::u8, 3}, 1).view());
+    const std::string base = quote(exe) + " augment " + quote(dir.file("in")) + " --device cpu ";
+    struct Case {
+        std::string args;
+        int status;
+        std::string message;
+    };
+    const Case cases[] = {
+        {"-o " + quote(dir.file("a")) + " --format png", 2, "would both be written to"},  // img0.png and img0.bmp
+        {"-o " + quote(dir.file("in")) + " --ops identity --name '{stem}.{ext}'", 4, "is an input file"},
+        {"-o " + quote(dir.file("b")) + " --name '{stem}.png'", 2, "needs {op}"},
+        {"-o " + quote(dir.file("b")) + " --name '../{stem}_{op}.png'", 2, "outputs stay inside the output folder"},
+        {"-o " + quote(dir.file("b")) + " --name '{stem}_{op}.xyz'", 2, "names no output format"},
+        {"-o " + quote(dir.file("b")) + " --ops rot45", 2, "unknown operation"},
+        {"-o " + quote(dir.file("b")) + " --shard 3/3", 2, "0 <= K < N"},
+        {"-o " + quote(dir.file("b")) + " --format xyz", 4, "xyz"},
+        {"-o " + quote(dir.file("b")) + " --resume --overwrite", 2, "excludes"},
+        {"-o " + quote(dir.file("b")) + " " + quote(dir.file("missing")), 3, "No such file"},
+    };
+    for (const Case& c : cases) {
+        const auto r = run(base + c.args);
+        CAPTURE(c.args);
+        CAPTURE(r.output);
+        CHECK(r.status == c.status);
+        CHECK(r.output.find(c.message) != std::string::npos);
+        CHECK(r.output.find("gpurotate: error: ") != std::string::npos);
+    }
+    CHECK(run("ls " + quote(dir.file("a")) + " " + quote(dir.file("b"))).status != 0);  // nothing was created
+    // A finished run is not silently redone: its outputs and its manifest are refused without --resume/--overwrite.
+    REQUIRE(run(base + "-o " + quote(dir.file("c")) + " --ops rot90 --format png").status == 2);  // collision again
+    REQUIRE(run(quote(exe) + " augment " + quote(dir.file("in/img0.png")) + " -o " + quote(dir.file("c")) + " --ops rot90 --device cpu").status == 0);
+    const auto again = run(quote(exe) + " augment " + quote(dir.file("in/img0.png")) + " -o " + quote(dir.file("c")) + " --ops rot90 --device cpu");
+    CHECK(again.status == 4);
+    CHECK(again.output.find("already exist") != std::string::npos);
+    CHECK(run(quote(exe) + " augment " + quote(dir.file("in/img0.png")) + " -o " + quote(dir.file("c")) + " --ops rot90 --device cpu --overwrite").status == 0);
+    CHECK(records_of(dir.file("c/manifest.jsonl")).size() == 1);  // --overwrite starts a new manifest
+}
+
+TEST_CASE("augment reads @list files and keeps outputs out of its own input folder") {
+    test_support::TempDir dir;
+    const auto images = make_dataset(dir.file("in"), 4, 8, 800);
+    test_support::write_bytes(dir.file("list.txt"), "# two of them\n" + dir.file("in/img0.png") + "\n\n" + dir.file("in/cats/img1.png") + "\n");
+    const auto r = run(quote(exe) + " augment @" + quote(dir.file("list.txt")) + " -o " + quote(dir.file("out")) + " --ops flip-h --device cpu");
+    CAPTURE(r.output);
+    CHECK(r.status == 0);
+    CHECK(test_support::file_exists(dir.file("out/img0_flip-h.png")));
+    CHECK(test_support::file_exists(dir.file("out/img1_flip-h.png")));
+    // Output folder inside the input folder: the second run must not read the first run's outputs.
+    CHECK(run(quote(exe) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("in/aug")) + " --ops rot90 --device cpu").status == 0);
+    const auto again = run(quote(exe) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("in/aug")) + " --ops rot90 --device cpu --resume");
+    CAPTURE(again.output);
+    CHECK(again.output.find("4 already complete") != std::string::npos);
+}
+
+TEST_CASE("manifest lines round-trip any path, including bytes that are not UTF-8") {
+    gpurotate::augment::ManifestRecord r{"in/caf\xc3\xa9 \"q\"\\x\n\x01\xff.png", "rot90", "out/a.png", 3, 4, false, 17, "bad \xfe"};
+    const std::string line = gpurotate::augment::to_json_line(r);
+    CHECK(line.find('\n') == std::string::npos);
+    gpurotate::augment::ManifestRecord back;
+    REQUIRE(gpurotate::augment::parse_json_line(line, back));
+    CHECK(back.input == r.input);
+    CHECK(back.error == r.error);
+    CHECK(back.width == 3);
+    CHECK(back.height == 4);
+    CHECK_FALSE(back.ok);
+    CHECK_FALSE(gpurotate::augment::parse_json_line(line.substr(0, line.size() - 5), back));  // a torn line
+}
+
+TEST_CASE("shard hash, name template and option parsers") {
+    using namespace gpurotate::augment;
+    CHECK(shard_hash("") == 14695981039346656037ull);  // FNV-1a offset basis: the hash is the published one
+    CHECK(shard_hash("a") == 0xaf63dc4c8601ec8cull);
+    CHECK_NOTHROW(check_name_template("{op}/{stem}.{ext}", 7));
+    CHECK_THROWS_AS(check_name_template("/abs/{stem}_{op}.png", 1), gpurotate::Error);
+    CHECK_THROWS_AS(check_name_template("{stem}_{opx}.png", 1), gpurotate::Error);
+    CHECK(parse_shard("2/5").index == 2);
+    CHECK(parse_shard("2/5").count == 5);
+    CHECK_THROWS_AS(parse_shard("5/5"), gpurotate::Error);
+    CHECK_THROWS_AS(parse_shard("-1/5"), gpurotate::Error);
+    CHECK(parse_operation_list("all").size() == 7);
+    CHECK(parse_operation_list("rot90,rot90,identity").size() == 2);
+    CHECK(parse_device_list("1,0,1") == std::vector<int>{1, 0});
+    CHECK_THROWS_AS(parse_device_list("x"), gpurotate::Error);
+}

@@ -1,0 +1,134 @@
+// The fused multi-output kernel (one read, up to 8 writes) against the single-output kernels, bit-exact:
+// all 8 elements in one launch, every pixel width, the awkward sizes, misaligned buffers; and GpuSession,
+// the host-image path `augment` uses, against the reference. Skipped without a GPU.
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/gpu_session.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <cuda_runtime.h>
+#include <doctest/doctest.h>
+
+#include <vector>
+
+using gpurotate::Orientation;
+
+namespace {
+
+#define REQUIRE_CUDA(call) REQUIRE_EQ(cudaSuccess, (call))
+
+// Device memory freed at scope exit.
+struct DeviceBytes {
+    explicit DeviceBytes(std::size_t n) { REQUIRE_CUDA(cudaMalloc(&p, n)); }
+    ~DeviceBytes() { cudaFree(p); }
+    std::byte* get() const { return static_cast<std::byte*>(p); }
+    void* p = nullptr;
+};
+
+gpurotate::Image download(const gpurotate::ImageView& d) {
+    gpurotate::Image out(d.width, d.height, d.format);
+    REQUIRE_CUDA(cudaMemcpy2D(out.data(), d.row_bytes(), d.data, d.pitch, d.row_bytes(), static_cast<std::size_t>(d.height),
+                              cudaMemcpyDeviceToHost));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("the multi-output kernel writes all 8 elements exactly as the single-output kernels do") {
+    std::uint32_t seed = 4000;
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const auto& size : test_support::awkward_sizes()) {
+            // One extra byte of offset misaligns every pointer and pitch: the byte-aligned words must serve.
+            for (std::size_t skew : {std::size_t{0}, std::size_t{1}}) {
+                const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
+                const std::size_t pixel = format.pixel_bytes();
+                const std::size_t side = static_cast<std::size_t>(std::max(size.width, size.height));
+                const std::size_t pitch = side * pixel + skew;
+                const std::size_t image_bytes = pitch * side + 16;
+                DeviceBytes d_src(image_bytes), d_multi(image_bytes * 8), d_single(image_bytes);
+                const gpurotate::ImageView src_view{d_src.get() + skew, size.width, size.height, pitch, format};
+                REQUIRE_CUDA(cudaMemcpy2D(src_view.data, pitch, src.data(), src.view().pitch, src.view().row_bytes(),
+                                          static_cast<std::size_t>(size.height), cudaMemcpyHostToDevice));
+                REQUIRE_CUDA(cudaMemset(d_multi.get(), 0xa5, image_bytes * 8));
+                std::vector<gpurotate::TransformTarget> targets;
+                for (Orientation o : gpurotate::all_orientations) {
+                    const gpurotate::Extent e = gpurotate::output_extent(o, src_view.extent());
+                    targets.push_back({o, gpurotate::ImageView{d_multi.get() + targets.size() * image_bytes + skew, e.width, e.height, pitch, format}});
+                }
+                gpurotate::transform_device_multi(src_view, targets, nullptr);
+                REQUIRE_CUDA(cudaDeviceSynchronize());
+                for (const auto& t : targets) {
+                    REQUIRE_CUDA(cudaMemset(d_single.get(), 0x5a, image_bytes));
+                    const gpurotate::ImageView single{d_single.get() + skew, t.dst.width, t.dst.height, pitch, format};
+                    gpurotate::transform_device(src_view, single, t.orientation, nullptr, gpurotate::CudaKernel::tile32_padded);
+                    REQUIRE_CUDA(cudaDeviceSynchronize());
+                    CAPTURE(gpurotate::to_string(format));
+                    CAPTURE(size.width);
+                    CAPTURE(size.height);
+                    CAPTURE(skew);
+                    CAPTURE(gpurotate::name(t.orientation));
+                    const gpurotate::Image multi_out = download(t.dst);
+                    CHECK(test_support::first_difference(multi_out.view(), download(single).view()) == -1);
+                    CHECK(test_support::first_difference(multi_out.view(), reference::transform(src, t.orientation).view()) == -1);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("the multi-output kernel covers images taller than the grid allows") {
+    // 65535 blocks in y cover 65535 * 32 rows; a taller image needs the kernel's stride loop.
+    const gpurotate::PixelFormat format{gpurotate::SampleType::u8, 1};
+    const gpurotate::Image src = test_support::random_image(3, 65535LL * 32 + 45, format, 77);
+    std::vector<gpurotate::Image> outs;
+    std::vector<gpurotate::TransformTarget> targets;
+    for (Orientation o : {Orientation::rot90, Orientation::flip_v}) {
+        const gpurotate::Extent e = gpurotate::output_extent(o, {src.width(), src.height()});
+        outs.emplace_back(e.width, e.height, format);
+        std::memset(outs.back().data(), 0, outs.back().size_bytes());
+    }
+    targets.push_back({Orientation::rot90, outs[0].view()});
+    targets.push_back({Orientation::flip_v, outs[1].view()});
+    gpurotate::transform_multi(src.view(), targets, gpurotate::Backend::cuda);
+    CHECK(test_support::first_difference(outs[0].view(), reference::transform(src, Orientation::rot90).view()) == -1);
+    CHECK(test_support::first_difference(outs[1].view(), reference::transform(src, Orientation::flip_v).view()) == -1);
+}
+
+TEST_CASE("a GpuSession reuses its buffers across images of different sizes and stays exact") {
+    gpurotate::GpuSession session(0);
+    std::uint32_t seed = 9000;
+    std::size_t grown = 0;
+    for (const auto& size : {test_support::Size{640, 480}, test_support::Size{31, 33}, test_support::Size{1031, 1009}, test_support::Size{5, 3}}) {
+        const gpurotate::PixelFormat format{gpurotate::SampleType::u8, 3};
+        const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
+        std::vector<gpurotate::Image> outs;
+        std::vector<gpurotate::TransformTarget> targets;
+        for (Orientation o : {Orientation::rot90, Orientation::rot180, Orientation::transverse}) {
+            const gpurotate::Extent e = gpurotate::output_extent(o, {src.width(), src.height()});
+            outs.emplace_back(e.width, e.height, format, gpurotate::HostMemory::pinned);
+            std::memset(outs.back().data(), 0xa5, outs.back().size_bytes());
+            targets.push_back({o, outs.back().view()});
+        }
+        session.transform(src.view(), targets);
+        for (const auto& t : targets) {
+            CAPTURE(size.width);
+            CAPTURE(gpurotate::name(t.orientation));
+            CHECK(test_support::first_difference(t.dst, reference::transform(src, t.orientation).view()) == -1);
+        }
+        CHECK(session.device_bytes() >= grown);  // grows, never shrinks
+        grown = session.device_bytes();
+    }
+    CHECK(session.device() == 0);
+}
+
+TEST_CASE("multi-output arguments are checked before anything runs") {
+    const gpurotate::Image src = test_support::random_image(4, 3, {gpurotate::SampleType::u8, 1}, 5);
+    gpurotate::Image wrong(4, 3, {gpurotate::SampleType::u8, 1});
+    CHECK_THROWS_AS(gpurotate::transform_multi(src.view(), {}, gpurotate::Backend::cuda), gpurotate::Error);
+    CHECK_THROWS_AS(gpurotate::transform_multi(src.view(), {{Orientation::rot90, wrong.view()}}, gpurotate::Backend::cuda), gpurotate::Error);
+    std::vector<gpurotate::TransformTarget> nine(9, gpurotate::TransformTarget{Orientation::identity, wrong.view()});
+    CHECK_THROWS_AS(gpurotate::transform_multi(src.view(), nine, gpurotate::Backend::cuda), gpurotate::Error);
+}
