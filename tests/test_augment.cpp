@@ -3,6 +3,7 @@
 // after SIGKILL and after Ctrl-C, shards, dry runs and every refusal. Plus the pieces: the manifest's
 // JSON lines, the shard hash, the name template, the option parsers.
 
+#include "augment_support.hpp"
 #include "reference.hpp"
 #include "test_support.hpp"
 
@@ -34,79 +35,11 @@ using gpurotate::Orientation;
 using test_support::quote;
 using test_support::run;
 
+using namespace augment_support;
+
 namespace {
 
 const std::string exe = GPUROTATE_EXE;
-
-struct DatasetImage {
-    std::string relative;
-    gpurotate::Image pixels;
-};
-
-// A nested dataset: formats of every channel count and both depths, odd sizes, three folder levels.
-std::vector<DatasetImage> make_dataset(const std::string& root, int count, std::int64_t side, std::uint32_t seed) {
-    const gpurotate::PixelFormat formats[] = {{gpurotate::SampleType::u8, 3}, {gpurotate::SampleType::u8, 1},
-                                              {gpurotate::SampleType::u8, 4}, {gpurotate::SampleType::u16, 3},
-                                              {gpurotate::SampleType::u8, 2}};
-    const char* folders[] = {"", "cats/", "cats/small/", "dogs/"};
-    ::mkdir((root).c_str(), 0777);
-    for (const char* f : {"cats", "cats/small", "dogs"}) ::mkdir((root + "/" + f).c_str(), 0777);
-    std::vector<DatasetImage> images;
-    for (int i = 0; i < count; ++i) {
-        const auto format = formats[i % 5];
-        const std::string relative = std::string(folders[i % 4]) + "img" + std::to_string(i) + ".png";
-        auto pixels = test_support::random_image(side + i % 7, side - 1 + i % 3, format, seed + static_cast<std::uint32_t>(i));
-        gpurotate::write_image(root + "/" + relative, pixels.view());
-        images.push_back({relative, std::move(pixels)});
-    }
-    return images;
-}
-
-std::vector<std::string> lines_of(const std::string& path) {
-    std::ifstream in(path);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
-std::vector<gpurotate::augment::ManifestRecord> records_of(const std::string& manifest) {
-    std::vector<gpurotate::augment::ManifestRecord> records;
-    for (const std::string& line : lines_of(manifest)) {
-        gpurotate::augment::ManifestRecord r;
-        if (gpurotate::augment::parse_json_line(line, r)) records.push_back(r);
-    }
-    return records;
-}
-
-std::string out_name(const std::string& relative, Orientation o) {
-    return relative.substr(0, relative.size() - 4) + "_" + std::string(gpurotate::name(o)) + ".png";
-}
-
-// Every output of every image exists, decodes to the reference, and has exactly one "ok" record whose
-// size is the file's; there are no temporary files left.
-void check_complete(const std::string& out_dir, const std::vector<DatasetImage>& images, const std::vector<Orientation>& ops,
-                    const std::string& manifest) {
-    std::map<std::string, int> ok_records;
-    std::map<std::string, std::uint64_t> recorded_bytes;
-    for (const auto& r : records_of(manifest)) {
-        if (r.ok) {
-            ++ok_records[r.output];
-            recorded_bytes[r.output] = r.bytes;
-        }
-    }
-    for (const auto& image : images) {
-        for (Orientation o : ops) {
-            const std::string path = out_dir + "/" + out_name(image.relative, o);
-            CAPTURE(path);
-            REQUIRE(test_support::file_exists(path));
-            const gpurotate::Image got = gpurotate::read_image(path);
-            CHECK(test_support::first_difference(got.view(), reference::transform(image.pixels, o).view()) == -1);
-            CHECK(ok_records[path] == 1);
-            CHECK(recorded_bytes[path] == test_support::file_bytes(path).size());
-        }
-    }
-    CHECK(run("find " + quote(out_dir) + " -name '*.tmp' | grep -q .").status != 0);
-}
 
 pid_t spawn_quietly(const std::vector<std::string>& args) {
     std::vector<char*> argv;
@@ -137,8 +70,6 @@ std::size_t interrupt_when(pid_t pid, const std::string& manifest, std::size_t l
     return seen;
 }
 
-const std::vector<Orientation> seven = {Orientation::rot90,  Orientation::rot180,    Orientation::rot270,    Orientation::flip_h,
-                                        Orientation::flip_v, Orientation::transpose, Orientation::transverse};
 
 }  // namespace
 

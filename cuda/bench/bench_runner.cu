@@ -27,6 +27,7 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <tuple>
 
 namespace gpurotate::bench {
 namespace {
@@ -314,6 +315,23 @@ public:
         return count;
     }
 
+    /// Median milliseconds of `launch` over the samples, L2 flushed before each, after a warm-up.
+    double median_ms(const std::function<void()>& launch) const {
+        for (int i = 0; i < 3; ++i) launch();
+        std::vector<float> samples;
+        Event start, stop;
+        for (int i = 0; i < options_.reps; ++i) {
+            flush_l2();
+            start.record(stream_.get());
+            launch();
+            stop.record(stream_.get());
+            stream_.synchronize();
+            samples.push_back(stop.elapsed_since(start));
+        }
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
+        return median(samples);
+    }
+
     /// Verifies, then times `kernel` on `c`; bytes = read + write.
     Row measure(const BenchKernel& kernel, const Case& c, ConstImageView expected, double bytes) const {
         Row row;
@@ -420,11 +438,67 @@ void write_json(const std::string& path, const cudaDeviceProp& prop, const Bench
     f << "  ]\n}\n";
 }
 
+// The augmentation pipeline's kernel: every requested element from one read of the source (one launch),
+// against one `auto` launch per element. Both verified per output; GB/s counts the bytes each moves.
+std::vector<Row> bench_multi_output(const Harness& harness, const std::vector<Orientation>& ops, ConstImageView src,
+                                    const Image& host_src) {
+    std::vector<DeviceImage> outputs, expected;
+    std::vector<TransformTarget> targets;
+    for (Orientation o : ops) {
+        const Extent e = output_extent(o, src.extent());
+        outputs.emplace_back(e.width, e.height, src.format);
+        expected.emplace_back(e.width, e.height, src.format);
+        Image host_expected(e.width, e.height, src.format, HostMemory::pinned);
+        gpurotate::transform(host_src.view(), host_expected.view(), o, Backend::cpu);
+        GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(expected.back().view.data, expected.back().view.pitch, host_expected.data(),
+                                               host_expected.view().pitch, host_expected.view().row_bytes(),
+                                               static_cast<std::size_t>(e.height), cudaMemcpyHostToDevice, harness.stream()));
+        GPUROTATE_CUDA_CHECK(cudaStreamSynchronize(harness.stream()));
+    }
+    for (std::size_t i = 0; i < ops.size(); ++i) targets.push_back({ops[i], outputs[i].view});
+    const auto verify = [&](const std::function<void()>& launch) {
+        for (auto& out : outputs) GPUROTATE_CUDA_CHECK(cudaMemsetAsync(out.view.data, 0, out.bytes(), harness.stream()));
+        launch();
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
+        bool ok = true;
+        for (std::size_t i = 0; i < ops.size(); ++i) ok = ok && harness.differing_rows(outputs[i].view, expected[i].view) == 0;
+        return ok;
+    };
+    const double image_bytes = static_cast<double>(src.row_bytes()) * static_cast<double>(src.height);
+    const double k = static_cast<double>(ops.size());
+    std::string op_names;
+    for (Orientation o : ops) op_names += (op_names.empty() ? "" : "+") + std::string(name(o));
+    const std::string op_label = ops.size() == 7 ? "all-7" : op_names;
+
+    std::vector<Row> rows;
+    const std::function<void()> fused = [&] { detail::transform_device_multi_cuda(src, targets.data(), targets.size(), harness.stream()); };
+    const std::function<void()> separate = [&] {
+        for (const auto& t : targets) detail::transform_device_cuda(src, t.dst, axis_map(t.orientation), CudaKernel::automatic, harness.stream());
+    };
+    for (const auto& [kernel_name, launch, bytes] : {std::tuple{std::string("multi-output"), fused, (1 + k) * image_bytes},
+                                                     std::tuple{"auto-x" + std::to_string(ops.size()), separate, 2 * k * image_bytes}}) {
+        Row row;
+        row.op = op_label;
+        row.kernel = kernel_name;
+        row.family = "production";
+        row.verified = verify(launch);
+        if (row.verified) {
+            row.median_ms = harness.median_ms(launch);
+            row.loop_ms = row.median_ms;
+            row.gbps = bytes / (row.median_ms * 1e6);
+            row.loop_gbps = row.gbps;
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
 }  // namespace
 
 int run_bench(const BenchOptions& options, std::ostream& out) {
     if (options.list_kernels) {
         for (const auto& k : all_kernels(nullptr)) out << std::left << std::setw(18) << k.name << k.family << "\n";
+        out << std::left << std::setw(18) << "multi-output" << "production (all --op elements from one read; beside auto-xN, one launch each)\n";
         return 0;
     }
     if (!cuda_available()) {
@@ -528,6 +602,14 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
                     if (k.name == "memcpy-d2d") memcpy_gbps = row.gbps;
                     best_copy_gbps = std::max(best_copy_gbps, row.gbps);
                 }
+                rows.push_back(row);
+            }
+        }
+        if (ops.size() > 1 && n == 1 && (selected(options.kernels, "multi-output") || selected(options.kernels, "auto"))) {
+            ConstImageView src_image = src.view;
+            for (Row& row : bench_multi_output(harness, ops, src_image, host_src)) {
+                row.type = type_name;
+                all_verified = all_verified && row.verified;
                 rows.push_back(row);
             }
         }
