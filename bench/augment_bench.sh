@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The augmentation benchmark: one generated dataset, the same job (every image -> its 7 rotated and
+# flipped variants, in the input's format, JPEG quality 95) done by gpurotate on the GPU and on the CPU
+# and by the CPU peers (OpenCV and libvips in a process pool over all cores), in one run on one machine.
+# Whole-process wall time; images/s = input images / s; MB/s = output bytes / s (10^6 B).
+#
+#   bench/augment_bench.sh [--jpeg N] [--png N] [--keep]      (env: GPUROTATE=build/gpurotate, WORK=/tmp/...)
+#
+# Prints a Markdown table, and gpurotate's own summaries (where the worker time goes) below it.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+exe=${GPUROTATE:-$here/../build/gpurotate}
+work=${WORK:-/tmp/gpurotate-augment-bench}
+jpeg=2000 png=500 keep=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --jpeg) jpeg=$2; shift 2 ;;
+    --png) png=$2; shift 2 ;;
+    --keep) keep=1; shift ;;
+    *) echo "usage: $0 [--jpeg N] [--png N] [--keep]" >&2; exit 2 ;;
+  esac
+done
+
+cores=$(nproc)
+data=$work/data
+if [ ! -d "$data" ] || [ "$keep" = 0 ]; then
+  rm -rf "$data"
+  python3 "$here/make_dataset.py" --out "$data" --jpeg "$jpeg" --png "$png" >&2
+fi
+
+now() { date +%s.%N; }
+summaries=$work/summaries.txt
+: > "$summaries"
+echo "| set | tool | images | wall s | images/s | output MB | MB/s | vs best CPU peer |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
+for set in jpeg png; do
+  [ -d "$data/$set" ] || continue
+  images=$(find "$data/$set" -type f | wc -l)
+  declare -A rate=()
+  rows=()
+  for tool in gpurotate-cuda gpurotate-cpu opencv vips; do
+    out=$work/out-$tool
+    rm -rf "$out"
+    case $tool in
+      gpurotate-cuda|gpurotate-cpu)
+        device=${tool#gpurotate-}
+        start=$(now)
+        if ! "$exe" augment "$data/$set" -r -o "$out" --ops all --device "$device" 2> "$work/log-$tool"; then
+          echo "| $set | $tool | failed: $(tail -1 "$work/log-$tool") |" ; continue
+        fi
+        end=$(now)
+        { echo "== $set, $tool"; tail -3 "$work/log-$tool"; } >> "$summaries" ;;
+      opencv|vips)
+        start=$(now)
+        if ! python3 "$here/augment_peers.py" --tool "$tool" --jobs "$cores" "$data/$set" "$out" > "$work/log-$tool" 2>&1; then
+          echo "| $set | $tool | not available: $(tail -1 "$work/log-$tool" | cut -c1-80) |"; continue
+        fi
+        end=$(now) ;;
+    esac
+    bytes=$(find "$out" -type f -name '*_*' ! -name 'manifest.jsonl' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+    wall=$(echo "$end - $start" | bc -l)
+    rate[$tool]=$(echo "$images / $wall" | bc -l)
+    rows+=("$(printf '%s|%s|%d|%.2f|%.1f|%.0f|%.1f' "$set" "$tool" "$images" "$wall" "${rate[$tool]}" "$(echo "$bytes / 1000000" | bc -l)" "$(echo "$bytes / 1000000 / $wall" | bc -l)")")
+    rm -rf "$out"
+  done
+  best=0
+  for peer in opencv vips; do
+    [ -n "${rate[$peer]:-}" ] && best=$(echo "if (${rate[$peer]} > $best) ${rate[$peer]} else $best" | bc -l)
+  done
+  for row in "${rows[@]}"; do
+    IFS='|' read -r s t n w r mb mbs <<< "$row"
+    ratio=$( [ "$best" != 0 ] && printf '%.2fx' "$(echo "${rate[$t]} / $best" | bc -l)" || echo "-")
+    echo "| $s | $t | $n | $w | $r | $mb | $mbs | $ratio |"
+  done
+  unset rate
+done
+echo
+echo "machine: $cores cores; $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo 'no GPU')"
+echo
+cat "$summaries"

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""A synthetic but realistic dataset for the augmentation benchmark: the samples resized to camera-like
+sizes, each image shifted, flipped, tinted and given sensor-like noise so that no two are alike and the
+codecs do real work. JPEGs at quality 90 and PNGs as cameras and exporters write them."""
+import argparse
+import os
+from multiprocessing import Pool
+
+import cv2
+import numpy as np
+
+SAMPLES = ["astronaut.png", "coffee.png", "chelsea.png", "rocket.jpg"]
+
+
+def make_one(job):
+    index, kind, width, height, samples_dir, out_dir = job
+    rng = np.random.default_rng(index)
+    src = cv2.imread(os.path.join(samples_dir, SAMPLES[index % len(SAMPLES)]), cv2.IMREAD_COLOR)
+    scale = 1.0 + rng.random() * 0.3
+    big = cv2.resize(src, (int(width * scale), int(height * scale)), interpolation=cv2.INTER_CUBIC)
+    x = int(rng.integers(0, big.shape[1] - width + 1))
+    y = int(rng.integers(0, big.shape[0] - height + 1))
+    img = big[y:y + height, x:x + width].astype(np.float32)
+    img *= rng.uniform(0.85, 1.15, size=3).astype(np.float32)  # a white-balance tint
+    img += rng.normal(0.0, 3.0, size=img.shape).astype(np.float32)  # sensor noise
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    sub = os.path.join(out_dir, kind, f"part{index % 4}")
+    os.makedirs(sub, exist_ok=True)
+    path = os.path.join(sub, f"img{index:05d}.{'jpg' if kind == 'jpeg' else 'png'}")
+    if kind == "jpeg":
+        cv2.imwrite(path, img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    else:
+        cv2.imwrite(path, img)
+    return path
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--out", required=True)
+    p.add_argument("--jpeg", type=int, default=2000, help="JPEGs of 1024x768")
+    p.add_argument("--png", type=int, default=500, help="PNGs of 1920x1080")
+    p.add_argument("--samples", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "samples"))
+    a = p.parse_args()
+    jobs = [(i, "jpeg", 1024, 768, a.samples, a.out) for i in range(a.jpeg)]
+    jobs += [(i, "png", 1920, 1080, a.samples, a.out) for i in range(a.png)]
+    with Pool(os.cpu_count()) as pool:
+        paths = pool.map(make_one, jobs, chunksize=8)
+    print(f"{len(paths)} images in {a.out}")
+
+
+if __name__ == "__main__":
+    main()
