@@ -30,6 +30,7 @@ if [ ! -d "$data" ] || [ "$keep" = 0 ]; then
 fi
 
 now() { date +%s.%N; }
+calc() { awk "BEGIN { print $* }"; }  # bc is not everywhere
 summaries=$work/summaries.txt
 : > "$summaries"
 echo "| set | tool | images | wall s | images/s | output MB | MB/s | vs best CPU peer |"
@@ -59,18 +60,18 @@ for set in jpeg png; do
         end=$(now) ;;
     esac
     bytes=$(find "$out" -type f -name '*_*' ! -name 'manifest.jsonl' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
-    wall=$(echo "$end - $start" | bc -l)
-    rate[$tool]=$(echo "$images / $wall" | bc -l)
-    rows+=("$(printf '%s|%s|%d|%.2f|%.1f|%.0f|%.1f' "$set" "$tool" "$images" "$wall" "${rate[$tool]}" "$(echo "$bytes / 1000000" | bc -l)" "$(echo "$bytes / 1000000 / $wall" | bc -l)")")
+    wall=$(calc "$end - $start")
+    rate[$tool]=$(calc "$images / $wall")
+    rows+=("$(printf '%s|%s|%d|%.2f|%.1f|%.0f|%.1f' "$set" "$tool" "$images" "$wall" "${rate[$tool]}" "$(calc "$bytes / 1000000")" "$(calc "$bytes / 1000000 / $wall")")")
     rm -rf "$out"
   done
   best=0
   for peer in opencv vips; do
-    [ -n "${rate[$peer]:-}" ] && best=$(echo "if (${rate[$peer]} > $best) ${rate[$peer]} else $best" | bc -l)
+    [ -n "${rate[$peer]:-}" ] && best=$(calc "(${rate[$peer]} > $best) ? ${rate[$peer]} : $best")
   done
   for row in "${rows[@]}"; do
     IFS='|' read -r s t n w r mb mbs <<< "$row"
-    ratio=$( [ "$best" != 0 ] && printf '%.2fx' "$(echo "${rate[$t]} / $best" | bc -l)" || echo "-")
+    ratio=$( [ "$best" != 0 ] && printf '%.2fx' "$(calc "${rate[$t]} / $best")" || echo "-")
     echo "| $s | $t | $n | $w | $r | $mb | $mbs | $ratio |"
   done
   unset rate
