@@ -36,7 +36,13 @@ def one_image(job):
     if TOOL == "opencv":
         import cv2
         img = cv2.imread(path, cv2.IMREAD_UNCHANGED)
-        params = [cv2.IMWRITE_JPEG_QUALITY, QUALITY] if ext.lower() in (".jpg", ".jpeg") else []
+        if ext.lower() in (".jpg", ".jpeg"):
+            # Full-resolution chroma (4:4:4) at quality >= 90, as libvips and gpurotate write it.
+            params = [cv2.IMWRITE_JPEG_QUALITY, QUALITY]
+            if QUALITY >= 90 and hasattr(cv2, "IMWRITE_JPEG_SAMPLING_FACTOR"):
+                params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444]
+        else:
+            params = []  # OpenCV's default: zlib level 1 with run-length matching (Z_RLE), gpurotate's default too
         for op, v in variants_opencv(img).items():
             out = os.path.join(OUT, f"{stem}_{op}{ext}")
             cv2.imwrite(out, v, params)

@@ -11,6 +11,26 @@ endif()
 add_library(gpurotate_stb INTERFACE)
 target_include_directories(gpurotate_stb SYSTEM INTERFACE ${GPUROTATE_STB_INCLUDE_DIR})
 
+# zlib (zlib1g-dev): the PNG encoder's deflate and CRC-32.
+find_package(ZLIB REQUIRED)
+
+# libjpeg-turbo's TurboJPEG (libturbojpeg0-dev): fast JPEG decoding and encoding; optional (stb or OpenCV otherwise).
+set(GPUROTATE_WITH_TURBOJPEG AUTO CACHE STRING "Use libjpeg-turbo (TurboJPEG) for JPEG: AUTO, ON or OFF")
+set(GPUROTATE_HAVE_TURBOJPEG OFF)
+set(GPUROTATE_TURBOJPEG_SUMMARY "off")
+if(NOT GPUROTATE_WITH_TURBOJPEG STREQUAL "OFF")
+  find_path(GPUROTATE_TURBOJPEG_INCLUDE_DIR turbojpeg.h)
+  find_library(GPUROTATE_TURBOJPEG_LIBRARY NAMES turbojpeg)
+  if(GPUROTATE_TURBOJPEG_INCLUDE_DIR AND GPUROTATE_TURBOJPEG_LIBRARY)
+    set(GPUROTATE_HAVE_TURBOJPEG ON)
+    set(GPUROTATE_TURBOJPEG_SUMMARY "${GPUROTATE_TURBOJPEG_LIBRARY}")
+  elseif(GPUROTATE_WITH_TURBOJPEG STREQUAL "ON")
+    message(FATAL_ERROR "TurboJPEG not found: install libturbojpeg0-dev")
+  else()
+    set(GPUROTATE_TURBOJPEG_SUMMARY "not found (install libturbojpeg0-dev for fast JPEG)")
+  endif()
+endif()
+
 # CLI11 (libcli11-dev): its CMake package where installed, else the bare headers.
 find_package(CLI11 CONFIG QUIET)
 add_library(gpurotate_cli11 INTERFACE)

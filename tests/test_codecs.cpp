@@ -198,3 +198,33 @@ TEST_CASE("output errors: unknown extension, format that cannot hold the pixels,
     // Nothing but the finished outputs is left behind: no temporary files.
     CHECK(test_support::run("ls -A " + test_support::quote(dir.path())).output == "x.png\n");
 }
+
+TEST_CASE("PNG is exact at every compression level, and the string-matching levels shrink a drawing") {
+    test_support::TempDir dir;
+    const auto photo = test_support::random_image(61, 37, {SampleType::u16, 3}, 90);
+    // A drawing: flat colour with a repeated pattern, where matching strings beats matching runs.
+    gpurotate::Image drawing(256, 128, {SampleType::u8, 3});
+    for (std::int64_t y = 0; y < drawing.height(); ++y) {
+        for (std::size_t i = 0; i < drawing.view().row_bytes(); ++i) {
+            reinterpret_cast<std::uint8_t*>(drawing.view().row(y))[i] = static_cast<std::uint8_t>((i * 7 + (i / 24) * 13) % 251 * (y % 16 < 8));
+        }
+    }
+    std::size_t drawing_bytes[10] = {};
+    for (int level = 0; level <= 9; ++level) {
+        CAPTURE(level);
+        gpurotate::WriteOptions options;
+        options.png_level = level;
+        options.overwrite = true;
+        gpurotate::write_image(dir.file("p.png"), photo.view(), options);
+        CHECK(test_support::first_difference(gpurotate::read_image(dir.file("p.png")).view(), photo.view()) == -1);
+        gpurotate::write_image(dir.file("d.png"), drawing.view(), options);
+        CHECK(test_support::first_difference(gpurotate::read_image(dir.file("d.png")).view(), drawing.view()) == -1);
+        drawing_bytes[level] = test_support::file_bytes(dir.file("d.png")).size();
+    }
+    CHECK(drawing_bytes[1] < drawing_bytes[0]);
+    CHECK(drawing_bytes[9] < drawing_bytes[1]);
+    gpurotate::WriteOptions bad;
+    bad.png_level = 10;
+    CHECK_THROWS_AS(gpurotate::write_image(dir.file("bad.png"), photo.view(), bad), gpurotate::Error);
+    CHECK_FALSE(test_support::file_exists(dir.file("bad.png")));
+}

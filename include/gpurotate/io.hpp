@@ -14,6 +14,8 @@ namespace gpurotate {
 struct WriteOptions {
     int quality = 95;        ///< JPEG/WebP quality, 1..100
     bool overwrite = false;  ///< replace an existing file
+    int png_level = 1;       ///< PNG deflate: 0 stores; 1 matches runs only (fastest, and smallest on photographs);
+                             ///< 2..9 zlib levels (smaller on drawings and screenshots, slower)
 };
 
 /// Decodes the image file at `path` into `memory` (pinned when the pixels go to the GPU next).

@@ -274,6 +274,7 @@ int run_augment(const AugmentOptions& o) {
     settings.workers = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
     settings.workers = std::max(1u, std::min<unsigned>(settings.workers, static_cast<unsigned>(std::max<std::size_t>(1, jobs.size()))));
     settings.quality = o.quality;
+    settings.png_level = o.png_level;
     settings.replace_outputs = o.overwrite || o.resume;
 
     make_directories(out_dir);

@@ -22,6 +22,7 @@ struct AugmentOptions {
     bool recursive = false;
     std::string format = "same";              ///< "same" or an output extension without the dot
     int quality = 95;
+    int png_level = 1;
     std::string name_template = "{stem}_{op}.{ext}";
     unsigned jobs = 0;                        ///< CPU threads; 0: all cores
     Backend device = Backend::automatic;

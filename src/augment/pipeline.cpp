@@ -207,6 +207,7 @@ private:
             detail::NvtxRange range("encode");
             WriteOptions options;
             options.quality = settings_.quality;
+            options.png_level = settings_.png_level;
             options.overwrite = settings_.replace_outputs;
             ensure_directory_of(out.path);
             write_image(out.path, pixels, options);

@@ -20,6 +20,7 @@ struct PipelineSettings {
     std::vector<int> devices{0};
     unsigned workers = 1;
     int quality = 95;
+    int png_level = 1;
     bool replace_outputs = false;    ///< --overwrite or --resume: outputs not recorded as complete are replaced
 };
 

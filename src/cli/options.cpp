@@ -1,6 +1,7 @@
 #include "cli/options.hpp"
 
 #include <gpurotate/error.hpp>
+#include <gpurotate/io.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -103,6 +104,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         ->transform(CLI::CheckedTransformer(kernels))
         ->option_text("auto|vectorized|tile32-padded|tile16-skiplines (default auto)");
     app.add_option("--quality", options.quality, "JPEG/WebP quality")->check(CLI::Range(1, 100))->default_str("95");
+    app.add_option("--png-level", options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
+        ->check(CLI::Range(0, 9))
+        ->default_str(std::to_string(WriteOptions{}.png_level));
     app.add_flag("--overwrite", options.overwrite, "replace an existing output file (also the input)");
     app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
     app.add_flag("--version", options.show_version, "print version, backends, GPU and codecs, and exit");
@@ -130,6 +134,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_option("--format", augment_options.format, "output format: same (as the input) or an extension: png, jpg, ...")
         ->default_str("same");
     augment_cmd->add_option("--quality", augment_options.quality, "JPEG/WebP quality")->check(CLI::Range(1, 100))->default_str("95");
+    augment_cmd->add_option("--png-level", augment_options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
+        ->check(CLI::Range(0, 9))
+        ->default_str(std::to_string(WriteOptions{}.png_level));
     augment_cmd->add_option("--name", augment_options.name_template, "output file name: {stem}, {op}, {ext}; may contain folders")
         ->default_str("{stem}_{op}.{ext}");
     augment_cmd->add_option("-j,--jobs", augment_options.jobs, "CPU worker threads (default: all cores)")->check(CLI::Range(1, 4096));

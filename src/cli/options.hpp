@@ -4,6 +4,7 @@
 #include "augment/augment_options.hpp"
 #include "bench/bench.hpp"
 
+#include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
 #include <gpurotate/transform.hpp>
 
@@ -21,6 +22,7 @@ struct Options {
     Backend device = Backend::automatic;
     CudaKernel kernel = CudaKernel::automatic;
     int quality = 95;
+    int png_level = WriteOptions{}.png_level;
     bool overwrite = false;
     bool verbose = false;
     bool show_version = false;

@@ -5,6 +5,7 @@
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
+#include "codecs/turbojpeg_codec.hpp"
 #include "core/nvtx.hpp"
 
 #include <chrono>
@@ -66,6 +67,7 @@ void run_single_image(const Options& options, std::ostream& log) {
 
     WriteOptions write;
     write.quality = options.quality;
+    write.png_level = options.png_level;
     write.overwrite = options.overwrite;
     {
         detail::NvtxRange range("encode");
@@ -111,7 +113,8 @@ void print_version(std::ostream& out) {
         for (const auto& e : f.extensions) extensions += (extensions.empty() ? "" : " ") + e;
         out << "  " << std::left << std::setw(13) << f.name << std::setw(12) << extensions << f.holds << " [" << f.codec << "]\n";
     }
-    out << "input formats: PNG JPEG BMP TGA HDR PNM GIF PSD [stb]"
+    out << "input formats: " << (detail::turbojpeg_available() ? "JPEG [libjpeg-turbo], " : "")
+        << "PNG JPEG BMP TGA HDR PNM GIF PSD [stb]"
         << (output_formats().size() > 5 ? ", TIFF WebP EXR and more [opencv]" : "") << "\n";
 }
 

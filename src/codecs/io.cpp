@@ -8,11 +8,13 @@
 #include "codecs/output_format.hpp"
 #include "codecs/png.hpp"
 #include "codecs/stb_codec.hpp"
+#include "codecs/turbojpeg_codec.hpp"
 
 namespace gpurotate {
 
 Image read_image(const std::string& path, HostMemory memory) {
     const std::vector<std::uint8_t> bytes = detail::read_file_bytes(path);
+    if (auto image = detail::turbojpeg_decode(bytes, path, memory)) return std::move(*image);
     if (detail::is_png(bytes)) detail::verify_png_chunks(bytes, path);
     std::string stb_reason;
     if (auto image = detail::stb_decode(bytes, path, memory, stb_reason)) return std::move(*image);
@@ -35,11 +37,12 @@ void write_image(const std::string& path, ConstImageView image, const WriteOptio
     detail::check_output_path(path, options.overwrite);  // fail before the encoding work, not after
     std::vector<std::uint8_t> bytes;
     switch (spec.format) {
-        case OutputFormat::png: bytes = detail::encode_png(image); break;
+        case OutputFormat::png: bytes = detail::encode_png(image, options.png_level); break;
         case OutputFormat::jpeg:
-            // OpenCV's libjpeg writes true greyscale; stb stores grey as three equal channels.
-            bytes = detail::opencv_codecs_available() ? detail::opencv_encode(image, spec.format, options.quality)
-                                                      : detail::stb_encode_jpeg(image, options.quality);
+            // TurboJPEG and OpenCV's libjpeg write true greyscale; stb stores grey as three equal channels.
+            bytes = detail::turbojpeg_available()      ? detail::turbojpeg_encode(image, options.quality)
+                    : detail::opencv_codecs_available() ? detail::opencv_encode(image, spec.format, options.quality)
+                                                        : detail::stb_encode_jpeg(image, options.quality);
             break;
         case OutputFormat::bmp: bytes = detail::stb_encode_bmp(image); break;
         case OutputFormat::tga: bytes = detail::stb_encode_tga(image); break;
@@ -55,10 +58,11 @@ std::vector<FormatInfo> output_formats() {
     std::vector<FormatInfo> formats;
     for (const auto& spec : detail::output_format_table()) {
         if (spec.needs_opencv && !detail::opencv_codecs_available()) continue;
-        const bool opencv_jpeg = spec.format == detail::OutputFormat::jpeg && detail::opencv_codecs_available();
-        const char* codec = spec.format == detail::OutputFormat::png ? "gpurotate+stb-deflate"
-                            : spec.needs_opencv || opencv_jpeg         ? "opencv"
-                                                                       : "stb";
+        const bool jpeg = spec.format == detail::OutputFormat::jpeg;
+        const char* codec = spec.format == detail::OutputFormat::png                     ? "gpurotate+zlib"
+                            : jpeg && detail::turbojpeg_available()                      ? "libjpeg-turbo"
+                            : spec.needs_opencv || (jpeg && detail::opencv_codecs_available()) ? "opencv"
+                                                                                          : "stb";
         formats.push_back({spec.name, spec.extensions, detail::describe_capacity(spec), codec});
     }
     return formats;

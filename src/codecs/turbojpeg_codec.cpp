@@ -1,0 +1,75 @@
+#include "codecs/turbojpeg_codec.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include <turbojpeg.h>
+
+#include <cstring>
+#include <limits>
+#include <memory>
+
+namespace gpurotate::detail {
+namespace {
+
+struct HandleDeleter {
+    void operator()(void* handle) const noexcept { tjDestroy(handle); }
+};
+using Handle = std::unique_ptr<void, HandleDeleter>;
+
+// One compressor and one decompressor per thread, kept: creating them costs more than a small image.
+tjhandle decompressor() {
+    thread_local Handle handle(tjInitDecompress());
+    if (!handle) throw Error(ErrorCode::internal, "TurboJPEG: cannot create a decompressor");
+    return handle.get();
+}
+
+tjhandle compressor() {
+    thread_local Handle handle(tjInitCompress());
+    if (!handle) throw Error(ErrorCode::internal, "TurboJPEG: cannot create a compressor");
+    return handle.get();
+}
+
+}  // namespace
+
+bool turbojpeg_available() { return true; }
+
+std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, HostMemory memory) {
+    if (bytes.size() < 3 || bytes[0] != 0xff || bytes[1] != 0xd8 || bytes[2] != 0xff) return std::nullopt;
+    const auto corrupt = [&](tjhandle h) {
+        return Error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: " + tjGetErrorStr2(h));
+    };
+    if (bytes.size() > std::numeric_limits<unsigned long>::max()) throw Error(ErrorCode::input, "cannot decode '" + path + "': file too large");
+    tjhandle h = decompressor();
+    int width = 0, height = 0, subsampling = 0, colorspace = 0;
+    if (tjDecompressHeader3(h, bytes.data(), bytes.size(), &width, &height, &subsampling, &colorspace) != 0) throw corrupt(h);
+    if (width <= 0 || height <= 0) throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: no image size");
+    if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) {
+        throw Error(ErrorCode::input, "cannot decode '" + path + "': CMYK JPEGs are not supported (convert to RGB first)");
+    }
+    const bool grey = colorspace == TJCS_GRAY;
+    Image image(width, height, PixelFormat{SampleType::u8, grey ? 1 : 3}, memory);
+    if (tjDecompress2(h, bytes.data(), bytes.size(), reinterpret_cast<unsigned char*>(image.data()), width,
+                      static_cast<int>(image.view().pitch), height, grey ? TJPF_GRAY : TJPF_RGB, TJFLAG_STOPONWARNING) != 0) {
+        throw corrupt(h);
+    }
+    return image;
+}
+
+std::vector<std::uint8_t> turbojpeg_encode(ConstImageView image, int quality) {
+    const int channels = image.format.channels;
+    if (image.format.sample != SampleType::u8 || (channels != 1 && channels != 3)) {
+        throw Error(ErrorCode::output, "JPEG holds 8-bit grey or RGB, not " + to_string(image.format));
+    }
+    tjhandle h = compressor();
+    unsigned char* jpeg = nullptr;
+    unsigned long size = 0;
+    const int subsampling = channels == 1 ? TJSAMP_GRAY : quality >= 90 ? TJSAMP_444 : TJSAMP_420;
+    const int status = tjCompress2(h, reinterpret_cast<const unsigned char*>(image.data), static_cast<int>(image.width),
+                                   static_cast<int>(image.pitch), static_cast<int>(image.height), channels == 1 ? TJPF_GRAY : TJPF_RGB,
+                                   &jpeg, &size, subsampling, quality, 0);
+    std::unique_ptr<unsigned char, decltype(&tjFree)> owned(jpeg, &tjFree);
+    if (status != 0) throw Error(ErrorCode::output, std::string("JPEG encoding failed: ") + tjGetErrorStr2(h));
+    return std::vector<std::uint8_t>(jpeg, jpeg + size);
+}
+
+}  // namespace gpurotate::detail

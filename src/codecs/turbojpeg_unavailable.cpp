@@ -1,0 +1,17 @@
+// The TurboJPEG entry points in a build without libjpeg-turbo: JPEG goes through OpenCV or stb instead.
+
+#include "codecs/turbojpeg_codec.hpp"
+
+#include <gpurotate/error.hpp>
+
+namespace gpurotate::detail {
+
+bool turbojpeg_available() { return false; }
+
+std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>&, const std::string&, HostMemory) { return std::nullopt; }
+
+std::vector<std::uint8_t> turbojpeg_encode(ConstImageView, int) {
+    throw Error(ErrorCode::internal, "built without TurboJPEG");
+}
+
+}  // namespace gpurotate::detail
