@@ -12,9 +12,9 @@ case "$mode" in
 esac
 cd "$(dirname "$0")/.."
 
-# Debian packages: build tools, the header-only libraries, zlib (PNG), libjpeg-turbo (JPEG), OpenCV (optional
-# codecs, test reference) and
-# ImageMagick (the independent comparison test). The CUDA Toolkit is found in /usr/local/cuda if present.
+# Debian packages: build tools, the header-only libraries, zlib (PNG), libjpeg-turbo (JPEG), OpenCV
+# (optional codecs, test reference) and ImageMagick (the independent comparison test). The CUDA Toolkit
+# is found in /usr/local/cuda if present.
 packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev zlib1g-dev libturbojpeg0-dev libopencv-dev imagemagick)
 missing=()
 if command -v dpkg-query >/dev/null; then

@@ -16,6 +16,8 @@ struct WriteOptions {
     bool overwrite = false;  ///< replace an existing file
     int png_level = 1;       ///< PNG deflate: 0 stores; 1 matches runs only (fastest, and smallest on photographs);
                              ///< 2..9 zlib levels (smaller on drawings and screenshots, slower)
+    bool durable = true;     ///< flush the file to disk (fsync) before it takes its name; a batch that syncs
+                             ///< once at the end (`gpurotate augment`) turns this off
 };
 
 /// Decodes the image file at `path` into `memory` (pinned when the pixels go to the GPU next).

@@ -21,6 +21,7 @@
 #include <thread>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -287,6 +288,13 @@ int run_augment(const AugmentOptions& o) {
     {
         Progress progress(static_cast<std::int64_t>(jobs.size()), o.quiet);
         totals = run_pipeline(jobs, settings, manifest, progress);
+    }
+    // Outputs were written without an fsync each: one flush of the file system makes them durable before
+    // the run reports success. (A crash before it can leave a recorded output short; --resume compares
+    // sizes and redoes it.)
+    if (const int fd = ::open(out_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); fd >= 0) {
+        ::syncfs(fd);
+        ::close(fd);
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!o.quiet) print_summary(totals, existing, wall, settings, std::cerr);

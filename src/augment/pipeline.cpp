@@ -208,6 +208,7 @@ private:
             WriteOptions options;
             options.quality = settings_.quality;
             options.png_level = settings_.png_level;
+            options.durable = false;  // one syncfs at the end instead of an fsync per file (augment.cpp)
             options.overwrite = settings_.replace_outputs;
             ensure_directory_of(out.path);
             write_image(out.path, pixels, options);

@@ -115,7 +115,7 @@ void check_output_path(const std::string& path, bool overwrite) {
     }
 }
 
-void write_file_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes, bool overwrite) {
+void write_file_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes, bool overwrite, bool durable) {
     check_output_path(path, overwrite);
     TemporaryFile temp = create_temporary_beside(path);
     std::size_t written = 0;
@@ -125,7 +125,7 @@ void write_file_atomically(const std::string& path, const std::vector<std::uint8
         if (n <= 0) throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
         written += static_cast<std::size_t>(n);
     }
-    if (::fsync(temp.fd()) != 0 || temp.close() != 0) {
+    if ((durable && ::fsync(temp.fd()) != 0) || temp.close() != 0) {
         throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
     }
     // Without --overwrite, link() refuses an existing name atomically, closing the window between the

@@ -16,6 +16,7 @@ void check_output_path(const std::string& path, bool overwrite);
 
 /// Writes `bytes` to a new temporary file beside `path`, flushes it, and renames it to `path`: a reader
 /// never sees a partial file, and on any failure the temporary file is removed. Throws Error (output).
-void write_file_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes, bool overwrite);
+/// With `durable`, the data reach the disk (fsync) before the rename.
+void write_file_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes, bool overwrite, bool durable = true);
 
 }  // namespace gpurotate::detail

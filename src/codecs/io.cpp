@@ -51,7 +51,7 @@ void write_image(const std::string& path, ConstImageView image, const WriteOptio
         case OutputFormat::webp:
         case OutputFormat::exr: bytes = detail::opencv_encode(image, spec.format, options.quality); break;
     }
-    detail::write_file_atomically(path, bytes, options.overwrite);
+    detail::write_file_atomically(path, bytes, options.overwrite, options.durable);
 }
 
 std::vector<FormatInfo> output_formats() {
