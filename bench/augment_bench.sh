@@ -2,7 +2,9 @@
 # The augmentation benchmark: one generated dataset, the same job (every image -> its 7 rotated and
 # flipped variants, in the input's format, JPEG quality 95) done by gpurotate on the GPU and on the CPU
 # and by the CPU peers (OpenCV and libvips in a process pool over all cores), in one run on one machine.
-# Whole-process wall time; images/s = input images / s; MB/s = output bytes / s (10^6 B).
+# Wall time from start until the outputs are on disk (each run is followed by `sync` inside the timing:
+# gpurotate flushes its outputs before it reports success, the peers leave them in the page cache);
+# images/s = input images / s; MB/s = output bytes / s (10^6 B).
 #
 #   bench/augment_bench.sh [--jpeg N] [--png N] [--keep]      (env: GPUROTATE=build/gpurotate, WORK=/tmp/...)
 #
@@ -43,6 +45,7 @@ for set in jpeg png; do
   for tool in gpurotate-cuda gpurotate-cpu opencv vips; do
     out=$work/out-$tool
     rm -rf "$out"
+    sync  # nothing of the previous run left to flush
     case $tool in
       gpurotate-cuda|gpurotate-cpu)
         device=${tool#gpurotate-}
@@ -50,6 +53,7 @@ for set in jpeg png; do
         if ! "$exe" augment "$data/$set" -r -o "$out" --ops all --device "$device" 2> "$work/log-$tool"; then
           echo "| $set | $tool | failed: $(tail -1 "$work/log-$tool") |" ; continue
         fi
+        sync
         end=$(now)
         { echo "== $set, $tool"; tail -3 "$work/log-$tool"; } >> "$summaries" ;;
       opencv|vips)
@@ -57,6 +61,7 @@ for set in jpeg png; do
         if ! python3 "$here/augment_peers.py" --tool "$tool" --jobs "$cores" "$data/$set" "$out" > "$work/log-$tool" 2>&1; then
           echo "| $set | $tool | not available: $(tail -1 "$work/log-$tool" | cut -c1-80) |"; continue
         fi
+        sync
         end=$(now) ;;
     esac
     bytes=$(find "$out" -type f -name '*_*' ! -name 'manifest.jsonl' -printf '%s\n' | awk '{s += $1} END {print s + 0}')

@@ -175,7 +175,9 @@ void print_summary(const PipelineTotals& t, const ExistingCheck& existing, doubl
                   static_cast<long long>(t.outputs_failed), static_cast<long long>(existing.already_complete),
                   size_text(static_cast<double>(t.bytes_written)).c_str(), wall);
     err << line;
-    std::string backend = t.gpu_sessions > 0 ? "cuda, " + std::to_string(t.gpu_sessions) + " streams on " + std::to_string(s.devices.size()) + " GPU(s)"
+    char gpu_start[64];
+    std::snprintf(gpu_start, sizeof gpu_start, " (CUDA start-up %.0f ms, beside the first decodes)", t.gpu_start_seconds * 1e3);
+    std::string backend = t.gpu_sessions > 0 ? "cuda, " + std::to_string(t.gpu_sessions) + " streams on " + std::to_string(s.devices.size()) + " GPU(s)" + gpu_start
                                              : "cpu";
     std::snprintf(line, sizeof line, "gpurotate: %.1f images/s, %s/s written; backend %s; %u workers\n",
                   wall > 0 ? static_cast<double>(t.inputs_done) / wall : 0.0,

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -94,13 +95,14 @@ public:
     Pipeline(const std::vector<Job>& jobs, const PipelineSettings& settings, ManifestWriter& manifest, Progress& progress)
         : jobs_(jobs), settings_(settings), manifest_(manifest), progress_(progress) {
         if (settings_.backend != Backend::cuda) return;
-        try {
-            sessions_ = std::make_unique<SessionPool>(settings_.devices, std::max(1u, std::min(settings_.workers, sessions_per_device)));
-        } catch (const Error& e) {
-            if (!settings_.cpu_fallback) throw;
-            progress_.message(std::string("gpurotate: warning: the GPU is not usable (") + e.what() + "); using the CPU");
-            totals_.fell_back_to_cpu = true;
-        }
+        // CUDA start-up (driver, contexts, streams) takes a good part of a second: it runs on a thread of
+        // its own while the workers read and decode their first images.
+        const unsigned per_device = std::max(1u, std::min(settings_.workers, sessions_per_device));
+        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device] {
+            const auto start = Clock::now();
+            auto pool = std::make_unique<SessionPool>(devices, per_device);
+            return std::make_pair(std::move(pool), nanoseconds_since(start));
+        });
     }
 
     PipelineTotals run() {
@@ -112,6 +114,7 @@ public:
         totals_.decode_seconds = static_cast<double>(decode_ns_.load()) * 1e-9;
         totals_.transform_seconds = static_cast<double>(transform_ns_.load()) * 1e-9;
         totals_.encode_seconds = static_cast<double>(encode_ns_.load()) * 1e-9;
+        if (settings_.backend == Backend::cuda) sessions();  // a run with nothing to do still reports a failed GPU start
         if (sessions_) {
             totals_.device_bytes = sessions_->device_bytes();
             totals_.gpu_sessions = sessions_->count();
@@ -121,7 +124,7 @@ public:
 
 private:
     void work() {
-        StagingBuffer staging(sessions_ != nullptr);
+        StagingBuffer staging(settings_.backend == Backend::cuda);
         while (!stop_requested() && !fatal_flag_.load()) {
             const std::size_t index = next_.fetch_add(1);
             if (index >= jobs_.size()) return;
@@ -164,9 +167,11 @@ private:
             targets.push_back({job.outputs[i].operation, ImageView{base + offsets[i], e.width, e.height, pitch, input.format()}});
         }
 
+        // Throws, ending the run, when the GPU cannot start and --device cuda leaves no fallback.
+        SessionPool* const pool = settings_.backend == Backend::cuda ? sessions() : nullptr;
         start = Clock::now();
         try {
-            transform_all(job, input, targets);
+            transform_all(job, input, targets, pool);
         } catch (const Error& e) {  // a GPU failure with --device cuda: this image fails, the run goes on
             transform_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());
@@ -185,10 +190,10 @@ private:
         progress_.image_done(any_failed);
     }
 
-    void transform_all(const Job& job, const Image& input, const std::vector<TransformTarget>& targets) {
-        if (sessions_) {
+    void transform_all(const Job& job, const Image& input, const std::vector<TransformTarget>& targets, SessionPool* pool) {
+        if (pool) {
             try {
-                const auto session = sessions_->acquire();
+                const auto session = pool->acquire();
                 detail::NvtxRange range("gpu");
                 (*session).transform(input.view(), targets);
                 return;
@@ -259,6 +264,30 @@ private:
     const PipelineSettings& settings_;
     ManifestWriter& manifest_;
     Progress& progress_;
+    // The GPU sessions once they are open; nullptr on the CPU backend or after a fallback.
+    SessionPool* sessions() {
+        std::call_once(opened_, [this] {
+            if (!opening_.valid()) return;
+            try {
+                auto [pool, ns] = opening_.get();
+                sessions_ = std::move(pool);
+                totals_.gpu_start_seconds = static_cast<double>(ns) * 1e-9;
+            } catch (const Error& e) {
+                if (!settings_.cpu_fallback) {
+                    start_failure_ = std::current_exception();
+                    return;
+                }
+                progress_.message(std::string("gpurotate: warning: the GPU is not usable (") + e.what() + "); using the CPU");
+                totals_.fell_back_to_cpu = true;
+            }
+        });
+        if (start_failure_) std::rethrow_exception(start_failure_);
+        return sessions_.get();
+    }
+
+    std::future<std::pair<std::unique_ptr<SessionPool>, std::int64_t>> opening_;
+    std::once_flag opened_;
+    std::exception_ptr start_failure_;
     std::unique_ptr<SessionPool> sessions_;
     std::atomic<std::size_t> next_{0};
     std::atomic<std::int64_t> decode_ns_{0}, transform_ns_{0}, encode_ns_{0};

@@ -35,6 +35,7 @@ struct PipelineTotals {
     double encode_seconds = 0;     ///< encoding and writing
     std::size_t device_bytes = 0;  ///< device memory the sessions held at the end
     int gpu_sessions = 0;
+    double gpu_start_seconds = 0;  ///< opening the GPU sessions (CUDA start-up), overlapped with the first decodes
     bool fell_back_to_cpu = false;
 };
 

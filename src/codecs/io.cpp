@@ -15,6 +15,7 @@ namespace gpurotate {
 Image read_image(const std::string& path, HostMemory memory) {
     const std::vector<std::uint8_t> bytes = detail::read_file_bytes(path);
     if (auto image = detail::turbojpeg_decode(bytes, path, memory)) return std::move(*image);
+    if (auto image = detail::decode_png(bytes, path, memory)) return std::move(*image);
     if (detail::is_png(bytes)) detail::verify_png_chunks(bytes, path);
     std::string stb_reason;
     if (auto image = detail::stb_decode(bytes, path, memory, stb_reason)) return std::move(*image);

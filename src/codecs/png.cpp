@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 namespace gpurotate::detail {
 namespace {
@@ -90,7 +91,105 @@ long filter_row(const std::uint8_t* row, const std::uint8_t* prior, std::size_t 
 using FilterFunction = long (*)(const std::uint8_t*, const std::uint8_t*, std::size_t, std::size_t, std::uint8_t*);
 constexpr FilterFunction filters[5] = {filter_row<0>, filter_row<1>, filter_row<2>, filter_row<3>, filter_row<4>};
 
+std::uint8_t paeth_byte(int a, int b, int c) { return paeth(a, b, c); }
+
+// Undoes the filter of one row in place; `prior` is the previous unfiltered row (zeros for the first).
+void unfilter_row(int type, std::uint8_t* row, const std::uint8_t* prior, std::size_t size, std::size_t bpp) {
+    switch (type) {
+        case 0: return;
+        case 1:
+            for (std::size_t i = bpp; i < size; ++i) row[i] = static_cast<std::uint8_t>(row[i] + row[i - bpp]);
+            return;
+        case 2:
+            for (std::size_t i = 0; i < size; ++i) row[i] = static_cast<std::uint8_t>(row[i] + prior[i]);
+            return;
+        case 3:
+            for (std::size_t i = 0; i < size; ++i) row[i] = static_cast<std::uint8_t>(row[i] + (((i >= bpp ? row[i - bpp] : 0) + prior[i]) >> 1));
+            return;
+        case 4:
+            for (std::size_t i = 0; i < size; ++i) {
+                row[i] = static_cast<std::uint8_t>(row[i] + paeth_byte(i >= bpp ? row[i - bpp] : 0, prior[i], i >= bpp ? prior[i - bpp] : 0));
+            }
+            return;
+        default: break;
+    }
+}
+
 }  // namespace
+
+std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, HostMemory memory) {
+    if (!is_png(bytes)) return std::nullopt;
+    verify_png_chunks(bytes, path);
+    const auto fail = [&](const std::string& why) { return Error(ErrorCode::input, "cannot decode '" + path + "': corrupt PNG: " + why); };
+    if (bytes.size() < 33 || std::memcmp(&bytes[12], "IHDR", 4) != 0 || read_be32(&bytes[8]) != 13) throw fail("no IHDR chunk first");
+    const std::uint8_t* ihdr = &bytes[16];
+    const std::uint32_t width = read_be32(ihdr), height = read_be32(ihdr + 4);
+    const int depth = ihdr[8], color = ihdr[9], interlace = ihdr[12];
+    static constexpr int channels_of_color[] = {1, 0, 3, 0, 2, 0, 4};
+    // Palettes, depths below 8 and interlacing are rare in datasets: stb decodes those.
+    if ((depth != 8 && depth != 16) || color > 6 || channels_of_color[color] == 0 || interlace != 0) return std::nullopt;
+    if (width == 0 || height == 0 || width > 0x7fffffffu || height > 0x7fffffffu) throw fail("image size " + std::to_string(width) + "x" + std::to_string(height));
+    const PixelFormat format{depth == 16 ? SampleType::u16 : SampleType::u8, channels_of_color[color]};
+    std::size_t image_bytes = 0;
+    try {
+        image_bytes = checked_image_bytes(width, height, format);
+    } catch (const Error&) {
+        throw Error(ErrorCode::input, "cannot decode '" + path + "': " + std::to_string(width) + "x" + std::to_string(height) + " is too large");
+    }
+    const std::size_t row_bytes = image_bytes / height;
+    const std::size_t filtered_bytes = (row_bytes + 1) * height;
+
+    // The IDAT chunks form one zlib stream; zlib checks its Adler-32, so damaged data never decodes.
+    std::vector<std::uint8_t> filtered(filtered_bytes);
+    z_stream z{};
+    if (inflateInit(&z) != Z_OK) throw Error(ErrorCode::internal, "PNG: zlib initialisation failed");
+    int status = Z_OK;
+    std::size_t produced = 0;
+    for (std::size_t pos = 8; pos + 12 <= bytes.size() && status == Z_OK;) {
+        const std::uint32_t length = read_be32(&bytes[pos]);
+        if (std::memcmp(&bytes[pos + 4], "IDAT", 4) == 0) {
+            z.next_in = const_cast<Bytef*>(&bytes[pos + 8]);
+            z.avail_in = length;
+            while (z.avail_in > 0 && status == Z_OK) {
+                // Once the image is full, a spare byte lets zlib read on to the stream's end and checksum;
+                // any byte it writes there is data the image has no room for.
+                std::uint8_t spare = 0;
+                const bool full = produced == filtered_bytes;
+                const std::size_t room = full ? 1 : std::min<std::size_t>(filtered_bytes - produced, 1u << 30);
+                z.next_out = full ? &spare : filtered.data() + produced;
+                z.avail_out = static_cast<uInt>(room);
+                status = inflate(&z, Z_NO_FLUSH);
+                const std::size_t wrote = room - z.avail_out;
+                if ((full && wrote > 0) || status == Z_BUF_ERROR) status = Z_DATA_ERROR;
+                if (!full) produced += wrote;
+            }
+        }
+        pos += 12 + length;
+    }
+    inflateEnd(&z);
+    if (status != Z_STREAM_END) throw fail(status == Z_DATA_ERROR ? "damaged image data (zlib)" : "image data end early");
+    if (produced != filtered_bytes) throw fail("image data are " + std::to_string(produced) + " bytes, not " + std::to_string(filtered_bytes));
+
+    Image image(width, height, format, memory);
+    std::vector<std::uint8_t> zero_row(row_bytes, 0);
+    const std::size_t bpp = format.pixel_bytes();
+    for (std::uint32_t y = 0; y < height; ++y) {
+        std::uint8_t* line = &filtered[static_cast<std::size_t>(y) * (row_bytes + 1)];
+        if (line[0] > 4) throw fail("unknown filter type " + std::to_string(line[0]) + " in row " + std::to_string(y));
+        const std::uint8_t* prior = y == 0 ? zero_row.data() : line - row_bytes;
+        unfilter_row(line[0], line + 1, prior, row_bytes, bpp);
+        auto* out = reinterpret_cast<std::uint8_t*>(image.view().row(y));
+        if (depth == 16) {  // big-endian in the file, native in memory
+            for (std::size_t i = 0; i + 1 < row_bytes; i += 2) {
+                const auto v = static_cast<std::uint16_t>(line[1 + i] << 8 | line[2 + i]);
+                std::memcpy(out + i, &v, 2);
+            }
+        } else {
+            std::memcpy(out, line + 1, row_bytes);
+        }
+    }
+    return image;
+}
 
 bool is_png(const std::vector<std::uint8_t>& bytes) {
     return bytes.size() >= 8 && std::memcmp(bytes.data(), png_signature, 8) == 0;

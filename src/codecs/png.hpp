@@ -5,6 +5,7 @@
 #include <gpurotate/image.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,11 @@ bool is_png(const std::vector<std::uint8_t>& bytes);
 /// Throws Error (input) naming `path` unless every chunk of the PNG in `bytes` is complete and its CRC
 /// matches, and the stream ends with IEND.
 void verify_png_chunks(const std::vector<std::uint8_t>& bytes, const std::string& path);
+
+/// The decoded PNG for 8- and 16-bit grey, grey+alpha, RGB and RGBA without interlacing (zlib inflate,
+/// Adler-32 and chunk CRCs verified); nothing when `bytes` is not a PNG or is a kind that stb decodes
+/// (palette, fewer than 8 bits, interlaced). Throws Error (input) naming `path` for a damaged PNG.
+std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, HostMemory memory);
 
 /// Encodes `image` (u8 or u16, 1 to 4 channels) as a PNG, deflated by zlib at `level` (0-9).
 std::vector<std::uint8_t> encode_png(ConstImageView image, int level);
