@@ -1,32 +1,104 @@
-// The launcher of the fused multi-output kernel: the grid covers source tiles, one launch writes every target.
+// The launchers of the multi-output transform: the vectorized fused kernel where its alignment rules hold,
+// otherwise one launch of the automatic kernel per target (which beats the shared-memory fused kernel,
+// kept for the bench: bench/RESULTS.md).
 
 #include "check.cuh"
 #include "kernels/multi_output.cuh"
+#include "kernels/multi_output_vectorized.cuh"
 #include "tile_policy.cuh"
 
 #include "core/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace gpurotate::detail {
+namespace {
 
-void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {
-    constexpr int tile = tile32_policy.tile_dim;
+MultiOutputArgs make_args(ConstImageView src, const TransformTarget* targets, std::size_t count, int tile_rows) {
     MultiOutputArgs args{};
     args.src = src.data;
     args.src_pitch = src.pitch;
     args.src_extent = src.extent();
-    args.tiles_y = static_cast<int>((src.height + tile - 1) / tile);
+    args.tiles_y = static_cast<int>((src.height + tile_rows - 1) / tile_rows);
     args.count = static_cast<int>(count);
-    const std::size_t bytes = src.format.pixel_bytes();
-    bool aligned = allows_aligned_word(src.data, src.pitch, bytes);
     for (std::size_t i = 0; i < count; ++i) {
         const ImageView& d = targets[i].dst;
-        args.targets[i] = MultiTarget{d.data, d.pitch, axis_map(targets[i].orientation), static_cast<int>(d.width),
-                                      static_cast<int>(d.height)};
-        aligned = aligned && allows_aligned_word(d.data, d.pitch, bytes);
+        args.targets[i] = MultiTarget{d.data, d.pitch, axis_map(targets[i].orientation), static_cast<int>(d.width), static_cast<int>(d.height)};
     }
+    return args;
+}
+
+// Whether the vectorized fused kernel for S-byte pixels can write every target (see its header).
+template <int S>
+bool fused_vectorized_fits(ConstImageView src, const TransformTarget* targets, std::size_t count) {
+    using B = VectorBlock<S>;
+    if (!allows_aligned_word(src.data, src.pitch, vector_bytes)) return false;
+    for (std::size_t i = 0; i < count; ++i) {
+        const AxisMap m = axis_map(targets[i].orientation);
+        if (!allows_aligned_word(targets[i].dst.data, targets[i].dst.pitch, vector_bytes)) return false;
+        if (!m.swap_axes && m.mirror_x && src.width % B::K != 0) return false;
+        if (m.swap_axes && m.mirror_y && src.height % B::R != 0) return false;
+    }
+    return true;
+}
+
+template <int S>
+bool launch_fused_vectorized(ConstImageView src, const TransformTarget* targets, std::size_t count, cudaStream_t stream) {
+    if (!fused_vectorized_fits<S>(src, targets, count)) return false;
+    using Tile = VectorizedTransposeTile<S>;
+    const int tile_rows = Tile::lanes_y * VectorBlock<S>::R * Tile::blocks_per_lane;
+    const MultiOutputArgs args = make_args(src, targets, count, tile_rows);
+    const int tile_cols = Tile::lanes_x * VectorBlock<S>::K;
+    const dim3 grid(static_cast<unsigned>((src.width + tile_cols - 1) / tile_cols), std::min(static_cast<unsigned>(args.tiles_y), max_grid_y));
+    multi_output_vectorized_kernel<S><<<grid, vectorized_threads, 0, stream>>>(args);
+    return true;
+}
+
+template <class F>
+bool with_vector_width(std::size_t bytes, F&& f) {
+    switch (bytes) {
+        case 1: return f(std::integral_constant<int, 1>{});
+        case 2: return f(std::integral_constant<int, 2>{});
+        case 3: return f(std::integral_constant<int, 3>{});
+        case 4: return f(std::integral_constant<int, 4>{});
+        case 6: return f(std::integral_constant<int, 6>{});
+        case 8: return f(std::integral_constant<int, 8>{});
+        case 12: return f(std::integral_constant<int, 12>{});
+        case 16: return f(std::integral_constant<int, 16>{});
+        default: return false;
+    }
+}
+
+bool try_fused_vectorized(ConstImageView src, const TransformTarget* targets, std::size_t count, cudaStream_t stream) {
+    return with_vector_width(src.format.pixel_bytes(), [&](auto width) {
+        return launch_fused_vectorized<decltype(width)::value>(src, targets, count, stream);
+    });
+}
+
+}  // namespace
+
+bool multi_output_fused_applies(ConstImageView src, const TransformTarget* targets, std::size_t count) {
+    return with_vector_width(src.format.pixel_bytes(), [&](auto width) { return fused_vectorized_fits<decltype(width)::value>(src, targets, count); });
+}
+
+void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {
+    if (try_fused_vectorized(src, targets, count, stream)) {
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
+        return;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        transform_device_cuda(src, targets[i].dst, axis_map(targets[i].orientation), CudaKernel::automatic, stream);
+    }
+}
+
+void transform_device_multi_tiled(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {
+    constexpr int tile = tile32_policy.tile_dim;
+    const MultiOutputArgs args = make_args(src, targets, count, tile);
+    const std::size_t bytes = src.format.pixel_bytes();
+    bool aligned = allows_aligned_word(src.data, src.pitch, bytes);
+    for (std::size_t i = 0; i < count; ++i) aligned = aligned && allows_aligned_word(targets[i].dst.data, targets[i].dst.pitch, bytes);
     const dim3 grid(static_cast<unsigned>((src.width + tile - 1) / tile), std::min(static_cast<unsigned>(args.tiles_y), max_grid_y));
     visit_pixel_word(bytes, aligned, [&](auto word) {
         multi_output_kernel<decltype(word), tile32_policy.tile_dim, tile32_policy.block_rows>

@@ -1,6 +1,7 @@
-// The fused multi-output kernel (one read, up to 8 writes) against the single-output kernels, bit-exact:
-// all 8 elements in one launch, every pixel width, the awkward sizes, misaligned buffers; and GpuSession,
-// the host-image path `augment` uses, against the reference. Skipped without a GPU.
+// The multi-output transform (one read, up to 8 writes) against the single-output kernels and the
+// reference, bit-exact: the vectorized fused kernel where it applies (and a check that it did), the
+// per-target fallback on misaligned buffers, the shared-memory fused kernel the bench compares, every
+// pixel width, the awkward sizes; and GpuSession, the host-image path `augment` uses. Skipped without a GPU.
 
 #include "reference.hpp"
 #include "test_support.hpp"
@@ -8,6 +9,8 @@
 #include <gpurotate/error.hpp>
 #include <gpurotate/gpu_session.hpp>
 #include <gpurotate/transform.hpp>
+
+#include "core/cuda_backend.hpp"
 
 #include <cuda_runtime.h>
 #include <doctest/doctest.h>
@@ -35,9 +38,81 @@ gpurotate::Image download(const gpurotate::ImageView& d) {
     return out;
 }
 
+// Runs `elements` on `src` in one multi-output call on device buffers with 16-byte aligned pitches and
+// checks every output against the reference; returns whether the vectorized fused kernel ran.
+bool check_multi(const gpurotate::Image& src, const std::vector<Orientation>& elements, bool tiled = false) {
+    const gpurotate::PixelFormat format = src.format();
+    const auto aligned = [&](std::int64_t w) { return (static_cast<std::size_t>(w) * format.pixel_bytes() + 15) / 16 * 16; };
+    const std::size_t side = static_cast<std::size_t>(std::max(src.width(), src.height()));
+    const std::size_t pitch = aligned(static_cast<std::int64_t>(side));
+    const std::size_t image_bytes = pitch * side;
+    DeviceBytes d_src(image_bytes), d_out(image_bytes * elements.size());
+    const gpurotate::ImageView src_view{d_src.get(), src.width(), src.height(), aligned(src.width()), format};
+    REQUIRE_CUDA(cudaMemcpy2D(src_view.data, src_view.pitch, src.data(), src.view().pitch, src.view().row_bytes(),
+                              static_cast<std::size_t>(src.height()), cudaMemcpyHostToDevice));
+    REQUIRE_CUDA(cudaMemset(d_out.get(), 0xa5, image_bytes * elements.size()));
+    std::vector<gpurotate::TransformTarget> targets;
+    for (Orientation o : elements) {
+        const gpurotate::Extent e = gpurotate::output_extent(o, src_view.extent());
+        targets.push_back({o, gpurotate::ImageView{d_out.get() + targets.size() * image_bytes, e.width, e.height, aligned(e.width), format}});
+    }
+    const bool fused = gpurotate::detail::multi_output_fused_applies(src_view, targets.data(), targets.size());
+    if (tiled) {
+        gpurotate::detail::transform_device_multi_tiled(src_view, targets.data(), targets.size(), nullptr);
+    } else {
+        gpurotate::transform_device_multi(src_view, targets, nullptr);
+    }
+    REQUIRE_CUDA(cudaDeviceSynchronize());
+    for (const auto& t : targets) {
+        CAPTURE(gpurotate::to_string(format));
+        CAPTURE(src.width());
+        CAPTURE(src.height());
+        CAPTURE(gpurotate::name(t.orientation));
+        CHECK(test_support::first_difference(download(t.dst).view(), reference::transform(src, t.orientation).view()) == -1);
+    }
+    return fused;
+}
+
 }  // namespace
 
-TEST_CASE("the multi-output kernel writes all 8 elements exactly as the single-output kernels do") {
+TEST_CASE("the vectorized fused kernel writes all 8 elements exactly, over whole and partial tiles") {
+    std::uint32_t seed = 6000;
+    const std::vector<Orientation> all(std::begin(gpurotate::all_orientations), std::end(gpurotate::all_orientations));
+    for (const auto& format : test_support::formats_of_every_width()) {
+        // Multiples of 16 satisfy every width's K and R; tiles are 8 K wide and 16 R (or 32 R) tall.
+        for (const auto& size : {test_support::Size{16, 16}, test_support::Size{48, 80}, test_support::Size{272, 144}, test_support::Size{1040, 528}}) {
+            const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
+            CAPTURE(gpurotate::to_string(format));
+            CHECK(check_multi(src, all));
+        }
+    }
+}
+
+TEST_CASE("the vectorized fused kernel takes any size when no target mirrors across an unaligned edge") {
+    // identity, flip-v, transpose and rot270 never need the width to be a multiple of K or the height of R:
+    // the edge blocks that overhang the image go pixel by pixel.
+    std::uint32_t seed = 7000;
+    const std::vector<Orientation> unconstrained = {Orientation::identity, Orientation::flip_v, Orientation::transpose, Orientation::rot270};
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const auto& size : test_support::awkward_sizes()) {
+            const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
+            CAPTURE(gpurotate::to_string(format));
+            CHECK(check_multi(src, unconstrained));
+        }
+    }
+}
+
+TEST_CASE("the shared-memory fused kernel (the bench's textbook row) writes all 8 elements exactly") {
+    std::uint32_t seed = 8000;
+    const std::vector<Orientation> all(std::begin(gpurotate::all_orientations), std::end(gpurotate::all_orientations));
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const auto& size : test_support::awkward_sizes()) {
+            check_multi(test_support::random_image(size.width, size.height, format, seed++), all, /*tiled=*/true);
+        }
+    }
+}
+
+TEST_CASE("the multi-output transform writes all 8 elements exactly as the single-output kernels do, on any pitch") {
     std::uint32_t seed = 4000;
     for (const auto& format : test_support::formats_of_every_width()) {
         for (const auto& size : test_support::awkward_sizes()) {

@@ -472,10 +472,13 @@ std::vector<Row> bench_multi_output(const Harness& harness, const std::vector<Or
 
     std::vector<Row> rows;
     const std::function<void()> fused = [&] { detail::transform_device_multi_cuda(src, targets.data(), targets.size(), harness.stream()); };
+    const std::function<void()> tiled = [&] { detail::transform_device_multi_tiled(src, targets.data(), targets.size(), harness.stream()); };
     const std::function<void()> separate = [&] {
         for (const auto& t : targets) detail::transform_device_cuda(src, t.dst, axis_map(t.orientation), CudaKernel::automatic, harness.stream());
     };
-    for (const auto& [kernel_name, launch, bytes] : {std::tuple{std::string("multi-output"), fused, (1 + k) * image_bytes},
+    const bool vectorized = detail::multi_output_fused_applies(src, targets.data(), targets.size());
+    for (const auto& [kernel_name, launch, bytes] : {std::tuple{std::string(vectorized ? "multi-output" : "multi-out(k x auto)"), fused, (vectorized ? 1 + k : 2 * k) * image_bytes},
+                                                     std::tuple{std::string("multi-out-tile32"), tiled, (1 + k) * image_bytes},
                                                      std::tuple{"auto-x" + std::to_string(ops.size()), separate, 2 * k * image_bytes}}) {
         Row row;
         row.op = op_label;
@@ -498,7 +501,8 @@ std::vector<Row> bench_multi_output(const Harness& harness, const std::vector<Or
 int run_bench(const BenchOptions& options, std::ostream& out) {
     if (options.list_kernels) {
         for (const auto& k : all_kernels(nullptr)) out << std::left << std::setw(18) << k.name << k.family << "\n";
-        out << std::left << std::setw(18) << "multi-output" << "production (all --op elements from one read; beside auto-xN, one launch each)\n";
+        out << std::left << std::setw(18) << "multi-output" << "production (all --op elements from one read, vectorized; beside multi-out-tile32,\n"
+            << std::setw(18) << "" << "the shared-memory fused kernel, and auto-xN, one launch per element)\n";
         return 0;
     }
     if (!cuda_available()) {

@@ -1,7 +1,8 @@
 #pragma once
-// One read, k writes: the augmentation pipeline's kernel. A block parks one source tile in padded
-// shared memory and writes it to every requested output, each through its own element's map, so k
-// variants of an image cost one read of the source and k writes instead of k reads and k writes.
+// One read, k writes, the textbook way: a block parks one source tile in padded shared memory and
+// writes it to every requested output through that output's map. Correct for any size and alignment, but
+// one pixel per access: the library uses the vectorized fused kernel (multi_output_vectorized.cuh) and
+// keeps this one for the bench's comparison.
 //
 // The tile is indexed by source coordinates (rows along source x, loaded coalesced). Each output then
 // walks the rectangle of output pixels that this source tile feeds, in output rows, so its stores are

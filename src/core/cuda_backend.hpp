@@ -47,8 +47,15 @@ constexpr std::size_t vector_aligned_pitch(std::size_t row_bytes) { return (row_
 /// a source width that is a multiple of the pixels per vector when source columns are mirrored.
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map);
 
-/// Enqueues the fused multi-output transform of device buffers on `stream`. Arguments already validated.
+/// Enqueues the multi-output transform of device buffers on `stream`: the vectorized fused kernel (one read,
+/// `count` writes) where its alignment rules hold, else one automatic launch per target. Arguments already validated.
 void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream);
+
+/// Whether the vectorized fused kernel writes these targets (else one launch per target).
+bool multi_output_fused_applies(ConstImageView src, const TransformTarget* targets, std::size_t count);
+
+/// The shared-memory fused kernel (32x33 tile, one pixel per access) for the bench's comparison.
+void transform_device_multi_tiled(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream);
 
 /// A GPU, its stream and reusable device buffers (cuda/device_session.cu).
 class DeviceSession;

@@ -30,6 +30,8 @@ bool vectorized_applies(ConstImageView, ConstImageView, AxisMap) { return false;
 void transform_in_place_cuda(ImageView, AxisMap, CUstream_st*) { no_cuda(); }
 void transform_device_vectorized_lanes(ConstImageView, ImageView, AxisMap, int, CUstream_st*, int) { no_cuda(); }
 void transform_device_multi_cuda(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
+bool multi_output_fused_applies(ConstImageView, const TransformTarget*, std::size_t) { return false; }
+void transform_device_multi_tiled(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
 class DeviceSession {};
 void DeviceSessionDeleter::operator()(DeviceSession* session) const noexcept { delete session; }
 DeviceSessionHandle open_device_session(int) { no_cuda(); }

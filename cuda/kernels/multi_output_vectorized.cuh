@@ -1,0 +1,132 @@
+#pragma once
+// One read, k writes, at the speed of the vectorized kernels: the augmentation kernel. A lane loads a
+// block of R source rows by K source pixels as 16-byte vectors (the layout of the vectorized transpose,
+// vectorized.cuh), and from those registers writes the block to every target: rows as they are (or
+// reversed) for the elements that keep the axes, K output rows of R pixels for those that swap them.
+// The grid walks the *source*, so each source byte is read once whatever the number of targets.
+//
+// The element is a template parameter of the block writer (a switch per target, uniform across the
+// launch), so every mirror is a register renaming. Blocks that overhang the image copy pixel by pixel.
+// Alignment (checked by the launcher): 16-byte aligned pointers and pitches; a source width that is a
+// multiple of K when a target mirrors x without swapping, a height that is a multiple of R when a target
+// swaps and mirrors y (the block's output columns then start on whole vectors).
+
+#include "kernels/multi_output.cuh"
+#include "kernels/vectorized.cuh"
+
+namespace gpurotate::detail {
+
+template <int S, bool Swap, bool MirrorX, bool MirrorY, int N>
+__device__ __forceinline__ void write_block(const MultiTarget& t, const std::uint32_t (&rows)[N], int sx, int sy, int W, int H) {
+    using B = VectorBlock<S>;
+    constexpr int K = B::K, R = B::R;
+    constexpr int row_words = K * S / 4;
+    if constexpr (!Swap) {
+        const int ox = MirrorX ? W - sx - K : sx;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            const int oy = MirrorY ? H - 1 - (sy + r) : sy + r;
+            std::uint32_t out[row_words];
+#pragma unroll
+            for (int j = 0; j < row_words; ++j) {
+                int src[4];
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    const int b = 4 * j + q;  // output byte b is byte b % S of pixel b / S, mirrored from K - 1 - b / S
+                    src[q] = r * row_words * 4 + (MirrorX ? K - 1 - b / S : b / S) * S + b % S;
+                }
+                out[j] = gather_word(rows, src[0], src[1], src[2], src[3]);
+            }
+            store_words<K * S>(t.dst + static_cast<std::size_t>(oy) * t.pitch + static_cast<std::size_t>(ox) * S, out);
+        }
+    } else {
+        constexpr int out_words = R * S / 4;
+        const int oy0 = MirrorX ? W - sx - K : sx;
+        const int ox = MirrorY ? H - sy - R : sy;
+#pragma unroll
+        for (int i = 0; i < K; ++i) {
+            const int p = MirrorX ? K - 1 - i : i;  // the block's source pixel column of output row oy0 + i
+            std::uint32_t out[out_words];
+#pragma unroll
+            for (int j = 0; j < out_words; ++j) {
+                int src[4];
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    const int b = 4 * j + q;  // output byte b: byte b % S of source row (b / S, reversed by MirrorY), pixel p
+                    const int row = MirrorY ? R - 1 - b / S : b / S;
+                    src[q] = row * row_words * 4 + p * S + b % S;
+                }
+                out[j] = gather_word(rows, src[0], src[1], src[2], src[3]);
+            }
+            store_words<R * S>(t.dst + static_cast<std::size_t>(oy0 + i) * t.pitch + static_cast<std::size_t>(ox) * S, out);
+        }
+    }
+}
+
+/// The block at (sx, sy) that overhangs the image: pixel by pixel, every target.
+template <int S>
+__device__ __forceinline__ void copy_block_per_pixel(const MultiOutputArgs& a, int sx, int sy, int K, int R) {
+    const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
+#pragma unroll 1
+    for (int y = sy; y < min(sy + R, H); ++y) {
+#pragma unroll 1
+        for (int x = sx; x < min(sx + K, W); ++x) {
+            const std::byte* s = a.src + static_cast<std::size_t>(y) * a.src_pitch + static_cast<std::size_t>(x) * S;
+#pragma unroll 1
+            for (int j = 0; j < a.count; ++j) {
+                const MultiTarget& t = a.targets[j];
+                const int u = t.map.mirror_x ? W - 1 - x : x;
+                const int v = t.map.mirror_y ? H - 1 - y : y;
+                const int ox = t.map.swap_axes ? v : u, oy = t.map.swap_axes ? u : v;
+                std::byte* d = t.dst + static_cast<std::size_t>(oy) * t.pitch + static_cast<std::size_t>(ox) * S;
+#pragma unroll 1
+                for (int b = 0; b < S; ++b) d[b] = s[b];
+            }
+        }
+    }
+}
+
+template <int S>
+__global__ void __launch_bounds__(vectorized_threads) multi_output_vectorized_kernel(const MultiOutputArgs a) {
+    using B = VectorBlock<S>;
+    using Tile = VectorizedTransposeTile<S>;
+    constexpr int K = B::K, R = B::R;
+    constexpr int row_words = K * S / 4;
+    constexpr int tile_rows = Tile::lanes_y * R * Tile::blocks_per_lane;  // source rows per tile
+    const int lane_x = static_cast<int>(threadIdx.x) % Tile::lanes_x;
+    const int lane_y = static_cast<int>(threadIdx.x) / Tile::lanes_x;
+    const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
+    const int sx = static_cast<int>(blockIdx.x) * Tile::lanes_x * K + lane_x * K;
+    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < a.tiles_y; tile_row += static_cast<int>(gridDim.y)) {
+#pragma unroll
+        for (int blk = 0; blk < Tile::blocks_per_lane; ++blk) {
+            const int sy = tile_row * tile_rows + (blk * Tile::lanes_y + lane_y) * R;
+            if (sx >= W || sy >= H) continue;
+            if (sx + K > W || sy + R > H) {
+                copy_block_per_pixel<S>(a, sx, sy, K, R);
+                continue;
+            }
+            std::uint32_t rows[R * row_words];
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                load_words<K * S>(a.src + static_cast<std::size_t>(sy + r) * a.src_pitch + static_cast<std::size_t>(sx) * S, rows + r * row_words);
+            }
+#pragma unroll 1
+            for (int j = 0; j < a.count; ++j) {
+                const MultiTarget& t = a.targets[j];
+                switch (static_cast<int>(t.map.swap_axes) << 2 | static_cast<int>(t.map.mirror_x) << 1 | static_cast<int>(t.map.mirror_y)) {
+                    case 0: write_block<S, false, false, false>(t, rows, sx, sy, W, H); break;
+                    case 1: write_block<S, false, false, true>(t, rows, sx, sy, W, H); break;
+                    case 2: write_block<S, false, true, false>(t, rows, sx, sy, W, H); break;
+                    case 3: write_block<S, false, true, true>(t, rows, sx, sy, W, H); break;
+                    case 4: write_block<S, true, false, false>(t, rows, sx, sy, W, H); break;
+                    case 5: write_block<S, true, false, true>(t, rows, sx, sy, W, H); break;
+                    case 6: write_block<S, true, true, false>(t, rows, sx, sy, W, H); break;
+                    default: write_block<S, true, true, true>(t, rows, sx, sy, W, H); break;
+                }
+            }
+        }
+    }
+}
+
+}  // namespace gpurotate::detail
