@@ -1,6 +1,10 @@
-// The launchers of the multi-output transform: the vectorized fused kernel where its alignment rules hold,
-// otherwise one launch of the automatic kernel per target (which beats the shared-memory fused kernel,
-// kept for the bench: bench/RESULTS.md).
+// The launchers of the multi-output transform. Which fused kernel runs depends on the pixel width, as
+// measured with `gpurotate bench --kernel multi-output` on an H200 (bench/RESULTS.md, all 7 elements):
+// - 1, 2, 4, 8 bytes: the vectorized fused kernel, 1.4-1.5x faster than one launch per element;
+// - 16 bytes: the shared-memory fused kernel (a pixel already is one 16-byte access);
+// - 3, 6, 12 bytes: the shared-memory fused kernel up to `tiled_max_pixels`, one automatic launch per
+//   element above (the vectorized fused kernel stores those widths in 8-byte pieces and loses to both).
+// Where the vectorized kernel's alignment rules fail, one automatic launch per element.
 
 #include "check.cuh"
 #include "kernels/multi_output.cuh"
@@ -77,6 +81,9 @@ bool try_fused_vectorized(ConstImageView src, const TransformTarget* targets, st
     });
 }
 
+// Above this many source pixels, 3-, 6- and 12-byte pixels go one launch per element (measured crossover).
+constexpr std::int64_t tiled_max_pixels = 16LL << 20;
+
 }  // namespace
 
 bool multi_output_fused_applies(ConstImageView src, const TransformTarget* targets, std::size_t count) {
@@ -84,13 +91,24 @@ bool multi_output_fused_applies(ConstImageView src, const TransformTarget* targe
 }
 
 void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {
-    if (try_fused_vectorized(src, targets, count, stream)) {
+    const std::size_t bytes = src.format.pixel_bytes();
+    if (bytes == 16 || (bytes % 3 == 0 && src.width * src.height <= tiled_max_pixels)) {
+        transform_device_multi_tiled(src, targets, count, stream);
+        return;
+    }
+    if (bytes % 3 != 0 && try_fused_vectorized(src, targets, count, stream)) {
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
         return;
     }
     for (std::size_t i = 0; i < count; ++i) {
         transform_device_cuda(src, targets[i].dst, axis_map(targets[i].orientation), CudaKernel::automatic, stream);
     }
+}
+
+bool multi_output_fused_vectorized(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {
+    const bool ran = try_fused_vectorized(src, targets, count, stream);
+    GPUROTATE_CUDA_CHECK(cudaGetLastError());
+    return ran;
 }
 
 void transform_device_multi_tiled(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {

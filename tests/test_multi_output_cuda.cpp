@@ -38,9 +38,11 @@ gpurotate::Image download(const gpurotate::ImageView& d) {
     return out;
 }
 
-// Runs `elements` on `src` in one multi-output call on device buffers with 16-byte aligned pitches and
-// checks every output against the reference; returns whether the vectorized fused kernel ran.
-bool check_multi(const gpurotate::Image& src, const std::vector<Orientation>& elements, bool tiled = false) {
+enum class Path { library, vectorized, tiled };
+
+// Runs `elements` on `src` in one multi-output call (through `path`) on device buffers with 16-byte
+// aligned pitches and checks every output against the reference; returns whether the call ran.
+bool check_multi(const gpurotate::Image& src, const std::vector<Orientation>& elements, Path path) {
     const gpurotate::PixelFormat format = src.format();
     const auto aligned = [&](std::int64_t w) { return (static_cast<std::size_t>(w) * format.pixel_bytes() + 15) / 16 * 16; };
     const std::size_t side = static_cast<std::size_t>(std::max(src.width(), src.height()));
@@ -56,9 +58,12 @@ bool check_multi(const gpurotate::Image& src, const std::vector<Orientation>& el
         const gpurotate::Extent e = gpurotate::output_extent(o, src_view.extent());
         targets.push_back({o, gpurotate::ImageView{d_out.get() + targets.size() * image_bytes, e.width, e.height, aligned(e.width), format}});
     }
-    const bool fused = gpurotate::detail::multi_output_fused_applies(src_view, targets.data(), targets.size());
-    if (tiled) {
+    bool ran = true;
+    if (path == Path::tiled) {
         gpurotate::detail::transform_device_multi_tiled(src_view, targets.data(), targets.size(), nullptr);
+    } else if (path == Path::vectorized) {
+        ran = gpurotate::detail::multi_output_fused_vectorized(src_view, targets.data(), targets.size(), nullptr);
+        if (!ran) return false;
     } else {
         gpurotate::transform_device_multi(src_view, targets, nullptr);
     }
@@ -70,7 +75,7 @@ bool check_multi(const gpurotate::Image& src, const std::vector<Orientation>& el
         CAPTURE(gpurotate::name(t.orientation));
         CHECK(test_support::first_difference(download(t.dst).view(), reference::transform(src, t.orientation).view()) == -1);
     }
-    return fused;
+    return ran;
 }
 
 }  // namespace
@@ -83,7 +88,8 @@ TEST_CASE("the vectorized fused kernel writes all 8 elements exactly, over whole
         for (const auto& size : {test_support::Size{16, 16}, test_support::Size{48, 80}, test_support::Size{272, 144}, test_support::Size{1040, 528}}) {
             const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
             CAPTURE(gpurotate::to_string(format));
-            CHECK(check_multi(src, all));
+            CHECK(check_multi(src, all, Path::vectorized));
+            CHECK(check_multi(src, all, Path::library));
         }
     }
 }
@@ -97,7 +103,7 @@ TEST_CASE("the vectorized fused kernel takes any size when no target mirrors acr
         for (const auto& size : test_support::awkward_sizes()) {
             const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
             CAPTURE(gpurotate::to_string(format));
-            CHECK(check_multi(src, unconstrained));
+            CHECK(check_multi(src, unconstrained, Path::vectorized));
         }
     }
 }
@@ -107,7 +113,7 @@ TEST_CASE("the shared-memory fused kernel (the bench's textbook row) writes all 
     const std::vector<Orientation> all(std::begin(gpurotate::all_orientations), std::end(gpurotate::all_orientations));
     for (const auto& format : test_support::formats_of_every_width()) {
         for (const auto& size : test_support::awkward_sizes()) {
-            check_multi(test_support::random_image(size.width, size.height, format, seed++), all, /*tiled=*/true);
+            CHECK(check_multi(test_support::random_image(size.width, size.height, format, seed++), all, Path::tiled));
         }
     }
 }

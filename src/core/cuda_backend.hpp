@@ -47,12 +47,18 @@ constexpr std::size_t vector_aligned_pitch(std::size_t row_bytes) { return (row_
 /// a source width that is a multiple of the pixels per vector when source columns are mirrored.
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map);
 
-/// Enqueues the multi-output transform of device buffers on `stream`: the vectorized fused kernel (one read,
-/// `count` writes) where its alignment rules hold, else one automatic launch per target. Arguments already validated.
+/// Enqueues the multi-output transform of device buffers on `stream`: a fused kernel (one read, `count`
+/// writes) chosen by pixel width and size, or one automatic launch per target where that is faster or the
+/// vectorized kernel's alignment rules fail (launch_multi_output.cu). Arguments already validated.
 void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream);
 
-/// Whether the vectorized fused kernel writes these targets (else one launch per target).
+/// Whether the vectorized fused kernel's alignment rules hold for these targets (whether it runs also
+/// depends on the pixel width).
 bool multi_output_fused_applies(ConstImageView src, const TransformTarget* targets, std::size_t count);
+
+/// The vectorized fused kernel alone, for the bench and the tests; false (nothing launched) where its
+/// alignment rules fail.
+bool multi_output_fused_vectorized(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream);
 
 /// The shared-memory fused kernel (32x33 tile, one pixel per access) for the bench's comparison.
 void transform_device_multi_tiled(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream);

@@ -31,6 +31,7 @@ void transform_in_place_cuda(ImageView, AxisMap, CUstream_st*) { no_cuda(); }
 void transform_device_vectorized_lanes(ConstImageView, ImageView, AxisMap, int, CUstream_st*, int) { no_cuda(); }
 void transform_device_multi_cuda(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
 bool multi_output_fused_applies(ConstImageView, const TransformTarget*, std::size_t) { return false; }
+bool multi_output_fused_vectorized(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
 void transform_device_multi_tiled(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
 class DeviceSession {};
 void DeviceSessionDeleter::operator()(DeviceSession* session) const noexcept { delete session; }
