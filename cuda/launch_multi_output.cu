@@ -1,10 +1,11 @@
 // The launchers of the multi-output transform. Which fused kernel runs depends on the pixel width, as
 // measured with `gpurotate bench --kernel multi-output` on an H200 (bench/RESULTS.md, all 7 elements):
-// - 1, 2, 4, 8 bytes: the vectorized fused kernel, 1.4-1.5x faster than one launch per element;
-// - 16 bytes: the shared-memory fused kernel (a pixel already is one 16-byte access);
-// - 3, 6, 12 bytes: the shared-memory fused kernel up to `tiled_max_pixels`, one automatic launch per
-//   element above (the vectorized fused kernel stores those widths in 8-byte pieces and loses to both).
-// Where the vectorized kernel's alignment rules fail, one automatic launch per element.
+// - 1, 2, 4, 8 bytes: the vectorized fused kernel, 1.4-2x faster than one launch per element; where its
+//   alignment rules fail (a 1080-row image and 16-row blocks), as for 3 bytes below;
+// - 6, 12, 16 bytes: the shared-memory fused kernel, at every size;
+// - 3 bytes: the shared-memory fused kernel up to `tiled_max_pixels`, one automatic launch per element
+//   above, where the vectorized single-element kernels' 16-byte stores win.
+// (The vectorized fused kernel stores 3-, 6- and 12-byte pixels in 8-byte pieces and loses to both.)
 
 #include "check.cuh"
 #include "kernels/multi_output.cuh"
@@ -81,7 +82,8 @@ bool try_fused_vectorized(ConstImageView src, const TransformTarget* targets, st
     });
 }
 
-// Above this many source pixels, 3-, 6- and 12-byte pixels go one launch per element (measured crossover).
+// Above this many source pixels the shared-memory fused kernel loses to one launch per element for 1- to
+// 3-byte pixels (measured: ahead at 12 MP, behind at 67 MP).
 constexpr std::int64_t tiled_max_pixels = 16LL << 20;
 
 }  // namespace
@@ -92,12 +94,12 @@ bool multi_output_fused_applies(ConstImageView src, const TransformTarget* targe
 
 void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {
     const std::size_t bytes = src.format.pixel_bytes();
-    if (bytes == 16 || (bytes % 3 == 0 && src.width * src.height <= tiled_max_pixels)) {
-        transform_device_multi_tiled(src, targets, count, stream);
+    if (bytes % 3 != 0 && bytes < 16 && try_fused_vectorized(src, targets, count, stream)) {
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
         return;
     }
-    if (bytes % 3 != 0 && try_fused_vectorized(src, targets, count, stream)) {
-        GPUROTATE_CUDA_CHECK(cudaGetLastError());
+    if (bytes >= 6 || src.width * src.height <= tiled_max_pixels) {
+        transform_device_multi_tiled(src, targets, count, stream);
         return;
     }
     for (std::size_t i = 0; i < count; ++i) {
