@@ -8,6 +8,8 @@
 #include "augment/pipeline.hpp"
 #include "augment/progress.hpp"
 
+#include "core/text.hpp"
+
 #include <gpurotate/error.hpp>
 #include <gpurotate/version.hpp>
 
@@ -29,19 +31,7 @@
 namespace gpurotate::augment {
 namespace {
 
-std::vector<std::string> split_commas(const std::string& text) {
-    std::vector<std::string> items;
-    std::string item;
-    for (char c : text + ",") {
-        if (c != ',') {
-            item += c;
-        } else if (!item.empty()) {
-            items.push_back(item);
-            item.clear();
-        }
-    }
-    return items;
-}
+using detail::split_commas;
 
 std::string without_trailing_slashes(std::string path) {
     while (path.size() > 1 && path.back() == '/') path.pop_back();

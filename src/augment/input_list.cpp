@@ -1,5 +1,7 @@
 #include "augment/input_list.hpp"
 
+#include "core/text.hpp"
+
 #include <gpurotate/error.hpp>
 
 #include <algorithm>
@@ -16,12 +18,9 @@
 namespace gpurotate::augment {
 namespace {
 
-using FileId = std::pair<dev_t, ino_t>;
+using detail::lowercase;
 
-std::string lowercase(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using FileId = std::pair<dev_t, ino_t>;
 
 std::string join(const std::string& dir, const std::string& name) {
     if (dir.empty()) return name;

@@ -1,5 +1,7 @@
 #include "augment/output_plan.hpp"
 
+#include "core/text.hpp"
+
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
 
@@ -9,10 +11,7 @@
 namespace gpurotate::augment {
 namespace {
 
-std::string lowercase(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using detail::lowercase;
 
 std::string file_name_of(const std::string& path) {
     const auto slash = path.find_last_of('/');

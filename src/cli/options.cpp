@@ -1,5 +1,7 @@
 #include "cli/options.hpp"
 
+#include "core/text.hpp"
+
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
 
@@ -10,6 +12,8 @@
 
 namespace gpurotate::cli {
 namespace {
+
+using detail::split_commas;
 
 // Flags as ImageMagick users know the operations; the table in the README is this list.
 struct OperationFlag {
@@ -27,20 +31,6 @@ constexpr OperationFlag operation_flags[] = {
     {"--transpose", Orientation::transpose, "mirror across the main diagonal (-transpose)"},
     {"--transverse", Orientation::transverse, "mirror across the anti-diagonal (-transverse)"},
 };
-
-std::vector<std::string> split_commas(const std::string& text) {
-    std::vector<std::string> items;
-    std::string item;
-    for (char c : text + ",") {
-        if (c != ',') {
-            item += c;
-        } else if (!item.empty()) {
-            items.push_back(item);
-            item.clear();
-        }
-    }
-    return items;
-}
 
 void parse_bench_lists(const std::string& size, const std::string& types, const std::string& ops, const std::string& kernels,
                        bench::BenchOptions& o) {
