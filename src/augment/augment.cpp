@@ -270,7 +270,13 @@ int run_augment(const AugmentOptions& o) {
     settings.png_level = o.png_level;
     settings.replace_outputs = o.overwrite || o.resume;
 
+    // OUTDIR and the mirrored input folders below it, each made once before the workers start.
     make_directories(out_dir);
+    std::set<std::string> output_dirs;
+    for (const Job& job : jobs) {
+        for (const PlannedOutput& out : job.outputs) output_dirs.insert(out.path.substr(0, out.path.find_last_of('/')));
+    }
+    for (const std::string& dir : output_dirs) make_directories(dir);
     if (o.resume) remove_stale_temporaries(jobs);
     ManifestWriter manifest(manifest_path, o.overwrite);
 

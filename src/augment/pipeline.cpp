@@ -10,8 +10,6 @@
 #include "core/nvtx.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -215,7 +213,6 @@ private:
             options.png_level = settings_.png_level;
             options.durable = false;  // one syncfs at the end instead of an fsync per file (augment.cpp)
             options.overwrite = settings_.replace_outputs;
-            ensure_directory_of(out.path);
             write_image(out.path, pixels, options);
             struct stat info {};
             if (::stat(out.path.c_str(), &info) != 0) throw Error(ErrorCode::output, "'" + out.path + "' vanished after it was written");
@@ -248,16 +245,6 @@ private:
             totals_.outputs_failed += static_cast<std::int64_t>(job.outputs.size());
         }
         progress_.image_done(true);
-    }
-
-    // Output folders mirror the input folders; they are made as the first output lands in them.
-    static void ensure_directory_of(const std::string& path) {
-        for (std::size_t slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
-            const std::string dir = path.substr(0, slash);
-            if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
-                throw Error(ErrorCode::output, "cannot create folder '" + dir + "': " + std::strerror(errno));
-            }
-        }
     }
 
     const std::vector<Job>& jobs_;
