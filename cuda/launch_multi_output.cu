@@ -10,13 +10,13 @@
 #include "check.cuh"
 #include "kernels/multi_output.cuh"
 #include "kernels/multi_output_vectorized.cuh"
+#include "pixel_width_dispatch.cuh"
 #include "tile_policy.cuh"
 
 #include "core/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
 
 #include <algorithm>
-#include <type_traits>
 
 namespace gpurotate::detail {
 namespace {
@@ -61,25 +61,12 @@ bool launch_fused_vectorized(ConstImageView src, const TransformTarget* targets,
     return true;
 }
 
-template <class F>
-bool with_vector_width(std::size_t bytes, F&& f) {
-    switch (bytes) {
-        case 1: return f(std::integral_constant<int, 1>{});
-        case 2: return f(std::integral_constant<int, 2>{});
-        case 3: return f(std::integral_constant<int, 3>{});
-        case 4: return f(std::integral_constant<int, 4>{});
-        case 6: return f(std::integral_constant<int, 6>{});
-        case 8: return f(std::integral_constant<int, 8>{});
-        case 12: return f(std::integral_constant<int, 12>{});
-        case 16: return f(std::integral_constant<int, 16>{});
-        default: return false;
-    }
-}
-
 bool try_fused_vectorized(ConstImageView src, const TransformTarget* targets, std::size_t count, cudaStream_t stream) {
-    return with_vector_width(src.format.pixel_bytes(), [&](auto width) {
-        return launch_fused_vectorized<decltype(width)::value>(src, targets, count, stream);
+    bool launched = false;
+    with_pixel_width(src.format.pixel_bytes(), [&](auto width) {
+        launched = launch_fused_vectorized<decltype(width)::value>(src, targets, count, stream);
     });
+    return launched;
 }
 
 // Above this many source pixels the shared-memory fused kernel loses to one launch per element for 1- to
@@ -89,7 +76,9 @@ constexpr std::int64_t tiled_max_pixels = 16LL << 20;
 }  // namespace
 
 bool multi_output_fused_applies(ConstImageView src, const TransformTarget* targets, std::size_t count) {
-    return with_vector_width(src.format.pixel_bytes(), [&](auto width) { return fused_vectorized_fits<decltype(width)::value>(src, targets, count); });
+    bool fits = false;
+    with_pixel_width(src.format.pixel_bytes(), [&](auto width) { fits = fused_vectorized_fits<decltype(width)::value>(src, targets, count); });
+    return fits;
 }
 
 void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {

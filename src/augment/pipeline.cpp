@@ -149,21 +149,20 @@ private:
         }
         decode_ns_ += nanoseconds_since(start);
 
-        // The variants side by side in the staging buffer, each packed, each starting on a 64-byte boundary.
+        // The variants side by side in the staging buffer, each packed, each starting on a 64-byte boundary:
+        // laid out first, then pointed into the buffer once it has grown to hold them all.
         std::vector<TransformTarget> targets;
-        std::size_t total = 0;
         std::vector<std::size_t> offsets;
+        std::size_t total = 0;
         for (const PlannedOutput& out : job.outputs) {
             const Extent e = output_extent(out.operation, {input.width(), input.height()});
+            const std::size_t pitch = static_cast<std::size_t>(e.width) * input.format().pixel_bytes();
+            targets.push_back({out.operation, ImageView{nullptr, e.width, e.height, pitch, input.format()}});
             offsets.push_back(total);
             total += (checked_image_bytes(e.width, e.height, input.format()) + 63) / 64 * 64;
         }
         std::byte* base = staging.reserve(total);
-        for (std::size_t i = 0; i < job.outputs.size(); ++i) {
-            const Extent e = output_extent(job.outputs[i].operation, {input.width(), input.height()});
-            const std::size_t pitch = static_cast<std::size_t>(e.width) * input.format().pixel_bytes();
-            targets.push_back({job.outputs[i].operation, ImageView{base + offsets[i], e.width, e.height, pitch, input.format()}});
-        }
+        for (std::size_t i = 0; i < targets.size(); ++i) targets[i].dst.data = base + offsets[i];
 
         // Throws, ending the run, when the GPU cannot start and --device cuda leaves no fallback.
         SessionPool* const pool = settings_.backend == Backend::cuda ? sessions() : nullptr;

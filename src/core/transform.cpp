@@ -57,17 +57,15 @@ void validate_pair(ConstImageView src, ConstImageView dst, Orientation o) {
     }
 }
 
-void validate_targets(ConstImageView src, const std::vector<TransformTarget>& targets) {
+}  // namespace
+
+namespace detail {
+void validate_multi_targets(ConstImageView src, const std::vector<TransformTarget>& targets) {
     if (targets.empty() || targets.size() > 8) {
         throw Error(ErrorCode::usage, std::to_string(targets.size()) + " targets for a multi-output transform (1 to 8)");
     }
     for (const TransformTarget& t : targets) validate_pair(src, t.dst, t.orientation);
 }
-
-}  // namespace
-
-namespace detail {
-void validate_multi_targets(ConstImageView src, const std::vector<TransformTarget>& targets) { validate_targets(src, targets); }
 }  // namespace detail
 
 std::string to_string(Backend b) {
@@ -131,12 +129,12 @@ void transform_device(ConstImageView src, ImageView dst, Orientation o, CUstream
 }
 
 void transform_device_multi(ConstImageView src, const std::vector<TransformTarget>& targets, CUstream_st* stream) {
-    validate_targets(src, targets);
+    detail::validate_multi_targets(src, targets);
     detail::transform_device_multi_cuda(src, targets.data(), targets.size(), stream);
 }
 
 void transform_multi(ConstImageView src, const std::vector<TransformTarget>& targets, Backend backend, unsigned cpu_threads) {
-    validate_targets(src, targets);
+    detail::validate_multi_targets(src, targets);
     if (resolve_backend(backend) == Backend::cuda) {
         detail::transform_host_multi_cuda(*detail::open_device_session(0), src, targets.data(), targets.size());
         return;
