@@ -12,18 +12,9 @@
 
 using gpurotate::PixelFormat;
 using gpurotate::SampleType;
+using test_support::code_of;
 
 namespace {
-
-gpurotate::ErrorCode code_of(const std::function<void()>& call, std::string* message = nullptr) {
-    try {
-        call();
-    } catch (const gpurotate::Error& e) {
-        if (message) *message = e.what();
-        return e.code();
-    }
-    return gpurotate::ErrorCode::internal;
-}
 
 // A smooth image (gradients plus a little noise) that lossy codecs reproduce closely.
 gpurotate::Image smooth_image(std::int64_t w, std::int64_t h, PixelFormat f) {
@@ -229,18 +220,6 @@ TEST_CASE("PNG is exact at every compression level, and the string-matching leve
     CHECK_FALSE(test_support::file_exists(dir.file("bad.png")));
 }
 
-namespace {
-// CRC-32 as PNG chunks use it, written out here so the test does not share the library's.
-std::uint32_t png_crc(const std::string& bytes, std::size_t begin, std::size_t size) {
-    std::uint32_t c = 0xffffffffu;
-    for (std::size_t i = begin; i < begin + size; ++i) {
-        c ^= static_cast<std::uint8_t>(bytes[i]);
-        for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-    }
-    return c ^ 0xffffffffu;
-}
-}  // namespace
-
 TEST_CASE("a PNG whose zlib checksum is wrong is refused even when every chunk CRC is right") {
     test_support::TempDir dir;
     const auto image = test_support::random_image(30, 20, {SampleType::u8, 3}, 91);
@@ -252,7 +231,7 @@ TEST_CASE("a PNG whose zlib checksum is wrong is refused even when every chunk C
     const std::size_t length = (std::size_t{static_cast<std::uint8_t>(png[idat])} << 24) | (std::size_t{static_cast<std::uint8_t>(png[idat + 1])} << 16) |
                                (std::size_t{static_cast<std::uint8_t>(png[idat + 2])} << 8) | static_cast<std::uint8_t>(png[idat + 3]);
     png[idat + 8 + length - 1] = static_cast<char>(png[idat + 8 + length - 1] ^ 0x01);  // the Adler-32's last byte
-    const std::uint32_t crc = png_crc(png, idat + 4, length + 4);
+    const std::uint32_t crc = test_support::png_crc(png, idat + 4, length + 4);
     for (int i = 0; i < 4; ++i) png[idat + 8 + length + i] = static_cast<char>(crc >> (24 - 8 * i));
     test_support::write_bytes(dir.file("bad-adler.png"), png);
     std::string message;

@@ -2,6 +2,7 @@
 // Helpers shared by the test files: random images, poisoned buffers, exact comparison, temporary
 // directories and running the gpurotate executable.
 
+#include <gpurotate/error.hpp>
 #include <gpurotate/image.hpp>
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <random>
 #include <string>
@@ -119,5 +121,31 @@ inline CommandResult run(const std::string& command) {
 }
 
 inline std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+/// The error code `call` throws (and its message), or `internal` when it throws nothing.
+inline gpurotate::ErrorCode code_of(const std::function<void()>& call, std::string* message = nullptr) {
+    try {
+        call();
+    } catch (const gpurotate::Error& e) {
+        if (message) *message = e.what();
+        return e.code();
+    }
+    return gpurotate::ErrorCode::internal;
+}
+
+/// CRC-32 as PNG chunks use it, written out here so the tests do not share the library's.
+inline std::uint32_t png_crc(const std::string& bytes, std::size_t begin, std::size_t size) {
+    std::uint32_t c = 0xffffffffu;
+    for (std::size_t i = begin; i < begin + size; ++i) {
+        c ^= static_cast<std::uint8_t>(bytes[i]);
+        for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xffffffffu;
+}
+
+/// Writes `v` big-endian into `bytes` at `pos` (PNG and JPEG header fields).
+inline void put_be(std::string& bytes, std::size_t pos, std::uint32_t v, int size) {
+    for (int i = 0; i < size; ++i) bytes[pos + i] = static_cast<char>(v >> (8 * (size - 1 - i)));
+}
 
 }  // namespace test_support

@@ -5,6 +5,7 @@
 
 #include <gpurotate/image.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,23 @@ struct WriteOptions {
                              ///< once at the end (`gpurotate augment`) turns this off
 };
 
-/// Decodes the image file at `path` into `memory` (pinned when the pixels go to the GPU next).
-/// Throws `Error` (input) naming the file and the cause.
+/// The most pixels an input may declare unless the caller says otherwise: 2^30 (32768 x 32768, OpenCV's
+/// limit too). Every camera's photograph passes (the largest sensors have about 400 million pixels); a
+/// decompression bomb, a small file that declares 100000 x 100000 pixels, is refused from its header,
+/// before any pixel memory is allocated.
+inline constexpr std::int64_t default_max_pixels = std::int64_t{1} << 30;
+
+/// Options for decoding.
+struct ReadOptions {
+    HostMemory memory = HostMemory::pageable;      ///< pinned when the pixels go to the GPU next
+    std::int64_t max_pixels = default_max_pixels;  ///< refuse larger images from their header; 0: no limit
+};
+
+/// Decodes the image file at `path`. Throws `Error` (input) naming the file and the cause, including an
+/// image that declares more than `options.max_pixels` pixels.
+Image read_image(const std::string& path, const ReadOptions& options);
+
+/// Decodes the image file at `path` into `memory`, with the default pixel limit.
 Image read_image(const std::string& path, HostMemory memory = HostMemory::pageable);
 
 /// Encodes `image` into the format named by `path`'s extension and writes it atomically: to a temporary

@@ -49,12 +49,24 @@ bool cuda_available();
 /// The backend `automatic` resolves to on this machine.
 Backend resolve_backend(Backend requested);
 
+/// How `transform` does its work on host images.
+struct TransformOptions {
+    Backend backend = Backend::automatic;
+    CudaKernel kernel = CudaKernel::automatic;
+    /// Device memory the GPU backend may use, in bytes; 0: 90% of what the GPU has free. An image whose
+    /// source and result do not fit together streams through the GPU in bands of rows (same output).
+    std::size_t gpu_memory = 0;
+};
+
 /// Applies `o` to the host image `src`, writing `dst`, which must be `output_extent(o, src.extent())` in size,
-/// of the same pixel format, and must not overlap `src`. Any pitches. Throws `Error`.
+/// of the same pixel format, and must not overlap `src`. Any pitches. Throws `Error`: (device) when the GPU
+/// fails, out of memory included; `Backend::automatic` does not retry on the CPU, the caller decides.
+void transform(ConstImageView src, ImageView dst, Orientation o, const TransformOptions& options);
 void transform(ConstImageView src, ImageView dst, Orientation o, Backend backend = Backend::automatic,
                CudaKernel kernel = CudaKernel::automatic);
 
 /// Applies `o` to a host image and returns the result (pinned when the work went to the GPU).
+Image transform(const Image& src, Orientation o, const TransformOptions& options);
 Image transform(const Image& src, Orientation o, Backend backend = Backend::automatic,
                 CudaKernel kernel = CudaKernel::automatic);
 

@@ -268,6 +268,7 @@ int run_augment(const AugmentOptions& o) {
     settings.workers = std::max(1u, std::min<unsigned>(settings.workers, static_cast<unsigned>(std::max<std::size_t>(1, jobs.size()))));
     settings.quality = o.quality;
     settings.png_level = o.png_level;
+    settings.max_pixels = o.max_pixels;
     settings.replace_outputs = o.overwrite || o.resume;
 
     // OUTDIR and the mirrored input folders below it, each made once before the workers start.

@@ -1,9 +1,11 @@
 #pragma once
 // `gpurotate augment`'s command line, parsed into plain data.
 
+#include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
 #include <gpurotate/transform.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@ struct AugmentOptions {
     std::string format = "same";              ///< "same" or an output extension without the dot
     int quality = 95;
     int png_level = 1;
+    std::int64_t max_pixels = default_max_pixels;  ///< inputs declaring more are refused unread; 0: no limit
     std::string name_template = "{stem}_{op}.{ext}";
     unsigned jobs = 0;                        ///< CPU threads; 0: all cores
     Backend device = Backend::automatic;

@@ -141,7 +141,7 @@ private:
         Image input;
         try {
             detail::NvtxRange range("decode");
-            input = read_image(job.input.path);
+            input = read_image(job.input.path, ReadOptions{HostMemory::pageable, settings_.max_pixels});
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());

@@ -7,6 +7,7 @@
 #include "augment/output_plan.hpp"
 #include "augment/progress.hpp"
 
+#include <gpurotate/io.hpp>
 #include <gpurotate/transform.hpp>
 
 #include <cstdint>
@@ -21,6 +22,7 @@ struct PipelineSettings {
     unsigned workers = 1;
     int quality = 95;
     int png_level = 1;
+    std::int64_t max_pixels = default_max_pixels;
     bool replace_outputs = false;    ///< --overwrite or --resume: outputs not recorded as complete are replaced
 };
 

@@ -1,5 +1,6 @@
 #include "cli/options.hpp"
 
+#include "cli/quantities.hpp"
 #include "core/text.hpp"
 
 #include <gpurotate/error.hpp>
@@ -97,6 +98,12 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_option("--png-level", options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
         ->check(CLI::Range(0, 9))
         ->default_str(std::to_string(WriteOptions{}.png_level));
+    const std::string max_pixels_help = "refuse inputs that declare more pixels: a count (100M), WxH, or none";
+    const std::string max_pixels_default = std::to_string(default_max_pixels) + " (32768x32768)";
+    std::string max_pixels_text, gpu_memory_text;
+    app.add_option("--max-pixels", max_pixels_text, max_pixels_help)->default_str(max_pixels_default);
+    app.add_option("--gpu-memory", gpu_memory_text, "device memory for one image (e.g. 2G); larger images stream through in bands")
+        ->default_str("90% of the free memory");
     app.add_flag("--overwrite", options.overwrite, "replace an existing output file (also the input)");
     app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
     app.add_flag("--version", options.show_version, "print version, backends, GPU and codecs, and exit");
@@ -127,6 +134,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_option("--png-level", augment_options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
         ->check(CLI::Range(0, 9))
         ->default_str(std::to_string(WriteOptions{}.png_level));
+    std::string augment_max_pixels;
+    augment_cmd->add_option("--max-pixels", augment_max_pixels, max_pixels_help)->default_str(max_pixels_default);
     augment_cmd->add_option("--name", augment_options.name_template, "output file name: {stem}, {op}, {ext}; may contain folders")
         ->default_str("{stem}_{op}.{ext}");
     augment_cmd->add_option("-j,--jobs", augment_options.jobs, "CPU worker threads (default: all cores)")->check(CLI::Range(1, 4096));
@@ -159,9 +168,12 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         augment_options.operations = augment::parse_operation_list(augment_ops);
         if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);
         if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);
+        if (!augment_max_pixels.empty()) augment_options.max_pixels = parse_pixel_count(augment_max_pixels, "--max-pixels");
         options.augment = augment_options;
         return options;
     }
+    if (!max_pixels_text.empty()) options.max_pixels = parse_pixel_count(max_pixels_text, "--max-pixels");
+    if (!gpu_memory_text.empty()) options.gpu_memory = static_cast<std::size_t>(parse_byte_count(gpu_memory_text, "--gpu-memory"));
     if (options.input.empty()) throw Error(ErrorCode::usage, "no input file given (see gpurotate --help)");
     if (options.output.empty()) throw Error(ErrorCode::usage, "no output file given: use -o OUTPUT (see gpurotate --help)");
     for (const CLI::Option* opt : app.parse_order()) {

@@ -8,6 +8,8 @@
 #include <gpurotate/orientation.hpp>
 #include <gpurotate/transform.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +25,8 @@ struct Options {
     CudaKernel kernel = CudaKernel::automatic;
     int quality = 95;
     int png_level = WriteOptions{}.png_level;
+    std::int64_t max_pixels = default_max_pixels;  ///< 0: no limit
+    std::size_t gpu_memory = 0;                    ///< device bytes for one image; 0: 90% of the free memory
     bool overwrite = false;
     bool verbose = false;
     bool show_version = false;

@@ -54,14 +54,23 @@ void run_single_image(const Options& options, std::ostream& log) {
     // Decoded straight into page-locked memory when it goes to the GPU: the upload then runs at full speed.
     const Image input = [&] {
         detail::NvtxRange range("decode");
-        return read_image(options.input, backend == Backend::cuda ? HostMemory::pinned : HostMemory::pageable);
+        return read_image(options.input, ReadOptions{backend == Backend::cuda ? HostMemory::pinned : HostMemory::pageable, options.max_pixels});
     }();
     const double decode_ms = clock.lap_ms();
     check_output_format(options.output, input.format());
 
+    Backend ran_on = backend;
     const Image output = [&] {
         detail::NvtxRange range("transform");
-        return transform(input, element, backend, options.kernel);
+        try {
+            return transform(input, element, TransformOptions{backend, options.kernel, options.gpu_memory});
+        } catch (const Error& e) {
+            // Out of device memory, or any other GPU failure: --device auto means "wherever it works".
+            if (e.code() != ErrorCode::device || options.device != Backend::automatic) throw;
+            log << "gpurotate: warning: the GPU failed (" << e.what() << "); transforming on the CPU instead\n";
+            ran_on = Backend::cpu;
+            return transform(input, element, Backend::cpu);
+        }
     }();
     const double transform_ms = clock.lap_ms();
 
@@ -77,7 +86,7 @@ void run_single_image(const Options& options, std::ostream& log) {
 
     if (options.verbose) {
         std::string device = "cpu";
-        if (backend == Backend::cuda) {
+        if (ran_on == Backend::cuda) {
             const auto gpus = cuda_devices();
             device = "cuda (" + (gpus.empty() ? std::string("?") : gpus.front().name) + ", kernel " + to_string(options.kernel) + ")";
         }

@@ -12,16 +12,19 @@
 
 namespace gpurotate {
 
-Image read_image(const std::string& path, HostMemory memory) {
+Image read_image(const std::string& path, const ReadOptions& options) {
+    if (options.max_pixels < 0) throw Error(ErrorCode::usage, "max_pixels " + std::to_string(options.max_pixels) + " is negative");
     const std::vector<std::uint8_t> bytes = detail::read_file_bytes(path);
-    if (auto image = detail::turbojpeg_decode(bytes, path, memory)) return std::move(*image);
-    if (auto image = detail::decode_png(bytes, path, memory)) return std::move(*image);
+    if (auto image = detail::turbojpeg_decode(bytes, path, options)) return std::move(*image);
+    if (auto image = detail::decode_png(bytes, path, options)) return std::move(*image);
     if (detail::is_png(bytes)) detail::verify_png_chunks(bytes, path);
     std::string stb_reason;
-    if (auto image = detail::stb_decode(bytes, path, memory, stb_reason)) return std::move(*image);
-    if (auto image = detail::opencv_decode(bytes, memory)) return std::move(*image);
+    if (auto image = detail::stb_decode(bytes, path, options, stb_reason)) return std::move(*image);
+    if (auto image = detail::opencv_decode(bytes, path, options)) return std::move(*image);
     throw Error(ErrorCode::input, "cannot decode '" + path + "': not an image in a supported format (" + stb_reason + ")");
 }
+
+Image read_image(const std::string& path, HostMemory memory) { return read_image(path, ReadOptions{memory, default_max_pixels}); }
 
 void check_output_writable(const std::string& path, bool overwrite) { detail::check_output_path(path, overwrite); }
 

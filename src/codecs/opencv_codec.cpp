@@ -1,5 +1,8 @@
 #include "codecs/opencv_codec.hpp"
 
+#include "codecs/declared_extent.hpp"
+#include "codecs/decode_limits.hpp"
+
 #include <gpurotate/error.hpp>
 
 #include <opencv2/core.hpp>
@@ -32,7 +35,8 @@ void swap_red_blue(cv::Mat& m) {
 
 bool opencv_codecs_available() { return true; }
 
-std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, HostMemory memory) {
+std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
+    if (const auto declared = declared_extent(bytes)) check_declared_size(path, declared->width, declared->height, options);
     cv::Mat decoded;
     try {
         decoded = cv::imdecode(cv::Mat(1, static_cast<int>(bytes.size()), CV_8U, const_cast<std::uint8_t*>(bytes.data())),
@@ -43,8 +47,9 @@ std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, HostM
     if (decoded.empty() || decoded.channels() > 4) return std::nullopt;
     const auto sample = sample_of(decoded.depth());
     if (!sample) return std::nullopt;
+    check_declared_size(path, decoded.cols, decoded.rows, options);  // formats without a header probe
     swap_red_blue(decoded);
-    Image image(decoded.cols, decoded.rows, PixelFormat{*sample, decoded.channels()}, memory);
+    Image image(decoded.cols, decoded.rows, PixelFormat{*sample, decoded.channels()}, options.memory);
     for (int y = 0; y < decoded.rows; ++y) std::memcpy(image.view().row(y), decoded.ptr(y), image.view().row_bytes());
     return image;
 }

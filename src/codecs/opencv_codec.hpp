@@ -5,6 +5,7 @@
 #include "codecs/output_format.hpp"
 
 #include <gpurotate/image.hpp>
+#include <gpurotate/io.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -13,8 +14,10 @@
 
 namespace gpurotate::detail {
 
-/// The decoded image, or nothing if OpenCV is absent or cannot decode `bytes`.
-std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, HostMemory memory);
+/// The decoded image, or nothing if OpenCV is absent or cannot decode `bytes`. Throws Error (input) naming
+/// `path` when the image is over `options.max_pixels` (from the header for TIFF and WebP; OpenCV refuses
+/// more than 2^30 pixels in any format before allocating).
+std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
 
 /// Encodes `image` as `format` (tiff, webp, exr, jpeg). Throws Error (output) on failure or without OpenCV.
 std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat format, int quality);

@@ -1,5 +1,7 @@
 #include "codecs/png.hpp"
 
+#include "codecs/decode_limits.hpp"
+
 #include <gpurotate/error.hpp>
 
 #include <zlib.h>
@@ -117,7 +119,7 @@ void unfilter_row(int type, std::uint8_t* row, const std::uint8_t* prior, std::s
 
 }  // namespace
 
-std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, HostMemory memory) {
+std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
     if (!is_png(bytes)) return std::nullopt;
     verify_png_chunks(bytes, path);
     const auto fail = [&](const std::string& why) { return Error(ErrorCode::input, "cannot decode '" + path + "': corrupt PNG: " + why); };
@@ -129,6 +131,7 @@ std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const st
     // Palettes, depths below 8 and interlacing are rare in datasets: stb decodes those.
     if ((depth != 8 && depth != 16) || color > 6 || channels_of_color[color] == 0 || interlace != 0) return std::nullopt;
     if (width == 0 || height == 0 || width > 0x7fffffffu || height > 0x7fffffffu) throw fail("image size " + std::to_string(width) + "x" + std::to_string(height));
+    check_declared_size(path, width, height, options);
     const PixelFormat format{depth == 16 ? SampleType::u16 : SampleType::u8, channels_of_color[color]};
     std::size_t image_bytes = 0;
     try {
@@ -170,7 +173,7 @@ std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const st
     if (status != Z_STREAM_END) throw fail(status == Z_DATA_ERROR ? "damaged image data (zlib)" : "image data end early");
     if (produced != filtered_bytes) throw fail("image data are " + std::to_string(produced) + " bytes, not " + std::to_string(filtered_bytes));
 
-    Image image(width, height, format, memory);
+    Image image(width, height, format, options.memory);
     std::vector<std::uint8_t> zero_row(row_bytes, 0);
     const std::size_t bpp = format.pixel_bytes();
     for (std::uint32_t y = 0; y < height; ++y) {

@@ -3,6 +3,7 @@
 // 16-bit samples with 1 to 4 channels (stb_image_write stores 8-bit only), on zlib.
 
 #include <gpurotate/image.hpp>
+#include <gpurotate/io.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -21,7 +22,7 @@ void verify_png_chunks(const std::vector<std::uint8_t>& bytes, const std::string
 /// The decoded PNG for 8- and 16-bit grey, grey+alpha, RGB and RGBA without interlacing (zlib inflate,
 /// Adler-32 and chunk CRCs verified); nothing when `bytes` is not a PNG or is a kind that stb decodes
 /// (palette, fewer than 8 bits, interlaced). Throws Error (input) naming `path` for a damaged PNG.
-std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, HostMemory memory);
+std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
 
 /// Encodes `image` (u8 or u16, 1 to 4 channels) as a PNG, deflated by zlib at `level` (0-9).
 std::vector<std::uint8_t> encode_png(ConstImageView image, int level);

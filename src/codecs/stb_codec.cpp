@@ -1,5 +1,7 @@
 #include "codecs/stb_codec.hpp"
 
+#include "codecs/decode_limits.hpp"
+
 #include <gpurotate/error.hpp>
 
 #include <stb_image.h>
@@ -61,7 +63,7 @@ std::vector<std::uint8_t> encode_with(ConstImageView image, const char* format, 
 
 }  // namespace
 
-std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, HostMemory memory,
+std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options,
                                 std::string& why) {
     if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
         why = "file too large for stb_image";
@@ -77,6 +79,7 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     const auto corrupt = [&](const std::string& reason) {
         return Error(ErrorCode::input, "cannot decode '" + path + "': " + reason);
     };
+    check_declared_size(path, width, height, options);
     if (is_jpeg(bytes) && !has_jpeg_end_marker(bytes)) throw corrupt("corrupt JPEG: file is truncated (no end-of-image marker)");
 
     PixelFormat format{SampleType::u8, channels};
@@ -93,7 +96,7 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     StbPixels owned(pixels, &stbi_image_free);
     if (!pixels) throw corrupt(stbi_failure_reason() ? stbi_failure_reason() : "decoder failed");
     format.channels = channels;
-    Image image(width, height, format, memory);
+    Image image(width, height, format, options.memory);
     std::memcpy(image.data(), pixels, image.size_bytes());
     return image;
 }

@@ -3,6 +3,7 @@
 // with stb_image_write.
 
 #include <gpurotate/image.hpp>
+#include <gpurotate/io.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -13,7 +14,7 @@ namespace gpurotate::detail {
 
 /// The decoded image, or nothing if stb does not recognise the format (`why` then holds its reason).
 /// Throws Error (input) naming `path` when the format is recognised but the data are corrupt.
-std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, HostMemory memory,
+std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options,
                                 std::string& why);
 
 /// Encodes with stb_image_write: "jpeg" (quality 1..100), "bmp", "tga", "hdr".

@@ -1,5 +1,7 @@
 #include "codecs/turbojpeg_codec.hpp"
 
+#include "codecs/decode_limits.hpp"
+
 #include <gpurotate/error.hpp>
 
 #include <turbojpeg.h>
@@ -33,7 +35,7 @@ tjhandle compressor() {
 
 bool turbojpeg_available() { return true; }
 
-std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, HostMemory memory) {
+std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
     if (bytes.size() < 3 || bytes[0] != 0xff || bytes[1] != 0xd8 || bytes[2] != 0xff) return std::nullopt;
     const auto corrupt = [&](tjhandle h) {
         return Error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: " + tjGetErrorStr2(h));
@@ -43,11 +45,12 @@ std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, co
     int width = 0, height = 0, subsampling = 0, colorspace = 0;
     if (tjDecompressHeader3(h, bytes.data(), bytes.size(), &width, &height, &subsampling, &colorspace) != 0) throw corrupt(h);
     if (width <= 0 || height <= 0) throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: no image size");
+    check_declared_size(path, width, height, options);
     if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) {
         throw Error(ErrorCode::input, "cannot decode '" + path + "': CMYK JPEGs are not supported (convert to RGB first)");
     }
     const bool grey = colorspace == TJCS_GRAY;
-    Image image(width, height, PixelFormat{SampleType::u8, grey ? 1 : 3}, memory);
+    Image image(width, height, PixelFormat{SampleType::u8, grey ? 1 : 3}, options.memory);
     if (tjDecompress2(h, bytes.data(), bytes.size(), reinterpret_cast<unsigned char*>(image.data()), width,
                       static_cast<int>(image.view().pitch), height, grey ? TJPF_GRAY : TJPF_RGB, TJFLAG_STOPONWARNING) != 0) {
         throw corrupt(h);

@@ -3,6 +3,7 @@
 // times faster than stb's. Optional: without it JPEG goes through OpenCV or stb.
 
 #include <gpurotate/image.hpp>
+#include <gpurotate/io.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -17,7 +18,7 @@ bool turbojpeg_available();
 /// The decoded JPEG (8-bit grey or RGB), or nothing without TurboJPEG or when `bytes` is not a JPEG.
 /// Throws Error (input) naming `path` for a corrupt or truncated JPEG, warnings included: a damaged file
 /// is refused, never half-decoded into grey.
-std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, HostMemory memory);
+std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
 
 /// Encodes an 8-bit grey or RGB image at `quality`: chroma at full resolution (4:4:4) from quality 90 up,
 /// halved both ways (4:2:0) below, as libvips does. Throws Error (output) on failure or without TurboJPEG.

@@ -8,7 +8,7 @@ namespace gpurotate::detail {
 
 bool turbojpeg_available() { return false; }
 
-std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>&, const std::string&, HostMemory) { return std::nullopt; }
+std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>&, const std::string&, const ReadOptions&) { return std::nullopt; }
 
 std::vector<std::uint8_t> turbojpeg_encode(ConstImageView, int) {
     throw Error(ErrorCode::internal, "built without TurboJPEG");

@@ -11,8 +11,10 @@
 
 namespace gpurotate::detail {
 
-/// Uploads `src`, runs one kernel, downloads into `dst`; synchronous. Arguments already validated.
-void transform_host_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel);
+/// Uploads `src`, runs one kernel, downloads into `dst`; synchronous. Where source and result need more
+/// device memory than `gpu_memory` bytes (0: 90% of the free memory), streams bands of source rows through
+/// the GPU instead, with identical output. Arguments already validated.
+void transform_host_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, std::size_t gpu_memory);
 
 /// `count` images of one size, each `*_image_stride` bytes after the previous one.
 struct BatchLayout {

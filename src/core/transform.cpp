@@ -106,21 +106,30 @@ Backend resolve_backend(Backend requested) {
     return requested;
 }
 
-void transform(ConstImageView src, ImageView dst, Orientation o, Backend backend, CudaKernel kernel) {
+void transform(ConstImageView src, ImageView dst, Orientation o, const TransformOptions& options) {
     validate_pair(src, dst, o);
-    if (resolve_backend(backend) == Backend::cuda) {
-        detail::transform_host_cuda(src, dst, axis_map(o), kernel);
+    if (resolve_backend(options.backend) == Backend::cuda) {
+        detail::transform_host_cuda(src, dst, axis_map(o), options.kernel, options.gpu_memory);
     } else {
         detail::transform_cpu(src, dst, axis_map(o));
     }
 }
 
-Image transform(const Image& src, Orientation o, Backend backend, CudaKernel kernel) {
-    const Backend resolved = resolve_backend(backend);
+void transform(ConstImageView src, ImageView dst, Orientation o, Backend backend, CudaKernel kernel) {
+    transform(src, dst, o, TransformOptions{backend, kernel, 0});
+}
+
+Image transform(const Image& src, Orientation o, const TransformOptions& options) {
+    TransformOptions resolved = options;
+    resolved.backend = resolve_backend(options.backend);
     const Extent out = output_extent(o, {src.width(), src.height()});
-    Image dst(out.width, out.height, src.format(), resolved == Backend::cuda ? HostMemory::pinned : HostMemory::pageable);
-    transform(src.view(), dst.view(), o, resolved, kernel);
+    Image dst(out.width, out.height, src.format(), resolved.backend == Backend::cuda ? HostMemory::pinned : HostMemory::pageable);
+    transform(src.view(), dst.view(), o, resolved);
     return dst;
+}
+
+Image transform(const Image& src, Orientation o, Backend backend, CudaKernel kernel) {
+    return transform(src, o, TransformOptions{backend, kernel, 0});
 }
 
 void transform_device(ConstImageView src, ImageView dst, Orientation o, CUstream_st* stream, CudaKernel kernel) {

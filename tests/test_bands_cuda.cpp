@@ -1,0 +1,82 @@
+// Images larger than the device memory budget: forced through the GPU in bands by a tiny --gpu-memory
+// budget, every element and pixel width bit-exact against the reference; a budget too small for one row
+// is a device error, which --device auto answers by doing the work on the CPU and --device cuda by failing
+// cleanly. Skipped without a GPU.
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/io.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+
+using gpurotate::Orientation;
+using test_support::quote;
+
+TEST_CASE("a budget smaller than the image streams it through the GPU in bands with identical output") {
+    std::uint32_t seed = 700;
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const auto& size : {test_support::Size{1031, 1009}, test_support::Size{257, 129}, test_support::Size{7, 1}, test_support::Size{1, 300}}) {
+            const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
+            const std::size_t whole = src.size_bytes() * 2;
+            // About 8 bands with two buffer sets; about 40 rows' worth; one row at a time.
+            const std::size_t row = static_cast<std::size_t>(size.width) * format.pixel_bytes();
+            // Enough for one row of either kind of band in one buffer set, the smallest budget that works.
+            const std::size_t floor = 2 * ((row + 15) / 16 * 16) + 16 * static_cast<std::size_t>(size.width);
+            for (std::size_t budget : {std::max(whole / 4, floor), std::max(40 * 2 * (row + 64), floor), floor}) {
+                for (Orientation o : gpurotate::all_orientations) {
+                    const gpurotate::Image expected = reference::transform(src, o);
+                    gpurotate::Image out(expected.width(), expected.height(), format);
+                    std::memset(out.data(), 0xa5, out.size_bytes());
+                    CAPTURE(gpurotate::to_string(format));
+                    CAPTURE(size.width);
+                    CAPTURE(size.height);
+                    CAPTURE(budget);
+                    CAPTURE(gpurotate::name(o));
+                    gpurotate::transform(src.view(), out.view(), o, gpurotate::TransformOptions{gpurotate::Backend::cuda, gpurotate::CudaKernel::automatic, budget});
+                    CHECK(test_support::first_difference(out.view(), expected.view()) == -1);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("a budget too small for one row: device error from the library, CPU fallback in the CLI with --device auto") {
+    const gpurotate::Image src = test_support::random_image(300, 20, {gpurotate::SampleType::u8, 3}, 9);
+    gpurotate::Image out(20, 300, src.format());
+    std::string message;
+    CHECK(test_support::code_of([&] {
+              gpurotate::transform(src.view(), out.view(), Orientation::rot90, gpurotate::TransformOptions{gpurotate::Backend::cuda, gpurotate::CudaKernel::automatic, 1000});
+          }, &message) == gpurotate::ErrorCode::device);
+    CHECK(message.find("does not fit the device memory budget") != std::string::npos);
+
+    test_support::TempDir dir;
+    const std::string exe = GPUROTATE_EXE;
+    const std::string in = std::string(GPUROTATE_SAMPLES) + "/astronaut.png";
+    const auto fallback = test_support::run(quote(exe) + " " + quote(in) + " --rot90 --gpu-memory 1K -v -o " + quote(dir.file("auto.png")));
+    CAPTURE(fallback.output);
+    CHECK(fallback.status == 0);
+    CHECK(fallback.output.find("warning: the GPU failed") != std::string::npos);
+    CHECK(fallback.output.find("backend cpu") != std::string::npos);
+    const gpurotate::Image original = gpurotate::read_image(in);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("auto.png")).view(),
+                                         reference::transform(original, Orientation::rot90).view()) == -1);
+
+    const auto strict = test_support::run(quote(exe) + " " + quote(in) + " --rot90 --gpu-memory 1K --device cuda -o " + quote(dir.file("cuda.png")));
+    CAPTURE(strict.output);
+    CHECK(strict.status == 5);
+    CHECK(strict.output.rfind("gpurotate: error: ", 0) == 0);
+    CHECK_FALSE(test_support::file_exists(dir.file("cuda.png")));
+
+    // 256 KiB for a 768 KiB image (and its result): bands on the GPU, the same pixels.
+    const auto banded = test_support::run(quote(exe) + " " + quote(in) + " --transverse --gpu-memory 256K --device cuda -v -o " + quote(dir.file("banded.png")));
+    CAPTURE(banded.output);
+    CHECK(banded.status == 0);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("banded.png")).view(),
+                                         reference::transform(original, Orientation::transverse).view()) == -1);
+}

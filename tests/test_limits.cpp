@@ -1,0 +1,267 @@
+// Resource limits: decompression bombs refused from their headers in every decoder path, the pixel limit
+// exactly at its boundary, the header probes for the OpenCV formats, the --max-pixels and --gpu-memory
+// command lines, and the band arithmetic that streams images larger than device memory through the GPU
+// (checked here with the CPU backend, band by band; the GPU cases are in test_bands_cuda.cpp).
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/io.hpp>
+#include <gpurotate/transform.hpp>
+
+#include "codecs/declared_extent.hpp"
+#include "core/source_bands.hpp"
+#include "cpu/transform_cpu.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+
+using gpurotate::ErrorCode;
+using gpurotate::Orientation;
+using gpurotate::SampleType;
+using test_support::code_of;
+using test_support::quote;
+
+namespace {
+
+// A small real file of `extension`, as bytes, for patching its header.
+std::string small_file(test_support::TempDir& dir, const std::string& extension, gpurotate::PixelFormat format) {
+    const std::string path = dir.file("small" + extension);
+    gpurotate::write_image(path, test_support::random_image(16, 16, format, 5).view(), {90, true});
+    return test_support::file_bytes(path);
+}
+
+// A PNG whose IHDR declares `width` x `height` (CRC fixed up) and `color` type, and whose data are tiny.
+std::string png_declaring(test_support::TempDir& dir, std::uint32_t width, std::uint32_t height, int color = 2) {
+    std::string png = small_file(dir, ".png", {SampleType::u8, 3});
+    test_support::put_be(png, 16, width, 4);
+    test_support::put_be(png, 20, height, 4);
+    png[25] = static_cast<char>(color);
+    test_support::put_be(png, 29, test_support::png_crc(png, 12, 17), 4);
+    return png;
+}
+
+// The JPEG's frame header (SOF0..SOF2) rewritten to declare `width` x `height`.
+std::string jpeg_declaring(test_support::TempDir& dir, std::uint16_t width, std::uint16_t height) {
+    std::string jpeg = small_file(dir, ".jpg", {SampleType::u8, 3});
+    for (std::size_t i = 2; i + 9 < jpeg.size(); ++i) {
+        const auto marker = static_cast<std::uint8_t>(jpeg[i + 1]);
+        if (static_cast<std::uint8_t>(jpeg[i]) == 0xff && marker >= 0xc0 && marker <= 0xc2) {
+            test_support::put_be(jpeg, i + 5, height, 2);
+            test_support::put_be(jpeg, i + 7, width, 2);
+            return jpeg;
+        }
+    }
+    FAIL("no frame header in the JPEG");
+    return jpeg;
+}
+
+void put_le(std::string& bytes, std::size_t pos, std::uint64_t v, int size) {
+    for (int i = 0; i < size; ++i) bytes[pos + i] = static_cast<char>(v >> (8 * i));
+}
+
+// A classic little-endian TIFF header whose first IFD declares the size as LONGs (no pixel data).
+std::string tiff_declaring(std::uint32_t width, std::uint32_t height) {
+    std::string t(8 + 2 + 2 * 12 + 4, '\0');
+    t.replace(0, 4, "II*\0", 4);
+    put_le(t, 4, 8, 4);
+    put_le(t, 8, 2, 2);
+    put_le(t, 10, 256, 2), put_le(t, 12, 4, 2), put_le(t, 14, 1, 4), put_le(t, 18, width, 4);
+    put_le(t, 22, 257, 2), put_le(t, 24, 4, 2), put_le(t, 26, 1, 4), put_le(t, 30, height, 4);
+    return t;
+}
+
+std::string refusal_of(const std::string& path, std::int64_t max_pixels = gpurotate::default_max_pixels) {
+    std::string message;
+    const ErrorCode code = code_of([&] { gpurotate::read_image(path, gpurotate::ReadOptions{gpurotate::HostMemory::pageable, max_pixels}); },
+                                   &message);
+    CHECK(code == ErrorCode::input);
+    return message;
+}
+
+const std::string exe = GPUROTATE_EXE;
+const std::string samples = GPUROTATE_SAMPLES;
+
+}  // namespace
+
+TEST_CASE("decompression bombs are refused from their headers by every decoder") {
+    test_support::TempDir dir;
+    struct Bomb {
+        const char* name;
+        std::string bytes;
+        const char* declared;
+    };
+    std::string bmp = small_file(dir, ".bmp", {SampleType::u8, 3});
+    put_le(bmp, 18, 50000, 4);  // BITMAPINFOHEADER width and height
+    put_le(bmp, 22, 50000, 4);
+    const Bomb bombs[] = {
+        {"rgb.png", png_declaring(dir, 100000, 100000), "100000x100000"},               // gpurotate's PNG decoder
+        {"palette.png", png_declaring(dir, 100000, 100000, 3), nullptr},                 // stb's (refuses it itself)
+        {"wide.png", png_declaring(dir, 0x7fffffff, 1), "2147483647x1"},                 // one side huge
+        {"big.jpg", jpeg_declaring(dir, 65000, 65000), "65000x65000"},                   // TurboJPEG (or stb)
+        {"big.bmp", bmp, "50000x50000"},                                                 // stb
+    };
+    for (const Bomb& bomb : bombs) {
+        CAPTURE(bomb.name);
+        test_support::write_bytes(dir.file(bomb.name), bomb.bytes);
+        const std::string message = refusal_of(dir.file(bomb.name));
+        CHECK(message.find(dir.file(bomb.name)) != std::string::npos);
+        if (bomb.declared) {
+            CHECK(message.find(bomb.declared) != std::string::npos);
+            CHECK(message.find("over the limit") != std::string::npos);
+        }
+    }
+    test_support::write_bytes(dir.file("big.tif"), tiff_declaring(100000, 100000));
+    const std::string tiff_message = refusal_of(dir.file("big.tif"));
+    // With OpenCV the header probe refuses it before OpenCV allocates; without, nothing decodes TIFF.
+    CHECK(tiff_message.find(GPUROTATE_TEST_WITH_OPENCV ? "100000x100000" : "not an image in a supported format") != std::string::npos);
+}
+
+TEST_CASE("the pixel limit admits exactly its size in every decoder path") {
+    test_support::TempDir dir;
+    const std::pair<const char*, gpurotate::PixelFormat> files[] = {
+        {".png", {SampleType::u8, 3}}, {".png", {SampleType::u16, 4}}, {".jpg", {SampleType::u8, 3}},
+        {".tga", {SampleType::u8, 4}}, {".hdr", {SampleType::f32, 3}}};
+    for (const auto& [extension, format] : files) {
+        CAPTURE(extension);
+        const std::string path = dir.file("f" + gpurotate::to_string(format) + extension);
+        gpurotate::write_image(path, test_support::random_image(16, 16, format, 7).view());
+        CHECK(refusal_of(path, 255).find("16x16 = 256 pixels, over the limit of 255") != std::string::npos);
+        CHECK(gpurotate::read_image(path, gpurotate::ReadOptions{gpurotate::HostMemory::pageable, 256}).width() == 16);
+        CHECK(gpurotate::read_image(path, gpurotate::ReadOptions{gpurotate::HostMemory::pageable, 0}).width() == 16);
+    }
+}
+
+TEST_CASE("TIFF and WebP headers are read for their declared size, and damage gives nothing") {
+    using gpurotate::detail::declared_extent;
+    const auto bytes = [](const std::string& s) { return std::vector<std::uint8_t>(s.begin(), s.end()); };
+    const auto tiff = declared_extent(bytes(tiff_declaring(70000, 3)));
+    REQUIRE(tiff);
+    CHECK(tiff->width == 70000);
+    CHECK(tiff->height == 3);
+
+    // Big-endian, SHORT values (left-justified in the 4-byte field).
+    std::string mm(8 + 2 + 2 * 12 + 4, '\0');
+    mm.replace(0, 4, "MM\0*", 4);
+    test_support::put_be(mm, 4, 8, 4);
+    test_support::put_be(mm, 8, 2, 2);
+    test_support::put_be(mm, 10, 256, 2), test_support::put_be(mm, 12, 3, 2), test_support::put_be(mm, 14, 1, 4), test_support::put_be(mm, 18, 640, 2);
+    test_support::put_be(mm, 22, 257, 2), test_support::put_be(mm, 24, 3, 2), test_support::put_be(mm, 26, 1, 4), test_support::put_be(mm, 30, 480, 2);
+    const auto big_endian = declared_extent(bytes(mm));
+    REQUIRE(big_endian);
+    CHECK(big_endian->width == 640);
+    CHECK(big_endian->height == 480);
+
+    // BigTIFF: 8-byte offsets and counts, 20-byte entries, LONG8 values.
+    std::string bt(16 + 8 + 2 * 20 + 8, '\0');
+    bt.replace(0, 4, "II+\0", 4);
+    put_le(bt, 4, 8, 2);
+    put_le(bt, 8, 16, 8);
+    put_le(bt, 16, 2, 8);
+    put_le(bt, 24, 256, 2), put_le(bt, 26, 16, 2), put_le(bt, 28, 1, 8), put_le(bt, 36, 5000000000ULL, 8);
+    put_le(bt, 44, 257, 2), put_le(bt, 46, 16, 2), put_le(bt, 48, 1, 8), put_le(bt, 56, 7, 8);
+    const auto big_tiff = declared_extent(bytes(bt));
+    REQUIRE(big_tiff);
+    CHECK(big_tiff->width == (std::int64_t{1} << 31));  // saturated: refusable, never wrapped
+    CHECK(big_tiff->height == 7);
+
+    std::string webp(30, '\0');
+    webp.replace(0, 4, "RIFF"), webp.replace(8, 4, "WEBP");
+    webp.replace(12, 4, "VP8X");
+    put_le(webp, 24, 99999, 3), put_le(webp, 27, 499, 3);  // canvas size minus one
+    auto extended = declared_extent(bytes(webp));
+    REQUIRE(extended);
+    CHECK(extended->width == 100000);
+    CHECK(extended->height == 500);
+    webp.replace(12, 4, "VP8 ");
+    webp[23] = '\x9d', webp[24] = '\x01', webp[25] = '\x2a';
+    put_le(webp, 26, 16383, 2), put_le(webp, 28, 0x4000 | 200, 2);  // the top two bits are scaling, not size
+    const auto lossy = declared_extent(bytes(webp));
+    REQUIRE(lossy);
+    CHECK(lossy->width == 16383);
+    CHECK(lossy->height == 200);
+    webp.replace(12, 4, "VP8L");
+    webp[20] = '\x2f';
+    put_le(webp, 21, (std::uint32_t{1023} << 14) | 4095, 4);
+    const auto lossless = declared_extent(bytes(webp));
+    REQUIRE(lossless);
+    CHECK(lossless->width == 4096);
+    CHECK(lossless->height == 1024);
+
+    CHECK_FALSE(declared_extent(bytes("II*\0")));                                 // truncated
+    CHECK_FALSE(declared_extent(bytes(tiff_declaring(1, 1).substr(0, 20))));     // IFD cut short
+    CHECK_FALSE(declared_extent(bytes(std::string("\x89PNG\r\n\x1a\n") + std::string(40, 'x'))));
+    std::string far = tiff_declaring(1, 1);
+    put_le(far, 4, 0xfffffff0u, 4);  // IFD offset past the end
+    CHECK_FALSE(declared_extent(bytes(far)));
+}
+
+TEST_CASE("source bands of every element reassemble the whole output") {
+    std::uint32_t seed = 300;
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const auto& size : {test_support::Size{37, 29}, test_support::Size{1, 9}, test_support::Size{9, 1}, test_support::Size{64, 50}}) {
+            const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
+            for (Orientation o : gpurotate::all_orientations) {
+                const gpurotate::Image expected = reference::transform(src, o);
+                for (std::int64_t rows : {1, 3, 16, 1000}) {
+                    gpurotate::Image out(expected.width(), expected.height(), format);
+                    std::memset(out.data(), 0xa5, out.size_bytes());
+                    for (std::int64_t y0 = 0; y0 < src.height(); y0 += rows) {
+                        const std::int64_t n = std::min(rows, src.height() - y0);
+                        const auto rect = gpurotate::detail::output_rect_of_source_rows(gpurotate::axis_map(o), {src.width(), src.height()}, y0, n);
+                        const gpurotate::ConstImageView band(src.view().row(y0), src.width(), n, src.view().pitch, format);
+                        const gpurotate::ImageView part{out.view().row(rect.y) + rect.x * static_cast<std::int64_t>(format.pixel_bytes()),
+                                                        rect.width, rect.height, out.view().pitch, format};
+                        gpurotate::detail::transform_cpu(band, part, gpurotate::axis_map(o), 1);
+                    }
+                    CAPTURE(gpurotate::to_string(format));
+                    CAPTURE(size.width);
+                    CAPTURE(size.height);
+                    CAPTURE(gpurotate::name(o));
+                    CAPTURE(rows);
+                    CHECK(test_support::first_difference(out.view(), expected.view()) == -1);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("--max-pixels and --gpu-memory: accepted forms, refusals, and a refused input leaves nothing") {
+    test_support::TempDir dir;
+    const std::string in = samples + "/astronaut.png";  // 512x512
+    const auto cli = [&](const std::string& args) { return test_support::run(quote(exe) + " " + quote(in) + " --rot90 " + args); };
+    for (const char* accepted : {"262144", "0.3M", "512x512", "none", "1G", "1e6"}) {
+        CAPTURE(accepted);
+        const auto r = cli(std::string("--max-pixels ") + accepted + " --overwrite -o " + quote(dir.file("ok.png")));
+        CHECK(r.status == 0);
+    }
+    const auto refused = cli("--max-pixels 262143 -o " + quote(dir.file("no.png")));
+    CHECK(refused.status == 3);
+    CHECK(refused.output.find("512x512 = 262144 pixels, over the limit of 262143") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("no.png")));
+    for (const char* bad : {"abc", "-5", "0", "12Q", "x512", "512x", "inf"}) {
+        CAPTURE(bad);
+        const auto r = cli(std::string("--max-pixels '") + bad + "' -o " + quote(dir.file("bad.png")));
+        CHECK(r.status == 2);
+        CHECK(r.output.find("--max-pixels") != std::string::npos);
+    }
+    for (const char* bad : {"0", "lots", "-1G", "5X"}) {
+        CAPTURE(bad);
+        const auto r = cli(std::string("--gpu-memory ") + bad + " -o " + quote(dir.file("bad.png")));
+        CHECK(r.status == 2);
+        CHECK(r.output.find("--gpu-memory") != std::string::npos);
+    }
+    CHECK_FALSE(test_support::file_exists(dir.file("bad.png")));
+    CHECK(cli("--gpu-memory 256MiB --device cpu -o " + quote(dir.file("g.png"))).status == 0);
+
+    // augment: an input over the limit fails alone and is recorded; the others are done.
+    const auto aug = test_support::run(quote(exe) + " augment " + quote(in) + " " + quote(samples + "/coffee.png") +
+                                       " -o " + quote(dir.file("aug")) + " --ops rot90 --device cpu --quiet --max-pixels 250000");
+    CHECK(aug.status == 3);
+    CHECK(aug.output.find("over the limit") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("aug/astronaut_rot90.png")));
+    CHECK(test_support::file_exists(dir.file("aug/coffee_rot90.png")));
+}
