@@ -238,3 +238,18 @@ TEST_CASE("a PNG whose zlib checksum is wrong is refused even when every chunk C
     CHECK(code_of([&] { gpurotate::read_image(dir.file("bad-adler.png")); }, &message) == gpurotate::ErrorCode::input);
     CHECK(message.find("damaged image data") != std::string::npos);
 }
+
+TEST_CASE("a damaged JPEG does not spoil the next one decoded on the same thread") {
+    // Found by fuzz_roundtrip: TurboJPEG left its reused handle mid-header after an error, and the next,
+    // valid file failed with "Bogus marker length".
+    test_support::TempDir dir;
+    gpurotate::write_image(dir.file("good.jpg"), test_support::random_image(24, 16, {SampleType::u8, 3}, 3).view());
+    const std::string good = test_support::file_bytes(dir.file("good.jpg"));
+    std::vector<std::string> damaged = {good.substr(0, 20), good.substr(0, good.size() / 2), "\xff\xd8\xff\xc4\xff\xff" + std::string(40, '\x01')};
+    for (std::size_t i = 0; i < damaged.size(); ++i) {
+        CAPTURE(i);
+        test_support::write_bytes(dir.file("bad.jpg"), damaged[i]);
+        CHECK(code_of([&] { gpurotate::read_image(dir.file("bad.jpg")); }) == gpurotate::ErrorCode::input);
+        CHECK_NOTHROW(gpurotate::read_image(dir.file("good.jpg")));
+    }
+}

@@ -11,6 +11,9 @@
 #include <gpurotate/transform.hpp>
 
 #include "codecs/declared_extent.hpp"
+#include "codecs/png.hpp"
+#include "codecs/stb_codec.hpp"
+#include "codecs/turbojpeg_codec.hpp"
 #include "core/source_bands.hpp"
 #include "cpu/transform_cpu.hpp"
 
@@ -18,6 +21,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 
 using gpurotate::ErrorCode;
 using gpurotate::Orientation;
@@ -264,4 +268,40 @@ TEST_CASE("--max-pixels and --gpu-memory: accepted forms, refusals, and a refuse
     CHECK(aug.output.find("over the limit") != std::string::npos);
     CHECK_FALSE(test_support::file_exists(dir.file("aug/astronaut_rot90.png")));
     CHECK(test_support::file_exists(dir.file("aug/coffee_rot90.png")));
+}
+
+TEST_CASE("every input the fuzzers found a defect with is refused cleanly by every decoder") {
+    // One file per finding in tests/fuzz/regressions; under the asan preset (as CI runs it) a
+    // regression is a sanitizer report, here at least a wrong outcome or a hang.
+    const std::string dir = GPUROTATE_FUZZ_REGRESSIONS;
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        CAPTURE(entry.path().string());
+        ++files;
+        const std::string path = entry.path().string();
+        const std::string text = test_support::file_bytes(path);
+        const std::vector<std::uint8_t> bytes(text.begin(), text.end());
+        const gpurotate::ReadOptions options;
+        // Each decoder either declines the format (no exception) or refuses the file as bad input.
+        const auto clean = [](const std::function<void()>& call) {
+            std::string m;
+            const ErrorCode code = code_of(call, &m);
+            return code == ErrorCode::input || (code == ErrorCode::internal && m.empty());
+        };
+        CHECK(code_of([&] { gpurotate::read_image(path); }) == ErrorCode::input);
+        CHECK(clean([&] { gpurotate::detail::decode_png(bytes, path, options); }));
+        std::string why;
+        CHECK(clean([&] { gpurotate::detail::stb_decode(bytes, path, options, why); }));
+        CHECK(clean([&] { gpurotate::detail::turbojpeg_decode(bytes, path, options); }));
+    }
+    CHECK(files >= 2);
+    // The two findings by name: the PNG loop that never ended, stb's Huffman table overflow.
+    std::string message;
+    const std::string png = test_support::file_bytes(dir + "/png-chunk-length-wraps-after-iend.png");
+    CHECK(code_of([&] { gpurotate::detail::decode_png({png.begin(), png.end()}, "p", {}); }, &message) == ErrorCode::input);
+    const std::string jpeg = test_support::file_bytes(dir + "/stb-jpeg-huffman-over-256-codes.jpg");
+    std::string why;
+    CHECK(code_of([&] { gpurotate::detail::stb_decode({jpeg.begin(), jpeg.end()}, "j", {}, why); }, &message) == ErrorCode::input);
+    CAPTURE(message);
+    CHECK(message.find("more than 256 codes") != std::string::npos);
 }

@@ -40,11 +40,18 @@ Image read_image(const std::string& path, const ReadOptions& options);
 /// Decodes the image file at `path` into `memory`, with the default pixel limit.
 Image read_image(const std::string& path, HostMemory memory = HostMemory::pageable);
 
+/// Decodes an image file's bytes already in memory; `name` stands for the file in error messages.
+Image decode_image(const std::vector<std::uint8_t>& bytes, const ReadOptions& options = {}, const std::string& name = "(memory)");
+
 /// Encodes `image` into the format named by `path`'s extension and writes it atomically: to a temporary
 /// file in the same directory, then renamed over `path`, so no partial file is ever left at `path`.
 /// Throws `Error` (output) if the extension is unknown, the format cannot hold the pixel format exactly,
 /// the directory is missing or not writable, or `path` exists and `options.overwrite` is false.
 void write_image(const std::string& path, ConstImageView image, const WriteOptions& options = {});
+
+/// Encodes `image` into the format named by the extension of `name` (a path or just ".png"), in memory.
+/// Throws `Error` (output) if the extension is unknown or the format cannot hold the pixel format exactly.
+std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& name, const WriteOptions& options = {});
 
 /// Throws `Error` (output) unless a file could be created at `path`: its directory exists and is writable,
 /// `path` is not a directory, and it does not exist unless `overwrite`. `write_image` checks this too.

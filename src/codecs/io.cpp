@@ -12,9 +12,10 @@
 
 namespace gpurotate {
 
-Image read_image(const std::string& path, const ReadOptions& options) {
+Image read_image(const std::string& path, const ReadOptions& options) { return decode_image(detail::read_file_bytes(path), options, path); }
+
+Image decode_image(const std::vector<std::uint8_t>& bytes, const ReadOptions& options, const std::string& path) {
     if (options.max_pixels < 0) throw Error(ErrorCode::usage, "max_pixels " + std::to_string(options.max_pixels) + " is negative");
-    const std::vector<std::uint8_t> bytes = detail::read_file_bytes(path);
     if (auto image = detail::turbojpeg_decode(bytes, path, options)) return std::move(*image);
     if (auto image = detail::decode_png(bytes, path, options)) return std::move(*image);
     if (detail::is_png(bytes)) detail::verify_png_chunks(bytes, path);
@@ -33,12 +34,18 @@ void check_output_format(const std::string& path) { detail::output_format_named_
 void check_output_format(const std::string& path, PixelFormat format) { detail::output_format_for(path, format); }
 
 void write_image(const std::string& path, ConstImageView image, const WriteOptions& options) {
+    detail::output_format_for(path, image.format);
+    detail::check_output_path(path, options.overwrite);  // fail before the encoding work, not after
+    const std::vector<std::uint8_t> bytes = encode_image(image, path, options);
+    detail::write_file_atomically(path, bytes, options.overwrite, options.durable);
+}
+
+std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& name, const WriteOptions& options) {
     using detail::OutputFormat;
-    const auto& spec = detail::output_format_for(path, image.format);
+    const auto& spec = detail::output_format_for(name, image.format);
     if (options.quality < 1 || options.quality > 100) {
         throw Error(ErrorCode::usage, "quality " + std::to_string(options.quality) + " is outside 1..100");
     }
-    detail::check_output_path(path, options.overwrite);  // fail before the encoding work, not after
     std::vector<std::uint8_t> bytes;
     switch (spec.format) {
         case OutputFormat::png: bytes = detail::encode_png(image, options.png_level); break;
@@ -55,7 +62,7 @@ void write_image(const std::string& path, ConstImageView image, const WriteOptio
         case OutputFormat::webp:
         case OutputFormat::exr: bytes = detail::opencv_encode(image, spec.format, options.quality); break;
     }
-    detail::write_file_atomically(path, bytes, options.overwrite, options.durable);
+    return bytes;
 }
 
 std::vector<FormatInfo> output_formats() {

@@ -148,11 +148,14 @@ std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const st
     if (inflateInit(&z) != Z_OK) throw Error(ErrorCode::internal, "PNG: zlib initialisation failed");
     int status = Z_OK;
     std::size_t produced = 0;
+    // The chunks up to IEND are verified complete; bytes after IEND are ignored, as libpng does (a length
+    // read there once wrapped `pos` round to itself: found by fuzz_png).
     for (std::size_t pos = 8; pos + 12 <= bytes.size() && status == Z_OK;) {
-        const std::uint32_t length = read_be32(&bytes[pos]);
+        const std::size_t length = read_be32(&bytes[pos]);
+        if (std::memcmp(&bytes[pos + 4], "IEND", 4) == 0 || length > bytes.size() - pos - 12) break;
         if (std::memcmp(&bytes[pos + 4], "IDAT", 4) == 0) {
             z.next_in = const_cast<Bytef*>(&bytes[pos + 8]);
-            z.avail_in = length;
+            z.avail_in = static_cast<uInt>(length);
             while (z.avail_in > 0 && status == Z_OK) {
                 // Once the image is full, a spare byte lets zlib read on to the stream's end and checksum;
                 // any byte it writes there is data the image has no room for.
@@ -209,7 +212,7 @@ void verify_png_chunks(const std::vector<std::uint8_t>& bytes, const std::string
         const std::uint32_t stored = read_be32(&bytes[pos + 8 + length]);
         if (chunk_crc(&bytes[pos + 4], length + 4) != stored) fail("checksum mismatch in the " + std::string(type, 4) + " chunk");
         if (std::memcmp(type, "IEND", 4) == 0) return;
-        pos += 12 + length;
+        pos += 12 + std::size_t{length};
     }
 }
 

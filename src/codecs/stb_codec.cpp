@@ -7,6 +7,7 @@
 #include <stb_image.h>
 #include <stb_image_write.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -28,6 +29,44 @@ bool has_jpeg_end_marker(const std::vector<std::uint8_t>& bytes) {
 
 bool is_jpeg(const std::vector<std::uint8_t>& bytes) {
     return bytes.size() >= 3 && bytes[0] == 0xff && bytes[1] == 0xd8 && bytes[2] == 0xff;
+}
+
+// stb_image (Debian's 2022-09 snapshot) builds a Huffman table from a DHT segment's 16 code counts
+// without checking that they sum to at most 256, and writes up to 4080 entries into a 257-entry array
+// (found by fuzz_stb). JPEG's own limit is 256 codes per table, so a segment over it is refused here.
+bool jpeg_huffman_tables_fit(const std::vector<std::uint8_t>& bytes) {
+    std::size_t pos = 2;  // after SOI
+    while (pos + 4 <= bytes.size()) {
+        if (bytes[pos] != 0xff) {  // stb skips bytes that are not markers, and so must this
+            ++pos;
+            continue;
+        }
+        const std::uint8_t marker = bytes[pos + 1];
+        if (marker == 0xff) {  // fill byte
+            ++pos;
+            continue;
+        }
+        if (marker == 0xd9) return true;  // EOI
+        if (marker == 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {  // no length
+            pos += 2;
+            continue;
+        }
+        const std::size_t length = std::size_t{bytes[pos + 2]} << 8 | bytes[pos + 3];
+        const std::size_t end = std::min(bytes.size(), pos + 2 + length);
+        if (marker == 0xc4) {
+            for (std::size_t table = pos + 4; table + 17 <= end;) {
+                std::size_t codes = 0;
+                for (std::size_t i = 1; i <= 16; ++i) codes += bytes[table + i];
+                if (codes > 256) return false;
+                table += 17 + codes;
+            }
+        }
+        pos += 2 + length;
+        if (marker == 0xda) {  // entropy-coded data up to the next marker that is not a stuffed byte or restart
+            while (pos + 1 < bytes.size() && !(bytes[pos] == 0xff && bytes[pos + 1] != 0 && (bytes[pos + 1] < 0xd0 || bytes[pos + 1] > 0xd7))) ++pos;
+        }
+    }
+    return true;
 }
 
 // stb's writers hand out bytes through a callback; this one appends them to a vector.
@@ -71,6 +110,9 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     }
     const auto* data = bytes.data();
     const int size = static_cast<int>(bytes.size());
+    if (is_jpeg(bytes) && !jpeg_huffman_tables_fit(bytes)) {  // before stbi_info, which reads the tables too
+        throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: a Huffman table has more than 256 codes");
+    }
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(data, size, &width, &height, &channels)) {
         why = stbi_failure_reason() ? stbi_failure_reason() : "unknown format";

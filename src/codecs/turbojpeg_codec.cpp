@@ -19,10 +19,11 @@ struct HandleDeleter {
 using Handle = std::unique_ptr<void, HandleDeleter>;
 
 // One compressor and one decompressor per thread, kept: creating them costs more than a small image.
-tjhandle decompressor() {
-    thread_local Handle handle(tjInitDecompress());
+Handle& thread_decompressor() {
+    thread_local Handle handle;
+    if (!handle) handle.reset(tjInitDecompress());
     if (!handle) throw Error(ErrorCode::internal, "TurboJPEG: cannot create a decompressor");
-    return handle.get();
+    return handle;
 }
 
 tjhandle compressor() {
@@ -37,11 +38,16 @@ bool turbojpeg_available() { return true; }
 
 std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
     if (bytes.size() < 3 || bytes[0] != 0xff || bytes[1] != 0xd8 || bytes[2] != 0xff) return std::nullopt;
+    Handle& handle = thread_decompressor();
     const auto corrupt = [&](tjhandle h) {
-        return Error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: " + tjGetErrorStr2(h));
+        Error error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: " + tjGetErrorStr2(h));
+        // TurboJPEG leaves a handle mid-header after an error, and the next file would fail with "Bogus
+        // marker length" (found by fuzz_roundtrip): the thread's next JPEG gets a fresh one.
+        handle.reset();
+        return error;
     };
     if (bytes.size() > std::numeric_limits<unsigned long>::max()) throw Error(ErrorCode::input, "cannot decode '" + path + "': file too large");
-    tjhandle h = decompressor();
+    tjhandle h = handle.get();
     int width = 0, height = 0, subsampling = 0, colorspace = 0;
     if (tjDecompressHeader3(h, bytes.data(), bytes.size(), &width, &height, &subsampling, &colorspace) != 0) throw corrupt(h);
     if (width <= 0 || height <= 0) throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: no image size");

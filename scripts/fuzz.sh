@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (the fuzz preset: clang, ASan, UBSan) and fuzzes each for a bounded time,
+# starting from a generated seed corpus plus every past finding in tests/fuzz/regressions.
+#   scripts/fuzz.sh [SECONDS_PER_HARNESS]     (default 20; CI runs it through scripts/bootstrap.sh test)
+# Prints executions, time and findings per harness, writes build-fuzz/fuzz-summary.md, and exits 1 when
+# any harness found a crash, a leak or undefined behaviour (the input is left in build-fuzz/findings/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-20}"
+harnesses=(fuzz_png fuzz_jpeg fuzz_stb fuzz_header fuzz_roundtrip)
+
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz --parallel
+rm -rf build-fuzz/findings build-fuzz/seeds && mkdir -p build-fuzz/findings build-fuzz/seeds
+build-fuzz/tests/fuzz/make_corpus build-fuzz/seeds
+cp tests/fuzz/regressions/* build-fuzz/seeds/ 2>/dev/null || true
+
+export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+summary=build-fuzz/fuzz-summary.md
+{
+  echo "| harness | executions | seconds | executions/s | corpus files | findings |"
+  echo "|---|---|---|---|---|---|"
+} >"$summary"
+failed=0
+for h in "${harnesses[@]}"; do
+  corpus="build-fuzz/corpus/$h"
+  mkdir -p "$corpus"
+  log="build-fuzz/$h.log"
+  start=$(date +%s.%N)
+  status=0
+  # -rss_limit_mb: a decoder that allocates beyond the pixel limit is a finding, not a slow run.
+  "build-fuzz/tests/fuzz/$h" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+    -artifact_prefix="build-fuzz/findings/$h-" "$corpus" build-fuzz/seeds >"$log" 2>&1 || status=$?
+  elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  files=$(find "$corpus" -type f | wc -l)
+  findings=$(find build-fuzz/findings -name "$h-*" -type f | wc -l)
+  rate=$(awk -v r="${runs:-0}" -v s="$elapsed" 'BEGIN { printf "%.0f", (s > 0 ? r / s : 0) }')
+  echo "| $h | ${runs:-0} | $elapsed | $rate | $files | $findings |" >>"$summary"
+  if [ "$status" -ne 0 ] || [ "$findings" -ne 0 ]; then
+    failed=1
+    echo "fuzz: $h found a problem (exit $status); its log: $log" >&2
+    grep -m 20 -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" >&2 || true
+  fi
+done
+cat "$summary"
+if [ "$failed" -ne 0 ]; then
+  echo "fuzz: findings are in build-fuzz/findings/; fix them and add each input to tests/fuzz/regressions/" >&2
+  exit 1
+fi
+echo "fuzz: no findings in ${#harnesses[@]} harnesses x ${seconds} s"

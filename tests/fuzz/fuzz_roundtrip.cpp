@@ -1,0 +1,47 @@
+// The whole job in memory: decode whatever the bytes are, apply an element chosen by the input, encode to
+// every format that holds the pixels, decode that again. A lossless format must give back exactly the
+// transformed pixels; any difference aborts, and so does any crash.
+
+#include "fuzz_limits.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+bool same_pixels(gpurotate::ConstImageView a, gpurotate::ConstImageView b) {
+    if (a.width != b.width || a.height != b.height || a.format != b.format) return false;
+    for (std::int64_t y = 0; y < a.height; ++y) {
+        if (std::memcmp(a.row(y), b.row(y), a.row_bytes()) != 0) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    gpurotate::Image input;
+    try {
+        input = gpurotate::decode_image(std::vector<std::uint8_t>(data, data + size), gpurotate::fuzz::read_options(), "fuzz");
+    } catch (const gpurotate::Error&) {
+        return 0;
+    }
+    const auto element = static_cast<gpurotate::Orientation>(size % 8);
+    const gpurotate::Image output = gpurotate::transform(input, element, gpurotate::Backend::cpu);
+    for (const char* name : {".png", ".jpg", ".bmp", ".tga", ".hdr"}) {
+        std::vector<std::uint8_t> encoded;
+        try {
+            encoded = gpurotate::encode_image(output.view(), name);
+        } catch (const gpurotate::Error& e) {
+            if (e.code() != gpurotate::ErrorCode::output) std::abort();  // only "cannot hold these pixels" is expected
+            continue;
+        }
+        const gpurotate::Image back = gpurotate::decode_image(encoded, gpurotate::fuzz::read_options(), name);  // our own output must decode
+        if (back.width() != output.width() || back.height() != output.height()) std::abort();
+        if (std::strcmp(name, ".png") == 0 && !same_pixels(back.view(), output.view())) std::abort();
+    }
+    return 0;
+}

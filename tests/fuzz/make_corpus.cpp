@@ -1,0 +1,126 @@
+// Writes the fuzzers' seed corpus into one folder: small valid files of every format, depth and channel
+// count the codecs read, and broken ones (truncated, a flipped byte in the pixel data, a bad chunk CRC,
+// a huge declared size, a zero size, headers alone). Generated, never checked in: usage `make_corpus DIR`.
+
+#include <gpurotate/io.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+void save(const std::string& dir, const std::string& name, const Bytes& bytes) {
+    std::ofstream(dir + "/" + name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+gpurotate::Image noise(std::int64_t w, std::int64_t h, gpurotate::PixelFormat f, unsigned seed) {
+    gpurotate::Image image(w, h, f);
+    std::mt19937 random(seed);
+    auto* p = reinterpret_cast<std::uint8_t*>(image.data());
+    for (std::size_t i = 0; i < image.size_bytes(); ++i) p[i] = static_cast<std::uint8_t>(random() >> 24);
+    if (f.sample == gpurotate::SampleType::f32) {  // finite floats in [0, 1)
+        auto* v = reinterpret_cast<float*>(image.data());
+        for (std::size_t i = 0; i < image.size_bytes() / 4; ++i) v[i] = static_cast<float>(random() % 1000) / 1000.0f;
+    }
+    return image;
+}
+
+std::uint32_t crc32(const Bytes& b, std::size_t begin, std::size_t size) {
+    std::uint32_t c = 0xffffffffu;
+    for (std::size_t i = begin; i < begin + size; ++i) {
+        c ^= b[i];
+        for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xffffffffu;
+}
+
+void put_be32(Bytes& b, std::size_t pos, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[pos + i] = static_cast<std::uint8_t>(v >> (24 - 8 * i));
+}
+
+// The damaged variants of one valid file.
+void save_broken(const std::string& dir, const std::string& stem, const std::string& ext, const Bytes& good) {
+    save(dir, stem + "-truncated-half" + ext, Bytes(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(good.size() / 2)));
+    save(dir, stem + "-truncated-header" + ext, Bytes(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(good.size(), 20))));
+    Bytes flipped = good;
+    flipped[flipped.size() * 3 / 4] ^= 0x5a;
+    save(dir, stem + "-flipped" + ext, flipped);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: make_corpus DIR\n");
+        return 2;
+    }
+    const std::string dir = argv[1];
+    using gpurotate::SampleType;
+    unsigned seed = 1;
+    int files = 0;
+    struct Target {
+        const char* ext;
+        std::vector<gpurotate::PixelFormat> formats;
+    };
+    const std::vector<Target> targets = {
+        {".png", {{SampleType::u8, 1}, {SampleType::u8, 2}, {SampleType::u8, 3}, {SampleType::u8, 4},
+                  {SampleType::u16, 1}, {SampleType::u16, 2}, {SampleType::u16, 3}, {SampleType::u16, 4}}},
+        {".jpg", {{SampleType::u8, 1}, {SampleType::u8, 3}}},
+        {".bmp", {{SampleType::u8, 3}, {SampleType::u8, 4}}},
+        {".tga", {{SampleType::u8, 1}, {SampleType::u8, 2}, {SampleType::u8, 3}, {SampleType::u8, 4}}},
+        {".hdr", {{SampleType::f32, 3}}},
+    };
+    for (const auto& target : targets) {
+        for (const auto& format : target.formats) {
+            for (const auto& [w, h] : {std::pair<int, int>{1, 1}, {7, 5}, {33, 17}}) {
+                const std::string stem = gpurotate::to_string(format) + "-" + std::to_string(w) + "x" + std::to_string(h);
+                gpurotate::WriteOptions options;
+                options.quality = 75;
+                const Bytes good = gpurotate::encode_image(noise(w, h, format, seed++).view(), target.ext, options);
+                save(dir, stem + target.ext, good);
+                save_broken(dir, stem, target.ext, good);
+                files += 4;
+            }
+        }
+    }
+    // PNG headers that lie: huge and zero sizes, a bad IHDR CRC, a palette type without a palette.
+    const Bytes png = gpurotate::encode_image(noise(4, 4, {SampleType::u8, 3}, 99).view(), ".png");
+    const auto with_ihdr = [&](std::uint32_t w, std::uint32_t h, int color, bool fix_crc) {
+        Bytes b = png;
+        put_be32(b, 16, w);
+        put_be32(b, 20, h);
+        b[25] = static_cast<std::uint8_t>(color);
+        if (fix_crc) put_be32(b, 29, crc32(b, 12, 17));
+        return b;
+    };
+    save(dir, "png-huge.png", with_ihdr(100000, 100000, 2, true));
+    save(dir, "png-wide.png", with_ihdr(0x7fffffff, 1, 2, true));
+    save(dir, "png-zero.png", with_ihdr(0, 4, 2, true));
+    save(dir, "png-bad-ihdr-crc.png", with_ihdr(5, 4, 2, false));
+    save(dir, "png-palette-without-plte.png", with_ihdr(4, 4, 3, true));
+    // A JPEG frame header declaring 65000x65000 and one declaring 0 rows.
+    const Bytes jpeg = gpurotate::encode_image(noise(16, 16, {SampleType::u8, 3}, 98).view(), ".jpg");
+    for (std::size_t i = 2; i + 9 < jpeg.size(); ++i) {
+        if (jpeg[i] == 0xff && jpeg[i + 1] >= 0xc0 && jpeg[i + 1] <= 0xc2) {
+            Bytes huge = jpeg, zero = jpeg;
+            huge[i + 5] = huge[i + 7] = 0xfd, huge[i + 6] = huge[i + 8] = 0xe8;
+            zero[i + 5] = zero[i + 6] = 0;
+            save(dir, "jpeg-huge.jpg", huge);
+            save(dir, "jpeg-zero-rows.jpg", zero);
+            break;
+        }
+    }
+    // TIFF and WebP headers alone, for the header probes.
+    save(dir, "tiff-huge.tif", {'I', 'I', 42, 0, 8, 0, 0, 0, 2, 0, 0, 1, 4, 0, 1, 0, 0, 0, 0xa0, 0x86, 1, 0,
+                                1, 1, 4, 0, 1, 0, 0, 0, 0xa0, 0x86, 1, 0, 0, 0, 0, 0});
+    save(dir, "webp-vp8x.webp", {'R', 'I', 'F', 'F', 22, 0, 0, 0, 'W', 'E', 'B', 'P', 'V', 'P', '8', 'X', 10, 0, 0, 0,
+                                 0, 0, 0, 0, 0x9f, 0x86, 1, 0xf3, 1, 0});
+    save(dir, "empty.bin", {});
+    std::printf("make_corpus: %d files in %s\n", files + 11, dir.c_str());
+    return 0;
+}
