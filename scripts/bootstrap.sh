@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian 12 machine to a working gpurotate:
 #   scripts/bootstrap.sh demo   installs what is missing, builds, rotates a sample image
-#   scripts/bootstrap.sh test   installs what is missing, builds, runs the test suite
+#   scripts/bootstrap.sh test   installs what is missing, builds, runs the test suite, then the same
+#                               suite under ASan+UBSan and TSan, and a bounded fuzzing run
 # Extra CMake arguments can be passed in GPUROTATE_CMAKE_ARGS (e.g. -DGPUROTATE_WITH_CUDA=OFF).
 set -euo pipefail
 
@@ -16,6 +17,8 @@ cd "$(dirname "$0")/.."
 # (optional codecs, test reference) and ImageMagick (the independent comparison test). The CUDA Toolkit
 # is found in /usr/local/cuda if present.
 packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev zlib1g-dev libturbojpeg0-dev libopencv-dev imagemagick)
+# The test command also builds the sanitizer and fuzzing presets: clang with its libFuzzer runtime.
+[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev)
 missing=()
 if command -v dpkg-query >/dev/null; then
   for p in "${packages[@]}"; do
@@ -43,4 +46,16 @@ if [ "$mode" = demo ]; then
   echo "bootstrap: wrote build/astronaut-rot90.png"
 else
   ctest --test-dir build --output-on-failure --parallel "$(nproc)"
+  # The host code again under AddressSanitizer + UndefinedBehaviorSanitizer and, for the augment
+  # pipeline's threads, ThreadSanitizer (CPU-only builds: build-asan/, build-tsan/); then every fuzzer
+  # for GPUROTATE_FUZZ_SECONDS each (default 30) from the seed corpus and past findings.
+  cmake --preset asan >/dev/null && cmake --build --preset asan --parallel
+  ctest --preset asan --parallel "$(nproc)"
+  cmake --preset tsan >/dev/null && cmake --build --preset tsan --parallel
+  ctest --preset tsan --parallel "$(nproc)"
+  if command -v clang++ >/dev/null; then
+    scripts/fuzz.sh "${GPUROTATE_FUZZ_SECONDS:-30}"
+  else
+    echo "bootstrap: warning: clang++ not found, fuzzing skipped (apt-get install clang libclang-rt-14-dev)" >&2
+  fi
 fi

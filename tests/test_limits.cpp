@@ -304,4 +304,14 @@ TEST_CASE("every input the fuzzers found a defect with is refused cleanly by eve
     CHECK(code_of([&] { gpurotate::detail::stb_decode({jpeg.begin(), jpeg.end()}, "j", {}, why); }, &message) == ErrorCode::input);
     CAPTURE(message);
     CHECK(message.find("more than 256 codes") != std::string::npos);
+    // stb's HDR reader looped forever on run-length data that end early; so would a truncated real file.
+    test_support::TempDir tmp;
+    gpurotate::write_image(tmp.file("t.hdr"), test_support::random_image(40, 12, {SampleType::f32, 3}, 4).view());
+    const std::string hdr = test_support::file_bytes(tmp.file("t.hdr"));
+    for (const std::string& cut : {test_support::file_bytes(dir + "/stb-hdr-run-length-data-end-early.hdr"), hdr.substr(0, hdr.size() - 7),
+                                   hdr.substr(0, hdr.size() / 2)}) {
+        CHECK(code_of([&] { gpurotate::detail::stb_decode({cut.begin(), cut.end()}, "h", {}, why); }, &message) == ErrorCode::input);
+        CHECK(message.find("truncated") != std::string::npos);
+    }
+    CHECK(gpurotate::read_image(tmp.file("t.hdr")).height() == 12);
 }

@@ -8,6 +8,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -64,6 +65,45 @@ bool jpeg_huffman_tables_fit(const std::vector<std::uint8_t>& bytes) {
         pos += 2 + length;
         if (marker == 0xda) {  // entropy-coded data up to the next marker that is not a stuffed byte or restart
             while (pos + 1 < bytes.size() && !(bytes[pos] == 0xff && bytes[pos + 1] != 0 && (bytes[pos + 1] < 0xd0 || bytes[pos + 1] > 0xd7))) ++pos;
+        }
+    }
+    return true;
+}
+
+// stb_image's Radiance HDR reader loops forever when run-length data end early: past the end it reads
+// zeros, and a zero-length run never advances (found by fuzz_stb). This walks the scanlines as stb does
+// and says whether the data are all there; stb still reports every other kind of damage itself.
+bool hdr_scanlines_complete(const std::vector<std::uint8_t>& bytes) {
+    const std::string text(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(bytes.size(), 4096)));
+    const auto blank = text.find("\n\n");
+    if (blank == std::string::npos) return true;  // no header end: stb refuses it
+    const auto line_end = text.find('\n', blank + 2);
+    long height = 0, width = 0;
+    if (line_end == std::string::npos || std::sscanf(text.c_str() + blank + 2, "-Y %ld +X %ld", &height, &width) != 2 || height <= 0 || width <= 0) {
+        return true;
+    }
+    std::size_t pos = line_end + 1;
+    const auto flat_rest_present = [&](long rows_left) {  // 4 bytes a pixel, no run-length coding
+        return bytes.size() - std::min(pos, bytes.size()) >= static_cast<std::size_t>(rows_left) * static_cast<std::size_t>(width) * 4;
+    };
+    for (long row = 0; row < height; ++row) {
+        if (width < 8 || width >= 32768) return flat_rest_present(height - row);
+        if (pos + 4 > bytes.size()) return false;
+        if (bytes[pos] != 2 || bytes[pos + 1] != 2 || (bytes[pos + 2] & 0x80)) return flat_rest_present(height - row);
+        if ((bytes[pos + 2] << 8 | bytes[pos + 3]) != width) return true;  // stb: "invalid decoded scanline length"
+        pos += 4;
+        for (int channel = 0; channel < 4; ++channel) {
+            for (long x = 0; x < width;) {
+                if (pos >= bytes.size()) return false;
+                long count = bytes[pos++];
+                const bool run = count > 128;
+                if (run) count -= 128;
+                if (count > width - x) return true;  // stb: "bad RLE data"
+                const std::size_t data = run ? 1 : static_cast<std::size_t>(count);
+                if (bytes.size() - pos < data) return false;
+                pos += data;
+                x += count;
+            }
         }
     }
     return true;
@@ -127,6 +167,7 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     PixelFormat format{SampleType::u8, channels};
     void* pixels = nullptr;
     if (stbi_is_hdr_from_memory(data, size)) {
+        if (!hdr_scanlines_complete(bytes)) throw corrupt("corrupt HDR: file is truncated inside the pixel data");
         format.sample = SampleType::f32;
         pixels = stbi_loadf_from_memory(data, size, &width, &height, &channels, 0);
     } else if (stbi_is_16_bit_from_memory(data, size)) {
