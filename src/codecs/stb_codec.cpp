@@ -34,37 +34,23 @@ bool is_jpeg(const std::vector<std::uint8_t>& bytes) {
 
 // stb_image (Debian's 2022-09 snapshot) builds a Huffman table from a DHT segment's 16 code counts
 // without checking that they sum to at most 256, and writes up to 4080 entries into a 257-entry array
-// (found by fuzz_stb). JPEG's own limit is 256 codes per table, so a segment over it is refused here.
+// (found by fuzz_stb). JPEG's own limit is 256 codes per table. stb skips bytes it cannot parse until it
+// finds a marker, so where it takes a segment for a DHT cannot be foreseen short of re-implementing it:
+// every FF C4 in the file is read as one, and a table over the limit refuses the file. (A valid JPEG
+// could only be refused if some other segment's payload held FF C4 and such counts, and JPEGs reach stb
+// only in builds without libjpeg-turbo.)
 bool jpeg_huffman_tables_fit(const std::vector<std::uint8_t>& bytes) {
-    std::size_t pos = 2;  // after SOI
-    while (pos + 4 <= bytes.size()) {
-        if (bytes[pos] != 0xff) {  // stb skips bytes that are not markers, and so must this
-            ++pos;
-            continue;
-        }
-        const std::uint8_t marker = bytes[pos + 1];
-        if (marker == 0xff) {  // fill byte
-            ++pos;
-            continue;
-        }
-        if (marker == 0xd9) return true;  // EOI
-        if (marker == 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {  // no length
-            pos += 2;
-            continue;
-        }
+    for (std::size_t pos = 2; pos + 4 <= bytes.size(); ++pos) {
+        if (bytes[pos] != 0xff || bytes[pos + 1] != 0xc4) continue;
         const std::size_t length = std::size_t{bytes[pos + 2]} << 8 | bytes[pos + 3];
         const std::size_t end = std::min(bytes.size(), pos + 2 + length);
-        if (marker == 0xc4) {
-            for (std::size_t table = pos + 4; table + 17 <= end;) {
-                std::size_t codes = 0;
-                for (std::size_t i = 1; i <= 16; ++i) codes += bytes[table + i];
-                if (codes > 256) return false;
-                table += 17 + codes;
-            }
-        }
-        pos += 2 + length;
-        if (marker == 0xda) {  // entropy-coded data up to the next marker that is not a stuffed byte or restart
-            while (pos + 1 < bytes.size() && !(bytes[pos] == 0xff && bytes[pos + 1] != 0 && (bytes[pos + 1] < 0xd0 || bytes[pos + 1] > 0xd7))) ++pos;
+        // As stb does: tables while any of the segment's length is left, the last one read on past the
+        // segment's end if the length says so (stb reads zeros past the end of the file).
+        for (std::size_t table = pos + 4; table < end;) {
+            std::size_t codes = 0;
+            for (std::size_t i = table + 1; i <= table + 16 && i < bytes.size(); ++i) codes += bytes[i];
+            if (codes > 256) return false;
+            table += 17 + codes;
         }
     }
     return true;
