@@ -28,8 +28,12 @@ bool has_jpeg_end_marker(const std::vector<std::uint8_t>& bytes) {
     return false;
 }
 
+// Whether stb reads `bytes` as a JPEG: it takes any number of FF fill bytes before the start-of-image
+// marker (a third fuzz_stb finding began FF FF FF FF D8).
 bool is_jpeg(const std::vector<std::uint8_t>& bytes) {
-    return bytes.size() >= 3 && bytes[0] == 0xff && bytes[1] == 0xd8 && bytes[2] == 0xff;
+    std::size_t i = 0;
+    while (i < bytes.size() && bytes[i] == 0xff) ++i;
+    return i >= 1 && i < bytes.size() && bytes[i] == 0xd8;
 }
 
 // stb_image (Debian's 2022-09 snapshot) builds a Huffman table from a DHT segment's 16 code counts
