@@ -29,8 +29,6 @@
 #include <thread>
 #include <unistd.h>
 
-extern char** environ;
-
 using gpurotate::Orientation;
 using test_support::quote;
 using test_support::run;
@@ -40,36 +38,6 @@ using namespace augment_support;
 namespace {
 
 const std::string exe = GPUROTATE_EXE;
-
-pid_t spawn_quietly(const std::vector<std::string>& args) {
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    pid_t pid = -1;
-    const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    REQUIRE(rc == 0);
-    return pid;
-}
-
-// Waits until the manifest has at least `lines` lines (the run is under way), then sends `signal`.
-// Returns the number of lines at that moment; the exit status goes to `status`.
-std::size_t interrupt_when(pid_t pid, const std::string& manifest, std::size_t lines, int signal, int& status) {
-    std::size_t seen = 0;
-    for (int i = 0; i < 20000 && seen < lines; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        seen = lines_of(manifest).size();
-    }
-    ::kill(pid, signal);
-    int raw = 0;
-    ::waitpid(pid, &raw, 0);
-    status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-    return seen;
-}
-
 
 }  // namespace
 

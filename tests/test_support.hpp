@@ -120,7 +120,12 @@ inline CommandResult run(const std::string& command) {
     return result;
 }
 
-inline std::string quote(const std::string& s) { return "'" + s + "'"; }
+/// `s` as one shell word: in single quotes, any single quote inside written as '\''.
+inline std::string quote(const std::string& s) {
+    std::string quoted = "'";
+    for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
 
 /// The error code `call` throws (and its message), or `internal` when it throws nothing.
 inline gpurotate::ErrorCode code_of(const std::function<void()>& call, std::string* message = nullptr) {
