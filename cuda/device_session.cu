@@ -6,6 +6,10 @@
 #include "core/cuda_backend.hpp"
 #include "core/nvtx.hpp"
 
+#include <gpurotate/error.hpp>
+
+#include <string>
+
 #include <vector>
 
 namespace gpurotate::detail {
@@ -32,7 +36,7 @@ public:
 
 class DeviceSession {
 public:
-    explicit DeviceSession(int device) : device_(device), select_(device) {}
+    DeviceSession(int device, std::size_t budget) : device_(device), budget_(budget), select_(device) {}
 
     void run(ConstImageView src, const TransformTarget* targets, std::size_t count) {
         GPUROTATE_CUDA_CHECK(cudaSetDevice(device_));  // the calling thread may have used another GPU last
@@ -43,7 +47,13 @@ public:
             offsets[i] = dst_total;
             dst_total += round_up_256(vector_aligned_pitch(targets[i].dst.row_bytes()) * static_cast<std::size_t>(targets[i].dst.height));
         }
-        reserve(source_, src_pitch * static_cast<std::size_t>(src.height));
+        const std::size_t src_total = src_pitch * static_cast<std::size_t>(src.height);
+        if (budget_ && src_total + dst_total > budget_) {
+            throw Error(ErrorCode::device, "a " + std::to_string(src.width) + "x" + std::to_string(src.height) + " image and its " +
+                                               std::to_string(count) + " variant(s) need " + std::to_string(src_total + dst_total) +
+                                               " bytes of device memory, over the session's budget of " + std::to_string(budget_));
+        }
+        reserve(source_, src_total);
         reserve(outputs_, dst_total);
 
         const ConstImageView d_src(source_.get(), src.width, src.height, src_pitch, src.format);
@@ -82,6 +92,7 @@ private:
     }
 
     int device_;
+    std::size_t budget_;  // 0: whatever the GPU has
     DeviceContext select_;  // before the stream: the stream belongs to the selected GPU
     Stream stream_;
     DeviceBuffer source_;
@@ -90,7 +101,7 @@ private:
 
 void DeviceSessionDeleter::operator()(DeviceSession* session) const noexcept { delete session; }
 
-DeviceSessionHandle open_device_session(int device) { return DeviceSessionHandle(new DeviceSession(device)); }
+DeviceSessionHandle open_device_session(int device, std::size_t budget) { return DeviceSessionHandle(new DeviceSession(device, budget)); }
 
 void transform_host_multi_cuda(DeviceSession& session, ConstImageView src, const TransformTarget* targets, std::size_t count) {
     session.run(src, targets, count);

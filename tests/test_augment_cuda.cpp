@@ -3,6 +3,7 @@
 
 #include "augment_support.hpp"
 
+#include <gpurotate/io.hpp>
 #include <gpurotate/version.hpp>
 
 #include <doctest/doctest.h>
@@ -38,4 +39,33 @@ TEST_CASE("augment --devices spreads the work over every listed GPU") {
                          std::to_string(gpus));
     CHECK(bad.status == 5);
     CHECK(bad.output.find("does not exist") != std::string::npos);
+}
+
+TEST_CASE("augment: an image over the GPU budget fails alone with --device cuda and goes to the CPU with --device auto") {
+    test_support::TempDir dir;
+    auto images = make_dataset(dir.file("in"), 8, 16, 1300);  // a few KiB each with its variants
+    for (int i = 0; i < 2; ++i) {  // 200x150 RGB: 90 KB, 270 KB with two variants, over 1 MiB / 4 streams
+        auto pixels = test_support::random_image(200, 150, {gpurotate::SampleType::u8, 3}, 1350 + static_cast<std::uint32_t>(i));
+        const std::string relative = "dogs/big" + std::to_string(i) + ".png";
+        gpurotate::write_image(dir.file("in/" + relative), pixels.view());
+        images.push_back({relative, std::move(pixels)});
+    }
+    const std::string args = " augment " + quote(dir.file("in")) + " -r --ops rot90,flip-h --gpu-memory 1M -j 4";
+    const auto strict = run(quote(exe) + args + " --device cuda -o " + quote(dir.file("cuda")));
+    CAPTURE(strict.output);
+    CHECK(strict.status == 3);
+    CHECK(strict.output.find("over the session's budget") != std::string::npos);
+    int failed = 0;
+    for (const auto& record : records_of(dir.file("cuda/manifest.jsonl"))) {
+        CAPTURE(record.input);
+        CHECK(record.ok == (record.input.find("/big") == std::string::npos));
+        failed += record.ok ? 0 : 1;
+    }
+    CHECK(failed == 4);
+
+    const auto fallback = run(quote(exe) + args + " --device auto -o " + quote(dir.file("auto")));
+    CAPTURE(fallback.output);
+    CHECK(fallback.status == 0);
+    CHECK(fallback.output.find("done on the CPU") != std::string::npos);
+    check_complete(dir.file("auto"), images, {Orientation::rot90, Orientation::flip_h}, dir.file("auto/manifest.jsonl"));
 }

@@ -13,8 +13,10 @@ namespace gpurotate {
 
 class GpuSession {
 public:
-    /// Opens a stream on GPU `device`. Throws `Error` (device) when that GPU is not usable.
-    explicit GpuSession(int device = 0);
+    /// Opens a stream on GPU `device`. Throws `Error` (device) when that GPU is not usable. With a
+    /// `gpu_memory` budget in bytes (0: none), an image whose source and targets need more device memory
+    /// is refused with `Error` (device) before anything is allocated, and the caller decides what next.
+    explicit GpuSession(int device = 0, std::size_t gpu_memory = 0);
     ~GpuSession();
     GpuSession(GpuSession&&) noexcept;
     GpuSession& operator=(GpuSession&&) noexcept;

@@ -36,9 +36,9 @@ constexpr unsigned sessions_per_device = 4;
 
 class SessionPool {
 public:
-    SessionPool(const std::vector<int>& devices, unsigned per_device) {
+    SessionPool(const std::vector<int>& devices, unsigned per_device, std::size_t session_budget) {
         for (unsigned i = 0; i < per_device; ++i) {
-            for (int d : devices) free_.push_back(std::make_unique<GpuSession>(d));
+            for (int d : devices) free_.push_back(std::make_unique<GpuSession>(d, session_budget));
         }
         count_ = static_cast<int>(free_.size());
     }
@@ -96,9 +96,11 @@ public:
         // CUDA start-up (driver, contexts, streams) takes a good part of a second: it runs on a thread of
         // its own while the workers read and decode their first images.
         const unsigned per_device = std::max(1u, std::min(settings_.workers, sessions_per_device));
-        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device] {
+        // --gpu-memory is per GPU: its streams share it.
+        const std::size_t session_budget = settings_.gpu_memory / per_device;
+        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget] {
             const auto start = Clock::now();
-            auto pool = std::make_unique<SessionPool>(devices, per_device);
+            auto pool = std::make_unique<SessionPool>(devices, per_device, session_budget);
             return std::make_pair(std::move(pool), nanoseconds_since(start));
         });
     }

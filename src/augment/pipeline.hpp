@@ -23,6 +23,7 @@ struct PipelineSettings {
     int quality = 95;
     int png_level = 1;
     std::int64_t max_pixels = default_max_pixels;
+    std::size_t gpu_memory = 0;  ///< device bytes per GPU for all its streams; 0: no limit of our own
     bool replace_outputs = false;    ///< --overwrite or --resume: outputs not recorded as complete are replaced
 };
 

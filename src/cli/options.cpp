@@ -134,8 +134,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_option("--png-level", augment_options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
         ->check(CLI::Range(0, 9))
         ->default_str(std::to_string(WriteOptions{}.png_level));
-    std::string augment_max_pixels;
+    std::string augment_max_pixels, augment_gpu_memory;
     augment_cmd->add_option("--max-pixels", augment_max_pixels, max_pixels_help)->default_str(max_pixels_default);
+    augment_cmd->add_option("--gpu-memory", augment_gpu_memory,
+                            "device memory per GPU for its 4 streams; an image that does not fit goes to the CPU (--device auto) or fails");
     augment_cmd->add_option("--name", augment_options.name_template, "output file name: {stem}, {op}, {ext}; may contain folders")
         ->default_str("{stem}_{op}.{ext}");
     augment_cmd->add_option("-j,--jobs", augment_options.jobs, "CPU worker threads (default: all cores)")->check(CLI::Range(1, 4096));
@@ -169,6 +171,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);
         if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);
         if (!augment_max_pixels.empty()) augment_options.max_pixels = parse_pixel_count(augment_max_pixels, "--max-pixels");
+        if (!augment_gpu_memory.empty()) augment_options.gpu_memory = static_cast<std::size_t>(parse_byte_count(augment_gpu_memory, "--gpu-memory"));
         options.augment = augment_options;
         return options;
     }

@@ -72,8 +72,9 @@ struct DeviceSessionDeleter {
 };
 using DeviceSessionHandle = std::unique_ptr<DeviceSession, DeviceSessionDeleter>;
 
-/// Opens a session on GPU `device`; throws Error (device).
-DeviceSessionHandle open_device_session(int device);
+/// Opens a session on GPU `device` that holds at most `budget` bytes of device memory (0: no limit of its
+/// own); throws Error (device), also for an image over the budget.
+DeviceSessionHandle open_device_session(int device, std::size_t budget = 0);
 /// Upload, fused launch, downloads, wait. Arguments already validated.
 void transform_host_multi_cuda(DeviceSession& session, ConstImageView src, const TransformTarget* targets, std::size_t count);
 /// Device bytes the session holds.

@@ -35,7 +35,7 @@ bool multi_output_fused_vectorized(ConstImageView, const TransformTarget*, std::
 void transform_device_multi_tiled(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
 class DeviceSession {};
 void DeviceSessionDeleter::operator()(DeviceSession* session) const noexcept { delete session; }
-DeviceSessionHandle open_device_session(int) { no_cuda(); }
+DeviceSessionHandle open_device_session(int, std::size_t) { no_cuda(); }
 void transform_host_multi_cuda(DeviceSession&, ConstImageView, const TransformTarget*, std::size_t) { no_cuda(); }
 std::size_t device_session_bytes(const DeviceSession&) noexcept { return 0; }
 void* allocate_pinned(std::size_t) noexcept { return nullptr; }

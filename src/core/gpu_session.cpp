@@ -12,7 +12,7 @@ struct GpuSession::Impl {
     detail::DeviceSessionHandle session;
 };
 
-GpuSession::GpuSession(int device) : impl_(new Impl{device, detail::open_device_session(device)}) {}
+GpuSession::GpuSession(int device, std::size_t gpu_memory) : impl_(new Impl{device, detail::open_device_session(device, gpu_memory)}) {}
 GpuSession::~GpuSession() = default;
 GpuSession::GpuSession(GpuSession&&) noexcept = default;
 GpuSession& GpuSession::operator=(GpuSession&&) noexcept = default;
