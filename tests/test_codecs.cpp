@@ -142,8 +142,14 @@ TEST_CASE("bad input files give input errors naming the file") {
     const auto image = test_support::random_image(40, 30, {SampleType::u8, 3}, 70);
     gpurotate::write_image(dir.file("good.png"), image.view());
     gpurotate::write_image(dir.file("good.jpg"), image.view());
+    gpurotate::write_image(dir.file("good.bmp"), image.view());
+    gpurotate::write_image(dir.file("good.tga"), image.view());  // stb writes run-length coded TGA
     const std::string png = test_support::file_bytes(dir.file("good.png"));
     const std::string jpg = test_support::file_bytes(dir.file("good.jpg"));
+    const std::string bmp = test_support::file_bytes(dir.file("good.bmp"));
+    const std::string tga = test_support::file_bytes(dir.file("good.tga"));
+    std::string raw_tga = tga.substr(0, 18) + std::string(40 * 30 * 3, '\x42');  // uncompressed, complete...
+    raw_tga[2] = 2;
 
     std::string bad_crc = png;
     bad_crc[40] = static_cast<char>(bad_crc[40] ^ 0x55);  // inside IDAT
@@ -154,6 +160,10 @@ TEST_CASE("bad input files give input errors naming the file") {
         {"badcrc.png", bad_crc},
         {"truncated.jpg", jpg.substr(0, jpg.size() / 2)},
         {"header-only.jpg", jpg.substr(0, 20)},
+        // stb reads past the end of these as zeros: refused from their headers instead.
+        {"truncated.bmp", bmp.substr(0, bmp.size() - 1)},
+        {"truncated.tga", tga.substr(0, tga.size() / 2)},
+        {"truncated-raw.tga", raw_tga.substr(0, raw_tga.size() - 1)},  // ...less one byte
     };
     for (const auto& [name, bytes] : cases) {
         const std::string path = dir.file(name);
@@ -163,6 +173,8 @@ TEST_CASE("bad input files give input errors naming the file") {
         CHECK(code_of([&] { gpurotate::read_image(path); }, &message) == gpurotate::ErrorCode::input);
         CHECK(message.find(path) != std::string::npos);
     }
+    test_support::write_bytes(dir.file("raw.tga"), raw_tga);
+    CHECK(gpurotate::read_image(dir.file("raw.tga")).width() == 40);  // the complete one decodes
     std::string message;
     CHECK(code_of([&] { gpurotate::read_image(dir.file("missing.png")); }, &message) == gpurotate::ErrorCode::input);
     CHECK(message.find("No such file") != std::string::npos);

@@ -99,6 +99,56 @@ bool hdr_scanlines_complete(const std::vector<std::uint8_t>& bytes) {
     return true;
 }
 
+std::uint32_t le16(const std::vector<std::uint8_t>& b, std::size_t at) { return b[at] | b[at + 1] << 8; }
+std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) { return le16(b, at) | le16(b, at + 2) << 16; }
+
+// stb_image reads past the end of a BMP or TGA as zeros and returns a half-black image without complaint
+// (bench/bad_inputs.sh found this). These say, from the header, whether the pixel data are all there:
+// a file that cannot be judged (compressed BMP, a header stb will refuse anyway) passes.
+bool bmp_pixels_complete(const std::vector<std::uint8_t>& b) {
+    if (b.size() < 30 || b[0] != 'B' || b[1] != 'M') return true;
+    const std::uint32_t header = le32(b, 14);
+    const bool core = header == 12;  // BITMAPCOREHEADER: 16-bit sizes, no compression field
+    if (!core && b.size() < 34) return true;
+    const std::uint64_t width = core ? le16(b, 18) : le32(b, 18);
+    const auto height_raw = static_cast<std::int32_t>(core ? le16(b, 20) : le32(b, 22));
+    const std::uint32_t bits = core ? le16(b, 24) : le16(b, 28);
+    const std::uint32_t compression = core ? 0 : le32(b, 30);
+    if (compression != 0 && compression != 3 && compression != 6) return true;  // run-length coded
+    const std::uint64_t height = height_raw < 0 ? 0ull - static_cast<std::int64_t>(height_raw) : static_cast<std::uint64_t>(height_raw);
+    const std::uint64_t stride = (width * bits + 31) / 32 * 4;
+    return b.size() >= le32(b, 10) + stride * height;
+}
+
+bool tga_pixels_complete(const std::vector<std::uint8_t>& b) {
+    if (b.size() < 18) return true;
+    const int type = b[2];
+    const bool rle = type >= 9 && type <= 11;
+    if (!(type >= 1 && type <= 3) && !rle) return true;
+    const std::uint64_t width = le16(b, 12), height = le16(b, 14), depth = b[16];
+    if (width == 0 || height == 0 || depth == 0 || depth > 32) return true;
+    const std::uint64_t colormap = b[1] ? le16(b, 5) * ((b[7] + 7u) / 8) : 0;
+    std::uint64_t pos = 18 + b[0] + colormap;
+    const std::uint64_t pixel = (depth + 7) / 8, pixels = width * height;
+    if (!rle) return b.size() >= pos + pixels * pixel;
+    for (std::uint64_t done = 0; done < pixels;) {  // packets: a header byte, then one pixel (run) or n (raw)
+        if (pos >= b.size()) return false;
+        const std::uint8_t packet = b[pos++];
+        const std::uint64_t n = (packet & 0x7fu) + 1;
+        pos += (packet & 0x80u) ? pixel : n * pixel;
+        done += n;
+    }
+    return pos <= b.size();
+}
+
+// Whether stb would read `bytes` as a TGA: it has no signature, so: none of the others'.
+bool may_be_tga(const std::vector<std::uint8_t>& b) {
+    if (b.size() < 4) return false;
+    const auto starts = [&](const char* magic) { return std::memcmp(b.data(), magic, std::strlen(magic)) == 0; };
+    return !(starts("\x89PNG") || starts("BM") || starts("GIF8") || starts("8BPS") || starts("#?") || (b[0] == 'P' && b[1] >= '1' && b[1] <= '7') ||
+             is_jpeg(b) || starts("\x53\x80\xf6\x34"));
+}
+
 // stb's writers hand out bytes through a callback; this one appends them to a vector.
 void append_to_vector(void* context, void* data, int size) {
     auto* out = static_cast<std::vector<std::uint8_t>*>(context);
@@ -153,6 +203,8 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     };
     check_declared_size(path, width, height, options);
     if (is_jpeg(bytes) && !has_jpeg_end_marker(bytes)) throw corrupt("corrupt JPEG: file is truncated (no end-of-image marker)");
+    if (!bmp_pixels_complete(bytes)) throw corrupt("corrupt BMP: file is truncated inside the pixel data");
+    if (may_be_tga(bytes) && !tga_pixels_complete(bytes)) throw corrupt("corrupt TGA: file is truncated inside the pixel data");
 
     PixelFormat format{SampleType::u8, channels};
     void* pixels = nullptr;
