@@ -108,8 +108,10 @@ TEST_CASE("augment with its output folder removed mid-run: failures recorded, --
     const pid_t pid = spawn_quietly({exe, "augment", dir.file("in"), "-o", dir.file("out"), "--ops", "rot90,flip-h,transpose", "-r",
                                      "--device", "cpu", "-j", "1", "--manifest", manifest});
     wait_for_records(manifest, 6);
-    // Renamed away in one step (rm -rf races the run's new files): from here OUTDIR is gone.
+    // Held still, and renamed away in one step (rm -rf races the run's new files): from here OUTDIR is gone.
+    ::kill(pid, SIGSTOP);
     REQUIRE(::rename(dir.file("out").c_str(), dir.file("gone").c_str()) == 0);
+    ::kill(pid, SIGCONT);
     const int status = wait_status(pid);
     CHECK(status == 4);
     const auto records = records_of(manifest);
