@@ -36,3 +36,25 @@ TEST_CASE("pixel-identical to ImageMagick for every operation, depth and channel
         }
     }
 }
+
+TEST_CASE("--auto-orient is pixel-identical to ImageMagick's -auto-orient for the 8 EXIF orientations") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(45, 31, {gpurotate::SampleType::u8, 3}, 8);
+    for (int tag = 1; tag <= 8; ++tag) {
+        // Little-endian EXIF whose IFD0 holds only the Orientation tag.
+        gpurotate::ImageMetadata meta;
+        meta.exif = {'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, static_cast<std::uint8_t>(tag), 0, 0, 0, 0, 0, 0, 0};
+        gpurotate::WriteOptions options;
+        options.metadata = &meta;
+        options.quality = 100;
+        const std::string in = dir.file("t" + std::to_string(tag) + ".jpg"), a = dir.file("ours.png"), b = dir.file("theirs.png");
+        gpurotate::write_image(in, image.view(), options);
+        REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(in) + " --auto-orient --overwrite -o " + quote(a)).status == 0);
+        REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(in) + " -auto-orient " + quote(b)).status == 0);
+        const auto compared = run(std::string(GPUROTATE_COMPARE) + " -metric AE " + quote(a) + " " + quote(b) + " null:");
+        CAPTURE(tag);
+        CAPTURE(compared.output);
+        CHECK(compared.status == 0);
+        CHECK(compared.output == "0");
+    }
+}

@@ -11,6 +11,29 @@
 
 namespace gpurotate {
 
+/// Metadata that travels from an input to its outputs: EXIF (the TIFF structure, as in a JPEG's APP1
+/// segment after "Exif\0\0" or a PNG's eXIf chunk) and the ICC colour profile (the profile's bytes).
+struct ImageMetadata {
+    std::vector<std::uint8_t> exif;
+    std::vector<std::uint8_t> icc;
+    bool empty() const { return exif.empty() && icc.empty(); }
+};
+
+/// The EXIF and ICC profile of the JPEG or PNG at `path` (empty for other formats, or where absent or
+/// damaged). Throws `Error` (input) if the file cannot be read.
+ImageMetadata read_metadata(const std::string& path);
+
+/// The EXIF Orientation tag (1-8), or 0 where there is none.
+int exif_orientation(const ImageMetadata& metadata);
+
+/// The element that makes upright an image stored with EXIF Orientation `tag`: 1 identity, 2 flip-h,
+/// 3 rot180, 4 flip-v, 5 transpose, 6 rot90, 7 transverse, 8 rot270 (anything else: identity).
+Orientation orientation_from_exif(int tag);
+
+/// `metadata` as it belongs on the output of `element`: the EXIF pixel dimensions swapped when the axes
+/// swap, and the Orientation tag set to `orientation_tag` when it is not 0.
+ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag = 0);
+
 /// Options for encoding.
 struct WriteOptions {
     int quality = 95;        ///< JPEG/WebP quality, 1..100
@@ -19,6 +42,7 @@ struct WriteOptions {
                              ///< 2..9 zlib levels (smaller on drawings and screenshots, slower)
     bool durable = true;     ///< flush the file to disk (fsync) before it takes its name; a batch that syncs
                              ///< once at the end (`gpurotate augment`) turns this off
+    const ImageMetadata* metadata = nullptr;  ///< written into JPEG and PNG outputs; other formats drop it
 };
 
 /// The most pixels an input may declare unless the caller says otherwise: 2^30 (32768 x 32768, OpenCV's

@@ -270,6 +270,8 @@ int run_augment(const AugmentOptions& o) {
     settings.png_level = o.png_level;
     settings.max_pixels = o.max_pixels;
     settings.gpu_memory = o.gpu_memory;
+    settings.auto_orient = o.auto_orient;
+    settings.strip = o.strip;
     settings.replace_outputs = o.overwrite || o.resume;
 
     // OUTDIR and the mirrored input folders below it, each made once before the workers start.

@@ -141,9 +141,11 @@ private:
     void process(const Job& job, StagingBuffer& staging) {
         auto start = Clock::now();
         Image input;
+        ImageMetadata metadata;
         try {
             detail::NvtxRange range("decode");
             input = read_image(job.input.path, ReadOptions{HostMemory::pageable, settings_.max_pixels});
+            metadata = read_metadata(job.input.path);
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());
@@ -153,13 +155,21 @@ private:
 
         // The variants side by side in the staging buffer, each packed, each starting on a 64-byte boundary:
         // laid out first, then pointed into the buffer once it has grown to hold them all.
+        // With --auto-orient, each variant is its operation applied to the upright image.
+        const int orientation_tag = exif_orientation(metadata);
+        const Orientation upright = settings_.auto_orient ? orientation_from_exif(orientation_tag) : Orientation::identity;
+        if (!settings_.auto_orient && orientation_tag > 1 && !warned_orientation_.exchange(true)) {
+            progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) has EXIF orientation " + std::to_string(orientation_tag) +
+                              ", kept in its outputs: viewers will turn the variants again (--auto-orient makes inputs upright first)");
+        }
         std::vector<TransformTarget> targets;
         std::vector<std::size_t> offsets;
         std::size_t total = 0;
         for (const PlannedOutput& out : job.outputs) {
-            const Extent e = output_extent(out.operation, {input.width(), input.height()});
+            const Orientation element = then(upright, out.operation);
+            const Extent e = output_extent(element, {input.width(), input.height()});
             const std::size_t pitch = static_cast<std::size_t>(e.width) * input.format().pixel_bytes();
-            targets.push_back({out.operation, ImageView{nullptr, e.width, e.height, pitch, input.format()}});
+            targets.push_back({element, ImageView{nullptr, e.width, e.height, pitch, input.format()}});
             offsets.push_back(total);
             total += (checked_image_bytes(e.width, e.height, input.format()) + 63) / 64 * 64;
         }
@@ -180,7 +190,11 @@ private:
 
         start = Clock::now();
         bool any_failed = false;
-        for (std::size_t i = 0; i < job.outputs.size(); ++i) any_failed |= !write_output(job, job.outputs[i], targets[i].dst);
+        for (std::size_t i = 0; i < job.outputs.size(); ++i) {
+            const ImageMetadata kept = settings_.strip ? ImageMetadata{}
+                                                       : metadata_after(metadata, targets[i].orientation, settings_.auto_orient && orientation_tag ? 1 : 0);
+            any_failed |= !write_output(job, job.outputs[i], targets[i].dst, kept);
+        }
         encode_ns_ += nanoseconds_since(start);
         {
             std::lock_guard<std::mutex> lock(totals_mutex_);
@@ -205,7 +219,7 @@ private:
         transform_multi(input.view(), targets, Backend::cpu, 1);  // one thread: the workers already fill the cores
     }
 
-    bool write_output(const Job& job, const PlannedOutput& out, ConstImageView pixels) {
+    bool write_output(const Job& job, const PlannedOutput& out, ConstImageView pixels, const ImageMetadata& metadata) {
         ManifestRecord record{job.input.path, std::string(name(out.operation)), out.path, pixels.width, pixels.height, false, 0, {}};
         try {
             detail::NvtxRange range("encode");
@@ -214,6 +228,7 @@ private:
             options.png_level = settings_.png_level;
             options.durable = false;  // one syncfs at the end instead of an fsync per file (augment.cpp)
             options.overwrite = settings_.replace_outputs;
+            options.metadata = &metadata;
             write_image(out.path, pixels, options);
             struct stat info {};
             if (::stat(out.path.c_str(), &info) != 0) throw Error(ErrorCode::output, "'" + out.path + "' vanished after it was written");
@@ -283,6 +298,7 @@ private:
     PipelineTotals totals_;
     std::exception_ptr fatal_;
     std::atomic<bool> fatal_flag_{false};
+    std::atomic<bool> warned_orientation_{false};  // the EXIF warning once a run, not once an image
 };
 
 }  // namespace

@@ -23,6 +23,8 @@ struct PipelineSettings {
     int quality = 95;
     int png_level = 1;
     std::int64_t max_pixels = default_max_pixels;
+    bool auto_orient = false;    ///< make each input upright by its EXIF orientation first
+    bool strip = false;          ///< no EXIF or ICC profile in the outputs
     std::size_t gpu_memory = 0;  ///< device bytes per GPU for all its streams; 0: no limit of our own
     bool replace_outputs = false;    ///< --overwrite or --resume: outputs not recorded as complete are replaced
 };

@@ -104,6 +104,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_option("--max-pixels", max_pixels_text, max_pixels_help)->default_str(max_pixels_default);
     app.add_option("--gpu-memory", gpu_memory_text, "device memory for one image (e.g. 2G); larger images stream through in bands")
         ->default_str("90% of the free memory");
+    const std::string auto_orient_help = "first make the image upright by its EXIF orientation (JPEG, PNG), and write the tag as 1";
+    const std::string strip_help = "write no EXIF and no ICC profile (by default JPEG and PNG keep them)";
+    app.add_flag("--auto-orient", options.auto_orient, auto_orient_help);
+    app.add_flag("--strip", options.strip, strip_help);
     app.add_flag("--overwrite", options.overwrite, "replace an existing output file (also the input)");
     app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
     app.add_flag("--version", options.show_version, "print version, backends, GPU and codecs, and exit");
@@ -135,6 +139,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         ->check(CLI::Range(0, 9))
         ->default_str(std::to_string(WriteOptions{}.png_level));
     std::string augment_max_pixels, augment_gpu_memory;
+    augment_cmd->add_flag("--auto-orient", augment_options.auto_orient, auto_orient_help);
+    augment_cmd->add_flag("--strip", augment_options.strip, strip_help);
     augment_cmd->add_option("--max-pixels", augment_max_pixels, max_pixels_help)->default_str(max_pixels_default);
     augment_cmd->add_option("--gpu-memory", augment_gpu_memory,
                             "device memory per GPU for its 4 streams; an image that does not fit goes to the CPU (--device auto) or fails");

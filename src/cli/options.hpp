@@ -28,6 +28,8 @@ struct Options {
     std::int64_t max_pixels = default_max_pixels;  ///< 0: no limit
     std::size_t gpu_memory = 0;                    ///< device bytes for one image; 0: 90% of the free memory
     bool overwrite = false;
+    bool auto_orient = false;  ///< apply the EXIF orientation first, write the tag as 1
+    bool strip = false;        ///< write no EXIF or ICC profile
     bool verbose = false;
     bool show_version = false;
     std::optional<bench::BenchOptions> bench;  ///< set for `gpurotate bench ...`

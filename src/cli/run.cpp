@@ -50,6 +50,17 @@ void run_single_image(const Options& options, std::ostream& log) {
     check_output_writable(options.output, options.overwrite);
     const Backend backend = resolve_backend(options.device);
 
+    // EXIF and ICC profile, kept unless --strip; the orientation tag decides --auto-orient's first step.
+    const ImageMetadata metadata = read_metadata(options.input);
+    const int orientation_tag = exif_orientation(metadata);
+    if (options.auto_orient) {
+        element = then(orientation_from_exif(orientation_tag), element);
+    } else if (orientation_tag > 1 && element != Orientation::identity) {
+        log << "gpurotate: warning: '" << options.input << "' has EXIF orientation " << orientation_tag
+            << ", kept in the output: viewers will turn the rotated pixels again (--auto-orient makes it upright first)\n";
+    }
+    const ImageMetadata output_metadata = options.strip ? ImageMetadata{} : metadata_after(metadata, element, options.auto_orient && orientation_tag ? 1 : 0);
+
     StageClock clock;
     // Decoded straight into page-locked memory when it goes to the GPU: the upload then runs at full speed.
     const Image input = [&] {
@@ -78,6 +89,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     write.quality = options.quality;
     write.png_level = options.png_level;
     write.overwrite = options.overwrite;
+    write.metadata = &output_metadata;
     {
         detail::NvtxRange range("encode");
         write_image(options.output, output.view(), write);

@@ -4,6 +4,7 @@
 #include <gpurotate/io.hpp>
 
 #include "codecs/file_bytes.hpp"
+#include "codecs/metadata.hpp"
 #include "codecs/opencv_codec.hpp"
 #include "codecs/output_format.hpp"
 #include "codecs/png.hpp"
@@ -62,7 +63,25 @@ std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& 
         case OutputFormat::webp:
         case OutputFormat::exr: bytes = detail::opencv_encode(image, spec.format, options.quality); break;
     }
+    if (options.metadata) bytes = detail::with_metadata(std::move(bytes), *options.metadata);
     return bytes;
+}
+
+ImageMetadata read_metadata(const std::string& path) { return detail::metadata_of(detail::read_file_bytes(path)); }
+
+int exif_orientation(const ImageMetadata& metadata) { return detail::exif_orientation(metadata.exif).value_or(0); }
+
+Orientation orientation_from_exif(int tag) {
+    static constexpr Orientation upright[] = {Orientation::identity,  Orientation::flip_h,    Orientation::rot180, Orientation::flip_v,
+                                              Orientation::transpose, Orientation::rot90,     Orientation::transverse, Orientation::rot270};
+    return tag >= 1 && tag <= 8 ? upright[tag - 1] : Orientation::identity;
+}
+
+ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag) {
+    ImageMetadata out = metadata;
+    if (swaps_axes(element)) detail::swap_exif_dimensions(out.exif);
+    if (orientation_tag != 0) detail::set_exif_orientation(out.exif, orientation_tag);
+    return out;
 }
 
 std::vector<FormatInfo> output_formats() {

@@ -1,0 +1,262 @@
+#include "codecs/metadata.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+
+namespace gpurotate::detail {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+constexpr char exif_header[] = "Exif\0\0";                 // 6 bytes before the TIFF structure in APP1
+constexpr char icc_header[] = "ICC_PROFILE";              // 12 bytes with its NUL, then sequence and count
+constexpr std::size_t icc_chunk_max = 65535 - 2 - 14;     // a JPEG segment's payload less the ICC header
+
+bool has_at(const Bytes& b, std::size_t pos, const void* what, std::size_t size) {
+    return pos <= b.size() && b.size() - pos >= size && std::memcmp(b.data() + pos, what, size) == 0;
+}
+
+std::uint32_t be32(const std::uint8_t* p) { return std::uint32_t{p[0]} << 24 | std::uint32_t{p[1]} << 16 | std::uint32_t{p[2]} << 8 | p[3]; }
+
+void put_be32(Bytes& out, std::uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
+}
+
+// ---------------------------------------------------------------- TIFF (the structure inside EXIF)
+
+// One TIFF structure's byte order, and bounds-checked reads and writes in it.
+struct Tiff {
+    Bytes& bytes;
+    bool big_endian = false;
+
+    std::optional<std::uint32_t> get(std::size_t pos, int size) const {
+        if (pos > bytes.size() || bytes.size() - pos < static_cast<std::size_t>(size)) return std::nullopt;
+        std::uint32_t v = 0;
+        for (int i = 0; i < size; ++i) v = v << 8 | bytes[pos + (big_endian ? i : size - 1 - i)];
+        return v;
+    }
+    void put(std::size_t pos, int size, std::uint32_t v) {
+        for (int i = 0; i < size; ++i) bytes[pos + (big_endian ? size - 1 - i : i)] = static_cast<std::uint8_t>(v >> (8 * i));
+    }
+    // The byte offset of entry `tag` in the IFD at `ifd`, or nothing.
+    std::optional<std::size_t> entry(std::size_t ifd, std::uint16_t tag) const {
+        const auto count = get(ifd, 2);
+        if (!count) return std::nullopt;
+        for (std::size_t i = 0; i < *count && i < 1024; ++i) {
+            const std::size_t at = ifd + 2 + 12 * i;
+            const auto t = get(at, 2);
+            if (!t || !get(at + 8, 4)) return std::nullopt;
+            if (*t == tag) return at;
+        }
+        return std::nullopt;
+    }
+};
+
+std::optional<Tiff> open_tiff(Bytes& exif) {
+    if (exif.size() < 8) return std::nullopt;
+    Tiff tiff{exif, exif[0] == 'M'};
+    if (!(exif[0] == 'I' && exif[1] == 'I') && !(exif[0] == 'M' && exif[1] == 'M')) return std::nullopt;
+    if (tiff.get(2, 2) != 42u) return std::nullopt;
+    return tiff;
+}
+
+std::optional<std::size_t> first_ifd(const Tiff& tiff) {
+    const auto offset = tiff.get(4, 4);
+    return offset ? std::optional<std::size_t>(*offset) : std::nullopt;
+}
+
+constexpr std::uint16_t tag_orientation = 0x0112, tag_exif_ifd = 0x8769, tag_pixel_x = 0xa002, tag_pixel_y = 0xa003;
+
+// ---------------------------------------------------------------- JPEG
+
+// The segments before the scan: marker, payload offset and size.
+struct Segment {
+    std::uint8_t marker;
+    std::size_t payload, size;
+};
+
+std::vector<Segment> jpeg_segments(const Bytes& b) {
+    std::vector<Segment> segments;
+    if (b.size() < 4 || b[0] != 0xff || b[1] != 0xd8) return segments;
+    for (std::size_t pos = 2; pos + 4 <= b.size() && b[pos] == 0xff;) {
+        const std::uint8_t marker = b[pos + 1];
+        if (marker == 0xda || marker == 0xd9) break;  // the scan: no metadata after it matters here
+        const std::size_t length = std::size_t{b[pos + 2]} << 8 | b[pos + 3];
+        if (length < 2 || pos + 2 + length > b.size()) break;
+        segments.push_back({marker, pos + 4, length - 2});
+        pos += 2 + length;
+    }
+    return segments;
+}
+
+void read_jpeg(const Bytes& b, ImageMetadata& meta) {
+    std::map<int, Bytes> icc_chunks;  // by sequence number, 1-based
+    for (const Segment& s : jpeg_segments(b)) {
+        if (s.marker == 0xe1 && meta.exif.empty() && s.size > 6 && has_at(b, s.payload, exif_header, 6)) {
+            meta.exif.assign(b.begin() + static_cast<std::ptrdiff_t>(s.payload + 6), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
+        }
+        if (s.marker == 0xe2 && s.size > 14 && has_at(b, s.payload, icc_header, 12)) {
+            icc_chunks[b[s.payload + 12]].assign(b.begin() + static_cast<std::ptrdiff_t>(s.payload + 14),
+                                                 b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
+        }
+    }
+    // Chunks 1..n, all present, or no profile at all.
+    for (int i = 1; i <= static_cast<int>(icc_chunks.size()); ++i) {
+        if (!icc_chunks.count(i)) return;
+    }
+    for (auto& [sequence, chunk] : icc_chunks) meta.icc.insert(meta.icc.end(), chunk.begin(), chunk.end());
+}
+
+Bytes jpeg_with(const Bytes& jpeg, const ImageMetadata& meta) {
+    // After SOI and the JFIF APP0 segment that TurboJPEG writes first.
+    std::size_t insert = 2;
+    const auto segments = jpeg_segments(jpeg);
+    if (!segments.empty() && segments.front().marker == 0xe0) insert = segments.front().payload + segments.front().size;
+    Bytes added;
+    const auto segment = [&](std::uint8_t marker, const std::uint8_t* header, std::size_t header_size, const std::uint8_t* data, std::size_t size) {
+        const std::size_t length = 2 + header_size + size;
+        added.insert(added.end(), {0xff, marker, static_cast<std::uint8_t>(length >> 8), static_cast<std::uint8_t>(length)});
+        added.insert(added.end(), header, header + header_size);
+        added.insert(added.end(), data, data + size);
+    };
+    if (!meta.exif.empty() && meta.exif.size() <= 65535 - 2 - 6) {
+        segment(0xe1, reinterpret_cast<const std::uint8_t*>(exif_header), 6, meta.exif.data(), meta.exif.size());
+    }
+    const std::size_t chunks = (meta.icc.size() + icc_chunk_max - 1) / icc_chunk_max;
+    for (std::size_t i = 0; i < chunks && chunks < 256; ++i) {
+        std::uint8_t header[14];
+        std::memcpy(header, icc_header, 12);
+        header[12] = static_cast<std::uint8_t>(i + 1);
+        header[13] = static_cast<std::uint8_t>(chunks);
+        const std::size_t begin = i * icc_chunk_max;
+        segment(0xe2, header, 14, meta.icc.data() + begin, std::min(icc_chunk_max, meta.icc.size() - begin));
+    }
+    Bytes out(jpeg.begin(), jpeg.begin() + static_cast<std::ptrdiff_t>(insert));
+    out.insert(out.end(), added.begin(), added.end());
+    out.insert(out.end(), jpeg.begin() + static_cast<std::ptrdiff_t>(insert), jpeg.end());
+    return out;
+}
+
+// ---------------------------------------------------------------- PNG
+
+constexpr std::uint8_t png_signature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+void read_png(const Bytes& b, ImageMetadata& meta) {
+    for (std::size_t pos = 8; pos + 12 <= b.size();) {
+        const std::size_t length = be32(&b[pos]);
+        if (length > b.size() - pos - 12) return;
+        const std::uint8_t* type = &b[pos + 4];
+        const std::size_t data = pos + 8;
+        if (std::memcmp(type, "IDAT", 4) == 0 || std::memcmp(type, "IEND", 4) == 0) return;
+        if (std::memcmp(type, "eXIf", 4) == 0) meta.exif.assign(b.begin() + static_cast<std::ptrdiff_t>(data), b.begin() + static_cast<std::ptrdiff_t>(data + length));
+        if (std::memcmp(type, "iCCP", 4) == 0) {
+            // A profile name of 1-79 bytes, NUL, compression method 0, then a zlib stream.
+            const auto* end = b.data() + data + length;
+            const auto* nul = std::find(b.data() + data, end, 0);
+            if (nul + 2 <= end && nul[1] == 0) {
+                Bytes profile(1 << 16);
+                z_stream z{};
+                if (inflateInit(&z) == Z_OK) {
+                    z.next_in = const_cast<Bytef*>(nul + 2);
+                    z.avail_in = static_cast<uInt>(end - nul - 2);
+                    int status = Z_OK;
+                    std::size_t produced = 0;
+                    while (status == Z_OK && profile.size() <= (64u << 20)) {  // profiles are kilobytes; 64 MiB is damage
+                        if (produced == profile.size()) profile.resize(profile.size() * 2);
+                        z.next_out = profile.data() + produced;
+                        z.avail_out = static_cast<uInt>(profile.size() - produced);
+                        status = inflate(&z, Z_NO_FLUSH);
+                        produced = profile.size() - z.avail_out;
+                        if (status == Z_BUF_ERROR && z.avail_in == 0) break;
+                    }
+                    inflateEnd(&z);
+                    if (status == Z_STREAM_END) {
+                        profile.resize(produced);
+                        meta.icc = std::move(profile);
+                    }
+                }
+            }
+        }
+        pos += 12 + length;
+    }
+}
+
+void append_chunk(Bytes& out, const char* type, const Bytes& data) {
+    put_be32(out, static_cast<std::uint32_t>(data.size()));
+    const std::size_t crc_from = out.size();
+    out.insert(out.end(), type, type + 4);
+    out.insert(out.end(), data.begin(), data.end());
+    put_be32(out, static_cast<std::uint32_t>(crc32(0, out.data() + crc_from, static_cast<uInt>(out.size() - crc_from))));
+}
+
+Bytes png_with(const Bytes& png, const ImageMetadata& meta) {
+    constexpr std::size_t after_ihdr = 8 + 12 + 13;  // gpurotate's encoder writes IHDR first, IDAT next
+    if (png.size() < after_ihdr || std::memcmp(png.data() + 12, "IHDR", 4) != 0) return png;
+    Bytes out(png.begin(), png.begin() + after_ihdr);
+    if (!meta.icc.empty()) {
+        Bytes data = {'I', 'C', 'C', ' ', 'p', 'r', 'o', 'f', 'i', 'l', 'e', 0, 0};
+        uLongf size = compressBound(static_cast<uLong>(meta.icc.size()));
+        Bytes deflated(size);
+        if (compress2(deflated.data(), &size, meta.icc.data(), static_cast<uLong>(meta.icc.size()), 9) == Z_OK) {
+            data.insert(data.end(), deflated.begin(), deflated.begin() + static_cast<std::ptrdiff_t>(size));
+            append_chunk(out, "iCCP", data);
+        }
+    }
+    if (!meta.exif.empty()) append_chunk(out, "eXIf", meta.exif);
+    out.insert(out.end(), png.begin() + after_ihdr, png.end());
+    return out;
+}
+
+}  // namespace
+
+ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
+    ImageMetadata meta;
+    if (file.size() >= 8 && std::memcmp(file.data(), png_signature, 8) == 0) read_png(file, meta);
+    else read_jpeg(file, meta);
+    Bytes exif = meta.exif;
+    if (!exif.empty() && !open_tiff(exif)) meta.exif.clear();  // not TIFF-structured: not EXIF we can keep
+    return meta;
+}
+
+std::optional<int> exif_orientation(const std::vector<std::uint8_t>& exif) {
+    Bytes copy = exif;
+    const auto tiff = open_tiff(copy);
+    if (!tiff) return std::nullopt;
+    const auto ifd = first_ifd(*tiff);
+    const auto at = ifd ? tiff->entry(*ifd, tag_orientation) : std::nullopt;
+    const auto value = at ? tiff->get(*at + 8, 2) : std::nullopt;
+    if (!value || *value < 1 || *value > 8) return std::nullopt;
+    return static_cast<int>(*value);
+}
+
+void set_exif_orientation(std::vector<std::uint8_t>& exif, int value) {
+    auto tiff = open_tiff(exif);
+    if (!tiff) return;
+    const auto ifd = first_ifd(*tiff);
+    if (const auto at = ifd ? tiff->entry(*ifd, tag_orientation) : std::nullopt) tiff->put(*at + 8, 2, static_cast<std::uint32_t>(value));
+}
+
+void swap_exif_dimensions(std::vector<std::uint8_t>& exif) {
+    auto tiff = open_tiff(exif);
+    if (!tiff) return;
+    const auto ifd = first_ifd(*tiff);
+    const auto pointer = ifd ? tiff->entry(*ifd, tag_exif_ifd) : std::nullopt;
+    const auto sub = pointer ? tiff->get(*pointer + 8, 4) : std::nullopt;
+    if (!sub) return;
+    const auto x = tiff->entry(*sub, tag_pixel_x), y = tiff->entry(*sub, tag_pixel_y);
+    if (!x || !y || tiff->get(*x + 2, 2) != tiff->get(*y + 2, 2)) return;  // both SHORT or both LONG
+    for (int i = 0; i < 4; ++i) std::swap(exif[*x + 8 + i], exif[*y + 8 + i]);
+}
+
+std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata) {
+    if (metadata.exif.empty() && metadata.icc.empty()) return encoded;
+    if (encoded.size() >= 8 && std::memcmp(encoded.data(), png_signature, 8) == 0) return png_with(encoded, metadata);
+    if (encoded.size() >= 2 && encoded[0] == 0xff && encoded[1] == 0xd8) return jpeg_with(encoded, metadata);
+    return encoded;
+}
+
+}  // namespace gpurotate::detail

@@ -1,0 +1,30 @@
+#pragma once
+// EXIF and ICC metadata of JPEG and PNG files: read from a file's bytes, edited (the orientation tag, the
+// EXIF pixel dimensions after a rotation), and written into an encoded JPEG or PNG.
+
+#include <gpurotate/io.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace gpurotate::detail {
+
+/// EXIF (JPEG APP1 "Exif", PNG eXIf) and the ICC profile (JPEG APP2 "ICC_PROFILE" chunks, PNG iCCP) of
+/// a JPEG or PNG file; empty for other formats and for files without them. Damaged metadata is dropped,
+/// never an error: the pixels are what the user asked for.
+ImageMetadata metadata_of(const std::vector<std::uint8_t>& file);
+
+/// The EXIF Orientation tag (1-8) in TIFF-structured EXIF bytes; nothing if absent or not 1-8.
+std::optional<int> exif_orientation(const std::vector<std::uint8_t>& exif);
+
+/// Sets the Orientation tag to `value` where the EXIF has one (its size never changes).
+void set_exif_orientation(std::vector<std::uint8_t>& exif, int value);
+
+/// Swaps the EXIF PixelXDimension and PixelYDimension, for an output whose axes are swapped.
+void swap_exif_dimensions(std::vector<std::uint8_t>& exif);
+
+/// `encoded` (a JPEG or a PNG from gpurotate's encoders) with `metadata` inserted; other formats unchanged.
+std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata);
+
+}  // namespace gpurotate::detail

@@ -1,0 +1,202 @@
+// EXIF orientation and metadata: the 8 orientations made upright by --auto-orient (stored images built
+// here from the EXIF specification's own wording, not from gpurotate's table), the tag kept and a warning
+// without it, EXIF pixel dimensions swapped with the axes, ICC profiles kept byte for byte from JPEG and
+// PNG to JPEG and PNG, and --strip, on the CLI and in augment.
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+#include <gpurotate/io.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <random>
+
+using gpurotate::Orientation;
+using gpurotate::SampleType;
+using test_support::quote;
+using test_support::run;
+
+namespace {
+
+const std::string exe = GPUROTATE_EXE;
+
+// Little-endian EXIF: IFD0 with Orientation and a pointer to the Exif IFD, which holds PixelXDimension
+// and PixelYDimension (SHORT), at the byte offsets below.
+constexpr std::size_t pixel_x_at = 48, pixel_y_at = 60;
+std::vector<std::uint8_t> exif_with(int orientation, std::uint16_t pixel_x, std::uint16_t pixel_y) {
+    std::vector<std::uint8_t> e(68, 0);
+    const auto put16 = [&](std::size_t at, unsigned v) { e[at] = static_cast<std::uint8_t>(v), e[at + 1] = static_cast<std::uint8_t>(v >> 8); };
+    const auto put32 = [&](std::size_t at, unsigned v) { put16(at, v & 0xffff), put16(at + 2, v >> 16); };
+    e[0] = 'I', e[1] = 'I', put16(2, 42), put32(4, 8);
+    put16(8, 2);
+    put16(10, 0x0112), put16(12, 3), put32(14, 1), put16(18, static_cast<unsigned>(orientation));
+    put16(22, 0x8769), put16(24, 4), put32(26, 1), put32(30, 38);
+    put32(34, 0);
+    put16(38, 2);
+    put16(40, 0xa002), put16(42, 3), put32(44, 1), put16(pixel_x_at, pixel_x);
+    put16(52, 0xa003), put16(54, 3), put32(56, 1), put16(pixel_y_at, pixel_y);
+    put32(64, 0);
+    return e;
+}
+
+unsigned get16(const std::vector<std::uint8_t>& e, std::size_t at) { return e[at] | e[at + 1] << 8; }
+
+// The stored image of an upright image `u` under EXIF orientation `tag`, by the specification's words:
+// which visual side the stored row 0 and column 0 show. Returns stored(sx, sy) = u(vx, vy).
+gpurotate::Image stored_for(const gpurotate::Image& u, int tag) {
+    const std::int64_t vw = u.width(), vh = u.height();
+    const bool swapped = tag >= 5;
+    gpurotate::Image s(swapped ? vh : vw, swapped ? vw : vh, u.format());
+    const std::size_t px = u.format().pixel_bytes();
+    for (std::int64_t sy = 0; sy < s.height(); ++sy) {
+        for (std::int64_t sx = 0; sx < s.width(); ++sx) {
+            std::int64_t vx = 0, vy = 0;
+            switch (tag) {
+                case 1: vx = sx, vy = sy; break;                    // row 0 top, column 0 left
+                case 2: vx = vw - 1 - sx, vy = sy; break;           // row 0 top, column 0 right
+                case 3: vx = vw - 1 - sx, vy = vh - 1 - sy; break;  // row 0 bottom, column 0 right
+                case 4: vx = sx, vy = vh - 1 - sy; break;           // row 0 bottom, column 0 left
+                case 5: vx = sy, vy = sx; break;                    // row 0 left, column 0 top
+                case 6: vx = vw - 1 - sy, vy = sx; break;           // row 0 right, column 0 top
+                case 7: vx = vw - 1 - sy, vy = vh - 1 - sx; break;  // row 0 right, column 0 bottom
+                case 8: vx = sy, vy = vh - 1 - sx; break;           // row 0 left, column 0 bottom
+            }
+            std::memcpy(s.view().row(sy) + sx * static_cast<std::int64_t>(px), u.view().row(vy) + vx * static_cast<std::int64_t>(px), px);
+        }
+    }
+    return s;
+}
+
+std::vector<std::uint8_t> random_bytes(std::size_t n, unsigned seed) {
+    std::mt19937 random(seed);
+    std::vector<std::uint8_t> v(n);
+    for (auto& b : v) b = static_cast<std::uint8_t>(random() >> 24);
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("--auto-orient makes each of the 8 EXIF orientations upright, in PNG and JPEG, and writes the tag as 1") {
+    test_support::TempDir dir;
+    const auto upright = test_support::random_image(37, 23, {SampleType::u8, 3}, 17);
+    for (int tag = 1; tag <= 8; ++tag) {
+        CAPTURE(tag);
+        const gpurotate::Image stored = stored_for(upright, tag);
+        gpurotate::ImageMetadata meta;
+        meta.exif = exif_with(tag, static_cast<std::uint16_t>(stored.width()), static_cast<std::uint16_t>(stored.height()));
+        gpurotate::WriteOptions options;
+        options.metadata = &meta;
+        options.quality = 100;
+        const std::string png = dir.file("s" + std::to_string(tag) + ".png"), jpg = dir.file("s" + std::to_string(tag) + ".jpg");
+        gpurotate::write_image(png, stored.view(), options);
+        gpurotate::write_image(jpg, stored.view(), options);
+        CHECK(gpurotate::exif_orientation(gpurotate::read_metadata(png)) == tag);
+        CHECK(gpurotate::exif_orientation(gpurotate::read_metadata(jpg)) == tag);
+
+        const std::string out = dir.file("u" + std::to_string(tag) + ".png");
+        const auto r = run(quote(exe) + " " + quote(png) + " --auto-orient --device cpu -o " + quote(out));
+        CAPTURE(r.output);
+        REQUIRE(r.status == 0);
+        CHECK(test_support::first_difference(gpurotate::read_image(out).view(), upright.view()) == -1);
+        const auto kept = gpurotate::read_metadata(out);
+        CHECK(gpurotate::exif_orientation(kept) == 1);
+        // The EXIF pixel dimensions follow the output's axes.
+        REQUIRE(kept.exif.size() == 68);
+        CHECK(get16(kept.exif, pixel_x_at) == 37);
+        CHECK(get16(kept.exif, pixel_y_at) == 23);
+
+        // JPEG: lossy, so the expectation is the decoded stored pixels laid out upright by the same words.
+        const std::string out_jpg = dir.file("u" + std::to_string(tag) + "-from-jpg.png");
+        REQUIRE(run(quote(exe) + " " + quote(jpg) + " --auto-orient -o " + quote(out_jpg)).status == 0);
+        const gpurotate::Image decoded = gpurotate::read_image(jpg);
+        const gpurotate::Image got = gpurotate::read_image(out_jpg);
+        REQUIRE(got.width() == 37);
+        REQUIRE(got.height() == 23);
+        // Laid back down by the specification's words, the output is the decoded stored pixels exactly.
+        CHECK(test_support::first_difference(stored_for(got, tag).view(), decoded.view()) == -1);
+        // An operation after --auto-orient applies to the upright image.
+        REQUIRE(run(quote(exe) + " " + quote(png) + " --auto-orient --rot90 --device cpu --overwrite -o " + quote(out)).status == 0);
+        CHECK(test_support::first_difference(gpurotate::read_image(out).view(), reference::transform(upright, Orientation::rot90).view()) == -1);
+    }
+}
+
+TEST_CASE("without --auto-orient the tag is kept and a rotation warns, and --strip writes no metadata") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(20, 10, {SampleType::u8, 3}, 18);
+    gpurotate::ImageMetadata meta;
+    meta.exif = exif_with(6, 20, 10);
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    gpurotate::write_image(dir.file("in.png"), image.view(), options);
+
+    const auto rotated = run(quote(exe) + " " + quote(dir.file("in.png")) + " --rot90 -o " + quote(dir.file("r.png")));
+    CHECK(rotated.status == 0);
+    CHECK(rotated.output.find("warning: '" + dir.file("in.png") + "' has EXIF orientation 6") != std::string::npos);
+    const auto kept = gpurotate::read_metadata(dir.file("r.png"));
+    CHECK(gpurotate::exif_orientation(kept) == 6);
+    CHECK(get16(kept.exif, pixel_x_at) == 10);  // the rotation swapped the dimensions
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("r.png")).view(), reference::transform(image, Orientation::rot90).view()) == -1);
+
+    const auto copy = run(quote(exe) + " " + quote(dir.file("in.png")) + " -o " + quote(dir.file("c.png")));
+    CHECK(copy.status == 0);
+    CHECK(copy.output.find("warning") == std::string::npos);  // no rotation, no trap
+
+    CHECK(run(quote(exe) + " " + quote(dir.file("in.png")) + " --rot90 --strip -o " + quote(dir.file("s.png"))).status == 0);
+    CHECK(gpurotate::read_metadata(dir.file("s.png")).empty());
+}
+
+TEST_CASE("ICC profiles are kept byte for byte from JPEG and PNG to JPEG and PNG, in the CLI and augment") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(24, 16, {SampleType::u8, 3}, 19);
+    gpurotate::ImageMetadata meta;
+    meta.icc = random_bytes(150000, 20);  // three JPEG APP2 chunks
+    meta.exif = exif_with(1, 24, 16);
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    gpurotate::write_image(dir.file("in.jpg"), image.view(), options);
+    gpurotate::write_image(dir.file("in.png"), image.view(), options);
+    for (const char* in : {"in.jpg", "in.png"}) {
+        for (const char* out : {"o.jpg", "o.png"}) {
+            CAPTURE(in);
+            CAPTURE(out);
+            REQUIRE(run(quote(exe) + " " + quote(dir.file(in)) + " --transpose --overwrite -o " + quote(dir.file(out))).status == 0);
+            const auto kept = gpurotate::read_metadata(dir.file(out));
+            CHECK(kept.icc == meta.icc);
+            CHECK(kept.exif.size() == meta.exif.size());
+            CHECK(gpurotate::read_image(dir.file(out)).width() == 16);  // the file still decodes
+        }
+    }
+    // augment keeps them in every variant, and --strip drops them.
+    REQUIRE(run(quote(exe) + " augment " + quote(dir.file("in.jpg")) + " -o " + quote(dir.file("aug")) + " --ops rot90,flip-h --device cpu --quiet").status == 0);
+    CHECK(gpurotate::read_metadata(dir.file("aug/in_rot90.jpg")).icc == meta.icc);
+    CHECK(get16(gpurotate::read_metadata(dir.file("aug/in_rot90.jpg")).exif, pixel_x_at) == 16);
+    CHECK(get16(gpurotate::read_metadata(dir.file("aug/in_flip-h.jpg")).exif, pixel_x_at) == 24);
+    REQUIRE(run(quote(exe) + " augment " + quote(dir.file("in.png")) + " -o " + quote(dir.file("bare")) + " --ops rot90 --strip --device cpu --quiet").status == 0);
+    CHECK(gpurotate::read_metadata(dir.file("bare/in_rot90.png")).empty());
+}
+
+TEST_CASE("augment --auto-orient makes every input upright before its variants") {
+    test_support::TempDir dir;
+    REQUIRE(run("mkdir " + quote(dir.file("in"))).status == 0);
+    const auto upright = test_support::random_image(13, 7, {SampleType::u8, 3}, 21);
+    for (int tag = 1; tag <= 8; ++tag) {
+        gpurotate::ImageMetadata meta;
+        meta.exif = exif_with(tag, 1, 1);
+        gpurotate::WriteOptions options;
+        options.metadata = &meta;
+        gpurotate::write_image(dir.file("in/t" + std::to_string(tag) + ".png"), stored_for(upright, tag).view(), options);
+    }
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops identity,rot90 --auto-orient --device cpu");
+    CAPTURE(r.output);
+    REQUIRE(r.status == 0);
+    for (int tag = 1; tag <= 8; ++tag) {
+        CAPTURE(tag);
+        const std::string base = dir.file("out/t" + std::to_string(tag));
+        CHECK(test_support::first_difference(gpurotate::read_image(base + "_identity.png").view(), upright.view()) == -1);
+        CHECK(test_support::first_difference(gpurotate::read_image(base + "_rot90.png").view(), reference::transform(upright, Orientation::rot90).view()) == -1);
+        CHECK(gpurotate::exif_orientation(gpurotate::read_metadata(base + "_rot90.png")) == 1);
+    }
+}
