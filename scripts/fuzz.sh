@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
-harnesses=(fuzz_png fuzz_jpeg fuzz_stb fuzz_header fuzz_roundtrip)
+harnesses=(fuzz_png fuzz_jpeg fuzz_stb fuzz_header fuzz_metadata fuzz_roundtrip)
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz --parallel

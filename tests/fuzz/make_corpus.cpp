@@ -120,7 +120,17 @@ int main(int argc, char** argv) {
                                 1, 1, 4, 0, 1, 0, 0, 0, 0xa0, 0x86, 1, 0, 0, 0, 0, 0});
     save(dir, "webp-vp8x.webp", {'R', 'I', 'F', 'F', 22, 0, 0, 0, 'W', 'E', 'B', 'P', 'V', 'P', '8', 'X', 10, 0, 0, 0,
                                  0, 0, 0, 0, 0x9f, 0x86, 1, 0xf3, 1, 0});
+    // Metadata: EXIF (orientation 6, an Exif IFD with the pixel dimensions) and an ICC profile, in both.
+    gpurotate::ImageMetadata meta;
+    meta.exif = {'I', 'I', 42, 0, 8, 0, 0, 0, 2, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0x69, 0x87, 4, 0, 1, 0, 0, 0, 38, 0, 0, 0,
+                 0, 0, 0, 0, 2, 0, 0x02, 0xa0, 3, 0, 1, 0, 0, 0, 5, 0, 0, 0, 0x03, 0xa0, 3, 0, 1, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0};
+    meta.icc.resize(3000);
+    for (std::size_t i = 0; i < meta.icc.size(); ++i) meta.icc[i] = static_cast<std::uint8_t>(i * 7);
+    gpurotate::WriteOptions with_meta;
+    with_meta.metadata = &meta;
+    save(dir, "metadata.jpg", gpurotate::encode_image(noise(5, 4, {SampleType::u8, 3}, 97).view(), ".jpg", with_meta));
+    save(dir, "metadata.png", gpurotate::encode_image(noise(5, 4, {SampleType::u8, 3}, 96).view(), ".png", with_meta));
     save(dir, "empty.bin", {});
-    std::printf("make_corpus: %d files in %s\n", files + 11, dir.c_str());
+    std::printf("make_corpus: %d files in %s\n", files + 13, dir.c_str());
     return 0;
 }

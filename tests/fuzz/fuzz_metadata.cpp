@@ -1,0 +1,29 @@
+// EXIF and ICC metadata from untrusted files: JPEG segments, PNG chunks, the iCCP zlib stream, the TIFF
+// structure inside EXIF; then the edits --auto-orient makes and the insertion into a new PNG and JPEG,
+// which must still decode.
+
+#include "fuzz_limits.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include "codecs/metadata.hpp"
+
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    gpurotate::ImageMetadata meta = gpurotate::detail::metadata_of(std::vector<std::uint8_t>(data, data + size));
+    const int tag = gpurotate::exif_orientation(meta);
+    if (tag < 0 || tag > 8) std::abort();
+    meta = gpurotate::metadata_after(meta, gpurotate::Orientation::rot90, 1);
+    static const gpurotate::Image pixels(3, 2, {gpurotate::SampleType::u8, 3});
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    for (const char* name : {".png", ".jpg"}) {
+        const auto encoded = gpurotate::encode_image(pixels.view(), name, options);
+        const gpurotate::Image back = gpurotate::decode_image(encoded, gpurotate::fuzz::read_options(), name);  // throws, and so aborts, if broken
+        if (back.width() != 3 || back.height() != 2) std::abort();
+        const auto kept = gpurotate::detail::metadata_of(encoded);
+        if (kept.icc != meta.icc) std::abort();  // a profile that went in must come out whole
+    }
+    return 0;
+}
