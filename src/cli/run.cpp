@@ -5,7 +5,11 @@
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
+#include "codecs/file_bytes.hpp"
+#include "codecs/metadata.hpp"
+#include "codecs/nvjpeg_codec.hpp"
 #include "codecs/turbojpeg_codec.hpp"
+#include "core/text.hpp"
 #include "core/nvtx.hpp"
 
 #include <chrono>
@@ -35,6 +39,47 @@ private:
     std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
+bool is_jpeg_name(const std::string& path) {
+    const std::string lower = detail::lowercase(path);
+    const auto ends = [&](const std::string& ext) { return lower.size() > ext.size() && lower.compare(lower.size() - ext.size(), ext.size(), ext) == 0; };
+    return ends(".jpg") || ends(".jpeg");
+}
+
+// JPEG to JPEG on the GPU (nvJPEG): decoded, transformed and encoded in device memory. False when this
+// path does not apply or nvJPEG declines the file; the caller then takes the usual one.
+bool transcode_on_gpu(const Options& options, Orientation element, const ImageMetadata& metadata, std::ostream& log) {
+    if (!detail::nvjpeg_available() || !is_jpeg_name(options.output)) return false;
+    const std::vector<std::uint8_t> bytes = detail::read_file_bytes(options.input);
+    if (bytes.size() < 3 || bytes[0] != 0xff || bytes[1] != 0xd8 || bytes[2] != 0xff) return false;
+    StageClock clock;
+    detail::GpuJpegReport report;
+    std::optional<std::vector<std::uint8_t>> encoded;
+    try {
+        encoded = detail::nvjpeg_transcode(bytes, options.input, element, options.quality,
+                                           ReadOptions{HostMemory::pageable, options.max_pixels}, options.gpu_memory, report);
+    } catch (const Error& e) {
+        if (e.code() != ErrorCode::device || options.device != Backend::automatic) throw;
+        log << "gpurotate: warning: nvJPEG failed (" << e.what() << "); decoding and encoding on the CPU instead\n";
+        return false;
+    }
+    if (!encoded) return false;
+    const double gpu_ms = clock.lap_ms();
+    {
+        detail::NvtxRange range("write");
+        detail::write_file_atomically(options.output, detail::with_metadata(std::move(*encoded), metadata), options.overwrite, true);
+    }
+    const double write_ms = clock.lap_ms();
+    if (options.verbose) {
+        const auto gpus = cuda_devices();
+        log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " -> " << name(element) << " -> " << options.output
+            << " (" << report.width << "x" << report.height << ", " << (report.channels == 1 ? "grey" : "RGB") << ", " << report.subsampling
+            << ")\n"
+            << "gpurotate: backend cuda (" << (gpus.empty() ? std::string("?") : gpus.front().name) << "), JPEG decoded and encoded on the GPU by nvJPEG\n"
+            << "gpurotate: decode + transform + encode " << gpu_ms << " ms, write " << write_ms << " ms\n";
+    }
+    return true;
+}
+
 }  // namespace
 
 void run_single_image(const Options& options, std::ostream& log) {
@@ -60,6 +105,8 @@ void run_single_image(const Options& options, std::ostream& log) {
             << ", kept in the output: viewers will turn the rotated pixels again (--auto-orient makes it upright first)\n";
     }
     const ImageMetadata output_metadata = options.strip ? ImageMetadata{} : metadata_after(metadata, element, options.auto_orient && orientation_tag ? 1 : 0);
+
+    if (backend == Backend::cuda && transcode_on_gpu(options, element, output_metadata, log)) return;
 
     StageClock clock;
     // Decoded straight into page-locked memory when it goes to the GPU: the upload then runs at full speed.
@@ -134,6 +181,7 @@ void print_version(std::ostream& out) {
         for (const auto& e : f.extensions) extensions += (extensions.empty() ? "" : " ") + e;
         out << "  " << std::left << std::setw(13) << f.name << std::setw(12) << extensions << f.holds << " [" << f.codec << "]\n";
     }
+    if (detail::nvjpeg_available()) out << "JPEG to JPEG on the GPU: nvJPEG (with --device auto or cuda)\n";
     out << "input formats: " << (detail::turbojpeg_available() ? "JPEG [libjpeg-turbo], " : "")
         << "PNG JPEG BMP TGA HDR PNM GIF PSD [stb]"
         << (output_formats().size() > 5 ? ", TIFF WebP EXR and more [opencv]" : "") << "\n";

@@ -1,0 +1,110 @@
+// JPEG to JPEG on the GPU (nvJPEG), built only where the toolkit has nvJPEG and skipped without a GPU:
+// every element on RGB and grey, the output decoded by libjpeg-turbo within 40 dB PSNR of the same
+// transform of libjpeg-turbo's decode of the input, the input's chroma subsampling kept, metadata kept,
+// and damaged files refused as cleanly as on the CPU path.
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+#include <gpurotate/io.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+using gpurotate::Orientation;
+using gpurotate::SampleType;
+using test_support::quote;
+using test_support::run;
+
+namespace {
+
+const std::string exe = GPUROTATE_EXE;
+
+// Gradients and waves: what JPEG is for, so that quality 95 gives a PSNR well above 40 dB.
+gpurotate::Image smooth(std::int64_t w, std::int64_t h, int channels) {
+    gpurotate::Image image(w, h, {SampleType::u8, channels});
+    for (std::int64_t y = 0; y < h; ++y) {
+        for (std::int64_t x = 0; x < w; ++x) {
+            for (int c = 0; c < channels; ++c) {
+                const double v = 128 + 90 * std::sin(0.03 * static_cast<double>(x + 11 * c)) * std::cos(0.025 * static_cast<double>(y - 7 * c));
+                reinterpret_cast<std::uint8_t*>(image.view().row(y))[x * channels + c] = static_cast<std::uint8_t>(v);
+            }
+        }
+    }
+    return image;
+}
+
+double psnr(gpurotate::ConstImageView a, gpurotate::ConstImageView b) {
+    double sum = 0;
+    for (std::int64_t y = 0; y < a.height; ++y) {
+        const auto* p = reinterpret_cast<const std::uint8_t*>(a.row(y));
+        const auto* q = reinterpret_cast<const std::uint8_t*>(b.row(y));
+        for (std::size_t i = 0; i < a.row_bytes(); ++i) sum += (p[i] - q[i]) * (p[i] - q[i]);
+    }
+    const double mse = sum / static_cast<double>(a.row_bytes() * static_cast<std::size_t>(a.height));
+    return mse == 0 ? 99 : 10 * std::log10(255.0 * 255.0 / mse);
+}
+
+}  // namespace
+
+TEST_CASE("nvJPEG: every element on RGB and grey, within 40 dB of libjpeg-turbo's decode, subsampling kept") {
+    test_support::TempDir dir;
+    const std::pair<const char*, Orientation> ops[] = {{"", Orientation::identity},          {"--rot90", Orientation::rot90},
+                                                       {"--rot180", Orientation::rot180},    {"--rot270", Orientation::rot270},
+                                                       {"--flip-h", Orientation::flip_h},    {"--flip-v", Orientation::flip_v},
+                                                       {"--transpose", Orientation::transpose}, {"--transverse", Orientation::transverse}};
+    struct Input {
+        int channels, quality;
+        const char* subsampling;  // what the CPU encoder wrote, and the GPU must keep
+    };
+    for (const Input& input : {Input{3, 95, "4:4:4"}, Input{3, 85, "4:2:0"}, Input{1, 95, "grey"}}) {
+        const std::string in = dir.file("in" + std::to_string(input.channels) + "-" + std::to_string(input.quality) + ".jpg");
+        gpurotate::WriteOptions options;
+        options.quality = input.quality;
+        gpurotate::write_image(in, smooth(301, 203, input.channels).view(), options);
+        const gpurotate::Image decoded = gpurotate::read_image(in);  // libjpeg-turbo
+        for (const auto& [flag, o] : ops) {
+            CAPTURE(input.channels);
+            CAPTURE(input.quality);
+            CAPTURE(flag);
+            const std::string out = dir.file("out.jpg");
+            const auto r = run(quote(exe) + " " + quote(in) + " " + flag + " --device cuda --quality 95 --overwrite -v -o " + quote(out));
+            CAPTURE(r.output);
+            REQUIRE(r.status == 0);
+            CHECK(r.output.find("encoded on the GPU by nvJPEG") != std::string::npos);
+            CHECK(r.output.find(std::string(", ") + input.subsampling + ")") != std::string::npos);
+            const gpurotate::Image got = gpurotate::read_image(out);
+            const gpurotate::Image expected = reference::transform(decoded, o);
+            REQUIRE(got.width() == expected.width());
+            REQUIRE(got.height() == expected.height());
+            REQUIRE(got.format() == expected.format());
+            CHECK(psnr(got.view(), expected.view()) >= 40.0);
+        }
+    }
+}
+
+TEST_CASE("nvJPEG: damaged files are refused as on the CPU, metadata is kept, other outputs take the usual path") {
+    test_support::TempDir dir;
+    gpurotate::ImageMetadata meta;
+    meta.icc.assign(5000, 7);
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    gpurotate::write_image(dir.file("in.jpg"), smooth(64, 48, 3).view(), options);
+    const std::string good = test_support::file_bytes(dir.file("in.jpg"));
+    test_support::write_bytes(dir.file("cut.jpg"), good.substr(0, good.size() / 2));
+    test_support::write_bytes(dir.file("junk.jpg"), good.substr(0, 3) + std::string(200, '\x42'));
+    for (const char* bad : {"cut.jpg", "junk.jpg"}) {
+        CAPTURE(bad);
+        const auto r = run(quote(exe) + " " + quote(dir.file(bad)) + " --rot90 --device cuda -o " + quote(dir.file("x.jpg")));
+        CHECK(r.status == 3);
+        CHECK(r.output.rfind("gpurotate: error: cannot decode '" + dir.file(bad) + "'", 0) == 0);
+        CHECK_FALSE(test_support::file_exists(dir.file("x.jpg")));
+    }
+    REQUIRE(run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 --device cuda -o " + quote(dir.file("k.jpg"))).status == 0);
+    CHECK(gpurotate::read_metadata(dir.file("k.jpg")).icc == meta.icc);
+    // A PNG output goes through the usual decode, kernel and encode.
+    const auto png = run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 --device cuda -v -o " + quote(dir.file("k.png")));
+    CHECK(png.status == 0);
+    CHECK(png.output.find("nvJPEG") == std::string::npos);
+}
