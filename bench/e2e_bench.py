@@ -35,7 +35,8 @@ def timed(cmd, runs):
         p = subprocess.run(cmd, capture_output=True, text=True)
         times.append(time.perf_counter() - t)
         if p.returncode != 0:
-            return None, p.stderr.strip()[:200]
+            lines = [line for line in p.stderr.strip().splitlines() if line.strip()]
+            return None, (lines[-1] if lines else f"exit {p.returncode}")[:160].replace("|", "/")
     return statistics.median(times) * 1000, None
 
 
