@@ -50,12 +50,13 @@ def main():
               ("12 MP PNG", "12mp.png", photo(4000, 3000, 3)), ("50 MP JPEG", "50mp.jpg", photo(8660, 5773, 4)),
               ("16-bit 12 MP PNG", "12mp16.png", photo(4000, 3000, 5, depth=16))]
     py = sys.executable
-    vips = ("import pyvips,sys; pyvips.Image.new_from_file(sys.argv[1], access='sequential').rot('d90')"
+    vips = ("import pyvips,sys; pyvips.Image.new_from_file(sys.argv[1]).rot('d90')"
             ".write_to_file(sys.argv[2] + ('[Q=95]' if sys.argv[2].endswith('.jpg') else ''))")
     opencv = ("import cv2,sys; cv2.imwrite(sys.argv[2], cv2.rotate(cv2.imread(sys.argv[1], cv2.IMREAD_UNCHANGED), "
               "cv2.ROTATE_90_CLOCKWISE), [cv2.IMWRITE_JPEG_QUALITY, 95])")
-    tools = [("gpurotate (GPU)", lambda i, o: [args.exe, i, "--rot90", "--overwrite", "-o", o]),
-             ("gpurotate --device cpu", lambda i, o: [args.exe, i, "--rot90", "--device", "cpu", "--overwrite", "-o", o]),
+    tools = [("gpurotate", lambda i, o: [args.exe, i, "--rot90", "--overwrite", "-o", o]),
+             ("gpurotate --device cuda", lambda i, o: [args.exe, i, "--rot90", "--device", "cuda", "--overwrite", "-o", o]),
+             ("gpurotate --nvjpeg", lambda i, o: [args.exe, i, "--rot90", "--nvjpeg", "--overwrite", "-o", o]),
              ("libvips (pyvips)", lambda i, o: [py, "-c", vips, i, o]),
              ("OpenCV (cv2)", lambda i, o: [py, "-c", opencv, i, o])]
     if shutil.which("convert"):

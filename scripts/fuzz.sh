@@ -2,6 +2,8 @@
 # Builds the libFuzzer harnesses (the fuzz preset: clang, ASan, UBSan) and fuzzes each for a bounded time,
 # starting from a generated seed corpus plus every past finding in tests/fuzz/regressions.
 #   scripts/fuzz.sh [SECONDS_PER_HARNESS]     (default 20; CI runs it through scripts/bootstrap.sh test)
+# The random seed is fixed (GPUROTATE_FUZZ_SEED, default 1): a run is reproducible, and a shorter or slower
+# run explores a prefix of a longer one, so a clean local run of the CI's length means a clean CI.
 # Prints executions, time and findings per harness, writes build-fuzz/fuzz-summary.md, and exits 1 when
 # any harness found a crash, a leak or undefined behaviour (the input is left in build-fuzz/findings/).
 set -euo pipefail
@@ -25,12 +27,12 @@ summary=build-fuzz/fuzz-summary.md
 failed=0
 for h in "${harnesses[@]}"; do
   corpus="build-fuzz/corpus/$h"
-  mkdir -p "$corpus"
+  rm -rf "$corpus" && mkdir -p "$corpus"  # from the seeds alone: what CI does, reproducibly
   log="build-fuzz/$h.log"
   start=$(date +%s.%N)
   status=0
   # -rss_limit_mb: a decoder that allocates beyond the pixel limit is a finding, not a slow run.
-  "build-fuzz/tests/fuzz/$h" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+  "build-fuzz/tests/fuzz/$h" -seed="${GPUROTATE_FUZZ_SEED:-1}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
     -artifact_prefix="build-fuzz/findings/$h-" "$corpus" build-fuzz/seeds >"$log" 2>&1 || status=$?
   elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

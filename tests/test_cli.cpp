@@ -98,8 +98,8 @@ TEST_CASE("--version and -v say what runs") {
     test_support::TempDir dir;
     const auto verbose = run(command_line(quote(samples + "/chelsea.png") + " --rot90 -v -o " + quote(dir.file("v.png"))));
     CHECK(verbose.status == 0);
-    const std::string expected_backend = gpurotate::cuda_available() ? "backend cuda" : "backend cpu";
-    CHECK(verbose.output.find(expected_backend) != std::string::npos);
+    // One image: --device auto runs on the CPU, measured faster than CUDA start-up plus the transfers.
+    CHECK(verbose.output.find("backend cpu") != std::string::npos);
 }
 
 TEST_CASE("input errors exit 3 and leave nothing behind") {

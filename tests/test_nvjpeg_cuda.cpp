@@ -69,7 +69,7 @@ TEST_CASE("nvJPEG: every element on RGB and grey, within 40 dB of libjpeg-turbo'
             CAPTURE(input.quality);
             CAPTURE(flag);
             const std::string out = dir.file("out.jpg");
-            const auto r = run(quote(exe) + " " + quote(in) + " " + flag + " --device cuda --quality 95 --overwrite -v -o " + quote(out));
+            const auto r = run(quote(exe) + " " + quote(in) + " " + flag + " --nvjpeg --quality 95 --overwrite -v -o " + quote(out));
             CAPTURE(r.output);
             REQUIRE(r.status == 0);
             CHECK(r.output.find("encoded on the GPU by nvJPEG") != std::string::npos);
@@ -96,15 +96,15 @@ TEST_CASE("nvJPEG: damaged files are refused as on the CPU, metadata is kept, ot
     test_support::write_bytes(dir.file("junk.jpg"), good.substr(0, 3) + std::string(200, '\x42'));
     for (const char* bad : {"cut.jpg", "junk.jpg"}) {
         CAPTURE(bad);
-        const auto r = run(quote(exe) + " " + quote(dir.file(bad)) + " --rot90 --device cuda -o " + quote(dir.file("x.jpg")));
+        const auto r = run(quote(exe) + " " + quote(dir.file(bad)) + " --rot90 --nvjpeg -o " + quote(dir.file("x.jpg")));
         CHECK(r.status == 3);
         CHECK(r.output.rfind("gpurotate: error: cannot decode '" + dir.file(bad) + "'", 0) == 0);
         CHECK_FALSE(test_support::file_exists(dir.file("x.jpg")));
     }
-    REQUIRE(run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 --device cuda -o " + quote(dir.file("k.jpg"))).status == 0);
+    REQUIRE(run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 --nvjpeg -o " + quote(dir.file("k.jpg"))).status == 0);
     CHECK(gpurotate::read_metadata(dir.file("k.jpg")).icc == meta.icc);
     // A PNG output goes through the usual decode, kernel and encode.
-    const auto png = run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 --device cuda -v -o " + quote(dir.file("k.png")));
+    const auto png = run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 --nvjpeg -v -o " + quote(dir.file("k.png")));
     CHECK(png.status == 0);
     CHECK(png.output.find("nvJPEG") == std::string::npos);
 }

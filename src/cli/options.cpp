@@ -107,6 +107,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     const std::string auto_orient_help = "first make the image upright by its EXIF orientation (JPEG, PNG), and write the tag as 1";
     const std::string strip_help = "write no EXIF and no ICC profile (by default JPEG and PNG keep them)";
     app.add_flag("--auto-orient", options.auto_orient, auto_orient_help);
+    app.add_flag("--nvjpeg", options.nvjpeg, "JPEG to JPEG: decode, transform and encode on the GPU with nvJPEG (implies --device cuda)");
     app.add_flag("--strip", options.strip, strip_help);
     app.add_flag("--overwrite", options.overwrite, "replace an existing output file (also the input)");
     app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");

@@ -29,6 +29,7 @@ struct Options {
     std::size_t gpu_memory = 0;                    ///< device bytes for one image; 0: 90% of the free memory
     bool overwrite = false;
     bool auto_orient = false;  ///< apply the EXIF orientation first, write the tag as 1
+    bool nvjpeg = false;       ///< JPEG to JPEG decoded and encoded on the GPU
     bool strip = false;        ///< write no EXIF or ICC profile
     bool verbose = false;
     bool show_version = false;

@@ -58,9 +58,7 @@ bool transcode_on_gpu(const Options& options, Orientation element, const ImageMe
         encoded = detail::nvjpeg_transcode(bytes, options.input, element, options.quality,
                                            ReadOptions{HostMemory::pageable, options.max_pixels}, options.gpu_memory, report);
     } catch (const Error& e) {
-        if (e.code() != ErrorCode::device || options.device != Backend::automatic) throw;
-        log << "gpurotate: warning: nvJPEG failed (" << e.what() << "); decoding and encoding on the CPU instead\n";
-        return false;
+        throw Error(e.code(), std::string(e.what()) + " (without --nvjpeg the CPU codecs do this)");
     }
     if (!encoded) return false;
     const double gpu_ms = clock.lap_ms();
@@ -93,7 +91,13 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
     check_output_format(options.output);
     check_output_writable(options.output, options.overwrite);
-    const Backend backend = resolve_backend(options.device);
+    if (options.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "--nvjpeg: this build has no nvJPEG");
+    // One image from a file: the CPU is faster at every size measured (bench/RESULTS.md: CUDA start-up
+    // takes 0.3 s and the transfers as long as the CPU's transform), so --device auto means the CPU here.
+    // The GPU is for --device cuda, --nvjpeg, datasets (augment) and pixels already on the device.
+    const Backend backend = options.nvjpeg ? resolve_backend(Backend::cuda)
+                            : options.device == Backend::automatic ? Backend::cpu
+                                                                   : resolve_backend(options.device);
 
     // EXIF and ICC profile, kept unless --strip; the orientation tag decides --auto-orient's first step.
     const ImageMetadata metadata = read_metadata(options.input);
@@ -106,7 +110,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
     const ImageMetadata output_metadata = options.strip ? ImageMetadata{} : metadata_after(metadata, element, options.auto_orient && orientation_tag ? 1 : 0);
 
-    if (backend == Backend::cuda && transcode_on_gpu(options, element, output_metadata, log)) return;
+    if (options.nvjpeg && transcode_on_gpu(options, element, output_metadata, log)) return;
 
     StageClock clock;
     // Decoded straight into page-locked memory when it goes to the GPU: the upload then runs at full speed.
@@ -117,18 +121,9 @@ void run_single_image(const Options& options, std::ostream& log) {
     const double decode_ms = clock.lap_ms();
     check_output_format(options.output, input.format());
 
-    Backend ran_on = backend;
     const Image output = [&] {
         detail::NvtxRange range("transform");
-        try {
-            return transform(input, element, TransformOptions{backend, options.kernel, options.gpu_memory});
-        } catch (const Error& e) {
-            // Out of device memory, or any other GPU failure: --device auto means "wherever it works".
-            if (e.code() != ErrorCode::device || options.device != Backend::automatic) throw;
-            log << "gpurotate: warning: the GPU failed (" << e.what() << "); transforming on the CPU instead\n";
-            ran_on = Backend::cpu;
-            return transform(input, element, Backend::cpu);
-        }
+        return transform(input, element, TransformOptions{backend, options.kernel, options.gpu_memory});
     }();
     const double transform_ms = clock.lap_ms();
 
@@ -145,7 +140,7 @@ void run_single_image(const Options& options, std::ostream& log) {
 
     if (options.verbose) {
         std::string device = "cpu";
-        if (ran_on == Backend::cuda) {
+        if (backend == Backend::cuda) {
             const auto gpus = cuda_devices();
             device = "cuda (" + (gpus.empty() ? std::string("?") : gpus.front().name) + ", kernel " + to_string(options.kernel) + ")";
         }
@@ -181,7 +176,7 @@ void print_version(std::ostream& out) {
         for (const auto& e : f.extensions) extensions += (extensions.empty() ? "" : " ") + e;
         out << "  " << std::left << std::setw(13) << f.name << std::setw(12) << extensions << f.holds << " [" << f.codec << "]\n";
     }
-    if (detail::nvjpeg_available()) out << "JPEG to JPEG on the GPU: nvJPEG (with --device auto or cuda)\n";
+    if (detail::nvjpeg_available()) out << "JPEG to JPEG on the GPU: nvJPEG (--nvjpeg)\n";
     out << "input formats: " << (detail::turbojpeg_available() ? "JPEG [libjpeg-turbo], " : "")
         << "PNG JPEG BMP TGA HDR PNM GIF PSD [stb]"
         << (output_formats().size() > 5 ? ", TIFF WebP EXR and more [opencv]" : "") << "\n";

@@ -64,15 +64,27 @@ bool jpeg_huffman_tables_fit(const std::vector<std::uint8_t>& bytes) {
 // zeros, and a zero-length run never advances (found by fuzz_stb). This walks the scanlines as stb does
 // and says whether the data are all there; stb still reports every other kind of damage itself.
 bool hdr_scanlines_complete(const std::vector<std::uint8_t>& bytes) {
-    const std::string text(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(bytes.size(), 4096)));
-    const auto blank = text.find("\n\n");
-    if (blank == std::string::npos) return true;  // no header end: stb refuses it
-    const auto line_end = text.find('\n', blank + 2);
-    long height = 0, width = 0;
-    if (line_end == std::string::npos || std::sscanf(text.c_str() + blank + 2, "-Y %ld +X %ld", &height, &width) != 2 || height <= 0 || width <= 0) {
-        return true;
+    // The header exactly as stb tokenises it (stbi__hdr_gettoken): lines up to '\n', at most 1023 bytes
+    // kept; the magic line, then lines until one whose first byte is NUL or that is empty, then the
+    // resolution line. (A first version looked for "\n\n" and missed a NUL line: the second finding.)
+    std::size_t pos = 0;
+    const auto token = [&] {
+        std::string line;
+        while (pos < bytes.size()) {
+            const char c = static_cast<char>(bytes[pos++]);
+            if (c == '\n') break;
+            if (line.size() < 1023) line += c;
+        }
+        return line;
+    };
+    token();
+    while (pos < bytes.size()) {
+        const std::string line = token();
+        if (line.empty() || line[0] == '\0') break;
     }
-    std::size_t pos = line_end + 1;
+    const std::string resolution = token();
+    long height = 0, width = 0;
+    if (std::sscanf(resolution.c_str(), "-Y %ld +X %ld", &height, &width) != 2 || height <= 0 || width <= 0) return true;
     const auto flat_rest_present = [&](long rows_left) {  // 4 bytes a pixel, no run-length coding
         return bytes.size() - std::min(pos, bytes.size()) >= static_cast<std::size_t>(rows_left) * static_cast<std::size_t>(width) * 4;
     };
