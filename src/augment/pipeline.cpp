@@ -2,6 +2,8 @@
 
 #include "augment/interrupt.hpp"
 #include "augment/staging_buffer.hpp"
+#include "codecs/file_bytes.hpp"
+#include "codecs/metadata.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/gpu_session.hpp>
@@ -144,8 +146,10 @@ private:
         ImageMetadata metadata;
         try {
             detail::NvtxRange range("decode");
-            input = read_image(job.input.path, ReadOptions{HostMemory::pageable, settings_.max_pixels});
-            metadata = read_metadata(job.input.path);
+            // One read of the file for both the pixels and the metadata.
+            const std::vector<std::uint8_t> bytes = detail::read_file_bytes(job.input.path);
+            input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels}, job.input.path);
+            metadata = detail::metadata_of(bytes);
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());

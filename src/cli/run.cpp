@@ -92,6 +92,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     check_output_format(options.output);
     check_output_writable(options.output, options.overwrite);
     if (options.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "--nvjpeg: this build has no nvJPEG");
+    if (options.nvjpeg && options.device == Backend::cpu) throw Error(ErrorCode::usage, "--nvjpeg runs on the GPU: it cannot go with --device cpu");
     // One image from a file: the CPU is faster at every size measured (bench/RESULTS.md: CUDA start-up
     // takes 0.3 s and the transfers as long as the CPU's transform), so --device auto means the CPU here.
     // The GPU is for --device cuda, --nvjpeg, datasets (augment) and pixels already on the device.
