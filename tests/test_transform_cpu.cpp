@@ -118,6 +118,15 @@ TEST_CASE("transform refuses bad arguments with usage errors") {
     gpurotate::Image square = test_support::random_image(8, 8, {gpurotate::SampleType::u8, 1}, 6);
     CHECK(code_of([&] { gpurotate::transform(square.view(), square.view(), Orientation::rot90, gpurotate::Backend::cpu); }) ==
           gpurotate::ErrorCode::usage);  // in place would read pixels it already overwrote
+    // The grouped launch checks every image before anything runs (so these hold without a GPU too).
+    gpurotate::Image rotated(3, 4, src.format()), grey(4, 3, {gpurotate::SampleType::u8, 1}), grey_out(4, 3, grey.format());
+    CHECK(code_of([&] { gpurotate::transform_device_grouped({}, nullptr); }) == gpurotate::ErrorCode::usage);
+    CHECK(code_of([&] { gpurotate::transform_device_grouped({{src.view(), wrong_size.view(), Orientation::rot90}}, nullptr); }) ==
+          gpurotate::ErrorCode::usage);
+    CHECK(code_of([&] {
+              gpurotate::transform_device_grouped({{src.view(), rotated.view(), Orientation::rot90}, {grey.view(), grey_out.view(), Orientation::flip_h}},
+                                                  nullptr);
+          }) == gpurotate::ErrorCode::usage);  // two pixel widths
 }
 
 TEST_CASE("the Image overload returns the transformed image") {

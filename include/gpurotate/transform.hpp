@@ -92,6 +92,19 @@ void transform_in_place_device(ImageView image, Orientation o, CUstream_st* stre
 void transform_device_batch(ConstImageView src, ImageView dst, Orientation o, int count, std::size_t src_image_stride,
                             std::size_t dst_image_stride, CUstream_st* stream, CudaKernel kernel = CudaKernel::automatic);
 
+/// One image of a grouped launch: its source and destination in device memory and its own element.
+struct GroupedTransform {
+    ConstImageView src;
+    ImageView dst;
+    Orientation orientation;
+};
+
+/// Transforms every image of `images` (device memory; any sizes, one pixel width; each with its own
+/// element, so a training batch can get a random one per image) in one kernel launch on `stream`: a table
+/// of the images goes to the GPU and each block finds its image's tile there, so small images of mixed
+/// sizes run as one large job. Returns without synchronising. Throws `Error` (usage) for bad arguments.
+void transform_device_grouped(const std::vector<GroupedTransform>& images, CUstream_st* stream);
+
 /// One output of a multi-output transform: the element to apply and the view its pixels go to.
 struct TransformTarget {
     Orientation orientation;

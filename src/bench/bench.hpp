@@ -18,6 +18,7 @@ struct BenchOptions {
     std::vector<Orientation> operations;   ///< empty: the 7 non-identity elements
     std::vector<std::string> kernels;      ///< empty: all that apply
     int batch = 1;                         ///< images of width x height per launch (production kernel only)
+    int grouped = 0;                       ///< > 0: that many images of mixed sizes (64x64 to 1024x768), one launch
     int reps = 20;                         ///< timed samples per kernel (median reported)
     std::string json_path;                 ///< write every row as JSON here, if set
     bool list_kernels = false;             ///< print the kernel names and exit

@@ -121,6 +121,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     bench_cmd->add_option("--op", ops_text, "comma-separated elements: rot90,rot180,rot270,flip-h,flip-v,transpose,transverse (default all)");
     bench_cmd->add_option("--kernel", kernels_text, "comma-separated kernel names (default all; --list shows them)");
     bench_cmd->add_option("--batch", bench_options.batch, "images of that size per launch")->check(CLI::Range(1, 65535));
+    bench_cmd->add_option("--grouped", bench_options.grouped, "N images of mixed sizes (64x64 to 1024x768) in one grouped launch")
+        ->check(CLI::Range(1, 100000));
     bench_cmd->add_option("--reps", bench_options.reps, "timed samples per kernel (median)")->check(CLI::Range(1, 100000));
     bench_cmd->add_option("--json", bench_options.json_path, "also write every row to this JSON file");
     bench_cmd->add_flag("--list", bench_options.list_kernels, "list the kernels and exit");

@@ -35,6 +35,9 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
 void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream,
                                        int blocks_scale = 1);
 
+/// Enqueues one launch for all `count` images of a grouped transform (arguments already validated).
+void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream);
+
 /// Enqueues the in-place involution `map` on `image`. Arguments already validated.
 void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream);
 

@@ -167,6 +167,18 @@ void transform_in_place_device(ImageView image, Orientation o, CUstream_st* stre
     if (o != Orientation::identity) detail::transform_in_place_cuda(image, axis_map(o), stream);
 }
 
+void transform_device_grouped(const std::vector<GroupedTransform>& images, CUstream_st* stream) {
+    if (images.empty()) throw Error(ErrorCode::usage, "a grouped launch needs at least one image");
+    for (const GroupedTransform& g : images) {
+        validate_pair(g.src, g.dst, g.orientation);
+        if (g.src.format.pixel_bytes() != images.front().src.format.pixel_bytes()) {
+            throw Error(ErrorCode::usage, "a grouped launch takes one pixel width: " + to_string(images.front().src.format) + " and " +
+                                              to_string(g.src.format) + " differ");
+        }
+    }
+    detail::transform_device_grouped_cuda(images.data(), images.size(), stream);
+}
+
 void transform_device_batch(ConstImageView src, ImageView dst, Orientation o, int count, std::size_t src_image_stride,
                             std::size_t dst_image_stride, CUstream_st* stream, CudaKernel kernel) {
     validate_pair(src, dst, o);

@@ -1,0 +1,74 @@
+// The grouped launch: images of mixed sizes, each with its own element, in one kernel launch, every pixel
+// width, against the reference; misaligned buffers; and the argument checks. Skipped without a GPU.
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <cuda_runtime.h>
+#include <doctest/doctest.h>
+
+#include <random>
+
+using gpurotate::Orientation;
+
+namespace {
+
+#define REQUIRE_CUDA(call) REQUIRE_EQ(cudaSuccess, (call))
+
+// One image's device copies: the source uploaded at `offset` bytes into its buffer, the destination poisoned.
+struct DeviceCase {
+    gpurotate::Image src, expected;
+    std::byte* d_src = nullptr;
+    std::byte* d_dst = nullptr;
+    gpurotate::GroupedTransform item;
+};
+
+}  // namespace
+
+TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own element, exactly") {
+    cudaStream_t stream = nullptr;
+    REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const test_support::Size sizes[] = {{1, 1}, {7, 3}, {3, 7}, {64, 64}, {33, 31}, {257, 129}, {1, 300}, {300, 1}, {640, 480}, {1024, 768}};
+    std::mt19937 random(42);
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {  // 1: every wide word loses its alignment
+            std::vector<DeviceCase> cases(24);
+            std::vector<gpurotate::GroupedTransform> items;
+            for (std::size_t i = 0; i < cases.size(); ++i) {
+                DeviceCase& c = cases[i];
+                const auto size = sizes[random() % std::size(sizes)];
+                const auto o = static_cast<Orientation>(random() % 8);
+                c.src = test_support::random_image(size.width, size.height, format, static_cast<std::uint32_t>(random()));
+                c.expected = reference::transform(c.src, o);
+                const std::size_t src_pitch = c.src.view().row_bytes() + offset, dst_pitch = c.expected.view().row_bytes() + 8 + offset;
+                REQUIRE_CUDA(cudaMalloc(&c.d_src, offset + src_pitch * static_cast<std::size_t>(c.src.height())));
+                REQUIRE_CUDA(cudaMalloc(&c.d_dst, offset + dst_pitch * static_cast<std::size_t>(c.expected.height())));
+                REQUIRE_CUDA(cudaMemcpy2D(c.d_src + offset, src_pitch, c.src.data(), c.src.view().pitch, c.src.view().row_bytes(),
+                                          static_cast<std::size_t>(c.src.height()), cudaMemcpyHostToDevice));
+                REQUIRE_CUDA(cudaMemset(c.d_dst, 0xa5, offset + dst_pitch * static_cast<std::size_t>(c.expected.height())));
+                c.item = {gpurotate::ConstImageView(c.d_src + offset, c.src.width(), c.src.height(), src_pitch, format),
+                          gpurotate::ImageView{c.d_dst + offset, c.expected.width(), c.expected.height(), dst_pitch, format}, o};
+                items.push_back(c.item);
+            }
+            gpurotate::transform_device_grouped(items, stream);
+            REQUIRE_CUDA(cudaStreamSynchronize(stream));
+            for (DeviceCase& c : cases) {
+                gpurotate::Image out(c.expected.width(), c.expected.height(), format);
+                REQUIRE_CUDA(cudaMemcpy2D(out.data(), out.view().row_bytes(), c.item.dst.data, c.item.dst.pitch, out.view().row_bytes(),
+                                          static_cast<std::size_t>(out.height()), cudaMemcpyDeviceToHost));
+                CAPTURE(gpurotate::to_string(format));
+                CAPTURE(offset);
+                CAPTURE(c.src.width());
+                CAPTURE(c.src.height());
+                CAPTURE(gpurotate::name(c.item.orientation));
+                CHECK(test_support::first_difference(out.view(), c.expected.view()) == -1);
+                REQUIRE_CUDA(cudaFree(c.d_src));
+                REQUIRE_CUDA(cudaFree(c.d_dst));
+            }
+        }
+    }
+    REQUIRE_CUDA(cudaStreamDestroy(stream));
+}
