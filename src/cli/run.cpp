@@ -8,8 +8,8 @@
 #include "codecs/file_bytes.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
+#include "codecs/output_format.hpp"
 #include "codecs/turbojpeg_codec.hpp"
-#include "core/text.hpp"
 #include "core/nvtx.hpp"
 
 #include <chrono>
@@ -39,17 +39,11 @@ private:
     std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-bool is_jpeg_name(const std::string& path) {
-    const std::string lower = detail::lowercase(path);
-    const auto ends = [&](const std::string& ext) { return lower.size() > ext.size() && lower.compare(lower.size() - ext.size(), ext.size(), ext) == 0; };
-    return ends(".jpg") || ends(".jpeg");
-}
-
 // JPEG to JPEG on the GPU (nvJPEG): decoded, transformed and encoded in device memory. False when this
 // path does not apply or nvJPEG declines the file; the caller then takes the usual one.
-bool transcode_on_gpu(const Options& options, Orientation element, const ImageMetadata& metadata, std::ostream& log) {
-    if (!detail::nvjpeg_available() || !is_jpeg_name(options.output)) return false;
-    const std::vector<std::uint8_t> bytes = detail::read_file_bytes(options.input);
+bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& bytes, Orientation element, const ImageMetadata& metadata,
+                      std::ostream& log) {
+    if (detail::output_format_named_by(options.output).format != detail::OutputFormat::jpeg) return false;
     if (bytes.size() < 3 || bytes[0] != 0xff || bytes[1] != 0xd8 || bytes[2] != 0xff) return false;
     StageClock clock;
     detail::GpuJpegReport report;
@@ -100,8 +94,14 @@ void run_single_image(const Options& options, std::ostream& log) {
                             : options.device == Backend::automatic ? Backend::cpu
                                                                    : resolve_backend(options.device);
 
-    // EXIF and ICC profile, kept unless --strip; the orientation tag decides --auto-orient's first step.
-    const ImageMetadata metadata = read_metadata(options.input);
+    // One read of the file: the pixels, and the EXIF and ICC profile, kept unless --strip; the orientation
+    // tag decides --auto-orient's first step.
+    StageClock clock;  // "decode" in -v counts the file's read too
+    const std::vector<std::uint8_t> bytes = [&] {
+        detail::NvtxRange range("read");
+        return detail::read_file_bytes(options.input);
+    }();
+    const ImageMetadata metadata = detail::metadata_of(bytes);
     const int orientation_tag = exif_orientation(metadata);
     if (options.auto_orient) {
         element = then(orientation_from_exif(orientation_tag), element);
@@ -111,13 +111,12 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
     const ImageMetadata output_metadata = options.strip ? ImageMetadata{} : metadata_after(metadata, element, options.auto_orient && orientation_tag ? 1 : 0);
 
-    if (options.nvjpeg && transcode_on_gpu(options, element, output_metadata, log)) return;
+    if (options.nvjpeg && transcode_on_gpu(options, bytes, element, output_metadata, log)) return;
 
-    StageClock clock;
     // Decoded straight into page-locked memory when it goes to the GPU: the upload then runs at full speed.
     const Image input = [&] {
         detail::NvtxRange range("decode");
-        return read_image(options.input, ReadOptions{backend == Backend::cuda ? HostMemory::pinned : HostMemory::pageable, options.max_pixels});
+        return decode_image(bytes, ReadOptions{backend == Backend::cuda ? HostMemory::pinned : HostMemory::pageable, options.max_pixels}, options.input);
     }();
     const double decode_ms = clock.lap_ms();
     check_output_format(options.output, input.format());
