@@ -48,13 +48,13 @@ else
   ctest --test-dir build --output-on-failure --parallel "$(nproc)"
   # The host code again under AddressSanitizer + UndefinedBehaviorSanitizer and, for the augment
   # pipeline's threads, ThreadSanitizer (CPU-only builds: build-asan/, build-tsan/); then every fuzzer
-  # for GPUROTATE_FUZZ_SECONDS each (default 30) from the seed corpus and past findings.
+  # for a fixed number of executions (scripts/fuzz.sh --ci) from the seed corpus and past findings.
   cmake --preset asan >/dev/null && cmake --build --preset asan --parallel
   ctest --preset asan --parallel "$(nproc)"
   cmake --preset tsan >/dev/null && cmake --build --preset tsan --parallel
   ctest --preset tsan --parallel "$(nproc)"
   if command -v clang++ >/dev/null; then
-    scripts/fuzz.sh "${GPUROTATE_FUZZ_SECONDS:-30}"
+    scripts/fuzz.sh --ci
   else
     echo "bootstrap: warning: clang++ not found, fuzzing skipped (apt-get install clang libclang-rt-14-dev)" >&2
   fi

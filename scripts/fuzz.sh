@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (the fuzz preset: clang, ASan, UBSan) and fuzzes each for a bounded time,
 # starting from a generated seed corpus plus every past finding in tests/fuzz/regressions.
-#   scripts/fuzz.sh [SECONDS_PER_HARNESS]     (default 20; CI runs it through scripts/bootstrap.sh test)
-# The random seed is fixed (GPUROTATE_FUZZ_SEED, default 1): a run is reproducible, and a shorter or slower
-# run explores a prefix of a longer one, so a clean local run of the CI's length means a clean CI.
+#   scripts/fuzz.sh [SECONDS_PER_HARNESS]     (default 20)
+#   scripts/fuzz.sh --ci                      a fixed number of executions per harness (about 20 s each on
+#                                             2 cores): what scripts/bootstrap.sh test runs
+# The random seed is fixed (GPUROTATE_FUZZ_SEED, default 1) and every run starts from the generated seeds:
+# with --ci the work is the same on every machine, so a clean local --ci run means a clean CI.
 # Prints executions, time and findings per harness, writes build-fuzz/fuzz-summary.md, and exits 1 when
 # any harness found a crash, a leak or undefined behaviour (the input is left in build-fuzz/findings/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-20}"
 harnesses=(fuzz_png fuzz_jpeg fuzz_stb fuzz_header fuzz_metadata fuzz_roundtrip)
+declare -A ci_runs=([fuzz_png]=2000000 [fuzz_jpeg]=1000000 [fuzz_stb]=150000 [fuzz_header]=5000000 [fuzz_metadata]=200000 [fuzz_roundtrip]=60000)
+ci=false
+if [ "${1:-}" = --ci ]; then
+  ci=true
+  seconds=600  # a bound only: the runs end the work
+else
+  seconds="${1:-20}"
+fi
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz --parallel
@@ -32,7 +41,9 @@ for h in "${harnesses[@]}"; do
   start=$(date +%s.%N)
   status=0
   # -rss_limit_mb: a decoder that allocates beyond the pixel limit is a finding, not a slow run.
-  "build-fuzz/tests/fuzz/$h" -seed="${GPUROTATE_FUZZ_SEED:-1}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+  run_limit=()
+  $ci && run_limit=(-runs="${ci_runs[$h]}")
+  "build-fuzz/tests/fuzz/$h" -seed="${GPUROTATE_FUZZ_SEED:-1}" "${run_limit[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
     -artifact_prefix="build-fuzz/findings/$h-" "$corpus" build-fuzz/seeds >"$log" 2>&1 || status=$?
   elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
@@ -51,4 +62,4 @@ if [ "$failed" -ne 0 ]; then
   echo "fuzz: findings are in build-fuzz/findings/; fix them and add each input to tests/fuzz/regressions/" >&2
   exit 1
 fi
-echo "fuzz: no findings in ${#harnesses[@]} harnesses x ${seconds} s"
+echo "fuzz: no findings in ${#harnesses[@]} harnesses$($ci && echo " (--ci runs)" || echo " x ${seconds} s")"

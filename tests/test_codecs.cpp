@@ -182,6 +182,19 @@ TEST_CASE("bad input files give input errors naming the file") {
     CHECK(message.find("directory") != std::string::npos);
 }
 
+TEST_CASE("TGA refuses a side over 65535 pixels instead of writing its low 16 bits") {
+    // Found by fuzz_roundtrip: a 1x1048577 image came back from TGA as 1x1.
+    test_support::TempDir dir;
+    const auto tall = test_support::random_image(1, 65536, {SampleType::u8, 4}, 12);
+    std::string message;
+    CHECK(code_of([&] { gpurotate::write_image(dir.file("t.tga"), tall.view()); }, &message) == gpurotate::ErrorCode::output);
+    CHECK(message.find("65535") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("t.tga")));
+    const auto edge = test_support::random_image(1, 65535, {SampleType::u8, 4}, 13);
+    gpurotate::write_image(dir.file("e.tga"), edge.view());
+    CHECK(gpurotate::read_image(dir.file("e.tga")).height() == 65535);
+}
+
 TEST_CASE("output errors: unknown extension, format that cannot hold the pixels, missing directory, existing file") {
     test_support::TempDir dir;
     const auto rgb16 = test_support::random_image(8, 8, {SampleType::u16, 3}, 80);

@@ -303,7 +303,9 @@ TEST_CASE("every input the fuzzers found a defect with is refused cleanly by eve
     std::string why;
     CHECK(code_of([&] { gpurotate::detail::stb_decode({jpeg.begin(), jpeg.end()}, "j", {}, why); }, &message) == ErrorCode::input);
     CAPTURE(message);
-    CHECK(message.find("more than 256 codes") != std::string::npos);
+    // With libjpeg-turbo, stb never decodes a JPEG; without it, the Huffman check refuses this one.
+    CHECK(message.find(gpurotate::detail::turbojpeg_available() ? "does not begin with the start-of-image marker" : "more than 256 codes") !=
+          std::string::npos);
     // stb's HDR reader looped forever on run-length data that end early; so would a truncated real file.
     test_support::TempDir tmp;
     gpurotate::write_image(tmp.file("t.hdr"), test_support::random_image(40, 12, {SampleType::f32, 3}, 4).view());

@@ -1,6 +1,7 @@
 #include "codecs/stb_codec.hpp"
 
 #include "codecs/decode_limits.hpp"
+#include "codecs/turbojpeg_codec.hpp"
 
 #include <gpurotate/error.hpp>
 
@@ -202,6 +203,12 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     }
     const auto* data = bytes.data();
     const int size = static_cast<int>(bytes.size());
+    // With libjpeg-turbo every JPEG is its: one that reaches stb here did not begin with the start-of-image
+    // marker (stb takes fill bytes before it), which libjpeg refuses too. stb's JPEG decoder, whose
+    // defects the fuzzers keep finding, then only ever runs in builds without libjpeg-turbo.
+    if (is_jpeg(bytes) && turbojpeg_available()) {
+        throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: it does not begin with the start-of-image marker");
+    }
     if (is_jpeg(bytes) && !jpeg_huffman_tables_fit(bytes)) {  // before stbi_info, which reads the tables too
         throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: a Huffman table has more than 256 codes");
     }
@@ -246,7 +253,13 @@ std::vector<std::uint8_t> stb_encode_jpeg(ConstImageView image, int quality) {
 
 std::vector<std::uint8_t> stb_encode_bmp(ConstImageView image) { return encode_with(image, "BMP", &stbi_write_bmp_to_func); }
 
-std::vector<std::uint8_t> stb_encode_tga(ConstImageView image) { return encode_with(image, "TGA", &stbi_write_tga_to_func); }
+std::vector<std::uint8_t> stb_encode_tga(ConstImageView image) {
+    // TGA stores each side in 16 bits; stb would write the low 16 bits of a larger one (found by fuzz_roundtrip).
+    if (image.width > 65535 || image.height > 65535) {
+        throw Error(ErrorCode::output, "TGA holds at most 65535 pixels a side, not " + std::to_string(image.width) + "x" + std::to_string(image.height));
+    }
+    return encode_with(image, "TGA", &stbi_write_tga_to_func);
+}
 
 std::vector<std::uint8_t> stb_encode_hdr(ConstImageView image) {
     return encode_with(image, "HDR", [](auto func, void* ctx, int w, int h, int c, const void* d) {
