@@ -439,6 +439,23 @@ void write_json(const std::string& path, const cudaDeviceProp& prop, const Bench
     f << "  ]\n}\n";
 }
 
+// A row for a launch timed outside the kernel table (multi-output, grouped): timed only where verified;
+// GB/s from the bytes it moves.
+Row timed_row(const Harness& harness, const std::string& kernel, const std::string& family, bool verified,
+              const std::function<void()>& launch, double bytes) {
+    Row row;
+    row.kernel = kernel;
+    row.family = family;
+    row.verified = verified;
+    if (verified) {
+        row.median_ms = harness.median_ms(launch);
+        row.loop_ms = row.median_ms;
+        row.gbps = bytes / (row.median_ms * 1e6);
+        row.loop_gbps = row.gbps;
+    }
+    return row;
+}
+
 // The augmentation pipeline's kernel: every requested element from one read of the source (one launch),
 // against one `auto` launch per element. Both verified per output; GB/s counts the bytes each moves.
 std::vector<Row> bench_multi_output(const Harness& harness, const std::vector<Orientation>& ops, ConstImageView src,
@@ -489,18 +506,8 @@ std::vector<Row> bench_multi_output(const Harness& harness, const std::vector<Or
         {"auto-x" + std::to_string(ops.size()), separate, 2 * k * image_bytes}};
     if (vector_ok) variants.insert(variants.begin() + 1, {"multi-out-vector", vectorized, (1 + k) * image_bytes});
     for (const auto& [kernel_name, launch, bytes] : variants) {
-        Row row;
-        row.op = op_label;
-        row.kernel = kernel_name;
-        row.family = "production";
-        row.verified = verify(launch);
-        if (row.verified) {
-            row.median_ms = harness.median_ms(launch);
-            row.loop_ms = row.median_ms;
-            row.gbps = bytes / (row.median_ms * 1e6);
-            row.loop_gbps = row.gbps;
-        }
-        rows.push_back(row);
+        rows.push_back(timed_row(harness, kernel_name, "production", verify(launch), launch, bytes));
+        rows.back().op = op_label;
     }
     return rows;
 }
@@ -545,19 +552,10 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, PixelFormat fo
          }}};
     std::vector<Row> rows;
     for (const auto& [kernel_name, launch] : variants) {
-        Row row;
-        row.type = to_string(format);
-        row.op = std::string(name(o)) + " x" + std::to_string(count) + " mixed";
-        row.kernel = kernel_name;
-        row.family = kernel_name == "memcpy-d2d" ? "ceiling" : "production";
-        row.verified = kernel_name == "memcpy-d2d" || verify(launch);
-        if (row.verified) {
-            row.median_ms = harness.median_ms(launch);
-            row.loop_ms = row.median_ms;
-            row.gbps = bytes / (row.median_ms * 1e6);
-            row.loop_gbps = row.gbps;
-        }
-        rows.push_back(row);
+        const bool ceiling = kernel_name == "memcpy-d2d";
+        rows.push_back(timed_row(harness, kernel_name, ceiling ? "ceiling" : "production", ceiling || verify(launch), launch, bytes));
+        rows.back().type = to_string(format);
+        rows.back().op = std::string(name(o)) + " x" + std::to_string(count) + " mixed";
     }
     return rows;
 }
