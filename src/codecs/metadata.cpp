@@ -1,5 +1,7 @@
 #include "codecs/metadata.hpp"
 
+#include "codecs/png.hpp"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -18,12 +20,6 @@ constexpr std::size_t icc_chunk_max = 65535 - 2 - 14;     // a JPEG segment's pa
 
 bool has_at(const Bytes& b, std::size_t pos, const void* what, std::size_t size) {
     return pos <= b.size() && b.size() - pos >= size && std::memcmp(b.data() + pos, what, size) == 0;
-}
-
-std::uint32_t be32(const std::uint8_t* p) { return std::uint32_t{p[0]} << 24 | std::uint32_t{p[1]} << 16 | std::uint32_t{p[2]} << 8 | p[3]; }
-
-void put_be32(Bytes& out, std::uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
 }
 
 // ---------------------------------------------------------------- TIFF (the structure inside EXIF)
@@ -143,11 +139,9 @@ Bytes jpeg_with(const Bytes& jpeg, const ImageMetadata& meta) {
 
 // ---------------------------------------------------------------- PNG
 
-constexpr std::uint8_t png_signature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-
 void read_png(const Bytes& b, ImageMetadata& meta) {
     for (std::size_t pos = 8; pos + 12 <= b.size();) {
-        const std::size_t length = be32(&b[pos]);
+        const std::size_t length = read_be32(&b[pos]);
         if (length > b.size() - pos - 12) return;
         const std::uint8_t* type = &b[pos + 4];
         const std::size_t data = pos + 8;
@@ -185,14 +179,6 @@ void read_png(const Bytes& b, ImageMetadata& meta) {
     }
 }
 
-void append_chunk(Bytes& out, const char* type, const Bytes& data) {
-    put_be32(out, static_cast<std::uint32_t>(data.size()));
-    const std::size_t crc_from = out.size();
-    out.insert(out.end(), type, type + 4);
-    out.insert(out.end(), data.begin(), data.end());
-    put_be32(out, static_cast<std::uint32_t>(crc32(0, out.data() + crc_from, static_cast<uInt>(out.size() - crc_from))));
-}
-
 Bytes png_with(const Bytes& png, const ImageMetadata& meta) {
     constexpr std::size_t after_ihdr = 8 + 12 + 13;  // gpurotate's encoder writes IHDR first, IDAT next
     if (png.size() < after_ihdr || std::memcmp(png.data() + 12, "IHDR", 4) != 0) return png;
@@ -203,10 +189,10 @@ Bytes png_with(const Bytes& png, const ImageMetadata& meta) {
         Bytes deflated(size);
         if (compress2(deflated.data(), &size, meta.icc.data(), static_cast<uLong>(meta.icc.size()), 9) == Z_OK) {
             data.insert(data.end(), deflated.begin(), deflated.begin() + static_cast<std::ptrdiff_t>(size));
-            append_chunk(out, "iCCP", data);
+            append_png_chunk(out, "iCCP", data.data(), data.size());
         }
     }
-    if (!meta.exif.empty()) append_chunk(out, "eXIf", meta.exif);
+    if (!meta.exif.empty()) append_png_chunk(out, "eXIf", meta.exif.data(), meta.exif.size());
     out.insert(out.end(), png.begin() + after_ihdr, png.end());
     return out;
 }
@@ -215,7 +201,7 @@ Bytes png_with(const Bytes& png, const ImageMetadata& meta) {
 
 ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
     ImageMetadata meta;
-    if (file.size() >= 8 && std::memcmp(file.data(), png_signature, 8) == 0) read_png(file, meta);
+    if (is_png(file)) read_png(file, meta);
     else read_jpeg(file, meta);
     Bytes exif = meta.exif;
     if (!exif.empty() && !open_tiff(exif)) meta.exif.clear();  // not TIFF-structured: not EXIF we can keep
@@ -254,7 +240,7 @@ void swap_exif_dimensions(std::vector<std::uint8_t>& exif) {
 
 std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata) {
     if (metadata.exif.empty() && metadata.icc.empty()) return encoded;
-    if (encoded.size() >= 8 && std::memcmp(encoded.data(), png_signature, 8) == 0) return png_with(encoded, metadata);
+    if (is_png(encoded)) return png_with(encoded, metadata);
     if (encoded.size() >= 2 && encoded[0] == 0xff && encoded[1] == 0xd8) return jpeg_with(encoded, metadata);
     return encoded;
 }

@@ -47,20 +47,8 @@ std::vector<std::uint8_t> deflate_all(const std::vector<std::uint8_t>& data, int
     return out;
 }
 
-std::uint32_t read_be32(const std::uint8_t* p) {
-    return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
-}
-
 void append_be32(std::vector<std::uint8_t>& out, std::uint32_t v) {
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
-}
-
-void append_chunk(std::vector<std::uint8_t>& out, const char type[4], const std::uint8_t* data, std::size_t size) {
-    append_be32(out, static_cast<std::uint32_t>(size));
-    const std::size_t start = out.size();
-    out.insert(out.end(), type, type + 4);
-    out.insert(out.end(), data, data + size);
-    append_be32(out, chunk_crc(out.data() + start, size + 4));
 }
 
 std::uint8_t paeth(int a, int b, int c) {
@@ -118,6 +106,18 @@ void unfilter_row(int type, std::uint8_t* row, const std::uint8_t* prior, std::s
 }
 
 }  // namespace
+
+std::uint32_t read_be32(const std::uint8_t* p) {
+    return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+}
+
+void append_png_chunk(std::vector<std::uint8_t>& out, const char type[4], const std::uint8_t* data, std::size_t size) {
+    append_be32(out, static_cast<std::uint32_t>(size));
+    const std::size_t start = out.size();
+    out.insert(out.end(), type, type + 4);
+    out.insert(out.end(), data, data + size);
+    append_be32(out, chunk_crc(out.data() + start, size + 4));
+}
 
 std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
     if (!is_png(bytes)) return std::nullopt;
@@ -271,9 +271,9 @@ std::vector<std::uint8_t> encode_png(ConstImageView image, int level) {
     header[8] = static_cast<std::uint8_t>(bit_depth);
     header[9] = color_type_of_channels[image.format.channels];
     header[10] = header[11] = header[12] = 0;  // deflate, adaptive filtering, no interlace
-    append_chunk(png, "IHDR", header, sizeof header);
-    append_chunk(png, "IDAT", compressed.data(), compressed.size());
-    append_chunk(png, "IEND", nullptr, 0);
+    append_png_chunk(png, "IHDR", header, sizeof header);
+    append_png_chunk(png, "IDAT", compressed.data(), compressed.size());
+    append_png_chunk(png, "IEND", nullptr, 0);
     return png;
 }
 

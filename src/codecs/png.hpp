@@ -12,6 +12,12 @@
 
 namespace gpurotate::detail {
 
+/// A big-endian 32-bit value, as PNG stores chunk lengths and CRCs.
+std::uint32_t read_be32(const std::uint8_t* p);
+
+/// Appends one chunk to a PNG being written: length, type, data, CRC.
+void append_png_chunk(std::vector<std::uint8_t>& out, const char type[4], const std::uint8_t* data, std::size_t size);
+
 /// Whether `bytes` start with the PNG signature.
 bool is_png(const std::vector<std::uint8_t>& bytes);
 
