@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The augmentation benchmark: one generated dataset, the same job (every image -> its 7 rotated and
-# flipped variants, in the input's format, JPEG quality 95) done by gpurotate on the GPU and on the CPU
-# and by the CPU peers (OpenCV and libvips in a process pool over all cores), in one run on one machine.
+# flipped variants, in the input's format, JPEG quality 95) done by gpurotate with nvJPEG (JPEG set, where
+# the build has it), on the GPU and on the CPU, and by the CPU peers (OpenCV and libvips in a process pool over all cores), in one run on one machine.
 # Wall time from start until the outputs are on disk (each run is followed by `sync` inside the timing:
 # gpurotate flushes its outputs before it reports success, the peers leave them in the page cache);
 # images/s = input images / s; MB/s = output bytes / s (10^6 B).
@@ -42,20 +42,25 @@ for set in jpeg png; do
   images=$(find "$data/$set" -type f | wc -l)
   declare -A rate=()
   rows=()
-  for tool in gpurotate-cuda gpurotate-cpu opencv vips; do
+  for tool in gpurotate-nvjpeg gpurotate-cuda gpurotate-cpu opencv vips; do
+    [ "$tool" = gpurotate-nvjpeg ] && [ "$set" != jpeg ] && continue
+    [ "$tool" = gpurotate-nvjpeg ] && ! "$exe" --version | grep -q nvJPEG && continue
     out=$work/out-$tool
     rm -rf "$out"
     sync  # nothing of the previous run left to flush
     case $tool in
-      gpurotate-cuda|gpurotate-cpu)
-        device=${tool#gpurotate-}
+      gpurotate-cuda|gpurotate-cpu|gpurotate-nvjpeg)
+        case $tool in
+          gpurotate-nvjpeg) mode=(--nvjpeg) ;;
+          *) mode=(--device "${tool#gpurotate-}") ;;
+        esac
         start=$(now)
-        if ! "$exe" augment "$data/$set" -r -o "$out" --ops all --device "$device" 2> "$work/log-$tool"; then
+        if ! "$exe" augment "$data/$set" -r -o "$out" --ops all "${mode[@]}" 2> "$work/log-$tool"; then
           echo "| $set | $tool | failed: $(tail -1 "$work/log-$tool") |" ; continue
         fi
         sync
         end=$(now)
-        { echo "== $set, $tool"; tail -3 "$work/log-$tool"; } >> "$summaries" ;;
+        { echo "== $set, $tool"; tail -4 "$work/log-$tool"; } >> "$summaries" ;;
       opencv|vips)
         start=$(now)
         if ! python3 "$here/augment_peers.py" --tool "$tool" --jobs "$cores" "$data/$set" "$out" > "$work/log-$tool" 2>&1; then

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A synthetic but realistic dataset for the augmentation benchmark: the samples resized to camera-like
 sizes, each image shifted, flipped, tinted and given sensor-like noise so that no two are alike and the
-codecs do real work. JPEGs at quality 90 and PNGs as cameras and exporters write them."""
+codecs do real work. JPEGs at quality 90 and PNGs as cameras and exporters write them. The JPEGs have
+full-resolution chroma (4:4:4), as every tool writes its outputs at quality 95 here, so that nvJPEG, which
+keeps the input's subsampling, does the same work as the CPU encoders (--jpeg-sampling 420 for the other)."""
 import argparse
 import os
 from multiprocessing import Pool
@@ -13,7 +15,7 @@ SAMPLES = ["astronaut.png", "coffee.png", "chelsea.png", "rocket.jpg"]
 
 
 def make_one(job):
-    index, kind, width, height, samples_dir, out_dir = job
+    index, kind, width, height, samples_dir, out_dir, sampling = job
     rng = np.random.default_rng(index)
     src = cv2.imread(os.path.join(samples_dir, SAMPLES[index % len(SAMPLES)]), cv2.IMREAD_COLOR)
     scale = 1.0 + rng.random() * 0.3
@@ -28,7 +30,8 @@ def make_one(job):
     os.makedirs(sub, exist_ok=True)
     path = os.path.join(sub, f"img{index:05d}.{'jpg' if kind == 'jpeg' else 'png'}")
     if kind == "jpeg":
-        cv2.imwrite(path, img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        factor = cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444 if sampling == "444" else cv2.IMWRITE_JPEG_SAMPLING_FACTOR_420
+        cv2.imwrite(path, img, [cv2.IMWRITE_JPEG_QUALITY, 90, cv2.IMWRITE_JPEG_SAMPLING_FACTOR, factor])
     else:
         cv2.imwrite(path, img)
     return path
@@ -39,10 +42,11 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--jpeg", type=int, default=2000, help="JPEGs of 1024x768")
     p.add_argument("--png", type=int, default=500, help="PNGs of 1920x1080")
+    p.add_argument("--jpeg-sampling", choices=["444", "420"], default="444", help="chroma subsampling of the JPEGs")
     p.add_argument("--samples", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "samples"))
     a = p.parse_args()
-    jobs = [(i, "jpeg", 1024, 768, a.samples, a.out) for i in range(a.jpeg)]
-    jobs += [(i, "png", 1920, 1080, a.samples, a.out) for i in range(a.png)]
+    jobs = [(i, "jpeg", 1024, 768, a.samples, a.out, a.jpeg_sampling) for i in range(a.jpeg)]
+    jobs += [(i, "png", 1920, 1080, a.samples, a.out, a.jpeg_sampling) for i in range(a.png)]
     with Pool(os.cpu_count()) as pool:
         paths = pool.map(make_one, jobs, chunksize=8)
     print(f"{len(paths)} images in {a.out}")

@@ -1,8 +1,10 @@
-// The grouped launch: the table of images to the GPU (stream-ordered allocation, freed after the kernel),
-// one launch over all their tiles.
+// The grouped launch: the images sorted into tile body families (vectorized transposes, vectorized
+// mirrors, padded tiles), each family's table to the GPU (one stream-ordered allocation, freed after the
+// kernels), one launch per family present over all its images' tiles.
 
 #include "check.cuh"
 #include "kernels/grouped.cuh"
+#include "pixel_width_dispatch.cuh"
 
 #include "core/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
@@ -12,40 +14,82 @@
 #include <vector>
 
 namespace gpurotate::detail {
+namespace {
 
-void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
-    constexpr int tile = tile32_policy.tile_dim;
-    std::vector<TransformArgs> args(count);
-    std::vector<long long> first(count);
+enum Family { transposes, mirrors, tiles, families };
+
+struct FamilyTable {
+    std::vector<GroupedImage> images;
+    std::vector<long long> first;
     long long total = 0;
-    bool aligned = true;
-    const std::size_t bytes = images[0].src.format.pixel_bytes();
+
+    void add(const GroupedTransform& g, AxisMap map, Extent tile) {
+        const int tiles_x = static_cast<int>((g.dst.width + tile.width - 1) / tile.width);
+        const int tiles_y = static_cast<int>((g.dst.height + tile.height - 1) / tile.height);
+        images.push_back({TransformArgs{g.src.data, g.src.pitch, g.dst.data, g.dst.pitch, g.src.extent(), static_cast<int>(g.dst.width),
+                                        static_cast<int>(g.dst.height), map, tiles_y},
+                          (map.mirror_x ? 1 : 0) + (map.mirror_y ? 2 : 0), tiles_x});
+        first.push_back(total);
+        total += static_cast<long long>(tiles_x) * tiles_y;
+    }
+};
+
+template <class FamilyBodies>
+void launch_family(const GroupedTable& table, cudaStream_t stream) {
+    const unsigned blocks = static_cast<unsigned>(std::min<long long>(table.total_tiles, 1LL << 30));
+    transform_grouped_kernel<FamilyBodies><<<blocks, vectorized_threads, 0, stream>>>(table);
+    GPUROTATE_CUDA_CHECK(cudaGetLastError());
+}
+
+template <int S>
+void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
+    FamilyTable table[families];
+    bool tiles_aligned = true;  // whether every image on the padded tile allows the aligned word
     for (std::size_t i = 0; i < count; ++i) {
         const GroupedTransform& g = images[i];
-        const int tiles_x = static_cast<int>((g.dst.width + tile - 1) / tile);
-        const int tiles_y = static_cast<int>((g.dst.height + tile - 1) / tile);
-        args[i] = TransformArgs{g.src.data, g.src.pitch, g.dst.data, g.dst.pitch, g.src.extent(), static_cast<int>(g.dst.width),
-                                static_cast<int>(g.dst.height), axis_map(g.orientation), tiles_y};
-        first[i] = total;
-        total += static_cast<long long>(tiles_x) * tiles_y;
-        aligned = aligned && allows_aligned_word(g.src.data, g.src.pitch, bytes) && allows_aligned_word(g.dst.data, g.dst.pitch, bytes);
+        const AxisMap map = axis_map(g.orientation);
+        if (!vectorized_applies(g.src, g.dst, map)) {
+            table[tiles].add(g, map, GroupedTiles<AlignedWord<S>>::tile_shape);
+            tiles_aligned = tiles_aligned && allows_aligned_word(g.src.data, g.src.pitch, S) && allows_aligned_word(g.dst.data, g.dst.pitch, S);
+        } else if (map.swap_axes) {
+            table[transposes].add(g, map, GroupedTransposes<S>::tile_shape);
+        } else {
+            table[mirrors].add(g, map, GroupedMirrors<S>::tile_shape);
+        }
     }
-    // One allocation for both arrays; pageable source memory is staged before cudaMemcpyAsync returns.
-    const std::size_t args_bytes = count * sizeof(TransformArgs);
-    std::vector<std::byte> staging(args_bytes + count * sizeof(long long));
-    std::memcpy(staging.data(), args.data(), args_bytes);
-    std::memcpy(staging.data() + args_bytes, first.data(), count * sizeof(long long));
-    void* table = nullptr;
-    GPUROTATE_CUDA_CHECK(cudaMallocAsync(&table, staging.size(), stream));
-    GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(table, staging.data(), staging.size(), cudaMemcpyHostToDevice, stream));
-    const GroupedTable t{static_cast<const TransformArgs*>(table),
-                         reinterpret_cast<const long long*>(static_cast<const std::byte*>(table) + args_bytes), static_cast<int>(count), total};
-    const unsigned blocks = static_cast<unsigned>(std::min<long long>(total, 1LL << 30));
-    visit_pixel_word(bytes, aligned, [&](auto word) {
-        transpose_grouped_kernel<decltype(word)><<<blocks, dim3(tile, tile32_policy.block_rows), 0, stream>>>(t);
-    });
-    GPUROTATE_CUDA_CHECK(cudaGetLastError());
-    GPUROTATE_CUDA_CHECK(cudaFreeAsync(table, stream));
+    // One allocation for every family's two arrays; pageable host memory is staged before cudaMemcpyAsync returns.
+    std::vector<std::byte> staging;
+    std::size_t offsets[families][2];
+    const auto append = [&](const void* data, std::size_t bytes) {
+        const std::size_t at = staging.size();
+        staging.resize(at + bytes);
+        if (bytes) std::memcpy(staging.data() + at, data, bytes);
+        return at;
+    };
+    for (int f = 0; f < families; ++f) {
+        offsets[f][0] = append(table[f].images.data(), table[f].images.size() * sizeof(GroupedImage));
+        offsets[f][1] = append(table[f].first.data(), table[f].first.size() * sizeof(long long));
+    }
+    void* device_table = nullptr;
+    GPUROTATE_CUDA_CHECK(cudaMallocAsync(&device_table, staging.size(), stream));
+    GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device_table, staging.data(), staging.size(), cudaMemcpyHostToDevice, stream));
+    const auto view = [&](int f) {
+        const std::byte* base = static_cast<const std::byte*>(device_table);
+        return GroupedTable{reinterpret_cast<const GroupedImage*>(base + offsets[f][0]), reinterpret_cast<const long long*>(base + offsets[f][1]),
+                            static_cast<int>(table[f].images.size()), table[f].total};
+    };
+    if (table[transposes].total > 0) launch_family<GroupedTransposes<S>>(view(transposes), stream);
+    if (table[mirrors].total > 0) launch_family<GroupedMirrors<S>>(view(mirrors), stream);
+    if (table[tiles].total > 0) {
+        visit_pixel_word(S, tiles_aligned, [&](auto word) { launch_family<GroupedTiles<decltype(word)>>(view(tiles), stream); });
+    }
+    GPUROTATE_CUDA_CHECK(cudaFreeAsync(device_table, stream));
+}
+
+}  // namespace
+
+void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
+    with_pixel_width(images[0].src.format.pixel_bytes(), [&](auto width) { launch_grouped<decltype(width)::value>(images, count, stream); });
 }
 
 }  // namespace gpurotate::detail

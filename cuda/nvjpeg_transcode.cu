@@ -12,6 +12,7 @@
 
 #include <nvjpeg.h>
 
+#include <chrono>
 #include <string>
 
 namespace gpurotate::detail {
@@ -36,20 +37,6 @@ const char* status_text(nvjpegStatus_t s) {
 void check(nvjpegStatus_t status, const char* what) {
     if (status != NVJPEG_STATUS_SUCCESS) throw Error(ErrorCode::device, std::string("nvJPEG: ") + what + " failed: " + status_text(status));
 }
-
-// Owners of nvJPEG's objects, destroyed in reverse order of creation.
-struct Library {
-    nvjpegHandle_t handle = nullptr;
-    nvjpegJpegState_t decoder = nullptr;
-    nvjpegEncoderState_t encoder = nullptr;
-    nvjpegEncoderParams_t params = nullptr;
-    ~Library() {
-        if (params) nvjpegEncoderParamsDestroy(params);
-        if (encoder) nvjpegEncoderStateDestroy(encoder);
-        if (decoder) nvjpegJpegStateDestroy(decoder);
-        if (handle) nvjpegDestroy(handle);
-    }
-};
 
 // The input's chroma subsampling as the output keeps it: rows and columns of chroma exchange with the axes.
 nvjpegChromaSubsampling_t kept_subsampling(nvjpegChromaSubsampling_t input, bool swaps) {
@@ -82,76 +69,151 @@ bool ends_with_eoi(const std::vector<std::uint8_t>& b) {
     return false;
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
 
 bool nvjpeg_available() { return true; }
 
-std::optional<std::vector<std::uint8_t>> nvjpeg_transcode(const std::vector<std::uint8_t>& jpeg, const std::string& path, Orientation element,
-                                                          int quality, const ReadOptions& limits, std::size_t gpu_memory,
-                                                          GpuJpegReport& report) {
+// Members are destroyed in reverse order: the nvJPEG objects before the buffers and the stream they use.
+struct NvjpegCoder::State {
+    int device = 0;
+    std::size_t gpu_memory = 0;
+    bool optimized_huffman = false;
+    Stream stream;
+    DeviceBuffer source, results;  // grown to the largest file so far
+    nvjpegHandle_t handle = nullptr;
+    nvjpegJpegState_t decoder = nullptr;
+    nvjpegEncoderState_t encoder = nullptr;
+    nvjpegEncoderParams_t params = nullptr;
+
+    ~State() {
+        if (params) nvjpegEncoderParamsDestroy(params);
+        if (encoder) nvjpegEncoderStateDestroy(encoder);
+        if (decoder) nvjpegJpegStateDestroy(decoder);
+        if (handle) nvjpegDestroy(handle);
+    }
+
+    static void grow(DeviceBuffer& buffer, std::size_t bytes) {
+        if (buffer.size() < bytes) buffer = DeviceBuffer(bytes);
+    }
+};
+
+NvjpegCoder::NvjpegCoder(int device, std::size_t gpu_memory, bool optimized_huffman) {
+    GPUROTATE_CUDA_CHECK(cudaSetDevice(device));
+    state_ = std::make_unique<State>();
+    State& s = *state_;
+    s.device = device;
+    s.gpu_memory = gpu_memory;
+    s.optimized_huffman = optimized_huffman;
+    check(nvjpegCreateSimple(&s.handle), "creating a handle");
+    check(nvjpegJpegStateCreate(s.handle, &s.decoder), "creating a decoder");
+    check(nvjpegEncoderStateCreate(s.handle, &s.encoder, s.stream.get()), "creating an encoder");
+    check(nvjpegEncoderParamsCreate(s.handle, &s.params, s.stream.get()), "creating encoder parameters");
+    check(nvjpegEncoderParamsSetOptimizedHuffman(s.params, optimized_huffman ? 1 : 0, s.stream.get()), "choosing Huffman tables");
+}
+
+NvjpegCoder::~NvjpegCoder() = default;
+
+std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
+                                                                            const std::vector<Orientation>& elements, int quality,
+                                                                            const ReadOptions& limits, GpuJpegReport& report) {
     // nvJPEG decodes a truncated file into grey rows without an error; TurboJPEG refuses it (STOPONWARNING).
-    if (!ends_with_eoi(jpeg)) return std::nullopt;
-    Stream stream;  // first, so that it outlives the nvJPEG objects that were created on it
-    Library lib;
-    check(nvjpegCreateSimple(&lib.handle), "creating a handle");
+    if (!ends_with_eoi(jpeg) || elements.empty()) return std::nullopt;
+    State& s = *state_;
+    GPUROTATE_CUDA_CHECK(cudaSetDevice(s.device));
+    const auto decode_start = std::chrono::steady_clock::now();
     int components = 0;
     nvjpegChromaSubsampling_t css = NVJPEG_CSS_UNKNOWN;
     int widths[NVJPEG_MAX_COMPONENT] = {}, heights[NVJPEG_MAX_COMPONENT] = {};
-    if (nvjpegGetImageInfo(lib.handle, jpeg.data(), jpeg.size(), &components, &css, widths, heights) != NVJPEG_STATUS_SUCCESS) return std::nullopt;
+    if (nvjpegGetImageInfo(s.handle, jpeg.data(), jpeg.size(), &components, &css, widths, heights) != NVJPEG_STATUS_SUCCESS) return std::nullopt;
     if (css == NVJPEG_CSS_UNKNOWN || (components != 1 && components != 3)) return std::nullopt;
     const std::int64_t width = widths[0], height = heights[0];
     check_declared_size(path, width, height, limits);
     const bool grey = components == 1 || css == NVJPEG_CSS_GRAY;
     const PixelFormat format{SampleType::u8, grey ? 1 : 3};
-    const Extent out = output_extent(element, {width, height});
     const std::size_t src_pitch = vector_aligned_pitch(static_cast<std::size_t>(width) * format.pixel_bytes());
-    const std::size_t dst_pitch = vector_aligned_pitch(static_cast<std::size_t>(out.width) * format.pixel_bytes());
-    const std::size_t needed = src_pitch * static_cast<std::size_t>(height) + dst_pitch * static_cast<std::size_t>(out.height);
-    if (gpu_memory && needed > gpu_memory) return std::nullopt;  // the banded path keeps to the budget
-
-    DeviceBuffer src(src_pitch * static_cast<std::size_t>(height));
-    DeviceBuffer dst(dst_pitch * static_cast<std::size_t>(out.height));
+    std::vector<TransformTarget> targets;
+    std::vector<std::size_t> offsets;
+    std::size_t results_bytes = 0;
+    for (Orientation element : elements) {
+        const Extent out = output_extent(element, {width, height});
+        const std::size_t pitch = vector_aligned_pitch(static_cast<std::size_t>(out.width) * format.pixel_bytes());
+        targets.push_back({element, ImageView{nullptr, out.width, out.height, pitch, format}});
+        offsets.push_back(results_bytes);
+        results_bytes += pitch * static_cast<std::size_t>(out.height);
+    }
+    const std::size_t source_bytes = src_pitch * static_cast<std::size_t>(height);
+    if (s.gpu_memory && source_bytes + results_bytes > s.gpu_memory) return std::nullopt;  // the CPU path keeps to the budget
+    State::grow(s.source, source_bytes);
+    State::grow(s.results, results_bytes);
+    for (std::size_t i = 0; i < targets.size(); ++i) targets[i].dst.data = s.results.get() + offsets[i];
     {
         NvtxRange range("nvjpeg decode");
-        check(nvjpegJpegStateCreate(lib.handle, &lib.decoder), "creating a decoder");
         nvjpegImage_t decoded{};
-        decoded.channel[0] = reinterpret_cast<unsigned char*>(src.get());
+        decoded.channel[0] = reinterpret_cast<unsigned char*>(s.source.get());
         decoded.pitch[0] = src_pitch;
-        if (nvjpegDecode(lib.handle, lib.decoder, jpeg.data(), jpeg.size(), grey ? NVJPEG_OUTPUT_Y : NVJPEG_OUTPUT_RGBI, &decoded, stream.get()) !=
+        if (nvjpegDecode(s.handle, s.decoder, jpeg.data(), jpeg.size(), grey ? NVJPEG_OUTPUT_Y : NVJPEG_OUTPUT_RGBI, &decoded, s.stream.get()) !=
             NVJPEG_STATUS_SUCCESS) {
-            return std::nullopt;  // damaged or unsupported: TurboJPEG decides and names the damage
+            // Damaged or unsupported: TurboJPEG decides and names the damage. A fresh decoder state for the
+            // next file, as a failed decode may leave this one part-way.
+            s.stream.synchronize();
+            nvjpegJpegStateDestroy(s.decoder);
+            s.decoder = nullptr;
+            check(nvjpegJpegStateCreate(s.handle, &s.decoder), "creating a decoder");
+            return std::nullopt;
         }
     }
+    report.decode_seconds = seconds_since(decode_start);
+    const auto encode_start = std::chrono::steady_clock::now();
     {
         NvtxRange range("kernel");
-        const ConstImageView d_src(src.get(), width, height, src_pitch, format);
-        const ImageView d_dst{dst.get(), out.width, out.height, dst_pitch, format};
-        transform_device_cuda(d_src, d_dst, axis_map(element), CudaKernel::automatic, stream.get());
+        const ConstImageView d_src(s.source.get(), width, height, src_pitch, format);
+        transform_device_multi_cuda(d_src, targets.data(), targets.size(), s.stream.get());
     }
     NvtxRange range("nvjpeg encode");
-    const nvjpegChromaSubsampling_t out_css = grey ? NVJPEG_CSS_GRAY : kept_subsampling(css, swaps_axes(element));
-    check(nvjpegEncoderStateCreate(lib.handle, &lib.encoder, stream.get()), "creating an encoder");
-    check(nvjpegEncoderParamsCreate(lib.handle, &lib.params, stream.get()), "creating encoder parameters");
-    check(nvjpegEncoderParamsSetQuality(lib.params, quality, stream.get()), "setting the quality");
-    check(nvjpegEncoderParamsSetSamplingFactors(lib.params, out_css, stream.get()), "setting the subsampling");
-    check(nvjpegEncoderParamsSetOptimizedHuffman(lib.params, 1, stream.get()), "choosing optimised Huffman tables");
-    nvjpegImage_t source{};
-    source.channel[0] = reinterpret_cast<unsigned char*>(dst.get());
-    source.pitch[0] = dst_pitch;
-    const int w = static_cast<int>(out.width), h = static_cast<int>(out.height);
-    if (grey) {
-        check(nvjpegEncodeYUV(lib.handle, lib.encoder, lib.params, &source, NVJPEG_CSS_GRAY, w, h, stream.get()), "encoding");
-    } else {
-        check(nvjpegEncodeImage(lib.handle, lib.encoder, lib.params, &source, NVJPEG_INPUT_RGBI, w, h, stream.get()), "encoding");
+    check(nvjpegEncoderParamsSetQuality(s.params, quality, s.stream.get()), "setting the quality");
+    std::vector<std::vector<std::uint8_t>> encoded;
+    for (const TransformTarget& t : targets) {
+        const nvjpegChromaSubsampling_t out_css = grey ? NVJPEG_CSS_GRAY : kept_subsampling(css, swaps_axes(t.orientation));
+        check(nvjpegEncoderParamsSetSamplingFactors(s.params, out_css, s.stream.get()), "setting the subsampling");
+        nvjpegImage_t source{};
+        source.channel[0] = reinterpret_cast<unsigned char*>(t.dst.data);
+        source.pitch[0] = t.dst.pitch;
+        const int w = static_cast<int>(t.dst.width), h = static_cast<int>(t.dst.height);
+        if (grey) {
+            check(nvjpegEncodeYUV(s.handle, s.encoder, s.params, &source, NVJPEG_CSS_GRAY, w, h, s.stream.get()), "encoding");
+        } else {
+            check(nvjpegEncodeImage(s.handle, s.encoder, s.params, &source, NVJPEG_INPUT_RGBI, w, h, s.stream.get()), "encoding");
+        }
+        std::size_t length = 0;
+        check(nvjpegEncodeRetrieveBitstream(s.handle, s.encoder, nullptr, &length, s.stream.get()), "sizing the bitstream");
+        std::vector<std::uint8_t> bytes(length);
+        check(nvjpegEncodeRetrieveBitstream(s.handle, s.encoder, bytes.data(), &length, s.stream.get()), "retrieving the bitstream");
+        s.stream.synchronize();
+        bytes.resize(length);
+        encoded.push_back(std::move(bytes));
+        report.subsampling = subsampling_name(out_css);
     }
-    std::size_t length = 0;
-    check(nvjpegEncodeRetrieveBitstream(lib.handle, lib.encoder, nullptr, &length, stream.get()), "sizing the bitstream");
-    std::vector<std::uint8_t> encoded(length);
-    check(nvjpegEncodeRetrieveBitstream(lib.handle, lib.encoder, encoded.data(), &length, stream.get()), "retrieving the bitstream");
-    stream.synchronize();
-    encoded.resize(length);
-    report = {out.width, out.height, format.channels, subsampling_name(out_css)};
+    report.encode_seconds = seconds_since(encode_start);
+    report.width = targets.front().dst.width;
+    report.height = targets.front().dst.height;
+    report.channels = format.channels;
     return encoded;
+}
+
+std::optional<std::vector<std::uint8_t>> nvjpeg_transcode(const std::vector<std::uint8_t>& jpeg, const std::string& path, Orientation element,
+                                                          int quality, const ReadOptions& limits, std::size_t gpu_memory,
+                                                          GpuJpegReport& report) {
+    if (!ends_with_eoi(jpeg)) return std::nullopt;  // before any GPU work
+    int device = 0;
+    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+    NvjpegCoder coder(device, gpu_memory, true);
+    auto encoded = coder.variants(jpeg, path, {element}, quality, limits, report);
+    if (!encoded) return std::nullopt;
+    return std::move(encoded->front());
 }
 
 }  // namespace gpurotate::detail

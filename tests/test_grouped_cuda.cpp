@@ -34,7 +34,9 @@ TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own el
     const test_support::Size sizes[] = {{1, 1}, {7, 3}, {3, 7}, {64, 64}, {33, 31}, {257, 129}, {1, 300}, {300, 1}, {640, 480}, {1024, 768}};
     std::mt19937 random(42);
     for (const auto& format : test_support::formats_of_every_width()) {
-        for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {  // 1: every wide word loses its alignment
+        // Layouts: 0 pitches in whole 16-byte vectors (the vectorized bodies), 1 pitches 8 bytes over
+        // (the padded tile, aligned words), 2 every buffer 1 byte off (unaligned words), 3 each image any of these.
+        for (int layout = 0; layout < 4; ++layout) {
             std::vector<DeviceCase> cases(24);
             std::vector<gpurotate::GroupedTransform> items;
             for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -43,7 +45,12 @@ TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own el
                 const auto o = static_cast<Orientation>(random() % 8);
                 c.src = test_support::random_image(size.width, size.height, format, static_cast<std::uint32_t>(random()));
                 c.expected = reference::transform(c.src, o);
-                const std::size_t src_pitch = c.src.view().row_bytes() + offset, dst_pitch = c.expected.view().row_bytes() + 8 + offset;
+                const int image_layout = layout == 3 ? static_cast<int>(random() % 3) : layout;
+                const std::size_t offset = image_layout == 2 ? 1 : 0;
+                const auto pitch_of = [&](std::size_t row_bytes) {
+                    return image_layout == 0 ? (row_bytes + 15) / 16 * 16 : row_bytes + 8 + offset;
+                };
+                const std::size_t src_pitch = pitch_of(c.src.view().row_bytes()), dst_pitch = pitch_of(c.expected.view().row_bytes());
                 REQUIRE_CUDA(cudaMalloc(&c.d_src, offset + src_pitch * static_cast<std::size_t>(c.src.height())));
                 REQUIRE_CUDA(cudaMalloc(&c.d_dst, offset + dst_pitch * static_cast<std::size_t>(c.expected.height())));
                 REQUIRE_CUDA(cudaMemcpy2D(c.d_src + offset, src_pitch, c.src.data(), c.src.view().pitch, c.src.view().row_bytes(),
@@ -60,7 +67,7 @@ TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own el
                 REQUIRE_CUDA(cudaMemcpy2D(out.data(), out.view().row_bytes(), c.item.dst.data, c.item.dst.pitch, out.view().row_bytes(),
                                           static_cast<std::size_t>(out.height()), cudaMemcpyDeviceToHost));
                 CAPTURE(gpurotate::to_string(format));
-                CAPTURE(offset);
+                CAPTURE(layout);
                 CAPTURE(c.src.width());
                 CAPTURE(c.src.height());
                 CAPTURE(gpurotate::name(c.item.orientation));

@@ -1,36 +1,88 @@
 #pragma once
-// Many images of mixed sizes in one launch: blocks walk the concatenated list of every image's 32x32 output
+// Many images of mixed sizes in one launch. Blocks walk the concatenated list of every image's output
 // tiles; a block finds the image its tile belongs to by binary search in the table of each image's first
-// tile, then runs the padded tile body of transpose_tile32_padded.cuh with that image's arguments. The
-// tile body serves every element (it maps each output pixel to its source), so each image has its own.
+// tile (8 bytes an image, so it stays in the cache), and runs that image's tile body with its arguments.
+//
+// The launcher splits a group into up to three launches by tile body family, because a kernel's register
+// count is that of its largest body: the vectorized transposes of vectorized.cuh (up to 150 registers
+// a thread), the vectorized mirrors (32-72, and they need the occupancy, having fewer loads in flight), and
+// the padded 32x32 tile of transpose_tile32_padded.cuh for images the vectorized alignment rules exclude.
+// Within a family each image runs its own element (its mirror bits pick one of four bodies).
 
 #include "kernels/transpose_tile32_padded.cuh"
+#include "kernels/vectorized.cuh"
+
+#include <cstdint>
 
 namespace gpurotate::detail {
 
-/// The grouped launch's table, in device memory: one TransformArgs and first tile per image.
+struct GroupedImage {
+    TransformArgs args;
+    int mirrors;  ///< 1: mirror x, 2: mirror y (the body within the family)
+    int tiles_x;  ///< tile columns of its output, in its family's tile shape
+};
+
+/// One launch's table, in device memory: one GroupedImage and first tile per image.
 struct GroupedTable {
-    const TransformArgs* images;
+    const GroupedImage* images;
     const long long* first_tile;  ///< ascending; image i owns tiles [first_tile[i], first_tile[i + 1])
     int count;
     long long total_tiles;
 };
 
+constexpr int most_of(int a, int b) { return a > b ? a : b; }
+
+/// The vectorized bodies of one family (Body<S, mirror x, mirror y>), the image's mirror bits picking one.
+template <template <int, bool, bool> class Body, int S>
+struct GroupedVectorized {
+    static constexpr Extent tile_shape{Body<S, false, false>::Tile::tile_w, Body<S, false, false>::Tile::tile_h};
+    static constexpr int staging_words = most_of(most_of(Body<S, false, false>::staging_words, Body<S, true, false>::staging_words),
+                                                 most_of(Body<S, false, true>::staging_words, Body<S, true, true>::staging_words));
+    static constexpr std::size_t shared_bytes = sizeof(std::uint32_t) * staging_words * vectorized_warps;
+    __device__ static void tile(int mirrors, const TransformArgs& a, int col, int row, unsigned char* shared) {
+        std::uint32_t* const staging = reinterpret_cast<std::uint32_t*>(shared) + (threadIdx.x / 32) * staging_words;
+        switch (mirrors) {  // the same for the whole block, so no divergence
+            case 0: Body<S, false, false>::tile(a, col, row, staging); break;
+            case 1: Body<S, true, false>::tile(a, col, row, staging); break;
+            case 2: Body<S, false, true>::tile(a, col, row, staging); break;
+            default: Body<S, true, true>::tile(a, col, row, staging); break;
+        }
+    }
+};
+
+template <int S, bool MirrorX, bool MirrorY>
+using TransposeBody = VectorizedTranspose<S, MirrorX, MirrorY>;  // the production lane layout
+template <int S>
+using GroupedTransposes = GroupedVectorized<TransposeBody, S>;
+template <int S>
+using GroupedMirrors = GroupedVectorized<VectorizedMirror, S>;
+
+/// The padded 32x32 tile by 32x4 threads; it maps each output pixel to its source, so it serves every element.
 template <class Word>
-__global__ void __launch_bounds__(tile32_policy.tile_dim * tile32_policy.block_rows) transpose_grouped_kernel(GroupedTable table) {
-    constexpr int tile = tile32_policy.tile_dim;
-    __shared__ Word shared[tile][tile + column_padding(tile32_policy)];
+struct GroupedTiles {
+    static constexpr int dim = tile32_policy.tile_dim, padding = column_padding(tile32_policy);
+    using Tile = Word[dim][dim + padding];
+    static constexpr Extent tile_shape{dim, dim};
+    static constexpr std::size_t shared_bytes = sizeof(Tile);
+    __device__ static void tile(int, const TransformArgs& a, int col, int row, unsigned char* shared) {
+        const int thread = static_cast<int>(threadIdx.x);
+        transpose_one_tile<Word, dim, dim, vectorized_threads / dim, padding>(a, col, row, *reinterpret_cast<Tile*>(shared), thread % dim,
+                                                                             thread / dim);
+    }
+};
+
+template <class Family>
+__global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(GroupedTable table) {
+    __shared__ alignas(16) unsigned char shared[Family::shared_bytes];
     for (long long t = blockIdx.x; t < table.total_tiles; t += gridDim.x) {
         int lo = 0, hi = table.count - 1;  // the last image whose first tile is at or before t
         while (lo < hi) {
             const int mid = lo + (hi - lo + 1) / 2;
             if (table.first_tile[mid] <= t) lo = mid; else hi = mid - 1;
         }
-        const TransformArgs a = table.images[lo];
-        const int tiles_x = (a.dst_width + tile - 1) / tile;
+        const GroupedImage& image = table.images[lo];
         const long long local = t - table.first_tile[lo];
-        transpose_one_tile<Word, tile, tile, tile32_policy.block_rows, column_padding(tile32_policy)>(
-            a, static_cast<int>(local % tiles_x), static_cast<int>(local / tiles_x), shared);
+        Family::tile(image.mirrors, image.args, static_cast<int>(local % image.tiles_x), static_cast<int>(local / image.tiles_x), shared);
     }
 }
 

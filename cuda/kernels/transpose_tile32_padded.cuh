@@ -13,12 +13,11 @@
 
 namespace gpurotate::detail {
 
-/// One output tile at tile column `tile_x`, tile row `tile_row`, through the shared array `tile`.
+/// One output tile at tile column `tile_x`, tile row `tile_row`, through the shared array `tile`, by the
+/// thread at (tx, ty) of a BlockX x BlockY block.
 template <class Word, int TileDim, int BlockX, int BlockY, int Padding>
 __device__ __forceinline__ void transpose_one_tile(const TransformArgs& a, int tile_x, int tile_row,
-                                                   Word (&tile)[TileDim][TileDim + Padding]) {
-    const int tx = static_cast<int>(threadIdx.x);
-    const int ty = static_cast<int>(threadIdx.y);
+                                                   Word (&tile)[TileDim][TileDim + Padding], int tx, int ty) {
     const int x0 = tile_x * TileDim;
     const int y0 = tile_row * TileDim;
     // tile[r][c] holds output pixel (x0 + r, y0 + c): consecutive c are consecutive source x.
@@ -38,6 +37,13 @@ __device__ __forceinline__ void transpose_one_tile(const TransformArgs& a, int t
         }
     }
     __syncthreads();  // the next tile reuses the shared array
+}
+
+template <class Word, int TileDim, int BlockX, int BlockY, int Padding>
+__device__ __forceinline__ void transpose_one_tile(const TransformArgs& a, int tile_x, int tile_row,
+                                                   Word (&tile)[TileDim][TileDim + Padding]) {
+    transpose_one_tile<Word, TileDim, BlockX, BlockY, Padding>(a, tile_x, tile_row, tile, static_cast<int>(threadIdx.x),
+                                                               static_cast<int>(threadIdx.y));
 }
 
 /// A grid of tiles in row-major block order; blocks stride over tile rows beyond gridDim.y.

@@ -11,10 +11,15 @@
 //
 // Mirrors are compile-time parameters: they reverse the order of rows and of pixels inside a vector,
 // which are register renamings. A mirrored source column range is vector-aligned only when the image
-// width is a multiple of K, which the launcher checks. Blocks that overhang the image edge take a
-// per-pixel path through source_of.
+// width is a multiple of K, which the launcher checks. In tiles that overhang the image edge, the lane
+// blocks cut by the edge take a per-pixel path through source_of.
+//
+// The tile bodies are structs with a static `tile` function, so that the grouped launch (grouped.cuh)
+// runs the same code per image.
 
 #include "kernels/pixel_access.cuh"
+
+#include "core/pixel_word.hpp"
 
 #include <cstdint>
 
@@ -91,24 +96,28 @@ __device__ __forceinline__ std::uint32_t gather_word(const std::uint32_t (&w)[N]
     return __byte_perm(lo, hi, 0x5410);
 }
 
-/// Per-pixel copy for blocks that overhang the image: slow, only ever at the edges.
-template <int S>
-__device__ __forceinline__ void copy_pixel(const TransformArgs& a, int x_out, int y_out) {
-    const SourcePoint p = source_of(a.map, a.src_extent, x_out, y_out);
-    const std::byte* s = a.src + static_cast<std::size_t>(p.y) * a.src_pitch + static_cast<std::size_t>(p.x) * S;
-    std::byte* d = a.dst + static_cast<std::size_t>(y_out) * a.dst_pitch + static_cast<std::size_t>(x_out) * S;
+/// The pixels of a lane block cut by the image edge: output pixels (x0 + i % Width, y0 + i / Width) for
+/// i < Count, those inside the output only. Loads go out a batch at a time before any store, so that they
+/// are in flight together: one pixel at a time, each store waiting on its load, made a cut block of 128
+/// pixels cost more than a hundred whole ones. Pixels are naturally aligned words, as the vectorized
+/// kernels' 16-byte aligned pointers and pitches guarantee.
+template <int S, int Count, int Width>
+__device__ __forceinline__ void copy_pixels_inside(const TransformArgs& a, int x0, int y0) {
+    using Word = AlignedWord<S>;
+    constexpr int batch = Count < 8 ? Count : 8;
 #pragma unroll 1
-    for (int i = 0; i < S; ++i) d[i] = s[i];
-}
-
-/// A whole output tile, one pixel per thread at a time: the path for tiles that overhang the image edge,
-/// taken by whole blocks so that the fast path has no per-lane bounds checks at all.
-template <int S>
-__device__ __forceinline__ void copy_tile_per_pixel(const TransformArgs& a, int x0, int y0, int tile_w, int tile_h) {
-#pragma unroll 1
-    for (int i = static_cast<int>(threadIdx.x); i < tile_w * tile_h; i += static_cast<int>(blockDim.x)) {
-        const int x = x0 + i % tile_w, y = y0 + i / tile_w;
-        if (inside_output(a, x, y)) copy_pixel<S>(a, x, y);
+    for (int base = 0; base < Count; base += batch) {
+        Word value[batch];
+#pragma unroll
+        for (int j = 0; j < batch; ++j) {
+            const int x = x0 + (base + j) % Width, y = y0 + (base + j) / Width;
+            if (inside_output(a, x, y)) value[j] = load_source<Word>(a, source_of(a.map, a.src_extent, x, y));
+        }
+#pragma unroll
+        for (int j = 0; j < batch; ++j) {
+            const int x = x0 + (base + j) % Width, y = y0 + (base + j) / Width;
+            if (inside_output(a, x, y)) store_output<Word>(a, x, y, value[j]);
+        }
     }
 }
 
@@ -164,39 +173,43 @@ struct VectorizedTransposeTile {
     static constexpr int tile_w = lanes_y * B::R * blocks_per_lane;  // output pixels per row
 };
 
+/// One output tile of an axis-swapping element, by the block's 128 threads. A whole tile takes the fast
+/// path: no bounds checks, and 3-, 6- and 12-byte pixels staged into whole-vector stores. A tile that
+/// overhangs the image still moves every lane block that lies inside as vectors (stored directly) and
+/// copies only the blocks cut by the edge pixel by pixel: small images, as in a grouped launch, are
+/// mostly such tiles.
 template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1>
-__global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {
-    const TransformArgs a = for_this_image(args);
+struct VectorizedTranspose {
     using B = VectorBlock<S>;
     using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale>;
-    constexpr int K = B::K, R = B::R;
-    constexpr int row_words = K * S / 4;  // one source row of the block
-    constexpr int out_words = R * S / 4;  // one output row of the block
-    const int lane_x = static_cast<int>(threadIdx.x) % Tile::lanes_x;
-    const int lane_y = static_cast<int>(threadIdx.x) / Tile::lanes_x;
-    const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
-    const int x0 = static_cast<int>(blockIdx.x) * Tile::tile_w;
-    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    static constexpr int K = B::K, R = B::R;
+    static constexpr int row_words = K * S / 4;  // one source row of the block
+    static constexpr int out_words = R * S / 4;  // one output row of the block
     // The warp's output segments: one row per lane_x, each lanes_y_per_warp lanes wide (staged only when
     // that is whole vectors; the placeholder parameters otherwise just keep the type valid).
-    constexpr bool staged = S % 3 == 0 && Tile::lanes_y_per_warp * out_words % 4 == 0;
+    static constexpr bool staged = S % 3 == 0 && Tile::lanes_y_per_warp * out_words % 4 == 0;
     using Staging = WarpStaging<Tile::lanes_x, staged ? Tile::lanes_y_per_warp : 1, staged ? out_words : 4>;
-    __shared__ std::uint32_t staging_buffer[vectorized_warps][staged ? Staging::buffer_words : 1];
-    const Staging staging{staging_buffer[warp]};
+    /// Shared words each warp needs for its staging buffer.
+    static constexpr int staging_words = staged ? Staging::buffer_words : 1;
 
-    const bool whole_columns = x0 + Tile::tile_w <= a.dst_width;
-    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
-        const int tile_row = tile_row_of(a, step);
-        if (!whole_columns || (tile_row + 1) * Tile::tile_h > a.dst_height) {
-            copy_tile_per_pixel<S>(a, x0, tile_row * Tile::tile_h, Tile::tile_w, Tile::tile_h);
-            continue;
-        }
+    __device__ static void tile(const TransformArgs& a, int tile_col, int tile_row, std::uint32_t* warp_staging) {
+        const int lane_x = static_cast<int>(threadIdx.x) % Tile::lanes_x;
+        const int lane_y = static_cast<int>(threadIdx.x) / Tile::lanes_x;
+        const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
+        const int x0 = tile_col * Tile::tile_w;
+        const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+        const Staging staging{warp_staging};
+        const bool whole_tile = x0 + Tile::tile_w <= a.dst_width && (tile_row + 1) * Tile::tile_h <= a.dst_height;
         // This lane's output rows y_out .. y_out + K - 1 are source columns u .. u + K - 1 (before mirroring).
         const int y_out = tile_row * Tile::tile_h + lane_x * K;
 #pragma unroll
         for (int blk = 0; blk < Tile::blocks_per_lane; ++blk) {
             // Output pixels x_out .. x_out + R - 1 are source rows v .. v + R - 1 (before mirroring).
             const int x_out = x0 + (blk * Tile::lanes_y + lane_y) * R;
+            if (!whole_tile && !(y_out + K <= a.dst_height && x_out + R <= a.dst_width)) {
+                if (y_out < a.dst_height && x_out < a.dst_width) copy_pixels_inside<S, K * R, R>(a, x_out, y_out);
+                continue;
+            }
             const int source_x = MirrorX ? W - (y_out + K) : y_out;
             std::uint32_t rows[R * row_words];  // row r of the block is words [r * row_words, (r + 1) * row_words)
 #pragma unroll
@@ -220,19 +233,34 @@ __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kerne
                     }
                     out[j] = gather_word(rows, src[0], src[1], src[2], src[3]);
                 }
+                bool stored = false;
                 if constexpr (staged) {
-                    staging.put(lane_x, lane_y % Tile::lanes_y_per_warp, out);
-                    const int x_warp = x0 + (blk * Tile::lanes_y + warp * Tile::lanes_y_per_warp) * R;
-                    staging.store(lane, [&](int slot) {
-                        return a.dst + static_cast<std::size_t>(tile_row * Tile::tile_h + slot * K + i) * a.dst_pitch +
-                               static_cast<std::size_t>(x_warp) * S;
-                    });
-                } else {
+                    if (whole_tile) {  // the same for the whole block, so the warp stays converged
+                        staging.put(lane_x, lane_y % Tile::lanes_y_per_warp, out);
+                        const int x_warp = x0 + (blk * Tile::lanes_y + warp * Tile::lanes_y_per_warp) * R;
+                        staging.store(lane, [&](int slot) {
+                            return a.dst + static_cast<std::size_t>(tile_row * Tile::tile_h + slot * K + i) * a.dst_pitch +
+                                   static_cast<std::size_t>(x_warp) * S;
+                        });
+                        stored = true;
+                    }
+                }
+                if (!stored) {
                     store_words<R * S>(a.dst + static_cast<std::size_t>(y_out + i) * a.dst_pitch + static_cast<std::size_t>(x_out) * S,
                                        out);
                 }
             }
         }
+    }
+};
+
+template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1>
+__global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {
+    using Body = VectorizedTranspose<S, MirrorX, MirrorY, LanesX, BlocksScale>;
+    const TransformArgs a = for_this_image(args);
+    __shared__ std::uint32_t staging[vectorized_warps][Body::staging_words];
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+        Body::tile(a, static_cast<int>(blockIdx.x), tile_row_of(a, step), staging[threadIdx.x / 32]);
     }
 }
 
@@ -246,35 +274,63 @@ struct VectorizedMirrorTile {
     static constexpr int tile_h = vectorized_lanes_y * rows_per_lane;               // output rows
 };
 
+/// One output tile of an axis-keeping element; like VectorizedTranspose::tile, whole tiles take the fast
+/// path and overhanging tiles move their inside rows as vectors and only the edge pixels one by one.
 template <int S, bool MirrorX, bool MirrorY>
-__global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(TransformArgs args) {
-    const TransformArgs a = for_this_image(args);
+struct VectorizedMirror {
     using B = VectorBlock<S>;
     using Tile = VectorizedMirrorTile<S>;
-    constexpr int K = B::K;
-    constexpr int row_words = K * S / 4;
-    const int lane_x = static_cast<int>(threadIdx.x) % vectorized_lanes_x;
-    const int lane_y = static_cast<int>(threadIdx.x) / vectorized_lanes_x;
-    const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
-    const int x0 = static_cast<int>(blockIdx.x) * Tile::tile_w;
-    const int x_out = x0 + lane_x * K;
-    const int source_x = MirrorX ? W - (x_out + K) : x_out;
-    const bool whole_columns = x0 + Tile::tile_w <= a.dst_width;
-    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    static constexpr int K = B::K;
+    static constexpr int row_words = K * S / 4;
     // The warp's output segments: one row per lane_y of the warp, each vectorized_lanes_x lanes wide.
     using Staging = WarpStaging<vectorized_lanes_y_per_warp, vectorized_lanes_x, row_words>;
-    constexpr bool staged = S % 3 == 0;
-    __shared__ std::uint32_t staging_buffer[vectorized_warps][staged ? Staging::buffer_words : 1];
-    const Staging staging{staging_buffer[warp]};
+    static constexpr bool staged = S % 3 == 0;
+    static constexpr int staging_words = staged ? Staging::buffer_words : 1;
 
-    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
-        const int tile_row = tile_row_of(a, step);
-        if (!whole_columns || (tile_row + 1) * Tile::tile_h > a.dst_height) {
-            copy_tile_per_pixel<S>(a, x0, tile_row * Tile::tile_h, Tile::tile_w, Tile::tile_h);
-            continue;
+    /// Output byte-word j of row r of the lane's block, from the loaded rows `in`.
+    template <int N>
+    __device__ __forceinline__ static void mirror_row(const std::uint32_t (&in)[N], int r, std::uint32_t (&out)[row_words]) {
+#pragma unroll
+        for (int j = 0; j < row_words; ++j) {
+            // Output byte b is byte b % S of pixel b / S, which mirroring takes from pixel K - 1 - b / S.
+            int src[4];
+#pragma unroll
+            for (int t = 0; t < 4; ++t) {
+                const int b = 4 * j + t;
+                src[t] = r * row_words * 4 + (MirrorX ? K - 1 - b / S : b / S) * S + b % S;
+            }
+            out[j] = gather_word(in, src[0], src[1], src[2], src[3]);
+        }
+    }
+
+    __device__ static void tile(const TransformArgs& a, int tile_col, int tile_row, std::uint32_t* warp_staging) {
+        const int lane_x = static_cast<int>(threadIdx.x) % vectorized_lanes_x;
+        const int lane_y = static_cast<int>(threadIdx.x) / vectorized_lanes_x;
+        const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
+        const int x0 = tile_col * Tile::tile_w;
+        const int x_out = x0 + lane_x * K;
+        const int source_x = MirrorX ? W - (x_out + K) : x_out;
+        const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+        const Staging staging{warp_staging};
+        const int y_first = tile_row * Tile::tile_h + lane_y * Tile::rows_per_lane;
+        if (!(x0 + Tile::tile_w <= a.dst_width && (tile_row + 1) * Tile::tile_h <= a.dst_height)) {
+            const bool whole_columns = x_out + K <= a.dst_width;
+#pragma unroll 1
+            for (int r = 0; r < Tile::rows_per_lane; ++r) {
+                const int y = y_first + r;
+                if (y >= a.dst_height) break;
+                if (!whole_columns) {
+                    if (x_out < a.dst_width) copy_pixels_inside<S, K, K>(a, x_out, y);
+                    continue;
+                }
+                std::uint32_t in[row_words], out[row_words];
+                load_words<K * S>(a.src + static_cast<std::size_t>(MirrorY ? H - 1 - y : y) * a.src_pitch + static_cast<std::size_t>(source_x) * S, in);
+                mirror_row(in, 0, out);
+                store_words<K * S>(a.dst + static_cast<std::size_t>(y) * a.dst_pitch + static_cast<std::size_t>(x_out) * S, out);
+            }
+            return;
         }
         std::uint32_t in[Tile::rows_per_lane * row_words];
-        const int y_first = tile_row * Tile::tile_h + lane_y * Tile::rows_per_lane;
 #pragma unroll
         for (int r = 0; r < Tile::rows_per_lane; ++r) {
             const int source_y = MirrorY ? H - 1 - (y_first + r) : y_first + r;
@@ -284,17 +340,7 @@ __global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(T
 #pragma unroll
         for (int r = 0; r < Tile::rows_per_lane; ++r) {
             std::uint32_t out[row_words];
-#pragma unroll
-            for (int j = 0; j < row_words; ++j) {
-                // Output byte b is byte b % S of pixel b / S, which mirroring takes from pixel K - 1 - b / S.
-                int src[4];
-#pragma unroll
-                for (int t = 0; t < 4; ++t) {
-                    const int b = 4 * j + t;
-                    src[t] = r * row_words * 4 + (MirrorX ? K - 1 - b / S : b / S) * S + b % S;
-                }
-                out[j] = gather_word(in, src[0], src[1], src[2], src[3]);
-            }
+            mirror_row(in, r, out);
             if constexpr (staged) {
                 staging.put(lane_y % vectorized_lanes_y_per_warp, lane_x, out);
                 staging.store(lane, [&](int slot) {
@@ -305,6 +351,16 @@ __global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(T
                 store_words<K * S>(a.dst + static_cast<std::size_t>(y_first + r) * a.dst_pitch + static_cast<std::size_t>(x_out) * S, out);
             }
         }
+    }
+};
+
+template <int S, bool MirrorX, bool MirrorY>
+__global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(TransformArgs args) {
+    using Body = VectorizedMirror<S, MirrorX, MirrorY>;
+    const TransformArgs a = for_this_image(args);
+    __shared__ std::uint32_t staging[vectorized_warps][Body::staging_words];
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+        Body::tile(a, static_cast<int>(blockIdx.x), tile_row_of(a, step), staging[threadIdx.x / 32]);
     }
 }
 

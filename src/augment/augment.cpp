@@ -7,6 +7,7 @@
 #include "augment/output_plan.hpp"
 #include "augment/pipeline.hpp"
 #include "augment/progress.hpp"
+#include "codecs/nvjpeg_codec.hpp"
 
 #include "core/text.hpp"
 
@@ -173,6 +174,11 @@ void print_summary(const PipelineTotals& t, const ExistingCheck& existing, doubl
                   wall > 0 ? static_cast<double>(t.inputs_done) / wall : 0.0,
                   size_text(wall > 0 ? static_cast<double>(t.bytes_written) / wall : 0.0).c_str(), backend.c_str(), s.workers);
     err << line;
+    if (s.nvjpeg) {
+        std::snprintf(line, sizeof line, "gpurotate: nvJPEG decoded and encoded %lld of the %lld inputs on the GPU (the others took the CPU codecs)\n",
+                      static_cast<long long>(t.nvjpeg_inputs), static_cast<long long>(t.inputs_done));
+        err << line;
+    }
     std::snprintf(line, sizeof line,
                   "gpurotate: worker time: decode %.1f s (%.0f%%), transform %.1f s (%.0f%%), encode+write %.1f s (%.0f%%); "
                   "peak memory: host %s, device %s\n",
@@ -260,8 +266,10 @@ int run_augment(const AugmentOptions& o) {
         return 0;
     }
 
+    if (o.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "augment --nvjpeg: this build has no nvJPEG");
+    if (o.nvjpeg && o.device == Backend::cpu) throw Error(ErrorCode::usage, "augment --nvjpeg runs on the GPU: it cannot go with --device cpu");
     PipelineSettings settings;
-    settings.backend = resolve_backend(o.device);
+    settings.backend = resolve_backend(o.nvjpeg ? Backend::cuda : o.device);
     settings.cpu_fallback = o.device == Backend::automatic;
     if (settings.backend == Backend::cuda) settings.devices = resolve_devices(o.devices);
     settings.workers = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -272,6 +280,7 @@ int run_augment(const AugmentOptions& o) {
     settings.gpu_memory = o.gpu_memory;
     settings.auto_orient = o.auto_orient;
     settings.strip = o.strip;
+    settings.nvjpeg = o.nvjpeg;
     settings.replace_outputs = o.overwrite || o.resume;
 
     // OUTDIR and the mirrored input folders below it, each made once before the workers start.

@@ -4,6 +4,8 @@
 #include "augment/staging_buffer.hpp"
 #include "codecs/file_bytes.hpp"
 #include "codecs/metadata.hpp"
+#include "codecs/nvjpeg_codec.hpp"
+#include "codecs/output_format.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/gpu_session.hpp>
@@ -98,8 +100,8 @@ public:
         // CUDA start-up (driver, contexts, streams) takes a good part of a second: it runs on a thread of
         // its own while the workers read and decode their first images.
         const unsigned per_device = std::max(1u, std::min(settings_.workers, sessions_per_device));
-        // --gpu-memory is per GPU: its streams share it.
-        const std::size_t session_budget = settings_.gpu_memory / per_device;
+        // --gpu-memory is per GPU: its streams share it (half of it with --nvjpeg, whose coders have the rest).
+        const std::size_t session_budget = settings_.gpu_memory / per_device / (settings_.nvjpeg ? 2 : 1);
         opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget] {
             const auto start = Clock::now();
             auto pool = std::make_unique<SessionPool>(devices, per_device, session_budget);
@@ -109,8 +111,8 @@ public:
 
     PipelineTotals run() {
         std::vector<std::thread> workers;
-        for (unsigned i = 1; i < settings_.workers; ++i) workers.emplace_back([this] { work(); });
-        work();
+        for (unsigned i = 1; i < settings_.workers; ++i) workers.emplace_back([this, i] { work(i); });
+        work(0);
         for (auto& w : workers) w.join();
         if (fatal_) std::rethrow_exception(fatal_);
         totals_.decode_seconds = static_cast<double>(decode_ns_.load()) * 1e-9;
@@ -125,13 +127,18 @@ public:
     }
 
 private:
-    void work() {
+    void work(unsigned worker) {
         StagingBuffer staging(settings_.backend == Backend::cuda);
+        std::unique_ptr<detail::NvjpegCoder> coder;  // this worker's, made at its first JPEG
+        bool coder_failed = false;
         while (!stop_requested() && !fatal_flag_.load()) {
             const std::size_t index = next_.fetch_add(1);
             if (index >= jobs_.size()) return;
             try {
-                process(jobs_[index], staging);
+                process(jobs_[index], staging, [&]() -> detail::NvjpegCoder* {
+                    if (!coder && !coder_failed) coder = open_coder(worker, coder_failed);
+                    return coder.get();
+                });
             } catch (...) {
                 std::lock_guard<std::mutex> lock(totals_mutex_);
                 if (!fatal_) fatal_ = std::current_exception();
@@ -140,16 +147,18 @@ private:
         }
     }
 
-    void process(const Job& job, StagingBuffer& staging) {
+    template <class CoderOf>
+    void process(const Job& job, StagingBuffer& staging, CoderOf&& coder_of) {
         auto start = Clock::now();
         Image input;
         ImageMetadata metadata;
         try {
             detail::NvtxRange range("decode");
-            // One read of the file for both the pixels and the metadata.
+            // One read of the file for the pixels, the metadata and nvJPEG.
             const std::vector<std::uint8_t> bytes = detail::read_file_bytes(job.input.path);
-            input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels}, job.input.path);
             metadata = detail::metadata_of(bytes);
+            if (settings_.nvjpeg && transcode_on_gpu(job, bytes, metadata, coder_of, start)) return;
+            input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels}, job.input.path);
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());
@@ -161,11 +170,7 @@ private:
         // laid out first, then pointed into the buffer once it has grown to hold them all.
         // With --auto-orient, each variant is its operation applied to the upright image.
         const int orientation_tag = exif_orientation(metadata);
-        const Orientation upright = settings_.auto_orient ? orientation_from_exif(orientation_tag) : Orientation::identity;
-        if (!settings_.auto_orient && orientation_tag > 1 && !warned_orientation_.exchange(true)) {
-            progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) has EXIF orientation " + std::to_string(orientation_tag) +
-                              ", kept in its outputs: viewers will turn the variants again (--auto-orient makes inputs upright first)");
-        }
+        const Orientation upright = upright_of(job, orientation_tag);
         std::vector<TransformTarget> targets;
         std::vector<std::size_t> offsets;
         std::size_t total = 0;
@@ -195,16 +200,103 @@ private:
         start = Clock::now();
         bool any_failed = false;
         for (std::size_t i = 0; i < job.outputs.size(); ++i) {
-            const ImageMetadata kept = settings_.strip ? ImageMetadata{}
-                                                       : metadata_after(metadata, targets[i].orientation, settings_.auto_orient && orientation_tag ? 1 : 0);
-            any_failed |= !write_output(job, job.outputs[i], targets[i].dst, kept);
+            const ConstImageView pixels = targets[i].dst;
+            any_failed |= !write_output(job, job.outputs[i], pixels.width, pixels.height, [&] {
+                WriteOptions options;
+                options.quality = settings_.quality;
+                options.png_level = settings_.png_level;
+                options.durable = false;  // one syncfs at the end instead of an fsync per file (augment.cpp)
+                options.overwrite = settings_.replace_outputs;
+                const ImageMetadata kept = kept_metadata(metadata, targets[i].orientation, orientation_tag);
+                options.metadata = &kept;
+                write_image(job.outputs[i].path, pixels, options);
+            });
         }
         encode_ns_ += nanoseconds_since(start);
+        image_done(any_failed);
+    }
+
+    /// The element that makes an input upright (identity without --auto-orient), and the double-rotation
+    /// warning once a run for inputs whose tag stays.
+    Orientation upright_of(const Job& job, int orientation_tag) {
+        if (!settings_.auto_orient && orientation_tag > 1 && !warned_orientation_.exchange(true)) {
+            progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) has EXIF orientation " + std::to_string(orientation_tag) +
+                              ", kept in its outputs: viewers will turn the variants again (--auto-orient makes inputs upright first)");
+        }
+        return settings_.auto_orient ? orientation_from_exif(orientation_tag) : Orientation::identity;
+    }
+
+    ImageMetadata kept_metadata(const ImageMetadata& metadata, Orientation element, int orientation_tag) const {
+        return settings_.strip ? ImageMetadata{} : metadata_after(metadata, element, settings_.auto_orient && orientation_tag ? 1 : 0);
+    }
+
+    void image_done(bool any_failed) {
         {
             std::lock_guard<std::mutex> lock(totals_mutex_);
             ++totals_.inputs_done;
         }
         progress_.image_done(any_failed);
+    }
+
+    /// This worker's nvJPEG coder on its GPU (workers take the GPUs in turn), or nullptr when it cannot be
+    /// made: then this worker's JPEGs take the CPU codecs, and the run says so once.
+    std::unique_ptr<detail::NvjpegCoder> open_coder(unsigned worker, bool& failed) {
+        if (!sessions()) {  // the GPU did not start (--device auto fell back to the CPU)
+            failed = true;
+            return nullptr;
+        }
+        const std::size_t per_device = settings_.workers / settings_.devices.size() + 1;
+        try {
+            return std::make_unique<detail::NvjpegCoder>(settings_.devices[worker % settings_.devices.size()],
+                                                         settings_.gpu_memory / 2 / per_device, false);
+        } catch (const Error& e) {
+            failed = true;
+            if (!warned_coder_.exchange(true)) progress_.message(std::string("gpurotate: warning: nvJPEG is not usable (") + e.what() + "); JPEGs take the CPU codecs");
+            return nullptr;
+        }
+    }
+
+    /// A JPEG whose outputs are all JPEG, decoded once and encoded per output on the GPU by nvJPEG. False
+    /// when that does not apply or nvJPEG declines the file (damaged, CMYK, over the GPU budget): the caller
+    /// then takes the CPU codecs, which decide, and name any damage.
+    template <class CoderOf>
+    bool transcode_on_gpu(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, CoderOf&& coder_of,
+                          Clock::time_point start) {
+        if (bytes.size() < 3 || bytes[0] != 0xff || bytes[1] != 0xd8 || bytes[2] != 0xff) return false;
+        for (const PlannedOutput& out : job.outputs) {
+            if (detail::output_format_named_by(out.path).format != detail::OutputFormat::jpeg) return false;
+        }
+        detail::NvjpegCoder* const coder = coder_of();
+        if (!coder) return false;
+        const int orientation_tag = exif_orientation(metadata);
+        const Orientation upright = upright_of(job, orientation_tag);
+        std::vector<Orientation> elements;
+        for (const PlannedOutput& out : job.outputs) elements.push_back(then(upright, out.operation));
+        detail::GpuJpegReport report;
+        const auto encoded = coder->variants(bytes, job.input.path, elements, settings_.quality,
+                                             ReadOptions{HostMemory::pageable, settings_.max_pixels}, report);
+        if (!encoded) return false;
+        // Decode is the file read and the GPU decode; transform is the rest of the GPU work (kernel, encodes).
+        decode_ns_ += nanoseconds_since(start) - static_cast<std::int64_t>(report.encode_seconds * 1e9);
+        transform_ns_ += static_cast<std::int64_t>(report.encode_seconds * 1e9);
+        const auto write_start = Clock::now();
+        bool any_failed = false;
+        for (std::size_t i = 0; i < job.outputs.size(); ++i) {
+            // The report has the first output's size; the others are it or its transpose.
+            const bool swaps = swaps_axes(elements[i]) != swaps_axes(elements.front());
+            const std::int64_t w = swaps ? report.height : report.width, h = swaps ? report.width : report.height;
+            any_failed |= !write_output(job, job.outputs[i], w, h, [&] {
+                detail::write_file_atomically(job.outputs[i].path, detail::with_metadata((*encoded)[i], kept_metadata(metadata, elements[i], orientation_tag)),
+                                              settings_.replace_outputs, false);
+            });
+        }
+        encode_ns_ += nanoseconds_since(write_start);
+        {
+            std::lock_guard<std::mutex> lock(totals_mutex_);
+            ++totals_.nvjpeg_inputs;
+        }
+        image_done(any_failed);
+        return true;
     }
 
     void transform_all(const Job& job, const Image& input, const std::vector<TransformTarget>& targets, SessionPool* pool) {
@@ -223,17 +315,13 @@ private:
         transform_multi(input.view(), targets, Backend::cpu, 1);  // one thread: the workers already fill the cores
     }
 
-    bool write_output(const Job& job, const PlannedOutput& out, ConstImageView pixels, const ImageMetadata& metadata) {
-        ManifestRecord record{job.input.path, std::string(name(out.operation)), out.path, pixels.width, pixels.height, false, 0, {}};
+    /// Runs `write` for one output and records what happened in the manifest and the totals.
+    template <class Write>
+    bool write_output(const Job& job, const PlannedOutput& out, std::int64_t width, std::int64_t height, Write&& write) {
+        ManifestRecord record{job.input.path, std::string(name(out.operation)), out.path, width, height, false, 0, {}};
         try {
             detail::NvtxRange range("encode");
-            WriteOptions options;
-            options.quality = settings_.quality;
-            options.png_level = settings_.png_level;
-            options.durable = false;  // one syncfs at the end instead of an fsync per file (augment.cpp)
-            options.overwrite = settings_.replace_outputs;
-            options.metadata = &metadata;
-            write_image(out.path, pixels, options);
+            write();
             struct stat info {};
             if (::stat(out.path.c_str(), &info) != 0) throw Error(ErrorCode::output, "'" + out.path + "' vanished after it was written");
             record.ok = true;
@@ -303,6 +391,7 @@ private:
     std::exception_ptr fatal_;
     std::atomic<bool> fatal_flag_{false};
     std::atomic<bool> warned_orientation_{false};  // the EXIF warning once a run, not once an image
+    std::atomic<bool> warned_coder_{false};
 };
 
 }  // namespace

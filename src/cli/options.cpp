@@ -144,6 +144,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     std::string augment_max_pixels, augment_gpu_memory;
     augment_cmd->add_flag("--auto-orient", augment_options.auto_orient, auto_orient_help);
     augment_cmd->add_flag("--strip", augment_options.strip, strip_help);
+    augment_cmd->add_flag("--nvjpeg", augment_options.nvjpeg,
+                          "JPEG inputs with JPEG outputs: decode once and encode every variant on the GPU with nvJPEG (implies --device cuda)");
     augment_cmd->add_option("--max-pixels", augment_max_pixels, max_pixels_help)->default_str(max_pixels_default);
     augment_cmd->add_option("--gpu-memory", augment_gpu_memory,
                             "device memory per GPU for its 4 streams; an image that does not fit goes to the CPU (--device auto) or fails");

@@ -1,12 +1,14 @@
 #pragma once
 // JPEG to JPEG on the GPU with nvJPEG (part of the CUDA Toolkit; optional, found at configure time): the
 // file is decoded into device memory, transformed there and encoded there, so its pixels never visit the
-// host. Implemented in cuda/nvjpeg_transcode.cu, or by nvjpeg_unavailable.cpp without nvJPEG.
+// host. Implemented in cuda/nvjpeg_transcode.cu, or by nvjpeg_unavailable.cpp without nvJPEG (where
+// nvjpeg_transcode declines every file and NvjpegCoder cannot be made).
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,13 +23,39 @@ struct GpuJpegReport {
     std::int64_t width = 0, height = 0;
     int channels = 0;
     const char* subsampling = "";  ///< of the output: "4:4:4", "4:2:0", ...
+    double decode_seconds = 0;     ///< decode on the GPU (upload of the bytes included)
+    double encode_seconds = 0;     ///< kernels, encodes and bitstream downloads
 };
 
-/// `jpeg` (a JPEG file's bytes) decoded, transformed by `element` and encoded at `quality` on the GPU.
-/// Chroma subsampling is the input's, with 4:2:2 and 4:4:0 exchanged when the axes swap. Nothing when
-/// nvJPEG cannot take the file (damaged, truncated, CMYK, unusual subsampling), so that the CPU codecs
-/// decide, and name the damage; also nothing when source and result would need more than `gpu_memory`
-/// bytes (not 0). Throws Error (input) over the pixel limit, (device) when the GPU fails.
+/// nvJPEG's objects for one thread, kept for a run of many files (`augment --nvjpeg`): the handle, the
+/// decoder and encoder states, a stream, and device buffers that grow to the largest image. Creating them
+/// costs tens of milliseconds, which a coder made per file would pay every time.
+class NvjpegCoder {
+public:
+    /// On GPU `device`; source and results of one file may take at most `gpu_memory` device bytes (0: no
+    /// limit of our own). `optimized_huffman`: Huffman tables fitted to each image (smaller files, a second
+    /// pass) instead of the standard ones libjpeg-turbo also writes by default. Throws Error (device).
+    NvjpegCoder(int device, std::size_t gpu_memory, bool optimized_huffman);
+    ~NvjpegCoder();
+    NvjpegCoder(const NvjpegCoder&) = delete;
+    NvjpegCoder& operator=(const NvjpegCoder&) = delete;
+
+    /// `jpeg` (a JPEG file's bytes) decoded once, and encoded once for each of `elements` at `quality`, with
+    /// the input's chroma subsampling (4:2:2 and 4:4:0 exchanged where the axes swap). Nothing when nvJPEG
+    /// cannot take the file (damaged, truncated, CMYK, unusual subsampling), so that the CPU codecs decide
+    /// and name the damage, or when source and results need more than the budget. Throws Error (input)
+    /// over the pixel limit, (device) when the GPU fails.
+    std::optional<std::vector<std::vector<std::uint8_t>>> variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
+                                                                  const std::vector<Orientation>& elements, int quality,
+                                                                  const ReadOptions& limits, GpuJpegReport& report);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+/// `jpeg` decoded, transformed by `element` and encoded at `quality` on the current GPU by a coder made
+/// for this one file (optimised Huffman tables), as NvjpegCoder::variants describes.
 std::optional<std::vector<std::uint8_t>> nvjpeg_transcode(const std::vector<std::uint8_t>& jpeg, const std::string& path, Orientation element,
                                                           int quality, const ReadOptions& limits, std::size_t gpu_memory,
                                                           GpuJpegReport& report);

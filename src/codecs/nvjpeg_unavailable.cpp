@@ -2,12 +2,26 @@
 
 #include "codecs/nvjpeg_codec.hpp"
 
+#include <gpurotate/error.hpp>
+
 namespace gpurotate::detail {
 
 bool nvjpeg_available() { return false; }
 
 std::optional<std::vector<std::uint8_t>> nvjpeg_transcode(const std::vector<std::uint8_t>&, const std::string&, Orientation, int,
                                                           const ReadOptions&, std::size_t, GpuJpegReport&) {
+    return std::nullopt;
+}
+
+struct NvjpegCoder::State {};
+
+NvjpegCoder::NvjpegCoder(int, std::size_t, bool) { throw Error(ErrorCode::usage, "this build has no nvJPEG"); }
+
+NvjpegCoder::~NvjpegCoder() = default;
+
+std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(const std::vector<std::uint8_t>&, const std::string&,
+                                                                            const std::vector<Orientation>&, int, const ReadOptions&,
+                                                                            GpuJpegReport&) {
     return std::nullopt;
 }
 
