@@ -42,16 +42,18 @@ for set in jpeg png; do
   images=$(find "$data/$set" -type f | wc -l)
   declare -A rate=()
   rows=()
-  for tool in gpurotate-nvjpeg gpurotate-cuda gpurotate-cpu opencv vips; do
-    [ "$tool" = gpurotate-nvjpeg ] && [ "$set" != jpeg ] && continue
-    [ "$tool" = gpurotate-nvjpeg ] && ! "$exe" --version | grep -q nvJPEG && continue
+  for tool in gpurotate-nvjpeg gpurotate-nvjpeg-gpudecode gpurotate-cuda gpurotate-cpu opencv vips; do
+    case $tool in
+      gpurotate-nvjpeg*) { [ "$set" = jpeg ] && "$exe" --version | grep -q nvJPEG; } || continue ;;
+    esac
     out=$work/out-$tool
     rm -rf "$out"
     sync  # nothing of the previous run left to flush
     case $tool in
-      gpurotate-cuda|gpurotate-cpu|gpurotate-nvjpeg)
+      gpurotate-*)
         case $tool in
           gpurotate-nvjpeg) mode=(--nvjpeg) ;;
+          gpurotate-nvjpeg-gpudecode) mode=(--nvjpeg --nvjpeg-decode gpu) ;;
           *) mode=(--device "${tool#gpurotate-}") ;;
         esac
         start=$(now)

@@ -77,14 +77,31 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 bool nvjpeg_available() { return true; }
 
-// Members are destroyed in reverse order: the nvJPEG objects before the buffers and the stream they use.
-struct NvjpegCoder::State {
+struct NvjpegCoder::Handle {
     int device = 0;
+    nvjpegHandle_t handle = nullptr;
+    ~Handle() {
+        if (handle) nvjpegDestroy(handle);
+    }
+};
+
+std::shared_ptr<NvjpegCoder::Handle> NvjpegCoder::open_handle(int device) {
+    GPUROTATE_CUDA_CHECK(cudaSetDevice(device));
+    auto h = std::make_shared<Handle>();
+    h->device = device;
+    check(nvjpegCreateSimple(&h->handle), "creating a handle");
+    return h;
+}
+
+// Members are destroyed in reverse order: the nvJPEG states before the buffers and the stream they use,
+// the handle last.
+struct NvjpegCoder::State {
+    std::shared_ptr<Handle> library;
     std::size_t gpu_memory = 0;
-    bool optimized_huffman = false;
+    NvjpegCoder::Options options;
     Stream stream;
     DeviceBuffer source, results;  // grown to the largest file so far
-    nvjpegHandle_t handle = nullptr;
+    nvjpegHandle_t handle = nullptr;  // library's
     nvjpegJpegState_t decoder = nullptr;
     nvjpegEncoderState_t encoder = nullptr;
     nvjpegEncoderParams_t params = nullptr;
@@ -93,7 +110,6 @@ struct NvjpegCoder::State {
         if (params) nvjpegEncoderParamsDestroy(params);
         if (encoder) nvjpegEncoderStateDestroy(encoder);
         if (decoder) nvjpegJpegStateDestroy(decoder);
-        if (handle) nvjpegDestroy(handle);
     }
 
     static void grow(DeviceBuffer& buffer, std::size_t bytes) {
@@ -101,18 +117,18 @@ struct NvjpegCoder::State {
     }
 };
 
-NvjpegCoder::NvjpegCoder(int device, std::size_t gpu_memory, bool optimized_huffman) {
-    GPUROTATE_CUDA_CHECK(cudaSetDevice(device));
+NvjpegCoder::NvjpegCoder(std::shared_ptr<Handle> handle, std::size_t gpu_memory, Options options) {
+    GPUROTATE_CUDA_CHECK(cudaSetDevice(handle->device));
     state_ = std::make_unique<State>();
     State& s = *state_;
-    s.device = device;
+    s.library = std::move(handle);
+    s.handle = s.library->handle;
     s.gpu_memory = gpu_memory;
-    s.optimized_huffman = optimized_huffman;
-    check(nvjpegCreateSimple(&s.handle), "creating a handle");
+    s.options = options;
     check(nvjpegJpegStateCreate(s.handle, &s.decoder), "creating a decoder");
     check(nvjpegEncoderStateCreate(s.handle, &s.encoder, s.stream.get()), "creating an encoder");
     check(nvjpegEncoderParamsCreate(s.handle, &s.params, s.stream.get()), "creating encoder parameters");
-    check(nvjpegEncoderParamsSetOptimizedHuffman(s.params, optimized_huffman ? 1 : 0, s.stream.get()), "choosing Huffman tables");
+    check(nvjpegEncoderParamsSetOptimizedHuffman(s.params, options.optimized_huffman ? 1 : 0, s.stream.get()), "choosing Huffman tables");
 }
 
 NvjpegCoder::~NvjpegCoder() = default;
@@ -123,7 +139,7 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
     // nvJPEG decodes a truncated file into grey rows without an error; TurboJPEG refuses it (STOPONWARNING).
     if (!ends_with_eoi(jpeg) || elements.empty()) return std::nullopt;
     State& s = *state_;
-    GPUROTATE_CUDA_CHECK(cudaSetDevice(s.device));
+    GPUROTATE_CUDA_CHECK(cudaSetDevice(s.library->device));
     const auto decode_start = std::chrono::steady_clock::now();
     int components = 0;
     nvjpegChromaSubsampling_t css = NVJPEG_CSS_UNKNOWN;
@@ -150,7 +166,7 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
     State::grow(s.source, source_bytes);
     State::grow(s.results, results_bytes);
     for (std::size_t i = 0; i < targets.size(); ++i) targets[i].dst.data = s.results.get() + offsets[i];
-    {
+    if (s.options.decode_on_gpu) {
         NvtxRange range("nvjpeg decode");
         nvjpegImage_t decoded{};
         decoded.channel[0] = reinterpret_cast<unsigned char*>(s.source.get());
@@ -165,6 +181,13 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
             check(nvjpegJpegStateCreate(s.handle, &s.decoder), "creating a decoder");
             return std::nullopt;
         }
+    } else {
+        NvtxRange range("decode");
+        const Image host = decode_image(jpeg, limits, path);  // libjpeg-turbo; names any damage
+        if (host.format() != format || host.width() != width || host.height() != height) return std::nullopt;
+        const ConstImageView v = host.view();
+        GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(s.source.get(), src_pitch, v.data, v.pitch, v.row_bytes(), static_cast<std::size_t>(height),
+                                               cudaMemcpyHostToDevice, s.stream.get()));
     }
     report.decode_seconds = seconds_since(decode_start);
     const auto encode_start = std::chrono::steady_clock::now();
@@ -210,7 +233,7 @@ std::optional<std::vector<std::uint8_t>> nvjpeg_transcode(const std::vector<std:
     if (!ends_with_eoi(jpeg)) return std::nullopt;  // before any GPU work
     int device = 0;
     GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
-    NvjpegCoder coder(device, gpu_memory, true);
+    NvjpegCoder coder(NvjpegCoder::open_handle(device), gpu_memory, {true, true});
     auto encoded = coder.variants(jpeg, path, {element}, quality, limits, report);
     if (!encoded) return std::nullopt;
     return std::move(encoded->front());

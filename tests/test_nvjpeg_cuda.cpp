@@ -110,7 +110,7 @@ TEST_CASE("nvJPEG: damaged files are refused as on the CPU, metadata is kept, ot
     CHECK(png.output.find("nvJPEG") == std::string::npos);
 }
 
-TEST_CASE("augment --nvjpeg: every variant of RGB and grey JPEGs from one GPU decode, damaged files and PNGs on the CPU path") {
+TEST_CASE("augment --nvjpeg: every variant of RGB and grey JPEGs encoded on the GPU (CPU or GPU decode), damaged files and PNGs on the CPU path") {
     test_support::TempDir dir;
     std::filesystem::create_directories(dir.file("in"));
     gpurotate::WriteOptions q85;
@@ -121,30 +121,34 @@ TEST_CASE("augment --nvjpeg: every variant of RGB and grey JPEGs from one GPU de
     gpurotate::write_image(dir.file("in/drawing.png"), smooth(40, 30, 3).view());
     const std::string good = test_support::file_bytes(dir.file("in/rgb444.jpg"));
     test_support::write_bytes(dir.file("in/cut.jpg"), good.substr(0, good.size() / 2));
-    const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops all --nvjpeg -j 3");
-    CAPTURE(r.output);
-    CHECK(r.status == 3);  // the damaged file fails alone, named as the CPU path names it
-    CHECK(r.output.find("cannot decode '" + dir.file("in/cut.jpg") + "'") != std::string::npos);
-    CHECK(r.output.find("nvJPEG decoded and encoded 3 of the 5 inputs") != std::string::npos);
-    for (const char* stem : {"rgb420", "rgb444", "grey"}) {
-        const gpurotate::Image decoded = gpurotate::read_image(dir.file(std::string("in/") + stem + ".jpg"));
-        for (Orientation o : gpurotate::all_orientations) {
-            if (o == Orientation::identity) continue;
-            CAPTURE(stem);
-            CAPTURE(gpurotate::name(o));
-            const gpurotate::Image got = gpurotate::read_image(dir.file("out/" + std::string(stem) + "_" + std::string(gpurotate::name(o)) + ".jpg"));
-            const gpurotate::Image expected = reference::transform(decoded, o);
-            REQUIRE(got.width() == expected.width());
-            REQUIRE(got.height() == expected.height());
-            REQUIRE(got.format() == expected.format());
-            CHECK(psnr(got.view(), expected.view()) >= 40.0);
+    for (const char* decoder : {"cpu", "gpu"}) {
+        CAPTURE(decoder);
+        std::filesystem::remove_all(dir.file("out"));
+        const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops all --nvjpeg -j 3 --nvjpeg-decode " + decoder);
+        CAPTURE(r.output);
+        CHECK(r.status == 3);  // the damaged file fails alone, named as the CPU path names it
+        CHECK(r.output.find("cannot decode '" + dir.file("in/cut.jpg") + "'") != std::string::npos);
+        CHECK(r.output.find("nvJPEG encoded the variants of 3 of the 5 inputs") != std::string::npos);
+        for (const char* stem : {"rgb420", "rgb444", "grey"}) {
+            const gpurotate::Image decoded = gpurotate::read_image(dir.file(std::string("in/") + stem + ".jpg"));
+            for (Orientation o : gpurotate::all_orientations) {
+                if (o == Orientation::identity) continue;
+                CAPTURE(stem);
+                CAPTURE(gpurotate::name(o));
+                const gpurotate::Image got = gpurotate::read_image(dir.file("out/" + std::string(stem) + "_" + std::string(gpurotate::name(o)) + ".jpg"));
+                const gpurotate::Image expected = reference::transform(decoded, o);
+                REQUIRE(got.width() == expected.width());
+                REQUIRE(got.height() == expected.height());
+                REQUIRE(got.format() == expected.format());
+                CHECK(psnr(got.view(), expected.view()) >= 40.0);
+            }
         }
+        // The PNG took the usual path: exact.
+        const gpurotate::Image png = gpurotate::read_image(dir.file("in/drawing.png"));
+        CHECK(test_support::first_difference(gpurotate::read_image(dir.file("out/drawing_rot90.png")).view(),
+                                             reference::transform(png, Orientation::rot90).view()) == -1);
+        // The manifest records the GPU's outputs with their sizes.
+        const std::string manifest = test_support::file_bytes(dir.file("out/manifest.jsonl"));
+        CHECK(manifest.find("\"width\":203,\"height\":301") != std::string::npos);
     }
-    // The PNG took the usual path: exact.
-    const gpurotate::Image png = gpurotate::read_image(dir.file("in/drawing.png"));
-    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("out/drawing_rot90.png")).view(),
-                                         reference::transform(png, Orientation::rot90).view()) == -1);
-    // The manifest records the GPU's outputs with their sizes.
-    const std::string manifest = test_support::file_bytes(dir.file("out/manifest.jsonl"));
-    CHECK(manifest.find("\"width\":203,\"height\":301") != std::string::npos);
 }

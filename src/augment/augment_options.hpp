@@ -28,7 +28,8 @@ struct AugmentOptions {
     std::int64_t max_pixels = default_max_pixels;  ///< inputs declaring more are refused unread; 0: no limit
     bool auto_orient = false;                      ///< each input made upright by its EXIF orientation first
     bool strip = false;                            ///< outputs without EXIF or ICC profile
-    bool nvjpeg = false;                           ///< JPEG to JPEG on the GPU (nvJPEG decode and encode)
+    bool nvjpeg = false;                           ///< JPEG to JPEG with nvJPEG encoding on the GPU
+    bool nvjpeg_gpu_decode = false;                ///< with nvjpeg: decode with nvJPEG too, not libjpeg-turbo
     std::size_t gpu_memory = 0;                    ///< device bytes per GPU; an image over it goes to the CPU
                                                    ///< (--device auto) or fails (--device cuda); 0: no limit
     std::string name_template = "{stem}_{op}.{ext}";

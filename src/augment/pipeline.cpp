@@ -102,10 +102,20 @@ public:
         const unsigned per_device = std::max(1u, std::min(settings_.workers, sessions_per_device));
         // --gpu-memory is per GPU: its streams share it (half of it with --nvjpeg, whose coders have the rest).
         const std::size_t session_budget = settings_.gpu_memory / per_device / (settings_.nvjpeg ? 2 : 1);
-        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget] {
+        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget, nvjpeg = settings_.nvjpeg] {
             const auto start = Clock::now();
-            auto pool = std::make_unique<SessionPool>(devices, per_device, session_budget);
-            return std::make_pair(std::move(pool), nanoseconds_since(start));
+            Opened opened;
+            opened.pool = std::make_unique<SessionPool>(devices, per_device, session_budget);
+            if (nvjpeg) {  // nvJPEG's handles too: one per GPU, shared by the workers' coders
+                try {
+                    for (int d : devices) opened.jpeg_handles.push_back(detail::NvjpegCoder::open_handle(d));
+                } catch (const Error& e) {
+                    opened.jpeg_handles.clear();
+                    opened.jpeg_failure = e.what();
+                }
+            }
+            opened.nanoseconds = nanoseconds_since(start);
+            return opened;
         });
     }
 
@@ -241,19 +251,23 @@ private:
     /// This worker's nvJPEG coder on its GPU (workers take the GPUs in turn), or nullptr when it cannot be
     /// made: then this worker's JPEGs take the CPU codecs, and the run says so once.
     std::unique_ptr<detail::NvjpegCoder> open_coder(unsigned worker, bool& failed) {
-        if (!sessions()) {  // the GPU did not start (--device auto fell back to the CPU)
-            failed = true;
-            return nullptr;
+        failed = true;  // until made
+        if (!sessions()) return nullptr;  // the GPU did not start (--device auto fell back to the CPU)
+        std::string failure = jpeg_failure_;
+        if (!jpeg_handles_.empty()) {
+            const std::size_t per_device = settings_.workers / settings_.devices.size() + 1;
+            try {
+                // Standard Huffman tables, as the CPU encoders write.
+                auto coder = std::make_unique<detail::NvjpegCoder>(jpeg_handles_[worker % jpeg_handles_.size()], settings_.gpu_memory / 2 / per_device,
+                                                                   detail::NvjpegCoder::Options{false, settings_.nvjpeg_gpu_decode});
+                failed = false;
+                return coder;
+            } catch (const Error& e) {
+                failure = e.what();
+            }
         }
-        const std::size_t per_device = settings_.workers / settings_.devices.size() + 1;
-        try {
-            return std::make_unique<detail::NvjpegCoder>(settings_.devices[worker % settings_.devices.size()],
-                                                         settings_.gpu_memory / 2 / per_device, false);
-        } catch (const Error& e) {
-            failed = true;
-            if (!warned_coder_.exchange(true)) progress_.message(std::string("gpurotate: warning: nvJPEG is not usable (") + e.what() + "); JPEGs take the CPU codecs");
-            return nullptr;
-        }
+        if (!warned_coder_.exchange(true)) progress_.message("gpurotate: warning: nvJPEG is not usable (" + failure + "); JPEGs take the CPU codecs");
+        return nullptr;
     }
 
     /// A JPEG whose outputs are all JPEG, decoded once and encoded per output on the GPU by nvJPEG. False
@@ -364,9 +378,11 @@ private:
         std::call_once(opened_, [this] {
             if (!opening_.valid()) return;
             try {
-                auto [pool, ns] = opening_.get();
-                sessions_ = std::move(pool);
-                totals_.gpu_start_seconds = static_cast<double>(ns) * 1e-9;
+                Opened opened = opening_.get();
+                sessions_ = std::move(opened.pool);
+                jpeg_handles_ = std::move(opened.jpeg_handles);
+                jpeg_failure_ = std::move(opened.jpeg_failure);
+                totals_.gpu_start_seconds = static_cast<double>(opened.nanoseconds) * 1e-9;
             } catch (const Error& e) {
                 if (!settings_.cpu_fallback) {
                     start_failure_ = std::current_exception();
@@ -380,7 +396,16 @@ private:
         return sessions_.get();
     }
 
-    std::future<std::pair<std::unique_ptr<SessionPool>, std::int64_t>> opening_;
+    // What the start-up thread opens.
+    struct Opened {
+        std::unique_ptr<SessionPool> pool;
+        std::vector<std::shared_ptr<detail::NvjpegCoder::Handle>> jpeg_handles;  ///< one per GPU of settings_.devices
+        std::string jpeg_failure;  ///< why there are none, with --nvjpeg
+        std::int64_t nanoseconds = 0;
+    };
+    std::future<Opened> opening_;
+    std::vector<std::shared_ptr<detail::NvjpegCoder::Handle>> jpeg_handles_;
+    std::string jpeg_failure_;
     std::once_flag opened_;
     std::exception_ptr start_failure_;
     std::unique_ptr<SessionPool> sessions_;

@@ -27,7 +27,8 @@ struct PipelineSettings {
     bool strip = false;          ///< no EXIF or ICC profile in the outputs
     std::size_t gpu_memory = 0;  ///< device bytes per GPU for all its streams; 0: no limit of our own
     bool replace_outputs = false;    ///< --overwrite or --resume: outputs not recorded as complete are replaced
-    bool nvjpeg = false;  ///< --nvjpeg: JPEGs whose outputs are all JPEG are decoded and encoded on the GPU
+    bool nvjpeg = false;  ///< --nvjpeg: JPEGs whose outputs are all JPEG are decoded once and encoded on the GPU
+    bool nvjpeg_gpu_decode = false;  ///< --nvjpeg-decode gpu: decoded by nvJPEG too (else libjpeg-turbo, then uploaded)
 };
 
 struct PipelineTotals {
@@ -42,7 +43,7 @@ struct PipelineTotals {
     std::size_t device_bytes = 0;  ///< device memory the sessions held at the end
     int gpu_sessions = 0;
     double gpu_start_seconds = 0;  ///< opening the GPU sessions (CUDA start-up), overlapped with the first decodes
-    std::int64_t nvjpeg_inputs = 0;  ///< inputs decoded and encoded by nvJPEG (the others took the CPU codecs)
+    std::int64_t nvjpeg_inputs = 0;  ///< inputs encoded by nvJPEG (the others took the CPU codecs)
     bool fell_back_to_cpu = false;
 };
 

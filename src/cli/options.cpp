@@ -144,8 +144,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     std::string augment_max_pixels, augment_gpu_memory;
     augment_cmd->add_flag("--auto-orient", augment_options.auto_orient, auto_orient_help);
     augment_cmd->add_flag("--strip", augment_options.strip, strip_help);
-    augment_cmd->add_flag("--nvjpeg", augment_options.nvjpeg,
-                          "JPEG inputs with JPEG outputs: decode once and encode every variant on the GPU with nvJPEG (implies --device cuda)");
+    CLI::Option* augment_nvjpeg = augment_cmd->add_flag("--nvjpeg", augment_options.nvjpeg,
+                          "JPEG inputs with JPEG outputs: encode every variant on the GPU with nvJPEG (implies --device cuda)");
+    std::string nvjpeg_decode = "cpu";
+    augment_cmd->add_option("--nvjpeg-decode", nvjpeg_decode, "with --nvjpeg, who decodes: cpu (libjpeg-turbo, then one upload; faster with a core per worker) or gpu (nvJPEG)")
+        ->check(CLI::IsMember({"cpu", "gpu"}))
+        ->needs(augment_nvjpeg)
+        ->default_str("cpu");
     augment_cmd->add_option("--max-pixels", augment_max_pixels, max_pixels_help)->default_str(max_pixels_default);
     augment_cmd->add_option("--gpu-memory", augment_gpu_memory,
                             "device memory per GPU for its 4 streams; an image that does not fit goes to the CPU (--device auto) or fails");
@@ -182,6 +187,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);
         if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);
         if (!augment_max_pixels.empty()) augment_options.max_pixels = parse_pixel_count(augment_max_pixels, "--max-pixels");
+        augment_options.nvjpeg_gpu_decode = nvjpeg_decode == "gpu";
         if (!augment_gpu_memory.empty()) augment_options.gpu_memory = static_cast<std::size_t>(parse_byte_count(augment_gpu_memory, "--gpu-memory"));
         options.augment = augment_options;
         return options;

@@ -32,10 +32,26 @@ struct GpuJpegReport {
 /// costs tens of milliseconds, which a coder made per file would pay every time.
 class NvjpegCoder {
 public:
-    /// On GPU `device`; source and results of one file may take at most `gpu_memory` device bytes (0: no
-    /// limit of our own). `optimized_huffman`: Huffman tables fitted to each image (smaller files, a second
-    /// pass) instead of the standard ones libjpeg-turbo also writes by default. Throws Error (device).
-    NvjpegCoder(int device, std::size_t gpu_memory, bool optimized_huffman);
+    struct Options {
+        /// Huffman tables fitted to each image (smaller files, a second pass) instead of the standard ones
+        /// libjpeg-turbo also writes by default.
+        bool optimized_huffman = false;
+        /// Decode with nvJPEG on the GPU; else with libjpeg-turbo on the calling thread, then upload. With
+        /// a thread per core, the CPU decode was faster: nvJPEG's single-image decode, Huffman stage on the
+        /// CPU and synchronous steps, took 5 times as long per image (bench/RESULTS.md).
+        bool decode_on_gpu = true;
+    };
+
+    /// nvJPEG's library handle on one GPU, shared by the coders of many threads (the handle is thread-safe,
+    /// the decoder and encoder states are not). Making one takes a good part of a second, and handles made
+    /// on several threads at once were made one after another: a run makes one per GPU, at start-up.
+    struct Handle;
+    /// Throws Error (device).
+    static std::shared_ptr<Handle> open_handle(int device);
+
+    /// On `handle`'s GPU; source and results of one file may take at most `gpu_memory` device bytes (0: no
+    /// limit of our own). Throws Error (device).
+    NvjpegCoder(std::shared_ptr<Handle> handle, std::size_t gpu_memory, Options options);
     ~NvjpegCoder();
     NvjpegCoder(const NvjpegCoder&) = delete;
     NvjpegCoder& operator=(const NvjpegCoder&) = delete;
@@ -44,7 +60,7 @@ public:
     /// the input's chroma subsampling (4:2:2 and 4:4:0 exchanged where the axes swap). Nothing when nvJPEG
     /// cannot take the file (damaged, truncated, CMYK, unusual subsampling), so that the CPU codecs decide
     /// and name the damage, or when source and results need more than the budget. Throws Error (input)
-    /// over the pixel limit, (device) when the GPU fails.
+    /// over the pixel limit or, decoding on the CPU, for a damaged file; (device) when the GPU fails.
     std::optional<std::vector<std::vector<std::uint8_t>>> variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                   const std::vector<Orientation>& elements, int quality,
                                                                   const ReadOptions& limits, GpuJpegReport& report);

@@ -14,8 +14,11 @@ std::optional<std::vector<std::uint8_t>> nvjpeg_transcode(const std::vector<std:
 }
 
 struct NvjpegCoder::State {};
+struct NvjpegCoder::Handle {};
 
-NvjpegCoder::NvjpegCoder(int, std::size_t, bool) { throw Error(ErrorCode::usage, "this build has no nvJPEG"); }
+std::shared_ptr<NvjpegCoder::Handle> NvjpegCoder::open_handle(int) { throw Error(ErrorCode::usage, "this build has no nvJPEG"); }
+
+NvjpegCoder::NvjpegCoder(std::shared_ptr<Handle>, std::size_t, Options) { throw Error(ErrorCode::usage, "this build has no nvJPEG"); }
 
 NvjpegCoder::~NvjpegCoder() = default;
 
