@@ -135,7 +135,8 @@ NvjpegCoder::~NvjpegCoder() = default;
 
 std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                             const std::vector<Orientation>& elements, int quality,
-                                                                            const ReadOptions& limits, GpuJpegReport& report) {
+                                                                            const ReadOptions& limits, GpuJpegReport& report,
+                                                                            const Image* decoded) {
     // nvJPEG decodes a truncated file into grey rows without an error; TurboJPEG refuses it (STOPONWARNING).
     if (!ends_with_eoi(jpeg) || elements.empty()) return std::nullopt;
     State& s = *state_;
@@ -166,7 +167,7 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
     State::grow(s.source, source_bytes);
     State::grow(s.results, results_bytes);
     for (std::size_t i = 0; i < targets.size(); ++i) targets[i].dst.data = s.results.get() + offsets[i];
-    if (s.options.decode_on_gpu) {
+    if (!decoded && s.options.decode_on_gpu) {
         NvtxRange range("nvjpeg decode");
         nvjpegImage_t decoded{};
         decoded.channel[0] = reinterpret_cast<unsigned char*>(s.source.get());
@@ -182,8 +183,10 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
             return std::nullopt;
         }
     } else {
-        NvtxRange range("decode");
-        const Image host = decode_image(jpeg, limits, path);  // libjpeg-turbo; names any damage
+        NvtxRange range("upload");
+        Image own;
+        if (!decoded) own = decode_image(jpeg, limits, path);  // libjpeg-turbo; names any damage
+        const Image& host = decoded ? *decoded : own;
         if (host.format() != format || host.width() != width || host.height() != height) return std::nullopt;
         const ConstImageView v = host.view();
         GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(s.source.get(), src_pitch, v.data, v.pitch, v.row_bytes(), static_cast<std::size_t>(height),

@@ -35,62 +35,65 @@ std::int64_t nanoseconds_since(Clock::time_point start) {
 }
 
 // A few streams per GPU: enough to overlap one image's transfers with another's, few enough that device
-// memory stays at (1 + variants) x image size per stream.
+// memory stays at (1 + variants) x image size per stream. As many nvJPEG coders: each holds device buffers
+// and encoder state, and making one took about 0.15 s, one after another across threads.
 constexpr unsigned sessions_per_device = 4;
 
-class SessionPool {
+// GPU resources shared by the workers, each lent to one worker at a time: sessions (a stream and buffers
+// for the fused kernel) and nvJPEG coders. A few per GPU overlap one image's transfers with another's.
+template <class Resource>
+class ResourcePool {
 public:
-    SessionPool(const std::vector<int>& devices, unsigned per_device, std::size_t session_budget) {
-        for (unsigned i = 0; i < per_device; ++i) {
-            for (int d : devices) free_.push_back(std::make_unique<GpuSession>(d, session_budget));
-        }
-        count_ = static_cast<int>(free_.size());
-    }
+    explicit ResourcePool(std::vector<std::unique_ptr<Resource>> resources) : free_(std::move(resources)), count_(static_cast<int>(free_.size())) {}
 
     class Lease {
     public:
-        Lease(SessionPool& pool, std::unique_ptr<GpuSession> s) : pool_(pool), session_(std::move(s)) {}
-        ~Lease() { pool_.give_back(std::move(session_)); }
+        Lease(ResourcePool& pool, std::unique_ptr<Resource> r) : pool_(pool), resource_(std::move(r)) {}
+        ~Lease() { pool_.give_back(std::move(resource_)); }
         Lease(const Lease&) = delete;
         Lease& operator=(const Lease&) = delete;
-        GpuSession& operator*() const { return *session_; }
+        Resource& operator*() const { return *resource_; }
+        Resource* operator->() const { return resource_.get(); }
 
     private:
-        SessionPool& pool_;
-        std::unique_ptr<GpuSession> session_;
+        ResourcePool& pool_;
+        std::unique_ptr<Resource> resource_;
     };
 
     Lease acquire() {
         std::unique_lock<std::mutex> lock(mutex_);
         available_.wait(lock, [this] { return !free_.empty(); });
-        auto session = std::move(free_.back());
+        auto resource = std::move(free_.back());
         free_.pop_back();
-        return Lease(*this, std::move(session));
+        return Lease(*this, std::move(resource));
     }
 
     int count() const { return count_; }
 
-    std::size_t device_bytes() {
+    /// Calls f on every resource; call when none is lent out (at the end of the run).
+    template <class F>
+    void for_each(F&& f) {
         std::lock_guard<std::mutex> lock(mutex_);
-        std::size_t bytes = 0;
-        for (const auto& s : free_) bytes += s->device_bytes();
-        return bytes;
+        for (const auto& r : free_) f(*r);
     }
 
 private:
-    void give_back(std::unique_ptr<GpuSession> s) {
+    void give_back(std::unique_ptr<Resource> r) {
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            free_.push_back(std::move(s));
+            free_.push_back(std::move(r));
         }
         available_.notify_one();
     }
 
     std::mutex mutex_;
     std::condition_variable available_;
-    std::vector<std::unique_ptr<GpuSession>> free_;
+    std::vector<std::unique_ptr<Resource>> free_;
     int count_ = 0;
 };
+
+using SessionPool = ResourcePool<GpuSession>;
+using CoderPool = ResourcePool<detail::NvjpegCoder>;
 
 class Pipeline {
 public:
@@ -102,15 +105,27 @@ public:
         const unsigned per_device = std::max(1u, std::min(settings_.workers, sessions_per_device));
         // --gpu-memory is per GPU: its streams share it (half of it with --nvjpeg, whose coders have the rest).
         const std::size_t session_budget = settings_.gpu_memory / per_device / (settings_.nvjpeg ? 2 : 1);
-        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget, nvjpeg = settings_.nvjpeg] {
+        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget, nvjpeg = settings_.nvjpeg,
+                                                        gpu_decode = settings_.nvjpeg_gpu_decode] {
             const auto start = Clock::now();
             Opened opened;
-            opened.pool = std::make_unique<SessionPool>(devices, per_device, session_budget);
-            if (nvjpeg) {  // nvJPEG's handles too: one per GPU, shared by the workers' coders
+            std::vector<std::unique_ptr<GpuSession>> sessions;
+            for (unsigned i = 0; i < per_device; ++i) {
+                for (int d : devices) sessions.push_back(std::make_unique<GpuSession>(d, session_budget));
+            }
+            opened.pool = std::make_unique<SessionPool>(std::move(sessions));
+            if (nvjpeg) {  // and nvJPEG's coders: one handle per GPU, shared by that GPU's coders
                 try {
-                    for (int d : devices) opened.jpeg_handles.push_back(detail::NvjpegCoder::open_handle(d));
+                    std::vector<std::unique_ptr<detail::NvjpegCoder>> coders;
+                    for (int d : devices) {
+                        const auto handle = detail::NvjpegCoder::open_handle(d);
+                        // Standard Huffman tables, as the CPU encoders write.
+                        for (unsigned i = 0; i < per_device; ++i) {
+                            coders.push_back(std::make_unique<detail::NvjpegCoder>(handle, session_budget, detail::NvjpegCoder::Options{false, gpu_decode}));
+                        }
+                    }
+                    opened.coders = std::make_unique<CoderPool>(std::move(coders));
                 } catch (const Error& e) {
-                    opened.jpeg_handles.clear();
                     opened.jpeg_failure = e.what();
                 }
             }
@@ -121,8 +136,8 @@ public:
 
     PipelineTotals run() {
         std::vector<std::thread> workers;
-        for (unsigned i = 1; i < settings_.workers; ++i) workers.emplace_back([this, i] { work(i); });
-        work(0);
+        for (unsigned i = 1; i < settings_.workers; ++i) workers.emplace_back([this] { work(); });
+        work();
         for (auto& w : workers) w.join();
         if (fatal_) std::rethrow_exception(fatal_);
         totals_.decode_seconds = static_cast<double>(decode_ns_.load()) * 1e-9;
@@ -130,25 +145,20 @@ public:
         totals_.encode_seconds = static_cast<double>(encode_ns_.load()) * 1e-9;
         if (settings_.backend == Backend::cuda) sessions();  // a run with nothing to do still reports a failed GPU start
         if (sessions_) {
-            totals_.device_bytes = sessions_->device_bytes();
+            sessions_->for_each([&](GpuSession& s) { totals_.device_bytes += s.device_bytes(); });
             totals_.gpu_sessions = sessions_->count();
         }
         return totals_;
     }
 
 private:
-    void work(unsigned worker) {
+    void work() {
         StagingBuffer staging(settings_.backend == Backend::cuda);
-        std::unique_ptr<detail::NvjpegCoder> coder;  // this worker's, made at its first JPEG
-        bool coder_failed = false;
         while (!stop_requested() && !fatal_flag_.load()) {
             const std::size_t index = next_.fetch_add(1);
             if (index >= jobs_.size()) return;
             try {
-                process(jobs_[index], staging, [&]() -> detail::NvjpegCoder* {
-                    if (!coder && !coder_failed) coder = open_coder(worker, coder_failed);
-                    return coder.get();
-                });
+                process(jobs_[index], staging);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(totals_mutex_);
                 if (!fatal_) fatal_ = std::current_exception();
@@ -157,8 +167,7 @@ private:
         }
     }
 
-    template <class CoderOf>
-    void process(const Job& job, StagingBuffer& staging, CoderOf&& coder_of) {
+    void process(const Job& job, StagingBuffer& staging) {
         auto start = Clock::now();
         Image input;
         ImageMetadata metadata;
@@ -167,8 +176,10 @@ private:
             // One read of the file for the pixels, the metadata and nvJPEG.
             const std::vector<std::uint8_t> bytes = detail::read_file_bytes(job.input.path);
             metadata = detail::metadata_of(bytes);
-            if (settings_.nvjpeg && transcode_on_gpu(job, bytes, metadata, coder_of, start)) return;
+            const bool jpeg_on_gpu = settings_.nvjpeg && gpu_encodes(job, bytes);
+            if (jpeg_on_gpu && settings_.nvjpeg_gpu_decode && transcode_on_gpu(job, bytes, metadata, nullptr, start)) return;
             input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels}, job.input.path);
+            if (jpeg_on_gpu && !settings_.nvjpeg_gpu_decode && transcode_on_gpu(job, bytes, metadata, &input, start)) return;
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());
@@ -248,51 +259,44 @@ private:
         progress_.image_done(any_failed);
     }
 
-    /// This worker's nvJPEG coder on its GPU (workers take the GPUs in turn), or nullptr when it cannot be
-    /// made: then this worker's JPEGs take the CPU codecs, and the run says so once.
-    std::unique_ptr<detail::NvjpegCoder> open_coder(unsigned worker, bool& failed) {
-        failed = true;  // until made
-        if (!sessions()) return nullptr;  // the GPU did not start (--device auto fell back to the CPU)
-        std::string failure = jpeg_failure_;
-        if (!jpeg_handles_.empty()) {
-            const std::size_t per_device = settings_.workers / settings_.devices.size() + 1;
-            try {
-                // Standard Huffman tables, as the CPU encoders write.
-                auto coder = std::make_unique<detail::NvjpegCoder>(jpeg_handles_[worker % jpeg_handles_.size()], settings_.gpu_memory / 2 / per_device,
-                                                                   detail::NvjpegCoder::Options{false, settings_.nvjpeg_gpu_decode});
-                failed = false;
-                return coder;
-            } catch (const Error& e) {
-                failure = e.what();
-            }
-        }
-        if (!warned_coder_.exchange(true)) progress_.message("gpurotate: warning: nvJPEG is not usable (" + failure + "); JPEGs take the CPU codecs");
-        return nullptr;
-    }
-
-    /// A JPEG whose outputs are all JPEG, decoded once and encoded per output on the GPU by nvJPEG. False
-    /// when that does not apply or nvJPEG declines the file (damaged, CMYK, over the GPU budget): the caller
-    /// then takes the CPU codecs, which decide, and name any damage.
-    template <class CoderOf>
-    bool transcode_on_gpu(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, CoderOf&& coder_of,
-                          Clock::time_point start) {
+    /// Whether nvJPEG encodes this input's variants: a JPEG whose outputs are all JPEG.
+    static bool gpu_encodes(const Job& job, const std::vector<std::uint8_t>& bytes) {
         if (bytes.size() < 3 || bytes[0] != 0xff || bytes[1] != 0xd8 || bytes[2] != 0xff) return false;
         for (const PlannedOutput& out : job.outputs) {
             if (detail::output_format_named_by(out.path).format != detail::OutputFormat::jpeg) return false;
         }
-        detail::NvjpegCoder* const coder = coder_of();
-        if (!coder) return false;
+        return true;
+    }
+
+    /// A JPEG's variants encoded on the GPU by a coder of the pool, from `decoded` (libjpeg-turbo's pixels,
+    /// uploaded) or, without it, from nvJPEG's decode of the file. False when nvJPEG is not usable or
+    /// declines the file (damaged, CMYK, over the GPU budget): the caller then takes the CPU codecs, which
+    /// decide, and name any damage.
+    bool transcode_on_gpu(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, const Image* decoded,
+                          Clock::time_point start) {
+        const std::int64_t before_ns = nanoseconds_since(start);  // the file, its metadata and a CPU decode
+        if (!sessions()) return false;  // the GPU did not start (--device auto fell back to the CPU)
+        if (!coders_) {
+            if (!warned_coder_.exchange(true)) progress_.message("gpurotate: warning: nvJPEG is not usable (" + jpeg_failure_ + "); JPEGs take the CPU codecs");
+            return false;
+        }
         const int orientation_tag = exif_orientation(metadata);
         const Orientation upright = upright_of(job, orientation_tag);
         std::vector<Orientation> elements;
         for (const PlannedOutput& out : job.outputs) elements.push_back(then(upright, out.operation));
         detail::GpuJpegReport report;
-        const auto encoded = coder->variants(bytes, job.input.path, elements, settings_.quality,
-                                             ReadOptions{HostMemory::pageable, settings_.max_pixels}, report);
+        std::optional<std::vector<std::vector<std::uint8_t>>> encoded;
+        const auto gpu_start = Clock::now();
+        {
+            auto coder = coders_->acquire();
+            encoded = coder->variants(bytes, job.input.path, elements, settings_.quality, ReadOptions{HostMemory::pageable, settings_.max_pixels},
+                                      report, decoded);
+        }
         if (!encoded) return false;
-        // Decode is the file read and the GPU decode; transform is the rest of the GPU work (kernel, encodes).
-        decode_ns_ += nanoseconds_since(start) - static_cast<std::int64_t>(report.encode_seconds * 1e9);
-        transform_ns_ += static_cast<std::int64_t>(report.encode_seconds * 1e9);
+        // Decode is the read and the decode (nvJPEG's included); transform is the rest of the GPU work, the
+        // wait for a coder included (upload, kernel, encodes, downloads).
+        decode_ns_ += before_ns + static_cast<std::int64_t>(report.decode_seconds * 1e9);
+        transform_ns_ += nanoseconds_since(gpu_start) - static_cast<std::int64_t>(report.decode_seconds * 1e9);
         const auto write_start = Clock::now();
         bool any_failed = false;
         for (std::size_t i = 0; i < job.outputs.size(); ++i) {
@@ -380,7 +384,7 @@ private:
             try {
                 Opened opened = opening_.get();
                 sessions_ = std::move(opened.pool);
-                jpeg_handles_ = std::move(opened.jpeg_handles);
+                coders_ = std::move(opened.coders);
                 jpeg_failure_ = std::move(opened.jpeg_failure);
                 totals_.gpu_start_seconds = static_cast<double>(opened.nanoseconds) * 1e-9;
             } catch (const Error& e) {
@@ -399,12 +403,12 @@ private:
     // What the start-up thread opens.
     struct Opened {
         std::unique_ptr<SessionPool> pool;
-        std::vector<std::shared_ptr<detail::NvjpegCoder::Handle>> jpeg_handles;  ///< one per GPU of settings_.devices
-        std::string jpeg_failure;  ///< why there are none, with --nvjpeg
+        std::unique_ptr<CoderPool> coders;  ///< with --nvjpeg, unless nvJPEG failed
+        std::string jpeg_failure;          ///< why it did
         std::int64_t nanoseconds = 0;
     };
     std::future<Opened> opening_;
-    std::vector<std::shared_ptr<detail::NvjpegCoder::Handle>> jpeg_handles_;
+    std::unique_ptr<CoderPool> coders_;
     std::string jpeg_failure_;
     std::once_flag opened_;
     std::exception_ptr start_failure_;

@@ -61,9 +61,12 @@ public:
     /// cannot take the file (damaged, truncated, CMYK, unusual subsampling), so that the CPU codecs decide
     /// and name the damage, or when source and results need more than the budget. Throws Error (input)
     /// over the pixel limit or, decoding on the CPU, for a damaged file; (device) when the GPU fails.
+    /// `decoded`, when given, is the file's pixels as libjpeg-turbo decoded them (by the caller, off the
+    /// coder's time): they are uploaded instead.
     std::optional<std::vector<std::vector<std::uint8_t>>> variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                   const std::vector<Orientation>& elements, int quality,
-                                                                  const ReadOptions& limits, GpuJpegReport& report);
+                                                                  const ReadOptions& limits, GpuJpegReport& report,
+                                                                  const Image* decoded = nullptr);
 
 private:
     struct State;
