@@ -3,7 +3,8 @@
 # flipped variants, in the input's format, JPEG quality 95) done by gpurotate with nvJPEG (JPEG set, where
 # the build has it), on the GPU and on the CPU, and by the CPU peers (OpenCV and libvips in a process pool over all cores), in one run on one machine.
 # Wall time from start until the outputs are on disk (each run is followed by `sync` inside the timing:
-# gpurotate flushes its outputs before it reports success, the peers leave them in the page cache);
+# gpurotate flushes its outputs before it reports success, the peers leave them in the page cache; the
+# flush's share is a column of its own: gpurotate's from its summary, the peers' the `sync` after them);
 # images/s = input images / s; MB/s = output bytes / s (10^6 B).
 #
 #   bench/augment_bench.sh [--jpeg N] [--png N] [--keep]      (env: GPUROTATE=build/gpurotate, WORK=/tmp/...)
@@ -35,8 +36,8 @@ now() { date +%s.%N; }
 calc() { awk "BEGIN { print $* }"; }  # bc is not everywhere
 summaries=$work/summaries.txt
 : > "$summaries"
-echo "| set | tool | images | wall s | images/s | output MB | MB/s | vs best CPU peer |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|"
+echo "| set | tool | images | wall s | of it flushing s | images/s | output MB | MB/s | vs best CPU peer |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
 for set in jpeg png; do
   [ -d "$data/$set" ] || continue
   images=$(find "$data/$set" -type f | wc -l)
@@ -62,19 +63,22 @@ for set in jpeg png; do
         fi
         sync
         end=$(now)
+        flush=$(grep -o '([0-9.]* s of it flushing' "$work/log-$tool" | tr -d '(' | cut -d' ' -f1)
         { echo "== $set, $tool"; tail -4 "$work/log-$tool"; } >> "$summaries" ;;
       opencv|vips)
         start=$(now)
         if ! python3 "$here/augment_peers.py" --tool "$tool" --jobs "$cores" "$data/$set" "$out" > "$work/log-$tool" 2>&1; then
           echo "| $set | $tool | not available: $(tail -1 "$work/log-$tool" | cut -c1-80) |"; continue
         fi
+        written=$(now)
         sync
-        end=$(now) ;;
+        end=$(now)
+        flush=$(calc "$end - $written") ;;
     esac
     bytes=$(find "$out" -type f -name '*_*' ! -name 'manifest.jsonl' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
     wall=$(calc "$end - $start")
     rate[$tool]=$(calc "$images / $wall")
-    rows+=("$(printf '%s|%s|%d|%.2f|%.1f|%.0f|%.1f' "$set" "$tool" "$images" "$wall" "${rate[$tool]}" "$(calc "$bytes / 1000000")" "$(calc "$bytes / 1000000 / $wall")")")
+    rows+=("$(printf '%s|%s|%d|%.2f|%.2f|%.1f|%.0f|%.1f' "$set" "$tool" "$images" "$wall" "${flush:-0}" "${rate[$tool]}" "$(calc "$bytes / 1000000")" "$(calc "$bytes / 1000000 / $wall")")")
     rm -rf "$out"
   done
   best=0
@@ -82,9 +86,9 @@ for set in jpeg png; do
     [ -n "${rate[$peer]:-}" ] && best=$(calc "(${rate[$peer]} > $best) ? ${rate[$peer]} : $best")
   done
   for row in "${rows[@]}"; do
-    IFS='|' read -r s t n w r mb mbs <<< "$row"
+    IFS='|' read -r s t n w f r mb mbs <<< "$row"
     ratio=$( [ "$best" != 0 ] && printf '%.2fx' "$(calc "${rate[$t]} / $best")" || echo "-")
-    echo "| $s | $t | $n | $w | $r | $mb | $mbs | $ratio |"
+    echo "| $s | $t | $n | $w | $f | $r | $mb | $mbs | $ratio |"
   done
   unset rate
 done

@@ -154,17 +154,19 @@ std::string size_text(double bytes) {
     return text;
 }
 
-void print_summary(const PipelineTotals& t, const ExistingCheck& existing, double wall, const PipelineSettings& s, std::ostream& err) {
+void print_summary(const PipelineTotals& t, const ExistingCheck& existing, double wall, double flush, const PipelineSettings& s,
+                   std::ostream& err) {
     struct rusage usage {};
     ::getrusage(RUSAGE_SELF, &usage);
     const double worker_time = t.decode_seconds + t.transform_seconds + t.encode_seconds;
     const auto share = [&](double x) { return worker_time > 0 ? 100.0 * x / worker_time : 0.0; };
     char line[512];
     std::snprintf(line, sizeof line,
-                  "gpurotate: augment: %lld inputs (%lld failed), %lld outputs written (%lld failed, %lld already complete), %s in %.2f s\n",
+                  "gpurotate: augment: %lld inputs (%lld failed), %lld outputs written (%lld failed, %lld already complete), %s in %.2f s "
+                  "(%.2f s of it flushing them to disk)\n",
                   static_cast<long long>(t.inputs_done), static_cast<long long>(t.inputs_failed), static_cast<long long>(t.outputs_written),
                   static_cast<long long>(t.outputs_failed), static_cast<long long>(existing.already_complete),
-                  size_text(static_cast<double>(t.bytes_written)).c_str(), wall);
+                  size_text(static_cast<double>(t.bytes_written)).c_str(), wall, flush);
     err << line;
     char gpu_start[64];
     std::snprintf(gpu_start, sizeof gpu_start, " (CUDA start-up %.0f ms, beside the first decodes)", t.gpu_start_seconds * 1e3);
@@ -304,12 +306,15 @@ int run_augment(const AugmentOptions& o) {
     // Outputs were written without an fsync each: one flush of the file system makes them durable before
     // the run reports success. (A crash before it can leave a recorded output short; --resume compares
     // sizes and redoes it.)
+    const auto flush_start = std::chrono::steady_clock::now();
     if (const int fd = ::open(out_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); fd >= 0) {
         ::syncfs(fd);
         ::close(fd);
     }
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!o.quiet) print_summary(totals, existing, wall, settings, std::cerr);
+    const auto end = std::chrono::steady_clock::now();
+    const double wall = std::chrono::duration<double>(end - start).count();
+    const double flush = std::chrono::duration<double>(end - flush_start).count();
+    if (!o.quiet) print_summary(totals, existing, wall, flush, settings, std::cerr);
 
     if (const int signal = stop_requested()) {
         std::cerr << "gpurotate: interrupted; run the same command with --resume to finish\n";
