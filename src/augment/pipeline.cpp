@@ -3,6 +3,7 @@
 #include "augment/interrupt.hpp"
 #include "augment/staging_buffer.hpp"
 #include "codecs/file_bytes.hpp"
+#include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 #include "codecs/output_format.hpp"
@@ -261,7 +262,7 @@ private:
 
     /// Whether nvJPEG encodes this input's variants: a JPEG whose outputs are all JPEG.
     static bool gpu_encodes(const Job& job, const std::vector<std::uint8_t>& bytes) {
-        if (bytes.size() < 3 || bytes[0] != 0xff || bytes[1] != 0xd8 || bytes[2] != 0xff) return false;
+        if (!detail::is_jpeg(bytes)) return false;
         for (const PlannedOutput& out : job.outputs) {
             if (detail::output_format_named_by(out.path).format != detail::OutputFormat::jpeg) return false;
         }

@@ -6,6 +6,7 @@
 #include <gpurotate/version.hpp>
 
 #include "codecs/file_bytes.hpp"
+#include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 #include "codecs/output_format.hpp"
@@ -44,7 +45,7 @@ private:
 bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& bytes, Orientation element, const ImageMetadata& metadata,
                       std::ostream& log) {
     if (detail::output_format_named_by(options.output).format != detail::OutputFormat::jpeg) return false;
-    if (bytes.size() < 3 || bytes[0] != 0xff || bytes[1] != 0xd8 || bytes[2] != 0xff) return false;
+    if (!detail::is_jpeg(bytes)) return false;
     StageClock clock;
     detail::GpuJpegReport report;
     std::optional<std::vector<std::uint8_t>> encoded;

@@ -1,6 +1,7 @@
 #include "codecs/turbojpeg_codec.hpp"
 
 #include "codecs/decode_limits.hpp"
+#include "codecs/jpeg_signature.hpp"
 
 #include <gpurotate/error.hpp>
 
@@ -37,7 +38,7 @@ tjhandle compressor() {
 bool turbojpeg_available() { return true; }
 
 std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
-    if (bytes.size() < 3 || bytes[0] != 0xff || bytes[1] != 0xd8 || bytes[2] != 0xff) return std::nullopt;
+    if (!is_jpeg(bytes)) return std::nullopt;
     Handle& handle = thread_decompressor();
     const auto corrupt = [&](tjhandle h) {
         Error error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: " + tjGetErrorStr2(h));
