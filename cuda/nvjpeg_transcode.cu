@@ -98,7 +98,6 @@ std::shared_ptr<NvjpegCoder::Handle> NvjpegCoder::open_handle(int device) {
 struct NvjpegCoder::State {
     std::shared_ptr<Handle> library;
     std::size_t gpu_memory = 0;
-    NvjpegCoder::Options options;
     Stream stream;
     DeviceBuffer source, results;  // grown to the largest file so far
     nvjpegHandle_t handle = nullptr;  // library's
@@ -117,18 +116,17 @@ struct NvjpegCoder::State {
     }
 };
 
-NvjpegCoder::NvjpegCoder(std::shared_ptr<Handle> handle, std::size_t gpu_memory, Options options) {
+NvjpegCoder::NvjpegCoder(std::shared_ptr<Handle> handle, std::size_t gpu_memory, bool optimized_huffman) {
     GPUROTATE_CUDA_CHECK(cudaSetDevice(handle->device));
     state_ = std::make_unique<State>();
     State& s = *state_;
     s.library = std::move(handle);
     s.handle = s.library->handle;
     s.gpu_memory = gpu_memory;
-    s.options = options;
     check(nvjpegJpegStateCreate(s.handle, &s.decoder), "creating a decoder");
     check(nvjpegEncoderStateCreate(s.handle, &s.encoder, s.stream.get()), "creating an encoder");
     check(nvjpegEncoderParamsCreate(s.handle, &s.params, s.stream.get()), "creating encoder parameters");
-    check(nvjpegEncoderParamsSetOptimizedHuffman(s.params, options.optimized_huffman ? 1 : 0, s.stream.get()), "choosing Huffman tables");
+    check(nvjpegEncoderParamsSetOptimizedHuffman(s.params, optimized_huffman ? 1 : 0, s.stream.get()), "choosing Huffman tables");
 }
 
 NvjpegCoder::~NvjpegCoder() = default;
@@ -167,7 +165,7 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
     State::grow(s.source, source_bytes);
     State::grow(s.results, results_bytes);
     for (std::size_t i = 0; i < targets.size(); ++i) targets[i].dst.data = s.results.get() + offsets[i];
-    if (!decoded && s.options.decode_on_gpu) {
+    if (!decoded) {
         NvtxRange range("nvjpeg decode");
         nvjpegImage_t decoded{};
         decoded.channel[0] = reinterpret_cast<unsigned char*>(s.source.get());
@@ -184,11 +182,8 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
         }
     } else {
         NvtxRange range("upload");
-        Image own;
-        if (!decoded) own = decode_image(jpeg, limits, path);  // libjpeg-turbo; names any damage
-        const Image& host = decoded ? *decoded : own;
-        if (host.format() != format || host.width() != width || host.height() != height) return std::nullopt;
-        const ConstImageView v = host.view();
+        if (decoded->format() != format || decoded->width() != width || decoded->height() != height) return std::nullopt;
+        const ConstImageView v = decoded->view();
         GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(s.source.get(), src_pitch, v.data, v.pitch, v.row_bytes(), static_cast<std::size_t>(height),
                                                cudaMemcpyHostToDevice, s.stream.get()));
     }
@@ -236,7 +231,7 @@ std::optional<std::vector<std::uint8_t>> nvjpeg_transcode(const std::vector<std:
     if (!ends_with_eoi(jpeg)) return std::nullopt;  // before any GPU work
     int device = 0;
     GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
-    NvjpegCoder coder(NvjpegCoder::open_handle(device), gpu_memory, {true, true});
+    NvjpegCoder coder(NvjpegCoder::open_handle(device), gpu_memory, true);
     auto encoded = coder.variants(jpeg, path, {element}, quality, limits, report);
     if (!encoded) return std::nullopt;
     return std::move(encoded->front());

@@ -106,8 +106,7 @@ public:
         const unsigned per_device = std::max(1u, std::min(settings_.workers, sessions_per_device));
         // --gpu-memory is per GPU: its streams share it (half of it with --nvjpeg, whose coders have the rest).
         const std::size_t session_budget = settings_.gpu_memory / per_device / (settings_.nvjpeg ? 2 : 1);
-        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget, nvjpeg = settings_.nvjpeg,
-                                                        gpu_decode = settings_.nvjpeg_gpu_decode] {
+        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget, nvjpeg = settings_.nvjpeg] {
             const auto start = Clock::now();
             Opened opened;
             std::vector<std::unique_ptr<GpuSession>> sessions;
@@ -122,7 +121,7 @@ public:
                         const auto handle = detail::NvjpegCoder::open_handle(d);
                         // Standard Huffman tables, as the CPU encoders write.
                         for (unsigned i = 0; i < per_device; ++i) {
-                            coders.push_back(std::make_unique<detail::NvjpegCoder>(handle, session_budget, detail::NvjpegCoder::Options{false, gpu_decode}));
+                            coders.push_back(std::make_unique<detail::NvjpegCoder>(handle, session_budget, false));
                         }
                     }
                     opened.coders = std::make_unique<CoderPool>(std::move(coders));

@@ -32,17 +32,6 @@ struct GpuJpegReport {
 /// costs tens of milliseconds, which a coder made per file would pay every time.
 class NvjpegCoder {
 public:
-    struct Options {
-        /// Huffman tables fitted to each image (smaller files, a second pass) instead of the standard ones
-        /// libjpeg-turbo also writes by default.
-        bool optimized_huffman = false;
-        /// Decode with nvJPEG on the GPU; else with libjpeg-turbo on the calling thread, then upload. With
-        /// a thread per core, the CPU decode was faster (`augment`: 379 against 284 images/s on 16 cores,
-        /// bench/RESULTS.md): nvJPEG's single-image decode runs its Huffman stage on the CPU too, and
-        /// holds a coder while it does.
-        bool decode_on_gpu = true;
-    };
-
     /// nvJPEG's library handle on one GPU, shared by the coders of many threads (the handle is thread-safe,
     /// the decoder and encoder states are not). Making one takes a good part of a second, and handles made
     /// on several threads at once were made one after another: a run makes one per GPU, at start-up.
@@ -51,8 +40,9 @@ public:
     static std::shared_ptr<Handle> open_handle(int device);
 
     /// On `handle`'s GPU; source and results of one file may take at most `gpu_memory` device bytes (0: no
-    /// limit of our own). Throws Error (device).
-    NvjpegCoder(std::shared_ptr<Handle> handle, std::size_t gpu_memory, Options options);
+    /// limit of our own). `optimized_huffman`: Huffman tables fitted to each image (smaller files, a second
+    /// pass) instead of the standard ones libjpeg-turbo also writes by default. Throws Error (device).
+    NvjpegCoder(std::shared_ptr<Handle> handle, std::size_t gpu_memory, bool optimized_huffman);
     ~NvjpegCoder();
     NvjpegCoder(const NvjpegCoder&) = delete;
     NvjpegCoder& operator=(const NvjpegCoder&) = delete;
@@ -61,9 +51,11 @@ public:
     /// the input's chroma subsampling (4:2:2 and 4:4:0 exchanged where the axes swap). Nothing when nvJPEG
     /// cannot take the file (damaged, truncated, CMYK, unusual subsampling), so that the CPU codecs decide
     /// and name the damage, or when source and results need more than the budget. Throws Error (input)
-    /// over the pixel limit or, decoding on the CPU, for a damaged file; (device) when the GPU fails.
+    /// over the pixel limit, (device) when the GPU fails.
     /// `decoded`, when given, is the file's pixels as libjpeg-turbo decoded them (by the caller, off the
-    /// coder's time): they are uploaded instead.
+    /// coder's time): they are uploaded instead of nvJPEG decoding the file. With a thread per core that
+    /// was faster (`augment`: 311 against 242 images/s on 16 cores, bench/RESULTS.md): nvJPEG's
+    /// single-image decode runs its Huffman stage on the CPU too, and holds the coder while it does.
     std::optional<std::vector<std::vector<std::uint8_t>>> variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                   const std::vector<Orientation>& elements, int quality,
                                                                   const ReadOptions& limits, GpuJpegReport& report,

@@ -18,7 +18,7 @@ struct NvjpegCoder::Handle {};
 
 std::shared_ptr<NvjpegCoder::Handle> NvjpegCoder::open_handle(int) { throw Error(ErrorCode::usage, "this build has no nvJPEG"); }
 
-NvjpegCoder::NvjpegCoder(std::shared_ptr<Handle>, std::size_t, Options) { throw Error(ErrorCode::usage, "this build has no nvJPEG"); }
+NvjpegCoder::NvjpegCoder(std::shared_ptr<Handle>, std::size_t, bool) { throw Error(ErrorCode::usage, "this build has no nvJPEG"); }
 
 NvjpegCoder::~NvjpegCoder() = default;
 
