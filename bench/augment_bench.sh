@@ -5,7 +5,9 @@
 # Wall time from start until the outputs are on disk (each run is followed by `sync` inside the timing:
 # gpurotate flushes its outputs before it reports success, the peers leave them in the page cache; the
 # flush's share is a column of its own: gpurotate's from its summary, the peers' the `sync` after them);
-# images/s = input images / s; MB/s = output bytes / s (10^6 B).
+# images/s = input images / s; MB/s = output bytes / s (10^6 B). The disk-floor row is no tool: it copies
+# the first tool's outputs (from the page cache) to new files and syncs, the least time any tool can take
+# to put those bytes on this machine's disk.
 #
 #   bench/augment_bench.sh [--jpeg N] [--png N] [--keep]      (env: GPUROTATE=build/gpurotate, WORK=/tmp/...)
 #
@@ -43,7 +45,7 @@ for set in jpeg png; do
   images=$(find "$data/$set" -type f | wc -l)
   declare -A rate=()
   rows=()
-  for tool in gpurotate-nvjpeg gpurotate-nvjpeg-gpudecode gpurotate-cuda gpurotate-cpu opencv vips; do
+  for tool in gpurotate-nvjpeg gpurotate-nvjpeg-gpudecode gpurotate-nvjpeg-both gpurotate-cuda gpurotate-cpu opencv vips; do
     case $tool in
       gpurotate-nvjpeg*) { [ "$set" = jpeg ] && "$exe" --version | grep -q nvJPEG; } || continue ;;
     esac
@@ -55,6 +57,7 @@ for set in jpeg png; do
         case $tool in
           gpurotate-nvjpeg) mode=(--nvjpeg) ;;
           gpurotate-nvjpeg-gpudecode) mode=(--nvjpeg --nvjpeg-decode gpu) ;;
+          gpurotate-nvjpeg-both) mode=(--nvjpeg --nvjpeg-decode both) ;;
           *) mode=(--device "${tool#gpurotate-}") ;;
         esac
         start=$(now)
@@ -79,6 +82,18 @@ for set in jpeg png; do
     wall=$(calc "$end - $start")
     rate[$tool]=$(calc "$images / $wall")
     rows+=("$(printf '%s|%s|%d|%.2f|%.2f|%.1f|%.0f|%.1f' "$set" "$tool" "$images" "$wall" "${flush:-0}" "${rate[$tool]}" "$(calc "$bytes / 1000000")" "$(calc "$bytes / 1000000 / $wall")")")
+    if [ -z "${rate[disk-floor]:-}" ]; then
+      sync
+      start=$(now)
+      cp -r "$out" "$work/floor"
+      written=$(now)
+      sync
+      end=$(now)
+      wall=$(calc "$end - $start")
+      rate[disk-floor]=$(calc "$images / $wall")
+      rows+=("$(printf '%s|%s|%d|%.2f|%.2f|%.1f|%.0f|%.1f' "$set" "disk-floor" "$images" "$wall" "$(calc "$end - $written")" "${rate[disk-floor]}" "$(calc "$bytes / 1000000")" "$(calc "$bytes / 1000000 / $wall")")")
+      rm -rf "$work/floor"
+    fi
     rm -rf "$out"
   done
   best=0

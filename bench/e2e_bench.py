@@ -4,9 +4,12 @@ and --device cpu) against libvips (pyvips: new_from_file, rot d90, write_to_file
 (cv2.imwrite(OUT, cv2.rotate(cv2.imread(IN, IMREAD_UNCHANGED), ROTATE_90_CLOCKWISE))) and ImageMagick
 (`convert IN -rotate 90 OUT`) where present. Each command runs --runs times (median wall time of the
 whole process, Python start-up included for the Python peers) at JPEG quality 95; output sizes too.
-Prints a Markdown table.   usage: bench/e2e_bench.py [--exe build/gpurotate] [--runs 5]"""
+Prints a Markdown table, and a second one with what gpurotate -v reports of its CUDA start-up on each GPU
+row: its time on its own thread and how much of it was hidden behind reading and decoding the input.
+usage: bench/e2e_bench.py [--exe build/gpurotate] [--runs 5]"""
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -57,12 +60,15 @@ def main():
     tools = [("gpurotate", lambda i, o: [args.exe, i, "--rot90", "--overwrite", "-o", o]),
              ("gpurotate --device cuda", lambda i, o: [args.exe, i, "--rot90", "--device", "cuda", "--overwrite", "-o", o]),
              ("gpurotate --nvjpeg", lambda i, o: [args.exe, i, "--rot90", "--nvjpeg", "--overwrite", "-o", o]),
+             ("gpurotate --nvjpeg --nvjpeg-decode gpu",
+              lambda i, o: [args.exe, i, "--rot90", "--nvjpeg", "--nvjpeg-decode", "gpu", "--overwrite", "-o", o]),
              ("libvips (pyvips)", lambda i, o: [py, "-c", vips, i, o]),
              ("OpenCV (cv2)", lambda i, o: [py, "-c", opencv, i, o])]
     if shutil.which("convert"):
         tools.append(("ImageMagick", lambda i, o: ["convert", i, "-quality", "95", "-rotate", "90", o]))
     print("| input | " + " | ".join(t for t, _ in tools) + " |")
     print("|---|" + "---|" * len(tools))
+    startups = []
     for label, name, img in inputs:
         path = os.path.join(work, name)
         cv2.imwrite(path, img, [cv2.IMWRITE_JPEG_QUALITY, 95])
@@ -74,9 +80,15 @@ def main():
                 cells.append("failed: " + err)
             else:
                 cells.append(f"{ms:.0f} ms, {os.path.getsize(out) / 1e6:.2f} MB")
+            if ms is not None and tool.startswith("gpurotate --"):
+                p = subprocess.run(cmd(path, out) + ["-v"], capture_output=True, text=True)
+                m = re.search(r"CUDA start-up ([0-9.]+) ms on its own thread, ([0-9.]+) ms of it hidden", p.stderr + p.stdout)
+                startups.append(f"| {label} | {tool} | {m.group(1)} ms | {m.group(2)} ms |" if m else f"| {label} | {tool} | - | - |")
             if os.path.exists(out):
                 os.remove(out)
         print(f"| {label} ({os.path.getsize(path) / 1e6:.1f} MB) | " + " | ".join(cells) + " |", flush=True)
+    print("\n| input | tool | CUDA start-up (own thread) | of it hidden |\n|---|---|---:|---:|")
+    print("\n".join(startups))
     shutil.rmtree(work)
 
 

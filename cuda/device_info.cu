@@ -51,5 +51,10 @@ void* allocate_pinned(std::size_t bytes) noexcept {
 
 void free_pinned(void* pointer) noexcept { GPUROTATE_CUDA_CHECK_NOEXCEPT(cudaFreeHost(pointer)); }
 
+void start_cuda(int device) {
+    GPUROTATE_CUDA_CHECK(cudaSetDevice(device));
+    GPUROTATE_CUDA_CHECK(cudaFree(nullptr));  // the runtime makes the primary context on its first real call
+}
+
 }  // namespace detail
 }  // namespace gpurotate

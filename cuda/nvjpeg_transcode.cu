@@ -79,19 +79,27 @@ bool nvjpeg_available() { return true; }
 
 struct NvjpegCoder::Handle {
     int device = 0;
-    nvjpegHandle_t handle = nullptr;
+    nvjpegHandle_t handle = nullptr;    // default backend: encodes, and decodes what the hardware does not take
+    nvjpegHandle_t hardware = nullptr;  // the NVJPG engines' batched decoder, where the GPU has them
     ~Handle() {
+        if (hardware) nvjpegDestroy(hardware);
         if (handle) nvjpegDestroy(handle);
     }
 };
 
-std::shared_ptr<NvjpegCoder::Handle> NvjpegCoder::open_handle(int device) {
+std::shared_ptr<NvjpegCoder::Handle> NvjpegCoder::open_handle(int device, bool hardware_decoder) {
     GPUROTATE_CUDA_CHECK(cudaSetDevice(device));
     auto h = std::make_shared<Handle>();
     h->device = device;
     check(nvjpegCreateSimple(&h->handle), "creating a handle");
+    // A GPU without NVJPG engines refuses the backend: the hybrid decoder then does all the work.
+    if (hardware_decoder && nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &h->hardware) != NVJPEG_STATUS_SUCCESS) {
+        h->hardware = nullptr;
+    }
     return h;
 }
+
+bool NvjpegCoder::has_hardware_decoder(const Handle& handle) { return handle.hardware != nullptr; }
 
 // Members are destroyed in reverse order: the nvJPEG states before the buffers and the stream they use,
 // the handle last.
@@ -104,11 +112,42 @@ struct NvjpegCoder::State {
     nvjpegJpegState_t decoder = nullptr;
     nvjpegEncoderState_t encoder = nullptr;
     nvjpegEncoderParams_t params = nullptr;
+    nvjpegJpegState_t hardware_decoder = nullptr;  // batches of one image, RGB interleaved
+    nvjpegJpegStream_t hardware_stream = nullptr;  // the parsed header, to ask the hardware whether it takes the file
 
     ~State() {
+        if (hardware_stream) nvjpegJpegStreamDestroy(hardware_stream);
+        if (hardware_decoder) nvjpegJpegStateDestroy(hardware_decoder);
         if (params) nvjpegEncoderParamsDestroy(params);
         if (encoder) nvjpegEncoderStateDestroy(encoder);
         if (decoder) nvjpegJpegStateDestroy(decoder);
+    }
+
+    void reset_decoder() {
+        // A failed decode may leave the state part-way: a fresh one for the next file.
+        stream.synchronize();
+        nvjpegJpegStateDestroy(decoder);
+        decoder = nullptr;
+        check(nvjpegJpegStateCreate(handle, &decoder), "creating a decoder");
+    }
+
+    // The hardware decoder into `image`; false (nothing decoded) where it does not take the file.
+    bool decode_on_hardware(const std::vector<std::uint8_t>& jpeg, nvjpegImage_t& image) {
+        const nvjpegHandle_t hw = library->hardware;
+        if (!hardware_decoder) return false;
+        int unsupported = 1;
+        if (nvjpegJpegStreamParseHeader(hw, jpeg.data(), jpeg.size(), hardware_stream) != NVJPEG_STATUS_SUCCESS ||
+            nvjpegDecodeBatchedSupported(hw, hardware_stream, &unsupported) != NVJPEG_STATUS_SUCCESS || unsupported != 0) {
+            return false;
+        }
+        const unsigned char* data = jpeg.data();
+        const std::size_t length = jpeg.size();
+        if (nvjpegDecodeBatched(hw, hardware_decoder, &data, &length, &image, stream.get()) != NVJPEG_STATUS_SUCCESS) {
+            stream.synchronize();  // and the batch reset, as nvJPEG asks after a failed one
+            check(nvjpegDecodeBatchedInitialize(hw, hardware_decoder, 1, 1, NVJPEG_OUTPUT_RGBI), "resetting the hardware decoder");
+            return false;
+        }
+        return true;
     }
 
     static void grow(DeviceBuffer& buffer, std::size_t bytes) {
@@ -127,6 +166,11 @@ NvjpegCoder::NvjpegCoder(std::shared_ptr<Handle> handle, std::size_t gpu_memory,
     check(nvjpegEncoderStateCreate(s.handle, &s.encoder, s.stream.get()), "creating an encoder");
     check(nvjpegEncoderParamsCreate(s.handle, &s.params, s.stream.get()), "creating encoder parameters");
     check(nvjpegEncoderParamsSetOptimizedHuffman(s.params, optimized_huffman ? 1 : 0, s.stream.get()), "choosing Huffman tables");
+    if (const nvjpegHandle_t hw = s.library->hardware) {
+        check(nvjpegJpegStateCreate(hw, &s.hardware_decoder), "creating a hardware decoder");
+        check(nvjpegDecodeBatchedInitialize(hw, s.hardware_decoder, 1, 1, NVJPEG_OUTPUT_RGBI), "initialising the hardware decoder");
+        check(nvjpegJpegStreamCreate(hw, &s.hardware_stream), "creating a bitstream parser");
+    }
 }
 
 NvjpegCoder::~NvjpegCoder() = default;
@@ -134,7 +178,7 @@ NvjpegCoder::~NvjpegCoder() = default;
 std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                             const std::vector<Orientation>& elements, int quality,
                                                                             const ReadOptions& limits, GpuJpegReport& report,
-                                                                            const Image* decoded) {
+                                                                            const Image* decoded, GpuJpegDecode decode) {
     // nvJPEG decodes a truncated file into grey rows without an error; TurboJPEG refuses it (STOPONWARNING).
     if (!ends_with_eoi(jpeg) || elements.empty()) return std::nullopt;
     State& s = *state_;
@@ -167,18 +211,21 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
     for (std::size_t i = 0; i < targets.size(); ++i) targets[i].dst.data = s.results.get() + offsets[i];
     if (!decoded) {
         NvtxRange range("nvjpeg decode");
-        nvjpegImage_t decoded{};
-        decoded.channel[0] = reinterpret_cast<unsigned char*>(s.source.get());
-        decoded.pitch[0] = src_pitch;
-        if (nvjpegDecode(s.handle, s.decoder, jpeg.data(), jpeg.size(), grey ? NVJPEG_OUTPUT_Y : NVJPEG_OUTPUT_RGBI, &decoded, s.stream.get()) !=
-            NVJPEG_STATUS_SUCCESS) {
-            // Damaged or unsupported: TurboJPEG decides and names the damage. A fresh decoder state for the
-            // next file, as a failed decode may leave this one part-way.
-            s.stream.synchronize();
-            nvjpegJpegStateDestroy(s.decoder);
-            s.decoder = nullptr;
-            check(nvjpegJpegStateCreate(s.handle, &s.decoder), "creating a decoder");
+        nvjpegImage_t image{};
+        image.channel[0] = reinterpret_cast<unsigned char*>(s.source.get());
+        image.pitch[0] = src_pitch;
+        if (!grey && s.decode_on_hardware(jpeg, image)) {
+            report.decoder = "nvJPEG hardware";
+        } else if (decode == GpuJpegDecode::hardware_only) {
             return std::nullopt;
+        } else {
+            // Damaged or unsupported files: TurboJPEG decides and names the damage.
+            if (nvjpegDecode(s.handle, s.decoder, jpeg.data(), jpeg.size(), grey ? NVJPEG_OUTPUT_Y : NVJPEG_OUTPUT_RGBI, &image, s.stream.get()) !=
+                NVJPEG_STATUS_SUCCESS) {
+                s.reset_decoder();
+                return std::nullopt;
+            }
+            report.decoder = "nvJPEG hybrid";
         }
     } else {
         NvtxRange range("upload");
@@ -186,6 +233,7 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
         const ConstImageView v = decoded->view();
         GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(s.source.get(), src_pitch, v.data, v.pitch, v.row_bytes(), static_cast<std::size_t>(height),
                                                cudaMemcpyHostToDevice, s.stream.get()));
+        report.decoder = "libjpeg-turbo";
     }
     report.decode_seconds = seconds_since(decode_start);
     const auto encode_start = std::chrono::steady_clock::now();
@@ -223,18 +271,6 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
     report.height = targets.front().dst.height;
     report.channels = format.channels;
     return encoded;
-}
-
-std::optional<std::vector<std::uint8_t>> nvjpeg_transcode(const std::vector<std::uint8_t>& jpeg, const std::string& path, Orientation element,
-                                                          int quality, const ReadOptions& limits, std::size_t gpu_memory,
-                                                          GpuJpegReport& report) {
-    if (!ends_with_eoi(jpeg)) return std::nullopt;  // before any GPU work
-    int device = 0;
-    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
-    NvjpegCoder coder(NvjpegCoder::open_handle(device), gpu_memory, true);
-    auto encoded = coder.variants(jpeg, path, {element}, quality, limits, report);
-    if (!encoded) return std::nullopt;
-    return std::move(encoded->front());
 }
 
 }  // namespace gpurotate::detail

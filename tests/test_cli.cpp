@@ -163,13 +163,15 @@ TEST_CASE("usage errors exit 2") {
     CHECK(run("ls -A " + quote(dir.path())).output.empty());
 }
 
-TEST_CASE("--device cuda exits 5 without a usable GPU and runs with one") {
+TEST_CASE("--device cuda exits 5 without a usable GPU and runs with one, its start-up beside the decode") {
     test_support::TempDir dir;
     const std::string in = samples + "/chelsea.png";
-    const auto result = run(command_line(quote(in) + " --rot90 --device cuda -o " + quote(dir.file("o.png"))));
+    const auto result = run(command_line(quote(in) + " --rot90 --device cuda -v -o " + quote(dir.file("o.png"))));
     CAPTURE(result.output);
     if (gpurotate::cuda_available()) {
         CHECK(result.status == 0);
+        CHECK(result.output.find("ms of it hidden behind reading and decoding") != std::string::npos);
+        CHECK(result.output.find("wait for the GPU ") != std::string::npos);
     } else {
         CHECK(result.status == 5);
         CHECK(result.output.find("no usable GPU") != std::string::npos);

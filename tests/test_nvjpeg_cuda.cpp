@@ -6,6 +6,8 @@
 #include "reference.hpp"
 #include "test_support.hpp"
 
+#include "codecs/nvjpeg_codec.hpp"
+
 #include <gpurotate/io.hpp>
 
 #include <doctest/doctest.h>
@@ -21,6 +23,12 @@ using test_support::run;
 namespace {
 
 const std::string exe = GPUROTATE_EXE;
+
+// Whether GPU 0 has NVJPG engines (A100, H100 and later), and so what --nvjpeg-decode gpu must report.
+bool gpu_has_hardware_decoder() {
+    static const bool has = gpurotate::detail::NvjpegCoder::has_hardware_decoder(*gpurotate::detail::NvjpegCoder::open_handle(0, true));
+    return has;
+}
 
 // Gradients and waves: what JPEG is for, so that quality 95 gives a PSNR well above 40 dB.
 gpurotate::Image smooth(std::int64_t w, std::int64_t h, int channels) {
@@ -69,11 +77,20 @@ TEST_CASE("nvJPEG: every element on RGB and grey, within 40 dB of libjpeg-turbo'
             CAPTURE(input.channels);
             CAPTURE(input.quality);
             CAPTURE(flag);
+            // Decoded by libjpeg-turbo and by nvJPEG, in turn.
+            const char* decoder = o == Orientation::identity || o == Orientation::rot90 || o == Orientation::transpose ? "gpu" : "cpu";
+            CAPTURE(decoder);
             const std::string out = dir.file("out.jpg");
-            const auto r = run(quote(exe) + " " + quote(in) + " " + flag + " --nvjpeg --quality 95 --overwrite -v -o " + quote(out));
+            const auto r = run(quote(exe) + " " + quote(in) + " " + flag + " --nvjpeg --nvjpeg-decode " + decoder + " --quality 95 --overwrite -v -o " +
+                               quote(out));
             CAPTURE(r.output);
             REQUIRE(r.status == 0);
             CHECK(r.output.find("encoded on the GPU by nvJPEG") != std::string::npos);
+            const char* decoded_by = decoder == std::string("cpu") ? "libjpeg-turbo"
+                                     : input.channels == 3 && gpu_has_hardware_decoder() ? "nvJPEG hardware"
+                                                                                         : "nvJPEG hybrid";
+            CHECK(r.output.find(std::string("decoded by ") + decoded_by + ",") != std::string::npos);
+            CHECK(r.output.find("ms of it hidden behind reading and decoding") != std::string::npos);
             CHECK(r.output.find(std::string(", ") + input.subsampling + ")") != std::string::npos);
             const gpurotate::Image got = gpurotate::read_image(out);
             const gpurotate::Image expected = reference::transform(decoded, o);
@@ -96,11 +113,14 @@ TEST_CASE("nvJPEG: damaged files are refused as on the CPU, metadata is kept, ot
     test_support::write_bytes(dir.file("cut.jpg"), good.substr(0, good.size() / 2));
     test_support::write_bytes(dir.file("junk.jpg"), good.substr(0, 3) + std::string(200, '\x42'));
     for (const char* bad : {"cut.jpg", "junk.jpg"}) {
-        CAPTURE(bad);
-        const auto r = run(quote(exe) + " " + quote(dir.file(bad)) + " --rot90 --nvjpeg -o " + quote(dir.file("x.jpg")));
-        CHECK(r.status == 3);
-        CHECK(r.output.rfind("gpurotate: error: cannot decode '" + dir.file(bad) + "'", 0) == 0);
-        CHECK_FALSE(test_support::file_exists(dir.file("x.jpg")));
+        for (const char* decoder : {"cpu", "gpu"}) {
+            CAPTURE(bad);
+            CAPTURE(decoder);
+            const auto r = run(quote(exe) + " " + quote(dir.file(bad)) + " --rot90 --nvjpeg --nvjpeg-decode " + decoder + " -o " + quote(dir.file("x.jpg")));
+            CHECK(r.status == 3);
+            CHECK(r.output.rfind("gpurotate: error: cannot decode '" + dir.file(bad) + "'", 0) == 0);
+            CHECK_FALSE(test_support::file_exists(dir.file("x.jpg")));
+        }
     }
     REQUIRE(run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 --nvjpeg -o " + quote(dir.file("k.jpg"))).status == 0);
     CHECK(gpurotate::read_metadata(dir.file("k.jpg")).icc == meta.icc);
@@ -110,7 +130,7 @@ TEST_CASE("nvJPEG: damaged files are refused as on the CPU, metadata is kept, ot
     CHECK(png.output.find("nvJPEG") == std::string::npos);
 }
 
-TEST_CASE("augment --nvjpeg: every variant of RGB and grey JPEGs encoded on the GPU (CPU or GPU decode), damaged files and PNGs on the CPU path") {
+TEST_CASE("augment --nvjpeg: every variant of RGB and grey JPEGs encoded on the GPU (CPU, GPU or both decoding), damaged files and PNGs on the CPU path") {
     test_support::TempDir dir;
     std::filesystem::create_directories(dir.file("in"));
     gpurotate::WriteOptions q85;
@@ -121,14 +141,19 @@ TEST_CASE("augment --nvjpeg: every variant of RGB and grey JPEGs encoded on the 
     gpurotate::write_image(dir.file("in/drawing.png"), smooth(40, 30, 3).view());
     const std::string good = test_support::file_bytes(dir.file("in/rgb444.jpg"));
     test_support::write_bytes(dir.file("in/cut.jpg"), good.substr(0, good.size() / 2));
-    for (const char* decoder : {"cpu", "gpu"}) {
+    for (const char* decoder : {"cpu", "gpu", "both"}) {
         CAPTURE(decoder);
         std::filesystem::remove_all(dir.file("out"));
-        const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops all --nvjpeg -j 3 --nvjpeg-decode " + decoder);
+        // One worker with both: every RGB file finds the hardware decoder free.
+        const std::string jobs = decoder == std::string("both") ? "1" : "3";
+        const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops all --nvjpeg -j " + jobs +
+                           " --nvjpeg-decode " + decoder);
         CAPTURE(r.output);
         CHECK(r.status == 3);  // the damaged file fails alone, named as the CPU path names it
         CHECK(r.output.find("cannot decode '" + dir.file("in/cut.jpg") + "'") != std::string::npos);
         CHECK(r.output.find("nvJPEG encoded the variants of 3 of the 5 inputs") != std::string::npos);
+        const bool hardware = decoder != std::string("cpu") && gpu_has_hardware_decoder();  // the two RGB files, not the grey one
+        CHECK(r.output.find(std::string("hardware decoder decoded ") + (hardware ? "2" : "0") + " of them") != std::string::npos);
         for (const char* stem : {"rgb420", "rgb444", "grey"}) {
             const gpurotate::Image decoded = gpurotate::read_image(dir.file(std::string("in/") + stem + ".jpg"));
             for (Orientation o : gpurotate::all_orientations) {

@@ -177,8 +177,10 @@ void print_summary(const PipelineTotals& t, const ExistingCheck& existing, doubl
                   size_text(wall > 0 ? static_cast<double>(t.bytes_written) / wall : 0.0).c_str(), backend.c_str(), s.workers);
     err << line;
     if (s.nvjpeg) {
-        std::snprintf(line, sizeof line, "gpurotate: nvJPEG encoded the variants of %lld of the %lld inputs on the GPU (the others took the CPU codecs)\n",
-                      static_cast<long long>(t.nvjpeg_inputs), static_cast<long long>(t.inputs_done));
+        std::snprintf(line, sizeof line,
+                      "gpurotate: nvJPEG encoded the variants of %lld of the %lld inputs on the GPU (the others took the CPU codecs); "
+                      "the GPU's hardware decoder decoded %lld of them\n",
+                      static_cast<long long>(t.nvjpeg_inputs), static_cast<long long>(t.inputs_done), static_cast<long long>(t.hardware_decoded));
         err << line;
     }
     std::snprintf(line, sizeof line,
@@ -283,7 +285,7 @@ int run_augment(const AugmentOptions& o) {
     settings.auto_orient = o.auto_orient;
     settings.strip = o.strip;
     settings.nvjpeg = o.nvjpeg;
-    settings.nvjpeg_gpu_decode = o.nvjpeg_gpu_decode;
+    settings.nvjpeg_decode = o.nvjpeg_decode;
     settings.replace_outputs = o.overwrite || o.resume;
 
     // OUTDIR and the mirrored input folders below it, each made once before the workers start.

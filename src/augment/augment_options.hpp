@@ -1,6 +1,8 @@
 #pragma once
 // `gpurotate augment`'s command line, parsed into plain data.
 
+#include "codecs/nvjpeg_codec.hpp"
+
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
 #include <gpurotate/transform.hpp>
@@ -29,7 +31,7 @@ struct AugmentOptions {
     bool auto_orient = false;                      ///< each input made upright by its EXIF orientation first
     bool strip = false;                            ///< outputs without EXIF or ICC profile
     bool nvjpeg = false;                           ///< JPEG to JPEG with nvJPEG encoding on the GPU
-    bool nvjpeg_gpu_decode = false;                ///< with nvjpeg: decode with nvJPEG too, not libjpeg-turbo
+    detail::NvjpegDecode nvjpeg_decode = detail::NvjpegDecode::cpu;  ///< with nvjpeg: who decodes
     std::size_t gpu_memory = 0;                    ///< device bytes per GPU; an image over it goes to the CPU
                                                    ///< (--device auto) or fails (--device cuda); 0: no limit
     std::string name_template = "{stem}_{op}.{ext}";

@@ -22,6 +22,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 #include <sys/stat.h>
@@ -39,6 +40,10 @@ std::int64_t nanoseconds_since(Clock::time_point start) {
 // memory stays at (1 + variants) x image size per stream. As many nvJPEG coders: each holds device buffers
 // and encoder state, and making one took about 0.15 s, one after another across threads.
 constexpr unsigned sessions_per_device = 4;
+// With --nvjpeg-decode both: inputs the hardware decoder may hold at once per GPU. One thread feeding it
+// single images decoded more per second than four (bench/RESULTS.md, fifth session); two keep it busy
+// while the first one's variants are encoded.
+constexpr int hardware_decodes_per_device = 2;
 
 // GPU resources shared by the workers, each lent to one worker at a time: sessions (a stream and buffers
 // for the fused kernel) and nvJPEG coders. A few per GPU overlap one image's transfers with another's.
@@ -69,7 +74,19 @@ public:
         return Lease(*this, std::move(resource));
     }
 
-    int count() const { return count_; }
+    /// A resource made after the pool was (while the first ones are already at work).
+    void add(std::unique_ptr<Resource> r) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            ++count_;
+        }
+        give_back(std::move(r));
+    }
+
+    int count() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return count_;
+    }
 
     /// Calls f on every resource; call when none is lent out (at the end of the run).
     template <class F>
@@ -87,7 +104,7 @@ private:
         available_.notify_one();
     }
 
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::condition_variable available_;
     std::vector<std::unique_ptr<Resource>> free_;
     int count_ = 0;
@@ -106,7 +123,10 @@ public:
         const unsigned per_device = std::max(1u, std::min(settings_.workers, sessions_per_device));
         // --gpu-memory is per GPU: its streams share it (half of it with --nvjpeg, whose coders have the rest).
         const std::size_t session_budget = settings_.gpu_memory / per_device / (settings_.nvjpeg ? 2 : 1);
-        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget, nvjpeg = settings_.nvjpeg] {
+        coders_per_device_ = per_device;
+        coder_budget_ = session_budget;
+        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget, nvjpeg = settings_.nvjpeg,
+                                                   decode = settings_.nvjpeg_decode] {
             const auto start = Clock::now();
             Opened opened;
             std::vector<std::unique_ptr<GpuSession>> sessions;
@@ -114,19 +134,19 @@ public:
                 for (int d : devices) sessions.push_back(std::make_unique<GpuSession>(d, session_budget));
             }
             opened.pool = std::make_unique<SessionPool>(std::move(sessions));
-            if (nvjpeg) {  // and nvJPEG's coders: one handle per GPU, shared by that GPU's coders
+            if (nvjpeg) {  // and nvJPEG: one handle per GPU, shared by its coders
                 try {
                     std::vector<std::unique_ptr<detail::NvjpegCoder>> coders;
                     for (int d : devices) {
-                        const auto handle = detail::NvjpegCoder::open_handle(d);
-                        // Standard Huffman tables, as the CPU encoders write.
-                        for (unsigned i = 0; i < per_device; ++i) {
-                            coders.push_back(std::make_unique<detail::NvjpegCoder>(handle, session_budget, false));
-                        }
+                        opened.jpeg_handles.push_back(detail::NvjpegCoder::open_handle(d, decode != detail::NvjpegDecode::cpu));
+                        // One coder per GPU now, the others once the work has begun (add_coders): each takes
+                        // about 0.15 s to make. Standard Huffman tables, as the CPU encoders write.
+                        coders.push_back(std::make_unique<detail::NvjpegCoder>(opened.jpeg_handles.back(), session_budget, false));
                     }
                     opened.coders = std::make_unique<CoderPool>(std::move(coders));
                 } catch (const Error& e) {
                     opened.jpeg_failure = e.what();
+                    opened.jpeg_handles.clear();
                 }
             }
             opened.nanoseconds = nanoseconds_since(start);
@@ -139,6 +159,7 @@ public:
         for (unsigned i = 1; i < settings_.workers; ++i) workers.emplace_back([this] { work(); });
         work();
         for (auto& w : workers) w.join();
+        workers_done_ = true;  // no more coders wanted
         if (fatal_) std::rethrow_exception(fatal_);
         totals_.decode_seconds = static_cast<double>(decode_ns_.load()) * 1e-9;
         totals_.transform_seconds = static_cast<double>(transform_ns_.load()) * 1e-9;
@@ -177,9 +198,10 @@ private:
             const std::vector<std::uint8_t> bytes = detail::read_file_bytes(job.input.path);
             metadata = detail::metadata_of(bytes);
             const bool jpeg_on_gpu = settings_.nvjpeg && gpu_encodes(job, bytes);
-            if (jpeg_on_gpu && settings_.nvjpeg_gpu_decode && transcode_on_gpu(job, bytes, metadata, nullptr, start)) return;
+            if (jpeg_on_gpu && decoded_on_gpu(job, bytes, metadata, start)) return;
             input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels}, job.input.path);
-            if (jpeg_on_gpu && !settings_.nvjpeg_gpu_decode && transcode_on_gpu(job, bytes, metadata, &input, start)) return;
+            // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
+            if (jpeg_on_gpu && transcode_on_gpu(job, bytes, metadata, &input, detail::GpuJpegDecode::any, start)) return;
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());
@@ -268,12 +290,38 @@ private:
         return true;
     }
 
+    /// A JPEG decoded by nvJPEG and its variants encoded there, as --nvjpeg-decode says; false where this
+    /// input is for libjpeg-turbo.
+    bool decoded_on_gpu(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, Clock::time_point start) {
+        switch (settings_.nvjpeg_decode) {
+            case detail::NvjpegDecode::cpu: return false;
+            case detail::NvjpegDecode::gpu: return transcode_on_gpu(job, bytes, metadata, nullptr, detail::GpuJpegDecode::any, start);
+            case detail::NvjpegDecode::both: {
+                if (!sessions() || !claim_hardware_decoder()) return false;
+                const bool done = transcode_on_gpu(job, bytes, metadata, nullptr, detail::GpuJpegDecode::hardware_only, start);
+                --hardware_decodes_;
+                return done;
+            }
+        }
+        return false;
+    }
+
+    /// A place at the hardware decoder, where the GPUs have one and it has room.
+    bool claim_hardware_decoder() {
+        if (hardware_decode_limit_ == 0) return false;
+        int in_flight = hardware_decodes_.load();
+        while (in_flight < hardware_decode_limit_) {
+            if (hardware_decodes_.compare_exchange_weak(in_flight, in_flight + 1)) return true;
+        }
+        return false;
+    }
+
     /// A JPEG's variants encoded on the GPU by a coder of the pool, from `decoded` (libjpeg-turbo's pixels,
-    /// uploaded) or, without it, from nvJPEG's decode of the file. False when nvJPEG is not usable or
-    /// declines the file (damaged, CMYK, over the GPU budget): the caller then takes the CPU codecs, which
-    /// decide, and name any damage.
+    /// uploaded) or, without it, from nvJPEG's decode of the file by `decode`. False when nvJPEG is not
+    /// usable or declines the file (damaged, CMYK, over the GPU budget, not for the hardware decoder): the
+    /// caller then takes the CPU codecs, which decide, and name any damage.
     bool transcode_on_gpu(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, const Image* decoded,
-                          Clock::time_point start) {
+                          detail::GpuJpegDecode decode, Clock::time_point start) {
         const std::int64_t before_ns = nanoseconds_since(start);  // the file, its metadata and a CPU decode
         if (!sessions()) return false;  // the GPU did not start (--device auto fell back to the CPU)
         if (!coders_) {
@@ -290,7 +338,7 @@ private:
         {
             auto coder = coders_->acquire();
             encoded = coder->variants(bytes, job.input.path, elements, settings_.quality, ReadOptions{HostMemory::pageable, settings_.max_pixels},
-                                      report, decoded);
+                                      report, decoded, decode);
         }
         if (!encoded) return false;
         // Decode is the read and the decode (nvJPEG's included); transform is the rest of the GPU work, the
@@ -312,6 +360,7 @@ private:
         {
             std::lock_guard<std::mutex> lock(totals_mutex_);
             ++totals_.nvjpeg_inputs;
+            if (report.decoder == std::string_view("nvJPEG hardware")) ++totals_.hardware_decoded;
         }
         image_done(any_failed);
         return true;
@@ -387,6 +436,7 @@ private:
                 coders_ = std::move(opened.coders);
                 jpeg_failure_ = std::move(opened.jpeg_failure);
                 totals_.gpu_start_seconds = static_cast<double>(opened.nanoseconds) * 1e-9;
+                if (coders_) add_coders(std::move(opened.jpeg_handles));
             } catch (const Error& e) {
                 if (!settings_.cpu_fallback) {
                     start_failure_ = std::current_exception();
@@ -400,15 +450,38 @@ private:
         return sessions_.get();
     }
 
+    /// The rest of the coders, made on a thread while the first ones work.
+    void add_coders(std::vector<std::shared_ptr<detail::NvjpegCoder::Handle>> handles) {
+        int hardware = 0;
+        for (const auto& h : handles) hardware += detail::NvjpegCoder::has_hardware_decoder(*h) ? 1 : 0;
+        hardware_decode_limit_ = hardware * hardware_decodes_per_device;
+        adding_coders_ = std::async(std::launch::async, [this, handles = std::move(handles)] {
+            try {
+                for (unsigned i = 1; i < coders_per_device_ && !workers_done_; ++i) {
+                    for (const auto& h : handles) coders_->add(std::make_unique<detail::NvjpegCoder>(h, coder_budget_, false));
+                }
+            } catch (const Error& e) {  // the run goes on with the coders it has
+                progress_.message(std::string("gpurotate: warning: fewer nvJPEG coders than planned (") + e.what() + ")");
+            }
+        });
+    }
+
     // What the start-up thread opens.
     struct Opened {
         std::unique_ptr<SessionPool> pool;
         std::unique_ptr<CoderPool> coders;  ///< with --nvjpeg, unless nvJPEG failed
+        std::vector<std::shared_ptr<detail::NvjpegCoder::Handle>> jpeg_handles;  ///< one per GPU, for the coders still to make
         std::string jpeg_failure;          ///< why it did
         std::int64_t nanoseconds = 0;
     };
     std::future<Opened> opening_;
+    unsigned coders_per_device_ = 0;
+    std::size_t coder_budget_ = 0;
     std::unique_ptr<CoderPool> coders_;
+    std::atomic<bool> workers_done_{false};
+    std::future<void> adding_coders_;  // declared after coders_: waited for before they are destroyed
+    int hardware_decode_limit_ = 0;    // 0: no hardware decoder (or --nvjpeg-decode is not both)
+    std::atomic<int> hardware_decodes_{0};
     std::string jpeg_failure_;
     std::once_flag opened_;
     std::exception_ptr start_failure_;

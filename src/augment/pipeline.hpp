@@ -6,6 +6,7 @@
 #include "augment/manifest.hpp"
 #include "augment/output_plan.hpp"
 #include "augment/progress.hpp"
+#include "codecs/nvjpeg_codec.hpp"
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/transform.hpp>
@@ -28,7 +29,7 @@ struct PipelineSettings {
     std::size_t gpu_memory = 0;  ///< device bytes per GPU for all its streams; 0: no limit of our own
     bool replace_outputs = false;    ///< --overwrite or --resume: outputs not recorded as complete are replaced
     bool nvjpeg = false;  ///< --nvjpeg: JPEGs whose outputs are all JPEG are decoded once and encoded on the GPU
-    bool nvjpeg_gpu_decode = false;  ///< --nvjpeg-decode gpu: decoded by nvJPEG too (else libjpeg-turbo, then uploaded)
+    detail::NvjpegDecode nvjpeg_decode = detail::NvjpegDecode::cpu;  ///< --nvjpeg-decode
 };
 
 struct PipelineTotals {
@@ -44,6 +45,7 @@ struct PipelineTotals {
     int gpu_sessions = 0;
     double gpu_start_seconds = 0;  ///< opening the GPU sessions (CUDA start-up), overlapped with the first decodes
     std::int64_t nvjpeg_inputs = 0;  ///< inputs encoded by nvJPEG (the others took the CPU codecs)
+    std::int64_t hardware_decoded = 0;  ///< of them, inputs the GPU's hardware JPEG decoder decoded
     bool fell_back_to_cpu = false;
 };
 

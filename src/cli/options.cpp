@@ -107,7 +107,14 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     const std::string auto_orient_help = "first make the image upright by its EXIF orientation (JPEG, PNG), and write the tag as 1";
     const std::string strip_help = "write no EXIF and no ICC profile (by default JPEG and PNG keep them)";
     app.add_flag("--auto-orient", options.auto_orient, auto_orient_help);
-    app.add_flag("--nvjpeg", options.nvjpeg, "JPEG to JPEG: decode, transform and encode on the GPU with nvJPEG (implies --device cuda)");
+    CLI::Option* nvjpeg = app.add_flag("--nvjpeg", options.nvjpeg, "JPEG to JPEG: transform and encode on the GPU with nvJPEG (implies --device cuda)");
+    using detail::NvjpegDecode;
+    app.add_option("--nvjpeg-decode", options.nvjpeg_decode,
+                   "with --nvjpeg, who decodes: cpu (libjpeg-turbo while the GPU starts, then one upload) or gpu (nvJPEG: the "
+                   "hardware decoder where the GPU has one)")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, NvjpegDecode>{{"cpu", NvjpegDecode::cpu}, {"gpu", NvjpegDecode::gpu}}))
+        ->needs(nvjpeg)
+        ->option_text("cpu|gpu (default cpu)");
     app.add_flag("--strip", options.strip, strip_help);
     app.add_flag("--overwrite", options.overwrite, "replace an existing output file (also the input)");
     app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
@@ -146,11 +153,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_flag("--strip", augment_options.strip, strip_help);
     CLI::Option* augment_nvjpeg = augment_cmd->add_flag("--nvjpeg", augment_options.nvjpeg,
                           "JPEG inputs with JPEG outputs: encode every variant on the GPU with nvJPEG (implies --device cuda)");
-    std::string nvjpeg_decode = "cpu";
-    augment_cmd->add_option("--nvjpeg-decode", nvjpeg_decode, "with --nvjpeg, who decodes: cpu (libjpeg-turbo, then one upload; faster with a core per worker) or gpu (nvJPEG)")
-        ->check(CLI::IsMember({"cpu", "gpu"}))
+    augment_cmd->add_option("--nvjpeg-decode", augment_options.nvjpeg_decode,
+                            "with --nvjpeg, who decodes: cpu (libjpeg-turbo on the workers, then one upload), gpu (nvJPEG: the hardware "
+                            "decoder where the GPU has one), or both (the hardware decoder whenever it has room, libjpeg-turbo the rest)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, NvjpegDecode>{{"cpu", NvjpegDecode::cpu}, {"gpu", NvjpegDecode::gpu}, {"both", NvjpegDecode::both}}))
         ->needs(augment_nvjpeg)
-        ->default_str("cpu");
+        ->option_text("cpu|gpu|both (default cpu)");
     augment_cmd->add_option("--max-pixels", augment_max_pixels, max_pixels_help)->default_str(max_pixels_default);
     augment_cmd->add_option("--gpu-memory", augment_gpu_memory,
                             "device memory per GPU for its 4 streams; an image that does not fit goes to the CPU (--device auto) or fails");
@@ -187,7 +196,6 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);
         if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);
         if (!augment_max_pixels.empty()) augment_options.max_pixels = parse_pixel_count(augment_max_pixels, "--max-pixels");
-        augment_options.nvjpeg_gpu_decode = nvjpeg_decode == "gpu";
         if (!augment_gpu_memory.empty()) augment_options.gpu_memory = static_cast<std::size_t>(parse_byte_count(augment_gpu_memory, "--gpu-memory"));
         options.augment = augment_options;
         return options;

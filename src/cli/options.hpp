@@ -30,6 +30,7 @@ struct Options {
     bool overwrite = false;
     bool auto_orient = false;  ///< apply the EXIF orientation first, write the tag as 1
     bool nvjpeg = false;       ///< JPEG to JPEG decoded and encoded on the GPU
+    detail::NvjpegDecode nvjpeg_decode = detail::NvjpegDecode::cpu;  ///< with nvjpeg: who decodes
     bool strip = false;        ///< write no EXIF or ICC profile
     bool verbose = false;
     bool show_version = false;

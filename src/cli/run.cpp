@@ -1,5 +1,7 @@
 #include "cli/run.hpp"
 
+#include "cli/gpu_startup.hpp"
+
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
 #include <gpurotate/transform.hpp>
@@ -15,6 +17,9 @@
 
 #include <chrono>
 #include <iomanip>
+#include <optional>
+#include <sstream>
+#include <algorithm>
 #include <ostream>
 
 #include <sys/stat.h>
@@ -40,18 +45,31 @@ private:
     std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-// JPEG to JPEG on the GPU (nvJPEG): decoded, transformed and encoded in device memory. False when this
-// path does not apply or nvJPEG declines the file; the caller then takes the usual one.
-bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& bytes, Orientation element, const ImageMetadata& metadata,
-                      std::ostream& log) {
-    if (detail::output_format_named_by(options.output).format != detail::OutputFormat::jpeg) return false;
-    if (!detail::is_jpeg(bytes)) return false;
-    StageClock clock;
+std::string fixed_ms(double ms) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(1) << ms << " ms";
+    return text.str();
+}
+
+std::string startup_text(GpuStartup& gpu) {
+    std::ostringstream text;
+    const double seconds = gpu.wait().seconds;
+    text << std::fixed << std::setprecision(1) << "CUDA start-up " << seconds * 1e3 << " ms on its own thread, "
+         << std::max(0.0, seconds - gpu.waited_seconds()) * 1e3 << " ms of it hidden behind reading and decoding";
+    return text.str();
+}
+
+// JPEG to JPEG on the GPU (nvJPEG): transformed and encoded in device memory, from `decoded` (libjpeg-turbo's
+// pixels, uploaded) or, without it, from nvJPEG's decode. False when this path does not apply or nvJPEG
+// declines the file; the caller then takes the usual one.
+bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& bytes, const Image* decoded, Orientation element,
+                      const ImageMetadata& metadata, GpuStartup& gpu, StageClock& clock, std::ostream& log) {
     detail::GpuJpegReport report;
-    std::optional<std::vector<std::uint8_t>> encoded;
+    std::optional<std::vector<std::vector<std::uint8_t>>> encoded;
     try {
-        encoded = detail::nvjpeg_transcode(bytes, options.input, element, options.quality,
-                                           ReadOptions{HostMemory::pageable, options.max_pixels}, options.gpu_memory, report);
+        detail::NvjpegCoder& coder = *gpu.wait().coder;
+        encoded = coder.variants(bytes, options.input, {element}, options.quality, ReadOptions{HostMemory::pageable, options.max_pixels}, report,
+                                 decoded);
     } catch (const Error& e) {
         throw Error(e.code(), std::string(e.what()) + " (without --nvjpeg the CPU codecs do this)");
     }
@@ -59,7 +77,7 @@ bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& b
     const double gpu_ms = clock.lap_ms();
     {
         detail::NvtxRange range("write");
-        detail::write_file_atomically(options.output, detail::with_metadata(std::move(*encoded), metadata), options.overwrite, true);
+        detail::write_file_atomically(options.output, detail::with_metadata(std::move(encoded->front()), metadata), options.overwrite, true);
     }
     const double write_ms = clock.lap_ms();
     if (options.verbose) {
@@ -67,8 +85,10 @@ bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& b
         log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " -> " << name(element) << " -> " << options.output
             << " (" << report.width << "x" << report.height << ", " << (report.channels == 1 ? "grey" : "RGB") << ", " << report.subsampling
             << ")\n"
-            << "gpurotate: backend cuda (" << (gpus.empty() ? std::string("?") : gpus.front().name) << "), JPEG decoded and encoded on the GPU by nvJPEG\n"
-            << "gpurotate: decode + transform + encode " << gpu_ms << " ms, write " << write_ms << " ms\n";
+            << "gpurotate: backend cuda (" << (gpus.empty() ? std::string("?") : gpus.front().name) << "), decoded by " << report.decoder
+            << ", encoded on the GPU by nvJPEG; " << startup_text(gpu) << "\n"
+            << "gpurotate: " << (decoded ? "upload" : "decode") << " + transform + encode " << gpu_ms << " ms (with the wait for the GPU), write "
+            << write_ms << " ms\n";
     }
     return true;
 }
@@ -88,12 +108,13 @@ void run_single_image(const Options& options, std::ostream& log) {
     check_output_writable(options.output, options.overwrite);
     if (options.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "--nvjpeg: this build has no nvJPEG");
     if (options.nvjpeg && options.device == Backend::cpu) throw Error(ErrorCode::usage, "--nvjpeg runs on the GPU: it cannot go with --device cpu");
-    // One image from a file: the CPU is faster at every size measured (bench/RESULTS.md: CUDA start-up
+    // One image from a file: the CPU was faster at every size measured (bench/RESULTS.md: CUDA start-up
     // takes 0.3 s and the transfers as long as the CPU's transform), so --device auto means the CPU here.
     // The GPU is for --device cuda, --nvjpeg, datasets (augment) and pixels already on the device.
-    const Backend backend = options.nvjpeg ? resolve_backend(Backend::cuda)
-                            : options.device == Backend::automatic ? Backend::cpu
-                                                                   : resolve_backend(options.device);
+    const Backend backend = options.nvjpeg || options.device == Backend::cuda ? Backend::cuda : Backend::cpu;
+    // It starts now, on a thread of its own, while this one reads and decodes.
+    std::optional<GpuStartup> gpu;
+    if (backend == Backend::cuda) gpu.emplace(options.nvjpeg, options.nvjpeg_decode == detail::NvjpegDecode::gpu, options.gpu_memory);
 
     // One read of the file: the pixels, and the EXIF and ICC profile, kept unless --strip; the orientation
     // tag decides --auto-orient's first step.
@@ -112,15 +133,24 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
     const ImageMetadata output_metadata = options.strip ? ImageMetadata{} : metadata_after(metadata, element, options.auto_orient && orientation_tag ? 1 : 0);
 
-    if (options.nvjpeg && transcode_on_gpu(options, bytes, element, output_metadata, log)) return;
-
-    // Decoded straight into page-locked memory when it goes to the GPU: the upload then runs at full speed.
+    const bool jpeg_on_gpu =
+        options.nvjpeg && detail::output_format_named_by(options.output).format == detail::OutputFormat::jpeg && detail::is_jpeg(bytes);
+    if (jpeg_on_gpu && options.nvjpeg_decode == detail::NvjpegDecode::gpu &&
+        transcode_on_gpu(options, bytes, nullptr, element, output_metadata, *gpu, clock, log)) {
+        return;
+    }
+    // Into pageable memory even for the GPU: page-locked memory would need the context the other thread
+    // is still making.
     const Image input = [&] {
         detail::NvtxRange range("decode");
-        return decode_image(bytes, ReadOptions{backend == Backend::cuda ? HostMemory::pinned : HostMemory::pageable, options.max_pixels}, options.input);
+        return decode_image(bytes, ReadOptions{HostMemory::pageable, options.max_pixels}, options.input);
     }();
+    // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
+    if (jpeg_on_gpu && transcode_on_gpu(options, bytes, &input, element, output_metadata, *gpu, clock, log)) return;
     const double decode_ms = clock.lap_ms();
     check_output_format(options.output, input.format());
+    if (gpu) gpu->wait();
+    const double gpu_wait_ms = clock.lap_ms();
 
     const Image output = [&] {
         detail::NvtxRange range("transform");
@@ -143,13 +173,14 @@ void run_single_image(const Options& options, std::ostream& log) {
         std::string device = "cpu";
         if (backend == Backend::cuda) {
             const auto gpus = cuda_devices();
-            device = "cuda (" + (gpus.empty() ? std::string("?") : gpus.front().name) + ", kernel " + to_string(options.kernel) + ")";
+            device = "cuda (" + (gpus.empty() ? std::string("?") : gpus.front().name) + ", kernel " + to_string(options.kernel) + "); " +
+                     startup_text(*gpu);
         }
         log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " (" << input.width() << "x"
             << input.height() << " " << to_string(input.format()) << ") -> " << name(element) << " -> " << options.output << " ("
             << output.width() << "x" << output.height() << ")\n"
             << "gpurotate: backend " << device << "\n"
-            << "gpurotate: decode " << decode_ms << " ms, transform " << transform_ms << " ms (with transfers), encode "
+            << "gpurotate: decode " << decode_ms << " ms, " << (gpu ? "wait for the GPU " + fixed_ms(gpu_wait_ms) + ", " : "") << "transform " << transform_ms << " ms (with transfers), encode "
             << encode_ms << " ms\n";
     }
 }

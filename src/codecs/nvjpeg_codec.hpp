@@ -2,7 +2,7 @@
 // JPEG to JPEG on the GPU with nvJPEG (part of the CUDA Toolkit; optional, found at configure time): the
 // file is decoded into device memory, transformed there and encoded there, so its pixels never visit the
 // host. Implemented in cuda/nvjpeg_transcode.cu, or by nvjpeg_unavailable.cpp without nvJPEG (where
-// nvjpeg_transcode declines every file and NvjpegCoder cannot be made).
+// NvjpegCoder cannot be made).
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
@@ -23,8 +23,22 @@ struct GpuJpegReport {
     std::int64_t width = 0, height = 0;
     int channels = 0;
     const char* subsampling = "";  ///< of the output: "4:4:4", "4:2:0", ...
+    const char* decoder = "";      ///< who decoded: "libjpeg-turbo", "nvJPEG hardware", "nvJPEG hybrid"
     double decode_seconds = 0;     ///< decode on the GPU (upload of the bytes included)
     double encode_seconds = 0;     ///< kernels, encodes and bitstream downloads
+};
+
+/// Who decodes a JPEG whose outputs nvJPEG encodes (--nvjpeg-decode).
+enum class NvjpegDecode {
+    cpu,   ///< libjpeg-turbo on the calling thread, then one upload
+    gpu,   ///< nvJPEG: the hardware decoder where it takes the file, else the hybrid one
+    both,  ///< (augment) the hardware decoder takes an input whenever it has room, libjpeg-turbo the others
+};
+
+/// Who decodes the JPEG for NvjpegCoder::variants when the caller has not.
+enum class GpuJpegDecode {
+    any,            ///< the GPU's hardware JPEG decoder where it takes the file, else nvJPEG's hybrid decoder
+    hardware_only,  ///< the hardware decoder or nobody (variants() declines, the caller decodes on the CPU)
 };
 
 /// nvJPEG's objects for one thread, kept for a run of many files (`augment --nvjpeg`): the handle, the
@@ -36,8 +50,11 @@ public:
     /// the decoder and encoder states are not). Making one takes a good part of a second, and handles made
     /// on several threads at once were made one after another: a run makes one per GPU, at start-up.
     struct Handle;
-    /// Throws Error (device).
-    static std::shared_ptr<Handle> open_handle(int device);
+    /// With `hardware_decoder`, also a handle on the GPU's hardware JPEG decoder (NVJPG engines, A100 and
+    /// H100 on) where it has one. Throws Error (device).
+    static std::shared_ptr<Handle> open_handle(int device, bool hardware_decoder);
+    /// Whether `handle` drives a hardware JPEG decoder.
+    static bool has_hardware_decoder(const Handle& handle);
 
     /// On `handle`'s GPU; source and results of one file may take at most `gpu_memory` device bytes (0: no
     /// limit of our own). `optimized_huffman`: Huffman tables fitted to each image (smaller files, a second
@@ -53,23 +70,18 @@ public:
     /// and name the damage, or when source and results need more than the budget. Throws Error (input)
     /// over the pixel limit, (device) when the GPU fails.
     /// `decoded`, when given, is the file's pixels as libjpeg-turbo decoded them (by the caller, off the
-    /// coder's time): they are uploaded instead of nvJPEG decoding the file. With a thread per core that
-    /// was faster (`augment`: 311 against 242 images/s on 16 cores, bench/RESULTS.md): nvJPEG's
-    /// single-image decode runs its Huffman stage on the CPU too, and holds the coder while it does.
+    /// coder's time): they are uploaded instead of nvJPEG decoding the file. Without it, `decode` says who
+    /// decodes. The hardware decoder takes baseline RGB files (not 4:1:1, 4:1:0); the hybrid one runs its
+    /// Huffman stage on the CPU, holding the coder while it does.
     std::optional<std::vector<std::vector<std::uint8_t>>> variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                   const std::vector<Orientation>& elements, int quality,
                                                                   const ReadOptions& limits, GpuJpegReport& report,
-                                                                  const Image* decoded = nullptr);
+                                                                  const Image* decoded = nullptr,
+                                                                  GpuJpegDecode decode = GpuJpegDecode::any);
 
 private:
     struct State;
     std::unique_ptr<State> state_;
 };
-
-/// `jpeg` decoded, transformed by `element` and encoded at `quality` on the current GPU by a coder made
-/// for this one file (optimised Huffman tables), as NvjpegCoder::variants describes.
-std::optional<std::vector<std::uint8_t>> nvjpeg_transcode(const std::vector<std::uint8_t>& jpeg, const std::string& path, Orientation element,
-                                                          int quality, const ReadOptions& limits, std::size_t gpu_memory,
-                                                          GpuJpegReport& report);
 
 }  // namespace gpurotate::detail

@@ -8,15 +8,12 @@ namespace gpurotate::detail {
 
 bool nvjpeg_available() { return false; }
 
-std::optional<std::vector<std::uint8_t>> nvjpeg_transcode(const std::vector<std::uint8_t>&, const std::string&, Orientation, int,
-                                                          const ReadOptions&, std::size_t, GpuJpegReport&) {
-    return std::nullopt;
-}
-
 struct NvjpegCoder::State {};
 struct NvjpegCoder::Handle {};
 
-std::shared_ptr<NvjpegCoder::Handle> NvjpegCoder::open_handle(int) { throw Error(ErrorCode::usage, "this build has no nvJPEG"); }
+std::shared_ptr<NvjpegCoder::Handle> NvjpegCoder::open_handle(int, bool) { throw Error(ErrorCode::usage, "this build has no nvJPEG"); }
+
+bool NvjpegCoder::has_hardware_decoder(const Handle&) { return false; }
 
 NvjpegCoder::NvjpegCoder(std::shared_ptr<Handle>, std::size_t, bool) { throw Error(ErrorCode::usage, "this build has no nvJPEG"); }
 
@@ -24,7 +21,7 @@ NvjpegCoder::~NvjpegCoder() = default;
 
 std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(const std::vector<std::uint8_t>&, const std::string&,
                                                                             const std::vector<Orientation>&, int, const ReadOptions&,
-                                                                            GpuJpegReport&, const Image*) {
+                                                                            GpuJpegReport&, const Image*, GpuJpegDecode) {
     return std::nullopt;
 }
 

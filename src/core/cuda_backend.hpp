@@ -11,6 +11,10 @@
 
 namespace gpurotate::detail {
 
+/// Makes GPU `device` current and creates its context (the driver's start-up: hundreds of milliseconds),
+/// so that a thread can pay it while another reads and decodes. Throws Error (device).
+void start_cuda(int device);
+
 /// Uploads `src`, runs one kernel, downloads into `dst`; synchronous. Where source and result need more
 /// device memory than `gpu_memory` bytes (0: 90% of the free memory), streams bands of source rows through
 /// the GPU instead, with identical output. Arguments already validated.

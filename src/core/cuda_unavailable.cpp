@@ -24,6 +24,7 @@ std::string cuda_runtime_version() { return ""; }
 
 namespace detail {
 
+void start_cuda(int) { no_cuda(); }
 void transform_host_cuda(ConstImageView, ImageView, AxisMap, CudaKernel, std::size_t) { no_cuda(); }
 void transform_device_cuda(ConstImageView, ImageView, AxisMap, CudaKernel, CUstream_st*, const BatchLayout&) { no_cuda(); }
 bool vectorized_applies(ConstImageView, ConstImageView, AxisMap) { return false; }
