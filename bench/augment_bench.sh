@@ -9,7 +9,9 @@
 # the first tool's outputs (from the page cache) to new files and syncs, the least time any tool can take
 # to put those bytes on this machine's disk.
 #
-#   bench/augment_bench.sh [--jpeg N] [--png N] [--keep]      (env: GPUROTATE=build/gpurotate, WORK=/tmp/...)
+#   bench/augment_bench.sh [--jpeg N] [--png N] [--keep] [--tools a,b]   (env: GPUROTATE=build/gpurotate, WORK=/tmp/...)
+#
+# WORK on a RAM disk (/dev/shm) takes the disk out of the comparison.
 #
 # Prints a Markdown table, and gpurotate's own summaries (where the worker time goes) below it.
 set -euo pipefail
@@ -17,13 +19,14 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe=${GPUROTATE:-$here/../build/gpurotate}
 work=${WORK:-/tmp/gpurotate-augment-bench}
-jpeg=2000 png=500 keep=0
+jpeg=2000 png=500 keep=0 only=
 while [ $# -gt 0 ]; do
   case $1 in
     --jpeg) jpeg=$2; shift 2 ;;
     --png) png=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    *) echo "usage: $0 [--jpeg N] [--png N] [--keep]" >&2; exit 2 ;;
+    --tools) only=,$2,; shift 2 ;;
+    *) echo "usage: $0 [--jpeg N] [--png N] [--keep] [--tools gpurotate-nvjpeg,opencv,...]" >&2; exit 2 ;;
   esac
 done
 
@@ -45,10 +48,11 @@ for set in jpeg png; do
   images=$(find "$data/$set" -type f | wc -l)
   declare -A rate=()
   rows=()
-  for tool in gpurotate-nvjpeg gpurotate-nvjpeg-gpudecode gpurotate-nvjpeg-both gpurotate-cuda gpurotate-cpu opencv vips; do
+  for tool in gpurotate-nvjpeg gpurotate-nvjpeg-gpudecode gpurotate-cuda gpurotate-cpu opencv vips; do
     case $tool in
       gpurotate-nvjpeg*) { [ "$set" = jpeg ] && "$exe" --version | grep -q nvJPEG; } || continue ;;
     esac
+    [ -z "$only" ] || [[ $only == *,$tool,* ]] || continue
     out=$work/out-$tool
     rm -rf "$out"
     sync  # nothing of the previous run left to flush
@@ -57,7 +61,6 @@ for set in jpeg png; do
         case $tool in
           gpurotate-nvjpeg) mode=(--nvjpeg) ;;
           gpurotate-nvjpeg-gpudecode) mode=(--nvjpeg --nvjpeg-decode gpu) ;;
-          gpurotate-nvjpeg-both) mode=(--nvjpeg --nvjpeg-decode both) ;;
           *) mode=(--device "${tool#gpurotate-}") ;;
         esac
         start=$(now)

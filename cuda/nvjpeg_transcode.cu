@@ -178,7 +178,7 @@ NvjpegCoder::~NvjpegCoder() = default;
 std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                             const std::vector<Orientation>& elements, int quality,
                                                                             const ReadOptions& limits, GpuJpegReport& report,
-                                                                            const Image* decoded, GpuJpegDecode decode) {
+                                                                            const Image* decoded) {
     // nvJPEG decodes a truncated file into grey rows without an error; TurboJPEG refuses it (STOPONWARNING).
     if (!ends_with_eoi(jpeg) || elements.empty()) return std::nullopt;
     State& s = *state_;
@@ -216,8 +216,6 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
         image.pitch[0] = src_pitch;
         if (!grey && s.decode_on_hardware(jpeg, image)) {
             report.decoder = "nvJPEG hardware";
-        } else if (decode == GpuJpegDecode::hardware_only) {
-            return std::nullopt;
         } else {
             // Damaged or unsupported files: TurboJPEG decides and names the damage.
             if (nvjpegDecode(s.handle, s.decoder, jpeg.data(), jpeg.size(), grey ? NVJPEG_OUTPUT_Y : NVJPEG_OUTPUT_RGBI, &image, s.stream.get()) !=

@@ -177,10 +177,12 @@ void print_summary(const PipelineTotals& t, const ExistingCheck& existing, doubl
                   size_text(wall > 0 ? static_cast<double>(t.bytes_written) / wall : 0.0).c_str(), backend.c_str(), s.workers);
     err << line;
     if (s.nvjpeg) {
-        std::snprintf(line, sizeof line,
-                      "gpurotate: nvJPEG encoded the variants of %lld of the %lld inputs on the GPU (the others took the CPU codecs); "
-                      "the GPU's hardware decoder decoded %lld of them\n",
-                      static_cast<long long>(t.nvjpeg_inputs), static_cast<long long>(t.inputs_done), static_cast<long long>(t.hardware_decoded));
+        char decoded[96] = "";
+        if (s.nvjpeg_decode == detail::NvjpegDecode::gpu) {
+            std::snprintf(decoded, sizeof decoded, "; the GPU's hardware decoder decoded %lld of them", static_cast<long long>(t.hardware_decoded));
+        }
+        std::snprintf(line, sizeof line, "gpurotate: nvJPEG encoded the variants of %lld of the %lld inputs on the GPU (the others took the CPU codecs)%s\n",
+                      static_cast<long long>(t.nvjpeg_inputs), static_cast<long long>(t.inputs_done), decoded);
         err << line;
     }
     std::snprintf(line, sizeof line,

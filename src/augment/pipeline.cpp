@@ -40,10 +40,6 @@ std::int64_t nanoseconds_since(Clock::time_point start) {
 // memory stays at (1 + variants) x image size per stream. As many nvJPEG coders: each holds device buffers
 // and encoder state, and making one took about 0.15 s, one after another across threads.
 constexpr unsigned sessions_per_device = 4;
-// With --nvjpeg-decode both: inputs the hardware decoder may hold at once per GPU. One thread feeding it
-// single images decoded more per second than four (bench/RESULTS.md, fifth session); two keep it busy
-// while the first one's variants are encoded.
-constexpr int hardware_decodes_per_device = 2;
 
 // GPU resources shared by the workers, each lent to one worker at a time: sessions (a stream and buffers
 // for the fused kernel) and nvJPEG coders. A few per GPU overlap one image's transfers with another's.
@@ -121,12 +117,15 @@ public:
         // CUDA start-up (driver, contexts, streams) takes a good part of a second: it runs on a thread of
         // its own while the workers read and decode their first images.
         const unsigned per_device = std::max(1u, std::min(settings_.workers, sessions_per_device));
+        // As many coders as streams: twice as many, with nvJPEG's decode holding its coder, were no faster
+        // (bench/RESULTS.md, fifth session).
+        const bool gpu_decode = settings_.nvjpeg_decode == detail::NvjpegDecode::gpu;
+        coders_per_device_ = per_device;
         // --gpu-memory is per GPU: its streams share it (half of it with --nvjpeg, whose coders have the rest).
         const std::size_t session_budget = settings_.gpu_memory / per_device / (settings_.nvjpeg ? 2 : 1);
-        coders_per_device_ = per_device;
         coder_budget_ = session_budget;
-        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget, nvjpeg = settings_.nvjpeg,
-                                                   decode = settings_.nvjpeg_decode] {
+        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget, nvjpeg = settings_.nvjpeg, gpu_decode,
+                                                   coder_budget = coder_budget_] {
             const auto start = Clock::now();
             Opened opened;
             std::vector<std::unique_ptr<GpuSession>> sessions;
@@ -138,10 +137,10 @@ public:
                 try {
                     std::vector<std::unique_ptr<detail::NvjpegCoder>> coders;
                     for (int d : devices) {
-                        opened.jpeg_handles.push_back(detail::NvjpegCoder::open_handle(d, decode != detail::NvjpegDecode::cpu));
+                        opened.jpeg_handles.push_back(detail::NvjpegCoder::open_handle(d, gpu_decode));
                         // One coder per GPU now, the others once the work has begun (add_coders): each takes
                         // about 0.15 s to make. Standard Huffman tables, as the CPU encoders write.
-                        coders.push_back(std::make_unique<detail::NvjpegCoder>(opened.jpeg_handles.back(), session_budget, false));
+                        coders.push_back(std::make_unique<detail::NvjpegCoder>(opened.jpeg_handles.back(), coder_budget, false));
                     }
                     opened.coders = std::make_unique<CoderPool>(std::move(coders));
                 } catch (const Error& e) {
@@ -198,10 +197,10 @@ private:
             const std::vector<std::uint8_t> bytes = detail::read_file_bytes(job.input.path);
             metadata = detail::metadata_of(bytes);
             const bool jpeg_on_gpu = settings_.nvjpeg && gpu_encodes(job, bytes);
-            if (jpeg_on_gpu && decoded_on_gpu(job, bytes, metadata, start)) return;
+            if (jpeg_on_gpu && settings_.nvjpeg_decode == detail::NvjpegDecode::gpu && transcode_on_gpu(job, bytes, metadata, nullptr, start)) return;
             input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels}, job.input.path);
             // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
-            if (jpeg_on_gpu && transcode_on_gpu(job, bytes, metadata, &input, detail::GpuJpegDecode::any, start)) return;
+            if (jpeg_on_gpu && transcode_on_gpu(job, bytes, metadata, &input, start)) return;
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());
@@ -290,38 +289,12 @@ private:
         return true;
     }
 
-    /// A JPEG decoded by nvJPEG and its variants encoded there, as --nvjpeg-decode says; false where this
-    /// input is for libjpeg-turbo.
-    bool decoded_on_gpu(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, Clock::time_point start) {
-        switch (settings_.nvjpeg_decode) {
-            case detail::NvjpegDecode::cpu: return false;
-            case detail::NvjpegDecode::gpu: return transcode_on_gpu(job, bytes, metadata, nullptr, detail::GpuJpegDecode::any, start);
-            case detail::NvjpegDecode::both: {
-                if (!sessions() || !claim_hardware_decoder()) return false;
-                const bool done = transcode_on_gpu(job, bytes, metadata, nullptr, detail::GpuJpegDecode::hardware_only, start);
-                --hardware_decodes_;
-                return done;
-            }
-        }
-        return false;
-    }
-
-    /// A place at the hardware decoder, where the GPUs have one and it has room.
-    bool claim_hardware_decoder() {
-        if (hardware_decode_limit_ == 0) return false;
-        int in_flight = hardware_decodes_.load();
-        while (in_flight < hardware_decode_limit_) {
-            if (hardware_decodes_.compare_exchange_weak(in_flight, in_flight + 1)) return true;
-        }
-        return false;
-    }
-
     /// A JPEG's variants encoded on the GPU by a coder of the pool, from `decoded` (libjpeg-turbo's pixels,
-    /// uploaded) or, without it, from nvJPEG's decode of the file by `decode`. False when nvJPEG is not
-    /// usable or declines the file (damaged, CMYK, over the GPU budget, not for the hardware decoder): the
+    /// uploaded) or, without it, from nvJPEG's decode of the file. False when nvJPEG is not
+    /// usable or declines the file (damaged, CMYK, over the GPU budget): the
     /// caller then takes the CPU codecs, which decide, and name any damage.
     bool transcode_on_gpu(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, const Image* decoded,
-                          detail::GpuJpegDecode decode, Clock::time_point start) {
+                          Clock::time_point start) {
         const std::int64_t before_ns = nanoseconds_since(start);  // the file, its metadata and a CPU decode
         if (!sessions()) return false;  // the GPU did not start (--device auto fell back to the CPU)
         if (!coders_) {
@@ -338,7 +311,7 @@ private:
         {
             auto coder = coders_->acquire();
             encoded = coder->variants(bytes, job.input.path, elements, settings_.quality, ReadOptions{HostMemory::pageable, settings_.max_pixels},
-                                      report, decoded, decode);
+                                      report, decoded);
         }
         if (!encoded) return false;
         // Decode is the read and the decode (nvJPEG's included); transform is the rest of the GPU work, the
@@ -452,9 +425,6 @@ private:
 
     /// The rest of the coders, made on a thread while the first ones work.
     void add_coders(std::vector<std::shared_ptr<detail::NvjpegCoder::Handle>> handles) {
-        int hardware = 0;
-        for (const auto& h : handles) hardware += detail::NvjpegCoder::has_hardware_decoder(*h) ? 1 : 0;
-        hardware_decode_limit_ = hardware * hardware_decodes_per_device;
         adding_coders_ = std::async(std::launch::async, [this, handles = std::move(handles)] {
             try {
                 for (unsigned i = 1; i < coders_per_device_ && !workers_done_; ++i) {
@@ -480,8 +450,6 @@ private:
     std::unique_ptr<CoderPool> coders_;
     std::atomic<bool> workers_done_{false};
     std::future<void> adding_coders_;  // declared after coders_: waited for before they are destroyed
-    int hardware_decode_limit_ = 0;    // 0: no hardware decoder (or --nvjpeg-decode is not both)
-    std::atomic<int> hardware_decodes_{0};
     std::string jpeg_failure_;
     std::once_flag opened_;
     std::exception_ptr start_failure_;

@@ -109,10 +109,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_flag("--auto-orient", options.auto_orient, auto_orient_help);
     CLI::Option* nvjpeg = app.add_flag("--nvjpeg", options.nvjpeg, "JPEG to JPEG: transform and encode on the GPU with nvJPEG (implies --device cuda)");
     using detail::NvjpegDecode;
+    const std::map<std::string, NvjpegDecode> decoders{{"cpu", NvjpegDecode::cpu}, {"gpu", NvjpegDecode::gpu}};
     app.add_option("--nvjpeg-decode", options.nvjpeg_decode,
                    "with --nvjpeg, who decodes: cpu (libjpeg-turbo while the GPU starts, then one upload) or gpu (nvJPEG: the "
                    "hardware decoder where the GPU has one)")
-        ->transform(CLI::CheckedTransformer(std::map<std::string, NvjpegDecode>{{"cpu", NvjpegDecode::cpu}, {"gpu", NvjpegDecode::gpu}}))
+        ->transform(CLI::CheckedTransformer(decoders))
         ->needs(nvjpeg)
         ->option_text("cpu|gpu (default cpu)");
     app.add_flag("--strip", options.strip, strip_help);
@@ -154,12 +155,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     CLI::Option* augment_nvjpeg = augment_cmd->add_flag("--nvjpeg", augment_options.nvjpeg,
                           "JPEG inputs with JPEG outputs: encode every variant on the GPU with nvJPEG (implies --device cuda)");
     augment_cmd->add_option("--nvjpeg-decode", augment_options.nvjpeg_decode,
-                            "with --nvjpeg, who decodes: cpu (libjpeg-turbo on the workers, then one upload), gpu (nvJPEG: the hardware "
-                            "decoder where the GPU has one), or both (the hardware decoder whenever it has room, libjpeg-turbo the rest)")
-        ->transform(CLI::CheckedTransformer(
-            std::map<std::string, NvjpegDecode>{{"cpu", NvjpegDecode::cpu}, {"gpu", NvjpegDecode::gpu}, {"both", NvjpegDecode::both}}))
+                            "with --nvjpeg, who decodes: cpu (libjpeg-turbo on the workers, then one upload) or gpu (nvJPEG: the hardware "
+                            "decoder where the GPU has one)")
+        ->transform(CLI::CheckedTransformer(decoders))
         ->needs(augment_nvjpeg)
-        ->option_text("cpu|gpu|both (default cpu)");
+        ->option_text("cpu|gpu (default cpu)");
     augment_cmd->add_option("--max-pixels", augment_max_pixels, max_pixels_help)->default_str(max_pixels_default);
     augment_cmd->add_option("--gpu-memory", augment_gpu_memory,
                             "device memory per GPU for its 4 streams; an image that does not fit goes to the CPU (--device auto) or fails");

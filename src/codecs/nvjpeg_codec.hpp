@@ -32,13 +32,6 @@ struct GpuJpegReport {
 enum class NvjpegDecode {
     cpu,   ///< libjpeg-turbo on the calling thread, then one upload
     gpu,   ///< nvJPEG: the hardware decoder where it takes the file, else the hybrid one
-    both,  ///< (augment) the hardware decoder takes an input whenever it has room, libjpeg-turbo the others
-};
-
-/// Who decodes the JPEG for NvjpegCoder::variants when the caller has not.
-enum class GpuJpegDecode {
-    any,            ///< the GPU's hardware JPEG decoder where it takes the file, else nvJPEG's hybrid decoder
-    hardware_only,  ///< the hardware decoder or nobody (variants() declines, the caller decodes on the CPU)
 };
 
 /// nvJPEG's objects for one thread, kept for a run of many files (`augment --nvjpeg`): the handle, the
@@ -70,14 +63,13 @@ public:
     /// and name the damage, or when source and results need more than the budget. Throws Error (input)
     /// over the pixel limit, (device) when the GPU fails.
     /// `decoded`, when given, is the file's pixels as libjpeg-turbo decoded them (by the caller, off the
-    /// coder's time): they are uploaded instead of nvJPEG decoding the file. Without it, `decode` says who
-    /// decodes. The hardware decoder takes baseline RGB files (not 4:1:1, 4:1:0); the hybrid one runs its
-    /// Huffman stage on the CPU, holding the coder while it does.
+    /// coder's time): they are uploaded instead of nvJPEG decoding the file. Without it, the GPU's hardware
+    /// decoder decodes baseline RGB files (not 4:1:1, 4:1:0) where the handle has one, and nvJPEG's hybrid
+    /// decoder the others (its Huffman stage on the CPU, holding the coder while it runs).
     std::optional<std::vector<std::vector<std::uint8_t>>> variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                   const std::vector<Orientation>& elements, int quality,
                                                                   const ReadOptions& limits, GpuJpegReport& report,
-                                                                  const Image* decoded = nullptr,
-                                                                  GpuJpegDecode decode = GpuJpegDecode::any);
+                                                                  const Image* decoded = nullptr);
 
 private:
     struct State;

@@ -21,7 +21,7 @@ NvjpegCoder::~NvjpegCoder() = default;
 
 std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(const std::vector<std::uint8_t>&, const std::string&,
                                                                             const std::vector<Orientation>&, int, const ReadOptions&,
-                                                                            GpuJpegReport&, const Image*, GpuJpegDecode) {
+                                                                            GpuJpegReport&, const Image*) {
     return std::nullopt;
 }
 
