@@ -512,8 +512,31 @@ std::vector<Row> bench_multi_output(const Harness& harness, const std::vector<Or
     return rows;
 }
 
-// Images of mixed sizes in one grouped launch, against one `auto` launch per image and against one
-// device-to-device copy of the same bytes. Every image verified; GB/s counts the bytes read and written.
+// Work enqueued on a stream, captured once into an executable CUDA graph.
+class CapturedGraph {
+public:
+    template <class Enqueue>
+    CapturedGraph(cudaStream_t stream, Enqueue&& enqueue) {
+        GPUROTATE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        enqueue();
+        GPUROTATE_CUDA_CHECK(cudaStreamEndCapture(stream, &graph_));
+        GPUROTATE_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+    }
+    ~CapturedGraph() {
+        if (exec_) GPUROTATE_CUDA_CHECK_NOEXCEPT(cudaGraphExecDestroy(exec_));
+        if (graph_) GPUROTATE_CUDA_CHECK_NOEXCEPT(cudaGraphDestroy(graph_));
+    }
+    CapturedGraph(const CapturedGraph&) = delete;
+    CapturedGraph& operator=(const CapturedGraph&) = delete;
+    void launch(cudaStream_t stream) const { GPUROTATE_CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
+
+private:
+    cudaGraph_t graph_ = nullptr;
+    cudaGraphExec_t exec_ = nullptr;
+};
+
+// Images of mixed sizes in one grouped launch, against one `auto` launch per image (enqueued one by one,
+// and replayed from a CUDA graph) and against one device-to-device copy of the same bytes. Every image verified; GB/s counts the bytes read and written.
 std::vector<Row> bench_grouped(const Harness& harness, int count, PixelFormat format, Orientation o) {
     static constexpr Extent sizes[] = {{64, 64}, {128, 96}, {256, 256}, {320, 240}, {512, 384}, {640, 480}, {800, 600}, {1024, 768}};
     std::vector<DeviceImage> srcs, dsts, expected;
@@ -544,12 +567,17 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, PixelFormat fo
     };
     const std::size_t total = static_cast<std::size_t>(bytes / 2);
     DeviceBuffer copy_src(total), copy_dst(total);
+    const auto per_image = [&] {
+        for (const auto& g : items) detail::transform_device_cuda(g.src, g.dst, axis_map(o), CudaKernel::automatic, harness.stream());
+    };
+    // The same per-image launches captured once into a CUDA graph and replayed: what graphs save of the
+    // launch overhead, next to what one grouped launch saves.
+    const CapturedGraph graph(harness.stream(), per_image);
     const std::vector<std::pair<std::string, std::function<void()>>> variants = {
         {"memcpy-d2d", [&] { GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), copy_src.get(), total, cudaMemcpyDeviceToDevice, harness.stream())); }},
         {"grouped", [&] { detail::transform_device_grouped_cuda(items.data(), items.size(), harness.stream()); }},
-        {"auto-per-image", [&] {
-             for (const auto& g : items) detail::transform_device_cuda(g.src, g.dst, axis_map(o), CudaKernel::automatic, harness.stream());
-         }}};
+        {"auto-per-image", per_image},
+        {"auto-per-image-graph", [&] { graph.launch(harness.stream()); }}};
     std::vector<Row> rows;
     for (const auto& [kernel_name, launch] : variants) {
         const bool ceiling = kernel_name == "memcpy-d2d";
