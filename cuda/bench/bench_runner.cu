@@ -394,11 +394,16 @@ bool selected(const std::vector<std::string>& names, const std::string& name) {
 }
 
 void print_rows(std::ostream& out, const std::vector<Row>& rows, double memcpy_gbps, double best_copy_gbps) {
-    out << std::left << std::setw(7) << "type" << std::setw(11) << "op" << std::setw(18) << "kernel" << std::setw(11) << "family"
+    int op_width = 11, kernel_width = 18;  // wider where a row needs it ("rot90 x1024 mixed"), so that columns stay apart
+    for (const Row& r : rows) {
+        op_width = std::max(op_width, static_cast<int>(r.op.size()) + 1);
+        kernel_width = std::max(kernel_width, static_cast<int>(r.kernel.size()) + 1);
+    }
+    out << std::left << std::setw(7) << "type" << std::setw(op_width) << "op" << std::setw(kernel_width) << "kernel" << std::setw(11) << "family"
         << std::right << std::setw(10) << "ms" << std::setw(10) << "GB/s" << std::setw(10) << "%memcpy" << std::setw(10) << "%bestcopy"
         << std::setw(12) << "loop GB/s" << std::setw(12) << "inside GB/s" << "  verified\n";
     for (const Row& r : rows) {
-        out << std::left << std::setw(7) << r.type << std::setw(11) << r.op << std::setw(18) << r.kernel << std::setw(11) << r.family
+        out << std::left << std::setw(7) << r.type << std::setw(op_width) << r.op << std::setw(kernel_width) << r.kernel << std::setw(11) << r.family
             << std::right << std::fixed;
         if (!r.verified) {
             out << std::setw(74) << " " << "  WRONG OUTPUT\n";
@@ -577,7 +582,7 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, PixelFormat fo
         {"memcpy-d2d", [&] { GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), copy_src.get(), total, cudaMemcpyDeviceToDevice, harness.stream())); }},
         {"grouped", [&] { detail::transform_device_grouped_cuda(items.data(), items.size(), harness.stream()); }},
         {"auto-per-image", per_image},
-        {"auto-per-image-graph", [&] { graph.launch(harness.stream()); }}};
+        {"per-image-graph", [&] { graph.launch(harness.stream()); }}};
     std::vector<Row> rows;
     for (const auto& [kernel_name, launch] : variants) {
         const bool ceiling = kernel_name == "memcpy-d2d";
