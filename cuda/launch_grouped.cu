@@ -9,12 +9,15 @@
 #include "core/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
 
+#include <gpurotate/error.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace gpurotate::detail {
@@ -61,6 +64,41 @@ cudaMemPool_t table_pool() {
     return pool;
 }
 
+// Page-locked staging for the tables of one thread's calls on one GPU: the copy from pageable memory went
+// through the driver's own staging first. Reused once the previous call's copy out of it has completed.
+class TableStaging {
+public:
+    static TableStaging& for_this_thread() {
+        int device = 0;
+        GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+        thread_local std::map<int, TableStaging> by_device;  // an event belongs to one GPU
+        return by_device[device];
+    }
+    TableStaging() = default;
+    TableStaging(const TableStaging&) = delete;
+    TableStaging& operator=(const TableStaging&) = delete;
+    ~TableStaging() { free_pinned(buffer_); }
+
+    /// `bytes` of page-locked memory, free to overwrite.
+    std::byte* reserve(std::size_t bytes) {
+        GPUROTATE_CUDA_CHECK(cudaEventSynchronize(copied_.get()));
+        if (bytes > size_) {
+            free_pinned(buffer_);
+            buffer_ = static_cast<std::byte*>(allocate_pinned(bytes));
+            size_ = buffer_ ? bytes : 0;
+            if (!buffer_) throw Error(ErrorCode::device, "cannot allocate " + std::to_string(bytes) + " bytes of page-locked memory");
+        }
+        return buffer_;
+    }
+    /// Marks the end of a copy out of the buffer, enqueued on `stream`.
+    void copied_on(cudaStream_t stream) { copied_.record(stream); }
+
+private:
+    std::byte* buffer_ = nullptr;
+    std::size_t size_ = 0;
+    Event copied_;
+};
+
 template <class FamilyBodies>
 void launch_family(const GroupedTable& table, cudaStream_t stream) {
     const unsigned blocks = static_cast<unsigned>(std::min<long long>(table.total_tiles, 1LL << 30));
@@ -84,22 +122,27 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
             table[mirrors].add(g, map, GroupedMirrors<S>::tile_shape);
         }
     }
-    // One allocation for every family's two arrays; pageable host memory is staged before cudaMemcpyAsync returns.
-    std::vector<std::byte> staging;
+    // One allocation for every family's two arrays, filled from one page-locked buffer.
     std::size_t offsets[families][2];
-    const auto append = [&](const void* data, std::size_t bytes) {
-        const std::size_t at = staging.size();
-        staging.resize(at + bytes);
-        if (bytes) std::memcpy(staging.data() + at, data, bytes);
-        return at;
-    };
+    std::size_t bytes = 0;
     for (int f = 0; f < families; ++f) {
-        offsets[f][0] = append(table[f].images.data(), table[f].images.size() * sizeof(GroupedImage));
-        offsets[f][1] = append(table[f].first.data(), table[f].first.size() * sizeof(long long));
+        offsets[f][0] = bytes;
+        bytes += table[f].images.size() * sizeof(GroupedImage);
+        offsets[f][1] = bytes;
+        bytes += table[f].first.size() * sizeof(long long);
+    }
+    TableStaging& staging = TableStaging::for_this_thread();
+    std::byte* const host_table = staging.reserve(bytes);
+    for (int f = 0; f < families; ++f) {
+        if (!table[f].images.empty()) {
+            std::memcpy(host_table + offsets[f][0], table[f].images.data(), table[f].images.size() * sizeof(GroupedImage));
+            std::memcpy(host_table + offsets[f][1], table[f].first.data(), table[f].first.size() * sizeof(long long));
+        }
     }
     void* device_table = nullptr;
-    GPUROTATE_CUDA_CHECK(cudaMallocFromPoolAsync(&device_table, staging.size(), table_pool(), stream));
-    GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device_table, staging.data(), staging.size(), cudaMemcpyHostToDevice, stream));
+    GPUROTATE_CUDA_CHECK(cudaMallocFromPoolAsync(&device_table, bytes, table_pool(), stream));
+    GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device_table, host_table, bytes, cudaMemcpyHostToDevice, stream));
+    staging.copied_on(stream);
     const auto view = [&](int f) {
         const std::byte* base = static_cast<const std::byte*>(device_table);
         return GroupedTable{reinterpret_cast<const GroupedImage*>(base + offsets[f][0]), reinterpret_cast<const long long*>(base + offsets[f][1]),

@@ -55,7 +55,8 @@ TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own el
                 REQUIRE_CUDA(cudaMalloc(&c.d_dst, offset + dst_pitch * static_cast<std::size_t>(c.expected.height())));
                 REQUIRE_CUDA(cudaMemcpy2D(c.d_src + offset, src_pitch, c.src.data(), c.src.view().pitch, c.src.view().row_bytes(),
                                           static_cast<std::size_t>(c.src.height()), cudaMemcpyHostToDevice));
-                REQUIRE_CUDA(cudaMemset(c.d_dst, 0xa5, offset + dst_pitch * static_cast<std::size_t>(c.expected.height())));
+                // On the test's stream: a non-blocking stream does not wait for the legacy stream's cudaMemset.
+                REQUIRE_CUDA(cudaMemsetAsync(c.d_dst, 0xa5, offset + dst_pitch * static_cast<std::size_t>(c.expected.height()), stream));
                 c.item = {gpurotate::ConstImageView(c.d_src + offset, c.src.width(), c.src.height(), src_pitch, format),
                           gpurotate::ImageView{c.d_dst + offset, c.expected.width(), c.expected.height(), dst_pitch, format}, o};
                 items.push_back(c.item);

@@ -81,8 +81,8 @@ __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(G
             if (table.first_tile[mid] <= t) lo = mid; else hi = mid - 1;
         }
         const GroupedImage& image = table.images[lo];
-        const long long local = t - table.first_tile[lo];
-        Family::tile(image.mirrors, image.args, static_cast<int>(local % image.tiles_x), static_cast<int>(local / image.tiles_x), shared);
+        const int local = static_cast<int>(t - table.first_tile[lo]);  // an image has fewer than 2^31 tiles: 32-bit division
+        Family::tile(image.mirrors, image.args, local % image.tiles_x, local / image.tiles_x, shared);
     }
 }
 
