@@ -15,12 +15,12 @@
 #include "codecs/turbojpeg_codec.hpp"
 #include "core/nvtx.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iomanip>
 #include <optional>
-#include <sstream>
-#include <algorithm>
 #include <ostream>
+#include <sstream>
 
 #include <sys/stat.h>
 
@@ -112,9 +112,11 @@ void run_single_image(const Options& options, std::ostream& log) {
     // takes 0.3 s and the transfers as long as the CPU's transform), so --device auto means the CPU here.
     // The GPU is for --device cuda, --nvjpeg, datasets (augment) and pixels already on the device.
     const Backend backend = options.nvjpeg || options.device == Backend::cuda ? Backend::cuda : Backend::cpu;
-    // It starts now, on a thread of its own, while this one reads and decodes.
+    // It starts now, on a thread of its own, while this one reads and decodes; with nvJPEG's coder only where
+    // the output is a JPEG (its handle alone takes 0.3 s).
+    const bool jpeg_output = detail::output_format_named_by(options.output).format == detail::OutputFormat::jpeg;
     std::optional<GpuStartup> gpu;
-    if (backend == Backend::cuda) gpu.emplace(options.nvjpeg, options.nvjpeg_decode == detail::NvjpegDecode::gpu, options.gpu_memory);
+    if (backend == Backend::cuda) gpu.emplace(options.nvjpeg && jpeg_output, options.nvjpeg_decode == detail::NvjpegDecode::gpu, options.gpu_memory);
 
     // One read of the file: the pixels, and the EXIF and ICC profile, kept unless --strip; the orientation
     // tag decides --auto-orient's first step.
@@ -133,8 +135,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
     const ImageMetadata output_metadata = options.strip ? ImageMetadata{} : metadata_after(metadata, element, options.auto_orient && orientation_tag ? 1 : 0);
 
-    const bool jpeg_on_gpu =
-        options.nvjpeg && detail::output_format_named_by(options.output).format == detail::OutputFormat::jpeg && detail::is_jpeg(bytes);
+    const bool jpeg_on_gpu = options.nvjpeg && jpeg_output && detail::is_jpeg(bytes);
     if (jpeg_on_gpu && options.nvjpeg_decode == detail::NvjpegDecode::gpu &&
         transcode_on_gpu(options, bytes, nullptr, element, output_metadata, *gpu, clock, log)) {
         return;
