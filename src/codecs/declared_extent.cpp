@@ -1,44 +1,35 @@
 #include "codecs/declared_extent.hpp"
 
+#include "codecs/byte_order.hpp"
+
 #include <cstring>
 
 namespace gpurotate::detail {
 namespace {
 
-// Reads an unsigned integer of `size` bytes at `pos` in the file's byte order; nothing past the end.
-std::optional<std::uint64_t> read_uint(const std::vector<std::uint8_t>& bytes, std::uint64_t pos, int size, bool big_endian) {
-    if (pos > bytes.size() || bytes.size() - pos < static_cast<std::uint64_t>(size)) return std::nullopt;
-    std::uint64_t v = 0;
-    for (int i = 0; i < size; ++i) {
-        const std::uint64_t byte = bytes[pos + (big_endian ? i : size - 1 - i)];
-        v = v << 8 | byte;
-    }
-    return v;
-}
-
 std::optional<Extent> tiff_extent(const std::vector<std::uint8_t>& bytes) {
     if (bytes.size() < 8) return std::nullopt;
     const bool big_endian = bytes[0] == 'M' && bytes[1] == 'M';
     if (!big_endian && !(bytes[0] == 'I' && bytes[1] == 'I')) return std::nullopt;
-    const auto version = read_uint(bytes, 2, 2, big_endian);
+    const auto version = read_unsigned(bytes, 2, 2, big_endian);
     if (version != 42u && version != 43u) return std::nullopt;
     const bool big_tiff = version == 43u;
     // Classic TIFF: 32-bit offsets, 2-byte entry counts, 12-byte entries; BigTIFF: 64, 8 and 20.
     const int offset_size = big_tiff ? 8 : 4, count_size = big_tiff ? 8 : 2, entry_size = big_tiff ? 20 : 12;
-    const auto ifd = read_uint(bytes, big_tiff ? 8 : 4, offset_size, big_endian);
-    const auto entries = ifd ? read_uint(bytes, *ifd, count_size, big_endian) : std::nullopt;
+    const auto ifd = read_unsigned(bytes, big_tiff ? 8 : 4, offset_size, big_endian);
+    const auto entries = ifd ? read_unsigned(bytes, *ifd, count_size, big_endian) : std::nullopt;
     if (!entries) return std::nullopt;
     std::optional<std::uint64_t> width, height;
     for (std::uint64_t i = 0; i < *entries && i < 4096; ++i) {
         const std::uint64_t entry = *ifd + static_cast<std::uint64_t>(count_size) + i * entry_size;
-        const auto tag = read_uint(bytes, entry, 2, big_endian);
-        const auto type = read_uint(bytes, entry + 2, 2, big_endian);
+        const auto tag = read_unsigned(bytes, entry, 2, big_endian);
+        const auto type = read_unsigned(bytes, entry + 2, 2, big_endian);
         if (!tag || !type) return std::nullopt;
         if (*tag != 256 && *tag != 257) continue;
         // SHORT (3) or LONG (4) or LONG8 (16), left-justified in the value field.
         const int value_size = *type == 3 ? 2 : *type == 4 ? 4 : *type == 16 ? 8 : 0;
         if (value_size == 0) return std::nullopt;
-        const auto value = read_uint(bytes, entry + 4 + static_cast<std::uint64_t>(offset_size), value_size, big_endian);
+        const auto value = read_unsigned(bytes, entry + 4 + static_cast<std::uint64_t>(offset_size), value_size, big_endian);
         (*tag == 256 ? width : height) = value;
     }
     if (!width || !height) return std::nullopt;

@@ -1,5 +1,6 @@
 #include "codecs/metadata.hpp"
 
+#include "codecs/byte_order.hpp"
 #include "codecs/png.hpp"
 
 #include <zlib.h>
@@ -29,11 +30,9 @@ struct Tiff {
     Bytes& bytes;
     bool big_endian = false;
 
-    std::optional<std::uint32_t> get(std::size_t pos, int size) const {
-        if (pos > bytes.size() || bytes.size() - pos < static_cast<std::size_t>(size)) return std::nullopt;
-        std::uint32_t v = 0;
-        for (int i = 0; i < size; ++i) v = v << 8 | bytes[pos + (big_endian ? i : size - 1 - i)];
-        return v;
+    std::optional<std::uint32_t> get(std::size_t pos, int size) const {  // size at most 4
+        const auto v = read_unsigned(bytes, pos, size, big_endian);
+        return v ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*v)) : std::nullopt;
     }
     void put(std::size_t pos, int size, std::uint32_t v) {
         for (int i = 0; i < size; ++i) bytes[pos + (big_endian ? size - 1 - i : i)] = static_cast<std::uint8_t>(v >> (8 * i));
