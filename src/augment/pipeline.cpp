@@ -116,21 +116,19 @@ public:
         if (settings_.backend != Backend::cuda) return;
         // CUDA start-up (driver, contexts, streams) takes a good part of a second: it runs on a thread of
         // its own while the workers read and decode their first images.
-        const unsigned per_device = std::max(1u, std::min(settings_.workers, sessions_per_device));
-        // As many coders as streams: twice as many, with nvJPEG's decode holding its coder, were no faster
-        // (bench/RESULTS.md, fifth session).
-        const bool gpu_decode = settings_.nvjpeg_decode == detail::NvjpegDecode::gpu;
-        coders_per_device_ = per_device;
+        // As many nvJPEG coders as streams, with the same budget each: twice as many coders, with nvJPEG's
+        // decode holding its coder, were no faster (bench/RESULTS.md, fifth session).
+        per_device_ = std::max(1u, std::min(settings_.workers, sessions_per_device));
         // --gpu-memory is per GPU: its streams share it (half of it with --nvjpeg, whose coders have the rest).
-        const std::size_t session_budget = settings_.gpu_memory / per_device / (settings_.nvjpeg ? 2 : 1);
-        coder_budget_ = session_budget;
-        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device, session_budget, nvjpeg = settings_.nvjpeg, gpu_decode,
-                                                   coder_budget = coder_budget_] {
+        budget_each_ = settings_.gpu_memory / per_device_ / (settings_.nvjpeg ? 2 : 1);
+        const bool gpu_decode = settings_.nvjpeg_decode == detail::NvjpegDecode::gpu;
+        opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device = per_device_, budget = budget_each_,
+                                                   nvjpeg = settings_.nvjpeg, gpu_decode] {
             const auto start = Clock::now();
             Opened opened;
             std::vector<std::unique_ptr<GpuSession>> sessions;
             for (unsigned i = 0; i < per_device; ++i) {
-                for (int d : devices) sessions.push_back(std::make_unique<GpuSession>(d, session_budget));
+                for (int d : devices) sessions.push_back(std::make_unique<GpuSession>(d, budget));
             }
             opened.pool = std::make_unique<SessionPool>(std::move(sessions));
             if (nvjpeg) {  // and nvJPEG: one handle per GPU, shared by its coders
@@ -140,7 +138,7 @@ public:
                         opened.jpeg_handles.push_back(detail::NvjpegCoder::open_handle(d, gpu_decode));
                         // One coder per GPU now, the others once the work has begun (add_coders): with the
                         // hardware decoder each takes 0.1 s to make. Standard Huffman tables, as the CPU encoders write.
-                        coders.push_back(std::make_unique<detail::NvjpegCoder>(opened.jpeg_handles.back(), coder_budget, false));
+                        coders.push_back(std::make_unique<detail::NvjpegCoder>(opened.jpeg_handles.back(), budget, false));
                     }
                     opened.coders = std::make_unique<CoderPool>(std::move(coders));
                 } catch (const Error& e) {
@@ -290,9 +288,9 @@ private:
     }
 
     /// A JPEG's variants encoded on the GPU by a coder of the pool, from `decoded` (libjpeg-turbo's pixels,
-    /// uploaded) or, without it, from nvJPEG's decode of the file. False when nvJPEG is not
-    /// usable or declines the file (damaged, CMYK, over the GPU budget): the
-    /// caller then takes the CPU codecs, which decide, and name any damage.
+    /// uploaded) or, without it, from nvJPEG's decode of the file. False when nvJPEG is not usable or
+    /// declines the file (damaged, CMYK, over the GPU budget): the caller then takes the CPU codecs, which
+    /// decide, and name any damage.
     bool transcode_on_gpu(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, const Image* decoded,
                           Clock::time_point start) {
         const std::int64_t before_ns = nanoseconds_since(start);  // the file, its metadata and a CPU decode
@@ -427,8 +425,8 @@ private:
     void add_coders(std::vector<std::shared_ptr<detail::NvjpegCoder::Handle>> handles) {
         adding_coders_ = std::async(std::launch::async, [this, handles = std::move(handles)] {
             try {
-                for (unsigned i = 1; i < coders_per_device_ && !workers_done_; ++i) {
-                    for (const auto& h : handles) coders_->add(std::make_unique<detail::NvjpegCoder>(h, coder_budget_, false));
+                for (unsigned i = 1; i < per_device_ && !workers_done_; ++i) {
+                    for (const auto& h : handles) coders_->add(std::make_unique<detail::NvjpegCoder>(h, budget_each_, false));
                 }
             } catch (const Error& e) {  // the run goes on with the coders it has
                 progress_.message(std::string("gpurotate: warning: fewer nvJPEG coders than planned (") + e.what() + ")");
@@ -445,8 +443,8 @@ private:
         std::int64_t nanoseconds = 0;
     };
     std::future<Opened> opening_;
-    unsigned coders_per_device_ = 0;
-    std::size_t coder_budget_ = 0;
+    unsigned per_device_ = 0;      // GPU sessions (streams) per GPU, and as many nvJPEG coders
+    std::size_t budget_each_ = 0;  // device bytes each session and each coder may hold
     std::unique_ptr<CoderPool> coders_;
     std::atomic<bool> workers_done_{false};
     std::future<void> adding_coders_;  // declared after coders_: waited for before they are destroyed
