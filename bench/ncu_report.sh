@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Profiles chosen `gpurotate bench` kernels with Nsight Compute and prints, per kernel: DRAM throughput
 # (% of peak), shared-memory bank conflicts (loads and stores), achieved occupancy, and global load/store
-# efficiency (useful bytes per sector requested).
+# efficiency (useful bytes per sector requested). With GPUROTATE_NCU_COLUMNS=limits it prints instead what
+# bounds a kernel that moves only useful bytes: DRAM bytes read and written, registers, waves of blocks per
+# SM, occupancy, issue activity, the long-scoreboard stall (waiting on memory) and instructions executed.
 #
 #   bench/ncu_report.sh [TYPE] [OP] [KERNEL ...]
 #   bench/ncu_report.sh f32c1 transpose tile32-coalesced tile32-padded tile16-skiplines vectorized
+#   GPUROTATE_NCU_COLUMNS=limits bench/ncu_report.sh u8c1 transpose vectorized vectorized-resident
 #
 # Needs ncu on PATH and build/gpurotate built with CUDA. Clocks are left as the card has them.
 set -euo pipefail
@@ -13,25 +16,40 @@ type="${1:-f32c1}"; op="${2:-transpose}"; shift 2 || true
 kernels=("$@")
 [ ${#kernels[@]} -gt 0 ] || kernels=(naive-32x8 tile32-coalesced tile32-padded tile16-skiplines tile64-multi vectorized)
 size="${GPUROTATE_NCU_SIZE:-8192x8192}"
-metrics=dram__throughput.avg.pct_of_peak_sustained_elapsed,\
+columns="${GPUROTATE_NCU_COLUMNS:-efficiency}"
+case "$columns" in
+  efficiency) metrics=dram__throughput.avg.pct_of_peak_sustained_elapsed,\
 l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,\
 l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,\
 sm__warps_active.avg.pct_of_peak_sustained_active,\
 smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,\
 smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct,\
-gpu__time_duration.sum
+gpu__time_duration.sum ;;
+  limits) metrics=dram__throughput.avg.pct_of_peak_sustained_elapsed,\
+dram__bytes_read.sum,\
+dram__bytes_write.sum,\
+launch__registers_per_thread,\
+launch__waves_per_multiprocessor,\
+sm__warps_active.avg.pct_of_peak_sustained_active,\
+smsp__issue_active.avg.pct_of_peak_sustained_active,\
+smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,\
+smsp__inst_executed.sum,\
+gpu__time_duration.sum ;;
+  *) echo "ncu_report.sh: GPUROTATE_NCU_COLUMNS is 'efficiency' or 'limits', not '$columns'" >&2; exit 2 ;;
+esac
 out="${GPUROTATE_NCU_OUT:-build/ncu}"
 mkdir -p "$out"
 for k in "${kernels[@]}"; do
-  # The first launch of the chosen kernel is its verification run: profile exactly that one.
+  # The first launch of the chosen kernel is its verification run: profile exactly that one (with
+  # --no-ceilings the bench launches no other kernel but its helpers, which fill and compare buffers).
   ncu --clock-control none --csv --page raw --metrics "$metrics" \
-      -k 'regex:transpose|mirror|naive' -c 1 \
-      build/gpurotate bench --size "$size" --type "$type" --op "$op" --kernel "$k" --reps 1 > "$out/$k.csv" 2> "$out/$k.log" || {
+      -k 'regex:transpose|mirror|naive|copy' -c 1 \
+      build/gpurotate bench --size "$size" --type "$type" --op "$op" --kernel "$k" --reps 1 --no-ceilings > "$out/$k.csv" 2> "$out/$k.log" || {
     echo "ncu failed for $k (see $out/$k.log)" >&2; continue; }
 done
-python3 - "$out" "$type" "$op" "${kernels[@]}" <<'PY'
+python3 - "$out" "$type" "$op" "$columns" "${kernels[@]}" <<'PY'
 import csv, io, sys
-out, typ, op, kernels = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+out, typ, op, columns, kernels = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 cols = [('dram__throughput.avg.pct_of_peak_sustained_elapsed', 'DRAM %peak'),
         ('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', 'smem ld conflicts'),
         ('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum', 'smem st conflicts'),
@@ -39,6 +57,17 @@ cols = [('dram__throughput.avg.pct_of_peak_sustained_elapsed', 'DRAM %peak'),
         ('smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct', 'gld eff %'),
         ('smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct', 'gst eff %'),
         ('gpu__time_duration.sum', 'time')]
+if columns == 'limits':
+    cols = [('dram__throughput.avg.pct_of_peak_sustained_elapsed', 'DRAM %peak'),
+            ('dram__bytes_read.sum', 'DRAM read'),
+            ('dram__bytes_write.sum', 'DRAM written'),
+            ('launch__registers_per_thread', 'registers'),
+            ('launch__waves_per_multiprocessor', 'waves per SM'),
+            ('sm__warps_active.avg.pct_of_peak_sustained_active', 'occupancy %'),
+            ('smsp__issue_active.avg.pct_of_peak_sustained_active', 'issue active %'),
+            ('smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio', 'memory stall / issue'),
+            ('smsp__inst_executed.sum', 'instructions'),
+            ('gpu__time_duration.sum', 'time')]
 print(f'Nsight Compute, {typ} {op}')
 print('| kernel | CUDA function | ' + ' | '.join(c[1] for c in cols) + ' |')
 print('|---|---|' + '---|' * len(cols))

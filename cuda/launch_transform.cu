@@ -27,8 +27,7 @@ struct Launch {
     AxisMap map;
     BatchLayout batch;
     cudaStream_t stream;
-    int transpose_lanes_x = 0;  ///< lanes per source row in the vectorized transpose; 0: the tuned default
-    int transpose_blocks_scale = 1;  ///< multiplies the register blocks per lane (1 or 2)
+    VectorizedTransposeVariant variant{};  ///< the vectorized transpose's layout; the default is the tuned one
 };
 
 TransformArgs make_args(const Launch& l, int tile_h) {
@@ -53,22 +52,38 @@ void launch_mirrored(const Launch& l) {
     }
 }
 
-template <int S, bool MirrorX, bool MirrorY, int LanesX, int BlocksScale = 1>
+/// Rows of tiles in a grid of no more blocks than the device holds at once (each block then loops over
+/// tile rows), so that no partial last wave of blocks is left running on a part of the GPU.
+template <class Kernel>
+unsigned resident_grid_rows(Kernel kernel, unsigned tiles_x, unsigned tiles_y) {
+    int device = 0, sms = 0, blocks_per_sm = 0;
+    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+    GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GPUROTATE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, vectorized_threads, 0));
+    const unsigned resident = static_cast<unsigned>(std::max(1, sms * blocks_per_sm));
+    return std::clamp((resident + tiles_x - 1) / tiles_x, 1u, tiles_y);
+}
+
+template <int S, bool MirrorX, bool MirrorY, int LanesX, int BlocksScale = 1, bool L2Prefetch = true>
 void launch_vectorized_transpose(const Launch& l) {
     using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale>;
     const TransformArgs a = make_args(l, Tile::tile_h);
-    transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale>
-        <<<grid_for(a, Tile::tile_w, l), vectorized_threads, 0, l.stream>>>(a);
+    const auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch>;
+    dim3 grid = grid_for(a, Tile::tile_w, l);
+    if (l.variant.resident_grid) grid.y = resident_grid_rows(kernel, grid.x * grid.z, grid.y);
+    kernel<<<grid, vectorized_threads, 0, l.stream>>>(a);
 }
 
 template <int S, bool MirrorX, bool MirrorY>
 struct LaunchVectorizedTranspose {
     static void run(const Launch& l) {
-        switch (l.transpose_lanes_x) {
+        switch (l.variant.lanes_x) {
             case 16: launch_vectorized_transpose<S, MirrorX, MirrorY, 16>(l); break;
             case 32: launch_vectorized_transpose<S, MirrorX, MirrorY, 32>(l); break;
             default:
-                if (l.transpose_blocks_scale == 2) {
+                if (!l.variant.l2_prefetch) {
+                    launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x, 1, false>(l);
+                } else if (l.variant.blocks_scale == 2) {
                     launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x, 2>(l);
                 } else {
                     launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x>(l);
@@ -166,10 +181,10 @@ void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream) 
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 
-void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream,
-                                       int blocks_scale) {
-    if (!map.swap_axes || !vectorized_applies(src, dst, map)) throw Error(ErrorCode::usage, "lane-width variants are for aligned transposes");
-    launch_vectorized_of_width(Launch{src, dst, map, {}, stream, lanes_x, blocks_scale});
+void transform_device_vectorized_variant(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant,
+                                         CUstream_st* stream) {
+    if (!map.swap_axes || !vectorized_applies(src, dst, map)) throw Error(ErrorCode::usage, "transpose variants are for aligned transposes");
+    launch_vectorized_of_width(Launch{src, dst, map, {}, stream, variant});
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -89,21 +89,25 @@ TEST_CASE("CUDA vectorized kernels match the reference wherever they apply, and 
                 CAPTURE(gpurotate::name(o));
                 CHECK(applies == (!gpurotate::axis_map(o).mirror_x || size.width % pixels_per_vector == 0));
                 if (applies) {
-                    // The production lane layout (0), and the 16- and 32-lane variants the bench's tuning study runs.
-                    for (int lanes : {0, 16, 32, 8}) {  // 8: the production layout with twice the blocks per lane
-                        if (lanes != 0 && !gpurotate::swaps_axes(o)) continue;
+                    // The production layout, then every layout the bench's tuning study runs.
+                    const gpurotate::detail::VectorizedTransposeVariant variants[] = {
+                        {8, 1, false}, {16, 1, false}, {32, 1, false}, {8, 2, false}, {8, 1, true}, {8, 1, false, false}};
+                    for (std::size_t v = 0; v < std::size(variants); ++v) {
+                        if (v != 0 && !gpurotate::swaps_axes(o)) continue;
                         REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.height())));
-                        if (lanes == 0) {
+                        if (v == 0) {
                             gpurotate::transform_device(sv, dv, o, nullptr, CudaKernel::vectorized);
                         } else {
-                            gpurotate::detail::transform_device_vectorized_lanes(sv, dv, gpurotate::axis_map(o), lanes, nullptr,
-                                                                                 lanes == 8 ? 2 : 1);
+                            gpurotate::detail::transform_device_vectorized_variant(sv, dv, gpurotate::axis_map(o), variants[v], nullptr);
                         }
                         REQUIRE_CUDA(cudaDeviceSynchronize());
                         gpurotate::Image out(expected.width(), expected.height(), format);
                         REQUIRE_CUDA(cudaMemcpy2D(out.data(), out.view().row_bytes(), d_dst, dst_pitch, out.view().row_bytes(),
                                                   static_cast<std::size_t>(out.height()), cudaMemcpyDeviceToHost));
-                        CAPTURE(lanes);
+                        CAPTURE(variants[v].lanes_x);
+                        CAPTURE(variants[v].blocks_scale);
+                        CAPTURE(variants[v].resident_grid);
+                        CAPTURE(variants[v].l2_prefetch);
                         CHECK(test_support::first_difference(out.view(), expected.view()) == -1);
                     }
                 } else {

@@ -29,6 +29,7 @@
 #include <ostream>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 namespace gpurotate::bench {
 namespace {
@@ -165,15 +166,20 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                                                           cudaMemcpyDeviceToDevice, c.stream));
                  },
                  {}, {}, false});
-    k.push_back({"copy-vector16", "ceiling", [](const Case& c) { return is_identity(c) && c.src.pitch == c.dst.pitch; },
-                 [](const Case& c) {
-                     const std::size_t vectors = c.src.pitch * static_cast<std::size_t>(c.src.height) / 16;
-                     int sms = 0;
-                     GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-                     detail::copy_vector16_kernel<<<sms * 8, 256, 0, c.stream>>>(reinterpret_cast<const uint4*>(c.src.data),
-                                                                                  reinterpret_cast<uint4*>(c.dst.data), vectors);
-                 },
-                 {}, {}, false});
+    for (const bool l2_prefetch : {false, true}) {
+        k.push_back({l2_prefetch ? "copy-vector16-l2-256" : "copy-vector16", "ceiling",
+                     [](const Case& c) { return is_identity(c) && c.src.pitch == c.dst.pitch; },
+                     [l2_prefetch](const Case& c) {
+                         const std::size_t vectors = c.src.pitch * static_cast<std::size_t>(c.src.height) / 16;
+                         int device = 0, sms = 0;
+                         GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+                         GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+                         const auto kernel = l2_prefetch ? detail::copy_vector16_kernel<true> : detail::copy_vector16_kernel<false>;
+                         kernel<<<sms * 8, 256, 0, c.stream>>>(reinterpret_cast<const uint4*>(c.src.data), reinterpret_cast<uint4*>(c.dst.data),
+                                                               vectors);
+                     },
+                     {}, {}, false});
+    }
     // The paper's copy (a 32x32 tile per 32x8 threads, one word per access) is the plain mirror kernel
     // with the identity element.
     k.push_back({"copy-simple", "ceiling", is_identity, [](const Case& c) {
@@ -227,18 +233,20 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
     k.push_back(library("vectorized", CudaKernel::vectorized, "production", [](const Case& c) {
         return !is_identity(c) && vectorized_applies(c.src, c.dst, c.orientation);
     }));
-    // The tuning study of the vectorized transpose: 16 and 32 lanes per source row instead of 8.
-    for (int lanes : {16, 32}) {
-        k.push_back({"vectorized-x" + std::to_string(lanes), "study",
-                     [](const Case& c) { return swaps(c) && vectorized_applies(c.src, c.dst, c.orientation); },
-                     [lanes](const Case& c) {
-                         detail::transform_device_vectorized_lanes(c.src, c.dst, axis_map(c.orientation), lanes, c.stream);
+    // The tuning study of the vectorized transpose: 16 and 32 lanes per source row instead of 8 (wider
+    // loads, narrower stores per warp), twice the register blocks per lane, a grid of resident blocks, and
+    // plain loads instead of loads that have L2 fetch 256 bytes.
+    const std::pair<const char*, detail::VectorizedTransposeVariant> variants[] = {
+        {"vectorized-x16", {16, 1, false}},       {"vectorized-x32", {32, 1, false}},
+        {"vectorized-b2", {8, 2, false}},         {"vectorized-resident", {8, 1, true}},
+        {"vectorized-plain-loads", {8, 1, false, false}}};
+    for (const auto& [name, variant] : variants) {
+        k.push_back({name, "study", [](const Case& c) { return swaps(c) && vectorized_applies(c.src, c.dst, c.orientation); },
+                     [variant](const Case& c) {
+                         detail::transform_device_vectorized_variant(c.src, c.dst, axis_map(c.orientation), variant, c.stream);
                      },
                      {}, {}, false});
     }
-    k.push_back({"vectorized-b2", "study", [](const Case& c) { return swaps(c) && vectorized_applies(c.src, c.dst, c.orientation); },
-                 [](const Case& c) { detail::transform_device_vectorized_lanes(c.src, c.dst, axis_map(c.orientation), 8, c.stream, 2); },
-                 {}, {}, false});
     k.push_back(library("auto", CudaKernel::automatic, "production", [](const Case& c) { return !is_identity(c); }));
     // The batch launched the way a loop over images would: one launch per image.
     k.push_back({"auto-per-image", "production", [](const Case& c) { return !is_identity(c) && c.batched(); },
@@ -409,9 +417,15 @@ void print_rows(std::ostream& out, const std::vector<Row>& rows, double memcpy_g
             out << std::setw(74) << " " << "  WRONG OUTPUT\n";
             continue;
         }
-        out << std::setw(10) << std::setprecision(3) << r.median_ms << std::setw(10) << std::setprecision(0) << r.gbps << std::setw(9)
-            << std::setprecision(1) << 100.0 * r.gbps / memcpy_gbps << "%" << std::setw(9) << 100.0 * r.gbps / best_copy_gbps << "%"
-            << std::setw(12) << std::setprecision(0) << r.loop_gbps << std::setw(12);
+        out << std::setw(10) << std::setprecision(3) << r.median_ms << std::setw(10) << std::setprecision(0) << r.gbps;
+        for (const double ceiling : {memcpy_gbps, best_copy_gbps}) {  // none with --no-ceilings
+            if (ceiling > 0) {
+                out << std::setw(9) << std::setprecision(1) << 100.0 * r.gbps / ceiling << "%";
+            } else {
+                out << std::setw(10) << "-";
+            }
+        }
+        out << std::setw(12) << std::setprecision(0) << r.loop_gbps << std::setw(12);
         if (r.inside_gbps > 0) {
             out << r.inside_gbps;
         } else {
@@ -696,7 +710,8 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
             }
             const Case c{src0, dst0, o, harness.stream(), o == Orientation::identity ? 1 : n, dst.view};
             for (const BenchKernel& k : kernels) {
-                if (!selected(options.kernels, k.name) && !(is_identity(c) && k.family == "ceiling")) continue;
+                const bool ceiling_for_shares = !options.no_ceilings && is_identity(c) && k.family == "ceiling";
+                if (!selected(options.kernels, k.name) && !ceiling_for_shares) continue;
                 if (!k.applies(c)) continue;
                 ConstImageView k_expected = expected.view;
                 std::optional<DeviceImage> own;

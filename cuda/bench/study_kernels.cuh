@@ -6,6 +6,7 @@
 
 #include "kernels/pixel_access.cuh"
 #include "kernels/transpose_tile32_padded.cuh"
+#include "kernels/vectorized.cuh"
 
 #include <cstdint>
 
@@ -35,7 +36,9 @@ __global__ void __launch_bounds__(TileDim * BlockRows) copy_shared_kernel(Transf
 }
 
 /// The best plain copy: 16 bytes per access, four independent accesses in flight per thread,
-/// grid-stride over a contiguous buffer of `bytes` (a multiple of 16).
+/// grid-stride over a contiguous buffer of `bytes` (a multiple of 16). With L2Prefetch, its loads ask L2
+/// to fetch 256 bytes from DRAM (load_vector_l2_256).
+template <bool L2Prefetch>
 __global__ void __launch_bounds__(256) copy_vector16_kernel(const uint4* __restrict__ src, uint4* __restrict__ dst, std::size_t vectors) {
     constexpr int unroll = 4;
     const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -43,7 +46,7 @@ __global__ void __launch_bounds__(256) copy_vector16_kernel(const uint4* __restr
     for (; i + (unroll - 1) * stride < vectors; i += unroll * stride) {
         uint4 v[unroll];
 #pragma unroll
-        for (int u = 0; u < unroll; ++u) v[u] = src[i + u * stride];
+        for (int u = 0; u < unroll; ++u) v[u] = L2Prefetch ? load_vector_l2_256(src + i + u * stride) : src[i + u * stride];
 #pragma unroll
         for (int u = 0; u < unroll; ++u) dst[i + u * stride] = v[u];
     }

@@ -109,7 +109,8 @@ __global__ void __launch_bounds__(vectorized_threads) multi_output_vectorized_ke
             std::uint32_t rows[R * row_words];
 #pragma unroll
             for (int r = 0; r < R; ++r) {
-                load_words<K * S>(a.src + static_cast<std::size_t>(sy + r) * a.src_pitch + static_cast<std::size_t>(sx) * S, rows + r * row_words);
+                load_words<K * S, true>(a.src + static_cast<std::size_t>(sy + r) * a.src_pitch + static_cast<std::size_t>(sx) * S,
+                                        rows + r * row_words);
             }
 #pragma unroll 1
             for (int j = 0; j < a.count; ++j) {

@@ -45,14 +45,25 @@ inline constexpr int vectorized_lanes_y = vectorized_threads / vectorized_lanes_
 /// Widest power-of-two access (at most 16 bytes) that divides `bytes`.
 constexpr int vector_access_bytes(int bytes) { return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 0; }
 
-template <int Bytes>
+/// A 16-byte load through the read-only path that asks L2 to fetch the whole 256-byte block around it
+/// from DRAM (PTX `.L2::256B`). A transpose's warp reads 128 bytes of each of several source rows, and
+/// the neighbouring 128 bytes belong to the next tile row, whose blocks run at about the same time: with
+/// the hint they find them in L2, and DRAM serves each row in longer bursts (+1.5 to +5 points of copy
+/// bandwidth on an H100, bench/RESULTS.md). Only where the source is not written during the kernel.
+__device__ __forceinline__ uint4 load_vector_l2_256(const void* p) {
+    uint4 v;
+    asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    return v;
+}
+
+template <int Bytes, bool L2Prefetch = false>
 __device__ __forceinline__ void load_words(const std::byte* p, std::uint32_t* words) {
     constexpr int access = vector_access_bytes(Bytes);
     static_assert(access >= 4, "vectorized rows are whole 32-bit words");
 #pragma unroll
     for (int i = 0; i < Bytes / access; ++i) {
         if constexpr (access == 16) {
-            const uint4 v = reinterpret_cast<const uint4*>(p)[i];
+            const uint4 v = L2Prefetch ? load_vector_l2_256(p + 16 * i) : reinterpret_cast<const uint4*>(p)[i];
             words[4 * i] = v.x, words[4 * i + 1] = v.y, words[4 * i + 2] = v.z, words[4 * i + 3] = v.w;
         } else if constexpr (access == 8) {
             const uint2 v = reinterpret_cast<const uint2*>(p)[i];
@@ -178,7 +189,7 @@ struct VectorizedTransposeTile {
 /// overhangs the image still moves every lane block that lies inside as vectors (stored directly) and
 /// copies only the blocks cut by the edge pixel by pixel: small images, as in a grouped launch, are
 /// mostly such tiles.
-template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1>
+template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true>
 struct VectorizedTranspose {
     using B = VectorBlock<S>;
     using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale>;
@@ -215,8 +226,8 @@ struct VectorizedTranspose {
 #pragma unroll
             for (int r = 0; r < R; ++r) {
                 const int source_y = MirrorY ? H - 1 - (x_out + r) : x_out + r;
-                load_words<K * S>(a.src + static_cast<std::size_t>(source_y) * a.src_pitch + static_cast<std::size_t>(source_x) * S,
-                                  rows + r * row_words);
+                load_words<K * S, L2Prefetch>(a.src + static_cast<std::size_t>(source_y) * a.src_pitch + static_cast<std::size_t>(source_x) * S,
+                                              rows + r * row_words);
             }
 #pragma unroll
             for (int i = 0; i < K; ++i) {
@@ -254,9 +265,9 @@ struct VectorizedTranspose {
     }
 };
 
-template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1>
+template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true>
 __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {
-    using Body = VectorizedTranspose<S, MirrorX, MirrorY, LanesX, BlocksScale>;
+    using Body = VectorizedTranspose<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch>;
     const TransformArgs a = for_this_image(args);
     __shared__ std::uint32_t staging[vectorized_warps][Body::staging_words];
     for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {

@@ -102,7 +102,8 @@ struct GroupedTransform {
 /// Transforms every image of `images` (device memory; any sizes, one pixel width; each with its own
 /// element, so a training batch can get a random one per image) in one kernel launch on `stream`: a table
 /// of the images goes to the GPU and each block finds its image's tile there, so small images of mixed
-/// sizes run as one large job. Returns without synchronising. Throws `Error` (usage) for bad arguments.
+/// sizes run as one large job. No image's destination may overlap any image's source: the images' blocks
+/// run in no set order. Returns without synchronising. Throws `Error` (usage) for bad arguments.
 void transform_device_grouped(const std::vector<GroupedTransform>& images, CUstream_st* stream);
 
 /// One output of a multi-output transform: the element to apply and the view its pixels go to.

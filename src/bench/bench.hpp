@@ -22,6 +22,7 @@ struct BenchOptions {
     int reps = 20;                         ///< timed samples per kernel (median reported)
     std::string json_path;                 ///< write every row as JSON here, if set
     bool list_kernels = false;             ///< print the kernel names and exit
+    bool no_ceilings = false;              ///< time only the named kernels, not the copies the shares of copy need
 };
 
 /// The `--type` names: u8c1 u8c2 u8c3 u8c4 u16c1 u16c3 u16c4 f32c1 f32c3 f32c4.

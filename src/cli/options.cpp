@@ -134,6 +134,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     bench_cmd->add_option("--reps", bench_options.reps, "timed samples per kernel (median)")->check(CLI::Range(1, 100000));
     bench_cmd->add_option("--json", bench_options.json_path, "also write every row to this JSON file");
     bench_cmd->add_flag("--list", bench_options.list_kernels, "list the kernels and exit");
+    bench_cmd->add_flag("--no-ceilings", bench_options.no_ceilings,
+                        "run only the kernels --kernel names, not the copy ceilings too (for profilers; no shares of copy)");
 
     augment::AugmentOptions augment_options;
     std::string augment_ops = "all", augment_shard, augment_devices;

@@ -33,11 +33,18 @@ struct BatchLayout {
 void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream,
                            const BatchLayout& batch = {});
 
-/// The vectorized transpose with `lanes_x` (8, 16 or 32) lanes per source row and, with 8 lanes,
-/// `blocks_scale` (1 or 2) times the register blocks per lane, for the bench's tuning study. Throws
-/// Error (usage) unless the element swaps axes and the vectorized kernels apply.
-void transform_device_vectorized_lanes(ConstImageView src, ImageView dst, AxisMap map, int lanes_x, CUstream_st* stream,
-                                       int blocks_scale = 1);
+/// A layout of the vectorized transpose other than the tuned one, for the bench's tuning study.
+struct VectorizedTransposeVariant {
+    int lanes_x = 8;             ///< lanes per source row: 8, 16 or 32
+    int blocks_scale = 1;        ///< with 8 lanes, 1 or 2 times the register blocks per lane
+    bool resident_grid = false;  ///< only as many blocks as the GPU holds at once, each looping over tile rows
+    bool l2_prefetch = true;     ///< loads that have L2 fetch 256 bytes from DRAM (plain loads: 8 lanes, 1 block scale)
+};
+
+/// The vectorized transpose in layout `variant`. Throws Error (usage) unless the element swaps axes and
+/// the vectorized kernels apply.
+void transform_device_vectorized_variant(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant,
+                                         CUstream_st* stream);
 
 /// Enqueues one launch for all `count` images of a grouped transform (arguments already validated).
 void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream);
