@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every case of the GPU test suite under one compute-sanitizer tool, several cases at a time (each
-# case its own process), and prints one line per case with the tool's summary:
+# case its own process, the CLI processes it starts sanitized too), and prints one line per case with the
+# tool's summary:
 #   bench/sanitize_tests.sh TOOL [BUILD_DIR] [SECONDS_PER_CASE] [CASES_AT_ONCE]
 #   bench/sanitize_tests.sh memcheck build 300 8
 # TOOL is memcheck, racecheck, synccheck or initcheck. Exits 0 only when every case ran to its end with
@@ -23,7 +24,7 @@ trap 'rm -rf "$work"' EXIT
 
 run_case() {  # index, filter
   local log="$work/$1.log"
-  timeout "$limit" "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 "$tests" --test-case="$2" >"$log" 2>&1
+  timeout "$limit" "$sanitizer" --tool "$tool" --target-processes all --error-exitcode 99 --print-limit 20 "$tests" --test-case="$2" >"$log" 2>&1
   local rc=$?
   local summary
   summary="$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1 | sed 's/^========= //')"
