@@ -62,7 +62,10 @@ TEST_CASE("every kernel of the bench's study is verified on odd, square and batc
         CAPTURE(run.height);
         CAPTURE(run.batch);
         CHECK(gpurotate::bench::run_bench(options, out) == 0);
-        CHECK(out.str().find("WRONG OUTPUT") == std::string::npos);
+        std::istringstream lines(out.str());
+        for (std::string line; std::getline(lines, line);) {
+            CHECK_MESSAGE(line.find("WRONG OUTPUT") == std::string::npos, line);
+        }
         std::ifstream json(options.json_path);
         const std::string rows{std::istreambuf_iterator<char>(json), std::istreambuf_iterator<char>()};
         CHECK(rows.find("\"verified\": false") == std::string::npos);

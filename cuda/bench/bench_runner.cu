@@ -262,11 +262,12 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                  },
                  {}, {}, false});
     // Peers.
-    k.push_back({"npp-transpose", "peer", [peers](const Case& c) { return peers->npp_transpose_applies(c); },
+    // The peers take one image per call, so a batch is not theirs to run.
+    k.push_back({"npp-transpose", "peer", [peers](const Case& c) { return !c.batched() && peers->npp_transpose_applies(c); },
                  [peers](const Case& c) { peers->npp_transpose(c); }, {}, {}, false});
-    k.push_back({"npp-mirror", "peer", [peers](const Case& c) { return peers->npp_mirror_applies(c); },
+    k.push_back({"npp-mirror", "peer", [peers](const Case& c) { return !c.batched() && peers->npp_mirror_applies(c); },
                  [peers](const Case& c) { peers->npp_mirror(c); }, {}, {}, false});
-    k.push_back({"cublas-geam", "peer", [peers](const Case& c) { return peers->cublas_geam_applies(c); },
+    k.push_back({"cublas-geam", "peer", [peers](const Case& c) { return !c.batched() && peers->cublas_geam_applies(c); },
                  [peers](const Case& c) { peers->cublas_geam(c); }, {}, {}, false});
     return k;
 }
