@@ -262,7 +262,6 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                  },
                  {}, {}, false});
     // Peers.
-    // The peers take one image per call, so a batch is not theirs to run.
     k.push_back({"npp-transpose", "peer", [peers](const Case& c) { return !c.batched() && peers->npp_transpose_applies(c); },
                  [peers](const Case& c) { peers->npp_transpose(c); }, {}, {}, false});
     k.push_back({"npp-mirror", "peer", [peers](const Case& c) { return !c.batched() && peers->npp_mirror_applies(c); },
