@@ -50,10 +50,15 @@ constexpr int vector_access_bytes(int bytes) { return bytes % 16 == 0 ? 16 : byt
 /// the neighbouring 128 bytes belong to the next tile row, whose blocks run at about the same time: with
 /// the hint they find them in L2, and DRAM serves each row in longer bursts (+1.5 to +5 points of copy
 /// bandwidth on an H100, bench/RESULTS.md). Only where the source is not written during the kernel.
+/// The hint exists from sm_80 on; older GPUs get a plain read-only load.
 __device__ __forceinline__ uint4 load_vector_l2_256(const void* p) {
+#if __CUDA_ARCH__ >= 800
     uint4 v;
     asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
     return v;
+#else
+    return __ldg(static_cast<const uint4*>(p));
+#endif
 }
 
 template <int Bytes, bool L2Prefetch = false>
