@@ -17,26 +17,33 @@ kernels=("$@")
 [ ${#kernels[@]} -gt 0 ] || kernels=(naive-32x8 tile32-coalesced tile32-padded tile16-skiplines tile64-multi vectorized)
 size="${GPUROTATE_NCU_SIZE:-8192x8192}"
 columns="${GPUROTATE_NCU_COLUMNS:-efficiency}"
-case "$columns" in
-  efficiency) metrics=dram__throughput.avg.pct_of_peak_sustained_elapsed,\
-l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,\
-l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,\
-sm__warps_active.avg.pct_of_peak_sustained_active,\
-smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,\
-smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct,\
-gpu__time_duration.sum ;;
-  limits) metrics=dram__throughput.avg.pct_of_peak_sustained_elapsed,\
-dram__bytes_read.sum,\
-dram__bytes_write.sum,\
-launch__registers_per_thread,\
-launch__waves_per_multiprocessor,\
-sm__warps_active.avg.pct_of_peak_sustained_active,\
-smsp__issue_active.avg.pct_of_peak_sustained_active,\
-smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,\
-smsp__inst_executed.sum,\
-gpu__time_duration.sum ;;
-  *) echo "ncu_report.sh: GPUROTATE_NCU_COLUMNS is 'efficiency' or 'limits', not '$columns'" >&2; exit 2 ;;
-esac
+# Each column set, one metric and its column title per line: ncu collects these and the table shows them.
+columns_of() {
+  case "$1" in
+    efficiency) printf '%s\t%s\n' \
+      dram__throughput.avg.pct_of_peak_sustained_elapsed 'DRAM %peak' \
+      l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum 'smem ld conflicts' \
+      l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum 'smem st conflicts' \
+      sm__warps_active.avg.pct_of_peak_sustained_active 'occupancy %' \
+      smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct 'gld eff %' \
+      smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct 'gst eff %' \
+      gpu__time_duration.sum 'time' ;;
+    limits) printf '%s\t%s\n' \
+      dram__throughput.avg.pct_of_peak_sustained_elapsed 'DRAM %peak' \
+      dram__bytes_read.sum 'DRAM read' \
+      dram__bytes_write.sum 'DRAM written' \
+      launch__registers_per_thread 'registers' \
+      launch__waves_per_multiprocessor 'waves per SM' \
+      sm__warps_active.avg.pct_of_peak_sustained_active 'occupancy %' \
+      smsp__issue_active.avg.pct_of_peak_sustained_active 'issue active %' \
+      smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio 'memory stall / issue' \
+      smsp__inst_executed.sum 'instructions' \
+      gpu__time_duration.sum 'time' ;;
+    *) echo "ncu_report.sh: GPUROTATE_NCU_COLUMNS is 'efficiency' or 'limits', not '$1'" >&2; return 2 ;;
+  esac
+}
+column_table="$(columns_of "$columns")" || exit 2
+metrics="$(cut -f1 <<< "$column_table" | paste -sd, -)"
 out="${GPUROTATE_NCU_OUT:-build/ncu}"
 mkdir -p "$out"
 for k in "${kernels[@]}"; do
@@ -47,27 +54,10 @@ for k in "${kernels[@]}"; do
       build/gpurotate bench --size "$size" --type "$type" --op "$op" --kernel "$k" --reps 1 --no-ceilings > "$out/$k.csv" 2> "$out/$k.log" || {
     echo "ncu failed for $k (see $out/$k.log)" >&2; continue; }
 done
-python3 - "$out" "$type" "$op" "$columns" "${kernels[@]}" <<'PY'
+python3 - "$out" "$type" "$op" "$column_table" "${kernels[@]}" <<'PY'
 import csv, io, sys
-out, typ, op, columns, kernels = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
-cols = [('dram__throughput.avg.pct_of_peak_sustained_elapsed', 'DRAM %peak'),
-        ('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', 'smem ld conflicts'),
-        ('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum', 'smem st conflicts'),
-        ('sm__warps_active.avg.pct_of_peak_sustained_active', 'occupancy %'),
-        ('smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct', 'gld eff %'),
-        ('smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct', 'gst eff %'),
-        ('gpu__time_duration.sum', 'time')]
-if columns == 'limits':
-    cols = [('dram__throughput.avg.pct_of_peak_sustained_elapsed', 'DRAM %peak'),
-            ('dram__bytes_read.sum', 'DRAM read'),
-            ('dram__bytes_write.sum', 'DRAM written'),
-            ('launch__registers_per_thread', 'registers'),
-            ('launch__waves_per_multiprocessor', 'waves per SM'),
-            ('sm__warps_active.avg.pct_of_peak_sustained_active', 'occupancy %'),
-            ('smsp__issue_active.avg.pct_of_peak_sustained_active', 'issue active %'),
-            ('smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio', 'memory stall / issue'),
-            ('smsp__inst_executed.sum', 'instructions'),
-            ('gpu__time_duration.sum', 'time')]
+out, typ, op, column_table, kernels = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+cols = [tuple(line.split('\t')) for line in column_table.splitlines()]
 print(f'Nsight Compute, {typ} {op}')
 print('| kernel | CUDA function | ' + ' | '.join(c[1] for c in cols) + ' |')
 print('|---|---|' + '---|' * len(cols))
