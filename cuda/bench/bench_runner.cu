@@ -234,12 +234,16 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
         return !is_identity(c) && vectorized_applies(c.src, c.dst, c.orientation);
     }));
     // The tuning study of the vectorized transpose: 16 and 32 lanes per source row instead of 8 (wider
-    // loads, narrower stores per warp), twice the register blocks per lane, a grid of resident blocks, and
-    // plain loads instead of loads that have L2 fetch 256 bytes.
+    // loads, narrower stores per warp), twice the register blocks per lane, a grid of resident blocks,
+    // plain loads instead of loads that have L2 fetch 256 bytes, registers capped for 4 or 6 blocks per SM,
+    // and a lane's register blocks one after another.
     const std::pair<const char*, detail::VectorizedTransposeVariant> variants[] = {
         {"vectorized-x16", {16, 1, false}},       {"vectorized-x32", {32, 1, false}},
         {"vectorized-b2", {8, 2, false}},         {"vectorized-resident", {8, 1, true}},
-        {"vectorized-plain-loads", {8, 1, false, false}}};
+        {"vectorized-plain-loads", {8, 1, false, false}},
+        {"vectorized-regs4", {8, 1, false, true, 4}},
+        {"vectorized-regs6", {8, 1, false, true, 6}},
+        {"vectorized-sequential", {8, 1, false, true, 1, false}}};
     for (const auto& [name, variant] : variants) {
         k.push_back({name, "study", [](const Case& c) { return swaps(c) && vectorized_applies(c.src, c.dst, c.orientation); },
                      [variant](const Case& c) {

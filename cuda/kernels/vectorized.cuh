@@ -194,7 +194,10 @@ struct VectorizedTransposeTile {
 /// overhangs the image still moves every lane block that lies inside as vectors (stored directly) and
 /// copies only the blocks cut by the edge pixel by pixel: small images, as in a grouped launch, are
 /// mostly such tiles.
-template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true>
+/// `Unrolled` = false runs a lane's register blocks one after another (loop not unrolled): fewer loads
+/// in flight per thread, fewer registers, more warps per SM (a tuning-study row).
+template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
+          bool Unrolled = true>
 struct VectorizedTranspose {
     using B = VectorBlock<S>;
     using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale>;
@@ -218,7 +221,7 @@ struct VectorizedTranspose {
         const bool whole_tile = x0 + Tile::tile_w <= a.dst_width && (tile_row + 1) * Tile::tile_h <= a.dst_height;
         // This lane's output rows y_out .. y_out + K - 1 are source columns u .. u + K - 1 (before mirroring).
         const int y_out = tile_row * Tile::tile_h + lane_x * K;
-#pragma unroll
+#pragma unroll(Unrolled ? Tile::blocks_per_lane : 1)
         for (int blk = 0; blk < Tile::blocks_per_lane; ++blk) {
             // Output pixels x_out .. x_out + R - 1 are source rows v .. v + R - 1 (before mirroring).
             const int x_out = x0 + (blk * Tile::lanes_y + lane_y) * R;
@@ -270,9 +273,12 @@ struct VectorizedTranspose {
     }
 };
 
-template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true>
-__global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {
-    using Body = VectorizedTranspose<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch>;
+/// `MinBlocksPerSM` > 1 caps the registers a thread may use so that that many blocks fit on an SM
+/// (a tuning-study row: the tuned kernels take what ptxas gives, 117-255 registers).
+template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
+          bool Unrolled = true, int MinBlocksPerSM = 1>
+__global__ void __launch_bounds__(vectorized_threads, MinBlocksPerSM) transpose_vectorized_kernel(TransformArgs args) {
+    using Body = VectorizedTranspose<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled>;
     const TransformArgs a = for_this_image(args);
     __shared__ std::uint32_t staging[vectorized_warps][Body::staging_words];
     for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
