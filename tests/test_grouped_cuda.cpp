@@ -53,9 +53,11 @@ TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own el
                 const std::size_t src_pitch = pitch_of(c.src.view().row_bytes()), dst_pitch = pitch_of(c.expected.view().row_bytes());
                 REQUIRE_CUDA(cudaMalloc(&c.d_src, offset + src_pitch * static_cast<std::size_t>(c.src.height())));
                 REQUIRE_CUDA(cudaMalloc(&c.d_dst, offset + dst_pitch * static_cast<std::size_t>(c.expected.height())));
-                REQUIRE_CUDA(cudaMemcpy2D(c.d_src + offset, src_pitch, c.src.data(), c.src.view().pitch, c.src.view().row_bytes(),
-                                          static_cast<std::size_t>(c.src.height()), cudaMemcpyHostToDevice));
-                // On the test's stream: a non-blocking stream does not wait for the legacy stream's cudaMemset.
+                // Upload and poison on the test's stream: a non-blocking stream does not wait for the legacy
+                // stream, and a blocking cudaMemcpy from pageable memory may return before its DMA has landed
+                // (a run read a source that was not there yet: a wrong first pixel on 1 of 768 images).
+                REQUIRE_CUDA(cudaMemcpy2DAsync(c.d_src + offset, src_pitch, c.src.data(), c.src.view().pitch, c.src.view().row_bytes(),
+                                               static_cast<std::size_t>(c.src.height()), cudaMemcpyHostToDevice, stream));
                 REQUIRE_CUDA(cudaMemsetAsync(c.d_dst, 0xa5, offset + dst_pitch * static_cast<std::size_t>(c.expected.height()), stream));
                 c.item = {gpurotate::ConstImageView(c.d_src + offset, c.src.width(), c.src.height(), src_pitch, format),
                           gpurotate::ImageView{c.d_dst + offset, c.expected.width(), c.expected.height(), dst_pitch, format}, o};

@@ -194,10 +194,13 @@ struct VectorizedTransposeTile {
 /// overhangs the image still moves every lane block that lies inside as vectors (stored directly) and
 /// copies only the blocks cut by the edge pixel by pixel: small images, as in a grouped launch, are
 /// mostly such tiles.
-/// `Unrolled` = false runs a lane's register blocks one after another (loop not unrolled): fewer loads
-/// in flight per thread, fewer registers, more warps per SM (a tuning-study row).
+/// A lane's register blocks (2 for 2-, 4-, 8- and 16-byte pixels) run one after another: the loop is not
+/// unrolled. Unrolled, all their loads are in flight at once, but a thread then needs 202-255 registers
+/// for 2- and 4-byte pixels, 2 blocks of 128 threads fit on an SM, and the 4- and 8-byte transposes ran at
+/// 76-86% of copy on an H100 against 92-96% in sequence, the others within a point (bench/RESULTS.md,
+/// seventh session). `Unrolled` = true is the bench's `vectorized-unrolled` row.
 template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
-          bool Unrolled = true>
+          bool Unrolled = false>
 struct VectorizedTranspose {
     using B = VectorBlock<S>;
     using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale>;
@@ -273,11 +276,9 @@ struct VectorizedTranspose {
     }
 };
 
-/// `MinBlocksPerSM` > 1 caps the registers a thread may use so that that many blocks fit on an SM
-/// (a tuning-study row: the tuned kernels take what ptxas gives, 117-255 registers).
 template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
-          bool Unrolled = true, int MinBlocksPerSM = 1>
-__global__ void __launch_bounds__(vectorized_threads, MinBlocksPerSM) transpose_vectorized_kernel(TransformArgs args) {
+          bool Unrolled = false>
+__global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {
     using Body = VectorizedTranspose<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled>;
     const TransformArgs a = for_this_image(args);
     __shared__ std::uint32_t staging[vectorized_warps][Body::staging_words];

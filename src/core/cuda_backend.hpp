@@ -39,8 +39,7 @@ struct VectorizedTransposeVariant {
     int blocks_scale = 1;        ///< with 8 lanes, 1 or 2 times the register blocks per lane
     bool resident_grid = false;  ///< only as many blocks as the GPU holds at once, each looping over tile rows
     bool l2_prefetch = true;     ///< loads that have L2 fetch 256 bytes from DRAM (plain loads: 8 lanes, 1 block scale)
-    int min_blocks_per_sm = 1;   ///< 4 or 6: registers capped so that that many blocks fit on an SM (8 lanes, 1 block scale)
-    bool unrolled = true;        ///< false: a lane's register blocks one after another (8 lanes, 1 block scale)
+    bool unrolled = false;       ///< a lane's register blocks unrolled, all loads at once (8 lanes, 1 block scale)
 };
 
 /// The vectorized transpose in layout `variant`. Throws Error (usage) unless the element swaps axes and
