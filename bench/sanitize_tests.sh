@@ -36,7 +36,8 @@ run_case() {  # index, filter
   summary="$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1 | sed 's/^========= //')"
   [ "$rc" -eq 124 ] && summary="timed out after ${limit} s"
   printf '%-10s exit %-3s %-40s %s\n' "$tool" "$rc" "${summary:-no summary}" "$2"
-  [ "$rc" -eq 0 ] || grep -m 30 -E "=========|ERROR|FAILED" "$log" | sed 's/^/    /'
+  # A failed check's captured values (doctest's ':=' lines) say which image, format and element it was.
+  [ "$rc" -eq 0 ] || grep -m 40 -E "=========|ERROR|FAILED|values:|:= " "$log" | sed 's/^/    /'
   [ "$rc" -eq 0 ]  # xargs stops at a command that exits 255
 }
 export -f run_case
