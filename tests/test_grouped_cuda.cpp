@@ -55,7 +55,7 @@ TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own el
                 REQUIRE_CUDA(cudaMalloc(&c.d_dst, offset + dst_pitch * static_cast<std::size_t>(c.expected.height())));
                 // Upload and poison on the test's stream: a non-blocking stream does not wait for the legacy
                 // stream, and a blocking cudaMemcpy from pageable memory may return before its DMA has landed
-                // (a run read a source that was not there yet: a wrong first pixel on 1 of 768 images).
+                // (the likely cause of one run's wrong first pixel on 1 of 768 images; a later failure under racecheck is unexplained).
                 REQUIRE_CUDA(cudaMemcpy2DAsync(c.d_src + offset, src_pitch, c.src.data(), c.src.view().pitch, c.src.view().row_bytes(),
                                                static_cast<std::size_t>(c.src.height()), cudaMemcpyHostToDevice, stream));
                 REQUIRE_CUDA(cudaMemsetAsync(c.d_dst, 0xa5, offset + dst_pitch * static_cast<std::size_t>(c.expected.height()), stream));
