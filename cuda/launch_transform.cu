@@ -64,11 +64,12 @@ unsigned resident_grid_rows(Kernel kernel, unsigned tiles_x, unsigned tiles_y) {
     return std::clamp((resident + tiles_x - 1) / tiles_x, 1u, tiles_y);
 }
 
-template <int S, bool MirrorX, bool MirrorY, int LanesX, int BlocksScale = 1, bool L2Prefetch = true, bool Unrolled = false>
+template <int S, bool MirrorX, bool MirrorY, int LanesX, int BlocksScale = 1, bool L2Prefetch = true, bool Unrolled = false,
+          bool SplitRows = false>
 void launch_vectorized_transpose(const Launch& l) {
-    using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale>;
+    using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale, SplitRows>;
     const TransformArgs a = make_args(l, Tile::tile_h);
-    const auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled>;
+    const auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows>;
     dim3 grid = grid_for(a, Tile::tile_w, l);
     if (l.variant.resident_grid) grid.y = resident_grid_rows(kernel, grid.x * grid.z, grid.y);
     kernel<<<grid, vectorized_threads, 0, l.stream>>>(a);
@@ -83,6 +84,8 @@ struct LaunchVectorizedTranspose {
             default:
                 if (!l.variant.l2_prefetch) {
                     launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x, 1, false>(l);
+                } else if (l.variant.split_rows) {
+                    launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x, 1, true, false, true>(l);
                 } else if (l.variant.unrolled) {
                     launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x, 1, true, true>(l);
                 } else if (l.variant.blocks_scale == 2) {

@@ -235,13 +235,14 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
     }));
     // The tuning study of the vectorized transpose: 16 and 32 lanes per source row instead of 8 (wider
     // loads, narrower stores per warp), twice the register blocks per lane, a grid of resident blocks,
-    // plain loads instead of loads that have L2 fetch 256 bytes, and a lane's register blocks unrolled
-    // (all loads at once) instead of one after another.
+    // plain loads instead of loads that have L2 fetch 256 bytes, a lane's register blocks unrolled (all
+    // loads at once) instead of one after another, and blocks of half the rows (the same tile).
     const std::pair<const char*, detail::VectorizedTransposeVariant> variants[] = {
         {"vectorized-x16", {16, 1, false}},       {"vectorized-x32", {32, 1, false}},
         {"vectorized-b2", {8, 2, false}},         {"vectorized-resident", {8, 1, true}},
         {"vectorized-plain-loads", {8, 1, false, false}},
-        {"vectorized-unrolled", {8, 1, false, true, true}}};
+        {"vectorized-unrolled", {8, 1, false, true, true}},
+        {"vectorized-split-rows", {8, 1, false, true, false, true}}};
     for (const auto& [name, layout] : variants) {
         const detail::VectorizedTransposeVariant variant = layout;  // a lambda may not capture a structured binding before C++20
         k.push_back({name, "study", [](const Case& c) { return swaps(c) && vectorized_applies(c.src, c.dst, c.orientation); },

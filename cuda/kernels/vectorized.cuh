@@ -5,9 +5,10 @@
 // A lane owns a block of R source rows by K source pixels, where K pixels fill one or three 16-byte
 // vectors (16 u8, 8 u16, 16 RGB8 = 48 bytes, 4 RGBA8 or f32, 8 RGB16 = 48 bytes, 2 RGBA16, 4 RGB32F = 48
 // bytes, 1 RGBA32F). It loads the R row vectors, and for an element that swaps axes writes K output
-// rows of R pixels each; R is chosen so that those R pixels are again a whole vector. Eight lanes cover
-// 128 contiguous bytes of a source row; four lanes cover 4 R contiguous output pixels. Several blocks
-// per lane (BlocksPerLane) keep enough loads in flight for the narrow-vector widths.
+// rows of R pixels each; R is chosen so that those R pixels are again whole vectors (for 3- and 6-byte
+// pixels, the pieces of the warp's four lanes together are). Eight lanes cover 128 contiguous bytes of a
+// source row; four lanes cover 4 R contiguous output pixels. Several blocks per lane (BlocksPerLane),
+// run one after another, tile the rest.
 //
 // Mirrors are compile-time parameters: they reverse the order of rows and of pixels inside a vector,
 // which are register renamings. A mirrored source column range is vector-aligned only when the image
@@ -22,6 +23,7 @@
 #include "core/pixel_word.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace gpurotate::detail {
 
@@ -32,10 +34,23 @@ template <> struct VectorBlock<1> { static constexpr int K = 16, R = 16, blocks_
 template <> struct VectorBlock<2> { static constexpr int K = 8, R = 8, blocks_per_lane = 2; };
 template <> struct VectorBlock<3> { static constexpr int K = 16, R = 8, blocks_per_lane = 1; };
 template <> struct VectorBlock<4> { static constexpr int K = 4, R = 4, blocks_per_lane = 2; };
-template <> struct VectorBlock<6> { static constexpr int K = 8, R = 8, blocks_per_lane = 1; };
+// 6-byte pixels: 4 rows a block (24-byte output pieces, staged into whole vectors per warp), 2 blocks in
+// sequence. As one block of 8 rows, a thread needed 255 registers and spilled, and the transposes ran at
+// 90% of copy against 92-93% (H100, the `vectorized-split-rows` study row; bench/RESULTS.md, seventh session).
+template <> struct VectorBlock<6> { static constexpr int K = 8, R = 4, blocks_per_lane = 2; };
 template <> struct VectorBlock<8> { static constexpr int K = 2, R = 2, blocks_per_lane = 2; };
 template <> struct VectorBlock<12> { static constexpr int K = 4, R = 4, blocks_per_lane = 1; };
 template <> struct VectorBlock<16> { static constexpr int K = 1, R = 1, blocks_per_lane = 2; };
+
+/// The same tile with each lane block split into two of half the rows (for R > 1): half the registers a
+/// block holds, and with blocks run one after another, about half the registers a thread needs.
+template <int PixelBytes>
+struct SplitVectorBlock {
+    using Whole = VectorBlock<PixelBytes>;
+    static constexpr bool splits = Whole::R > 1;
+    static constexpr int K = Whole::K, R = splits ? Whole::R / 2 : Whole::R;
+    static constexpr int blocks_per_lane = splits ? 2 * Whole::blocks_per_lane : Whole::blocks_per_lane;
+};
 
 /// Threads per block: 4 warps, each 8 lanes wide (128 source bytes) and 4 lanes tall.
 inline constexpr int vectorized_threads = 128;
@@ -178,9 +193,9 @@ inline constexpr int vectorized_lanes_y_per_warp = 32 / vectorized_lanes_x;
 
 /// Output tile of a block: tile_w output pixels wide (source rows), tile_h output rows (source columns).
 /// LanesX lanes of a warp cover one source row (LanesX x 16 bytes); the rest of the warp stacks rows.
-template <int S, int LanesX = vectorized_lanes_x, int BlocksScale = 1>
+template <int S, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool SplitRows = false>
 struct VectorizedTransposeTile {
-    using B = VectorBlock<S>;
+    using B = std::conditional_t<SplitRows, SplitVectorBlock<S>, VectorBlock<S>>;
     static constexpr int blocks_per_lane = B::blocks_per_lane * BlocksScale;
     static constexpr int lanes_x = LanesX;
     static constexpr int lanes_y_per_warp = 32 / LanesX;
@@ -199,11 +214,12 @@ struct VectorizedTransposeTile {
 /// for 2- and 4-byte pixels, 2 blocks of 128 threads fit on an SM, and the 4- and 8-byte transposes ran at
 /// 76-86% of copy on an H100 against 92-96% in sequence, the others within a point (bench/RESULTS.md,
 /// seventh session). `Unrolled` = true is the bench's `vectorized-unrolled` row.
+/// `SplitRows` takes SplitVectorBlock's blocks (a tuning-study row).
 template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
-          bool Unrolled = false>
+          bool Unrolled = false, bool SplitRows = false>
 struct VectorizedTranspose {
-    using B = VectorBlock<S>;
-    using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale>;
+    using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale, SplitRows>;
+    using B = typename Tile::B;
     static constexpr int K = B::K, R = B::R;
     static constexpr int row_words = K * S / 4;  // one source row of the block
     static constexpr int out_words = R * S / 4;  // one output row of the block
@@ -277,9 +293,9 @@ struct VectorizedTranspose {
 };
 
 template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
-          bool Unrolled = false>
+          bool Unrolled = false, bool SplitRows = false>
 __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {
-    using Body = VectorizedTranspose<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled>;
+    using Body = VectorizedTranspose<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows>;
     const TransformArgs a = for_this_image(args);
     __shared__ std::uint32_t staging[vectorized_warps][Body::staging_words];
     for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {

@@ -40,6 +40,7 @@ struct VectorizedTransposeVariant {
     bool resident_grid = false;  ///< only as many blocks as the GPU holds at once, each looping over tile rows
     bool l2_prefetch = true;     ///< loads that have L2 fetch 256 bytes from DRAM (plain loads: 8 lanes, 1 block scale)
     bool unrolled = false;       ///< a lane's register blocks unrolled, all loads at once (8 lanes, 1 block scale)
+    bool split_rows = false;     ///< each register block split into two of half the rows, in sequence (8 lanes, 1 block scale)
 };
 
 /// The vectorized transpose in layout `variant`. Throws Error (usage) unless the element swaps axes and
