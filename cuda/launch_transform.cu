@@ -2,6 +2,7 @@
 // The word list in visit_pixel_word is the instantiation list of every kernel.
 
 #include "check.cuh"
+#include "device_query.cuh"
 #include "kernels/in_place.cuh"
 #include "kernels/mirror.cuh"
 #include "kernels/transpose_tile16_skiplines.cuh"
@@ -56,11 +57,9 @@ void launch_mirrored(const Launch& l) {
 /// tile rows), so that no partial last wave of blocks is left running on a part of the GPU.
 template <class Kernel>
 unsigned resident_grid_rows(Kernel kernel, unsigned tiles_x, unsigned tiles_y) {
-    int device = 0, sms = 0, blocks_per_sm = 0;
-    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
-    GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    int blocks_per_sm = 0;
     GPUROTATE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, vectorized_threads, 0));
-    const unsigned resident = static_cast<unsigned>(std::max(1, sms * blocks_per_sm));
+    const unsigned resident = static_cast<unsigned>(std::max(1, current_device_multiprocessors() * blocks_per_sm));
     return std::clamp((resident + tiles_x - 1) / tiles_x, 1u, tiles_y);
 }
 

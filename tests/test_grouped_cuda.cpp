@@ -1,6 +1,7 @@
 // The grouped launch: images of mixed sizes, each with its own element, in one kernel launch, every pixel
 // width, against the reference; misaligned buffers; and the argument checks. Skipped without a GPU.
 
+#include "device_support.hpp"
 #include "reference.hpp"
 #include "test_support.hpp"
 
@@ -15,8 +16,6 @@
 using gpurotate::Orientation;
 
 namespace {
-
-#define REQUIRE_CUDA(call) REQUIRE_EQ(cudaSuccess, (call))
 
 // One image's device copies: the source uploaded at `offset` bytes into its buffer, the destination poisoned.
 struct DeviceCase {
@@ -51,13 +50,9 @@ TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own el
                     return image_layout == 0 ? (row_bytes + 15) / 16 * 16 : row_bytes + 8 + offset;
                 };
                 const std::size_t src_pitch = pitch_of(c.src.view().row_bytes()), dst_pitch = pitch_of(c.expected.view().row_bytes());
-                REQUIRE_CUDA(cudaMalloc(&c.d_src, offset + src_pitch * static_cast<std::size_t>(c.src.height())));
+                c.d_src = test_support::upload(c.src, src_pitch, offset, stream);
                 REQUIRE_CUDA(cudaMalloc(&c.d_dst, offset + dst_pitch * static_cast<std::size_t>(c.expected.height())));
-                // Upload and poison on the test's stream: a non-blocking stream does not wait for the legacy
-                // stream, and a blocking cudaMemcpy from pageable memory may return before its DMA has landed
-                // (the likely cause of one run's wrong first pixel on 1 of 768 images; a later failure under racecheck is unexplained).
-                REQUIRE_CUDA(cudaMemcpy2DAsync(c.d_src + offset, src_pitch, c.src.data(), c.src.view().pitch, c.src.view().row_bytes(),
-                                               static_cast<std::size_t>(c.src.height()), cudaMemcpyHostToDevice, stream));
+                // The poison goes on the test's stream as well: the legacy stream would not be ordered before the launch.
                 REQUIRE_CUDA(cudaMemsetAsync(c.d_dst, 0xa5, offset + dst_pitch * static_cast<std::size_t>(c.expected.height()), stream));
                 c.item = {gpurotate::ConstImageView(c.d_src + offset, c.src.width(), c.src.height(), src_pitch, format),
                           gpurotate::ImageView{c.d_dst + offset, c.expected.width(), c.expected.height(), dst_pitch, format}, o};

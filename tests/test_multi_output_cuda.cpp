@@ -3,6 +3,7 @@
 // per-target fallback on misaligned buffers, the shared-memory fused kernel the bench compares, every
 // pixel width, the awkward sizes; and GpuSession, the host-image path `augment` uses. Skipped without a GPU.
 
+#include "device_support.hpp"
 #include "reference.hpp"
 #include "test_support.hpp"
 
@@ -20,8 +21,6 @@
 using gpurotate::Orientation;
 
 namespace {
-
-#define REQUIRE_CUDA(call) REQUIRE_EQ(cudaSuccess, (call))
 
 // Device memory freed at scope exit.
 struct DeviceBytes {

@@ -2,6 +2,7 @@
 // 16x16 skip-lines) and the mirror kernel, every element, every pixel width, the awkward sizes, pitched
 // and misaligned device buffers, and grids taller than gridDim.y allows. Skipped without a GPU.
 
+#include "device_support.hpp"
 #include "reference.hpp"
 #include "test_support.hpp"
 
@@ -17,8 +18,6 @@ using gpurotate::CudaKernel;
 using gpurotate::Orientation;
 
 namespace {
-
-#define REQUIRE_CUDA(call) REQUIRE_EQ(cudaSuccess, (call))
 
 void check_all_on(CudaKernel kernel) {
     std::uint32_t seed = 1000;
@@ -39,16 +38,6 @@ void check_all_on(CudaKernel kernel) {
             }
         }
     }
-}
-
-// Copies a host image into device memory with the given pitch and byte offset; returns the allocation.
-// The copy is enqueued on `stream`, where the transform runs too: the library's streams are non-blocking.
-std::byte* upload(const gpurotate::Image& img, std::size_t pitch, std::size_t offset, cudaStream_t stream) {
-    void* base = nullptr;
-    REQUIRE_CUDA(cudaMalloc(&base, offset + pitch * static_cast<std::size_t>(img.height())));
-    REQUIRE_CUDA(cudaMemcpy2DAsync(static_cast<std::byte*>(base) + offset, pitch, img.data(), img.view().row_bytes(),
-                                   img.view().row_bytes(), static_cast<std::size_t>(img.height()), cudaMemcpyHostToDevice, stream));
-    return static_cast<std::byte*>(base);
 }
 
 }  // namespace
@@ -139,7 +128,7 @@ TEST_CASE("transform_device on pitched and misaligned device buffers, on a strea
                     const gpurotate::Image expected = reference::transform(src, o);
                     const std::size_t src_pitch = src.view().row_bytes() + 40 + offset;
                     const std::size_t dst_pitch = expected.view().row_bytes() + 24 + offset;
-                    std::byte* d_src = upload(src, src_pitch, offset, stream);
+                    std::byte* d_src = test_support::upload(src, src_pitch, offset, stream);
                     std::byte* d_dst = nullptr;
                     REQUIRE_CUDA(cudaMalloc(&d_dst, offset + dst_pitch * static_cast<std::size_t>(expected.height())));
                     // The poison goes on the same stream: the library's work is on a non-blocking stream, which

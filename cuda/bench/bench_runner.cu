@@ -7,6 +7,7 @@
 #include "bench/peers.hpp"
 #include "bench/study_kernels.cuh"
 #include "check.cuh"
+#include "device_query.cuh"
 #include "kernels/mirror.cuh"
 #include "kernels/transpose_tile16_skiplines.cuh"
 #include "kernels/transpose_tile32_padded.cuh"
@@ -171,9 +172,7 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                      [](const Case& c) { return is_identity(c) && c.src.pitch == c.dst.pitch; },
                      [l2_prefetch](const Case& c) {
                          const std::size_t vectors = c.src.pitch * static_cast<std::size_t>(c.src.height) / 16;
-                         int device = 0, sms = 0;
-                         GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
-                         GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+                         const int sms = detail::current_device_multiprocessors();
                          const auto kernel = l2_prefetch ? detail::copy_vector16_kernel<true> : detail::copy_vector16_kernel<false>;
                          kernel<<<sms * 8, 256, 0, c.stream>>>(reinterpret_cast<const uint4*>(c.src.data), reinterpret_cast<uint4*>(c.dst.data),
                                                                vectors);
@@ -560,13 +559,14 @@ private:
 
 // Images of mixed sizes in one grouped launch, against one `auto` launch per image (enqueued one by one,
 // and replayed from a CUDA graph) and against one device-to-device copy of the same bytes. Every image verified; GB/s counts the bytes read and written.
-std::vector<Row> bench_grouped(const Harness& harness, int count, PixelFormat format, Orientation o) {
-    static constexpr Extent sizes[] = {{64, 64}, {128, 96}, {256, 256}, {320, 240}, {512, 384}, {640, 480}, {800, 600}, {1024, 768}};
+std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vector<Extent>& chosen_sizes, PixelFormat format, Orientation o) {
+    static const std::vector<Extent> mixed = {{64, 64}, {128, 96}, {256, 256}, {320, 240}, {512, 384}, {640, 480}, {800, 600}, {1024, 768}};
+    const std::vector<Extent>& sizes = chosen_sizes.empty() ? mixed : chosen_sizes;
     std::vector<DeviceImage> srcs, dsts, expected;
     std::vector<GroupedTransform> items;
     double bytes = 0;
     for (int i = 0; i < count; ++i) {
-        const Extent e = sizes[i % std::size(sizes)];
+        const Extent e = sizes[static_cast<std::size_t>(i) % sizes.size()];
         const Extent out = output_extent(o, e);
         srcs.emplace_back(e.width, e.height, format);
         dsts.emplace_back(out.width, out.height, format);
@@ -606,7 +606,7 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, PixelFormat fo
         const bool ceiling = kernel_name == "memcpy-d2d";
         rows.push_back(timed_row(harness, kernel_name, ceiling ? "ceiling" : "production", ceiling || verify(launch), launch, bytes));
         rows.back().type = to_string(format);
-        rows.back().op = std::string(name(o)) + " x" + std::to_string(count) + " mixed";
+        rows.back().op = std::string(name(o)) + " x" + std::to_string(count) + " " + (sizes.size() > 1 ? "mixed" : std::to_string(sizes.front().width) + "x" + std::to_string(sizes.front().height));
     }
     return rows;
 }
@@ -654,7 +654,7 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         for (const PixelFormat format : types) {
             std::vector<Row> rows;
             for (const Orientation o : ops) {
-                for (Row& row : bench_grouped(harness, options.grouped, format, o)) {
+                for (Row& row : bench_grouped(harness, options.grouped, options.grouped_sizes, format, o)) {
                     all_verified = all_verified && row.verified;
                     rows.push_back(row);
                 }

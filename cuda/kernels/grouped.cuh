@@ -80,7 +80,15 @@ __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(G
             const int mid = lo + (hi - lo + 1) / 2;
             if (table.first_tile[mid] <= t) lo = mid; else hi = mid - 1;
         }
-        const GroupedImage& image = table.images[lo];
+        // A copy in registers, not a reference into the table: the compiler cannot tell that the image's
+        // stores leave the table alone, so through a reference it reloaded the arguments after every store
+        // (about 110 table loads to 16 pixel loads in the 1-byte transpose body), and the grouped launch ran
+        // 4-12 points of copy bandwidth slower (H100, bench/RESULTS.md, eighth session).
+        const GroupedImage image = table.images[lo];
+        // Pointers loaded from memory are generic; these let the compiler emit global loads and stores, as
+        // it does for a single image's kernel parameters.
+        __builtin_assume(__isGlobal(image.args.src));
+        __builtin_assume(__isGlobal(image.args.dst));
         const int local = static_cast<int>(t - table.first_tile[lo]);  // an image has fewer than 2^31 tiles: 32-bit division
         Family::tile(image.mirrors, image.args, local % image.tiles_x, local / image.tiles_x, shared);
     }

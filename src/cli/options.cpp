@@ -33,20 +33,28 @@ constexpr OperationFlag operation_flags[] = {
     {"--transverse", Orientation::transverse, "mirror across the anti-diagonal (-transverse)"},
 };
 
-void parse_bench_lists(const std::string& size, const std::string& types, const std::string& ops, const std::string& kernels,
-                       bench::BenchOptions& o) {
-    if (!size.empty()) {
-        const auto x = size.find('x');
-        try {
-            if (x == std::string::npos) throw std::invalid_argument(size);
-            std::size_t used_w = 0, used_h = 0;
-            o.width = std::stoll(size.substr(0, x), &used_w);
-            o.height = std::stoll(size.substr(x + 1), &used_h);
-            if (used_w != x || used_h != size.size() - x - 1 || o.width <= 0 || o.height <= 0) throw std::invalid_argument(size);
-        } catch (const std::exception&) {
-            throw Error(ErrorCode::usage, "--size " + size + ": expected WIDTHxHEIGHT, e.g. 8192x8192");
-        }
+// "WIDTHxHEIGHT", both positive; `option` names the flag in the message.
+Extent parse_extent(const std::string& text, const std::string& option) {
+    const auto x = text.find('x');
+    try {
+        if (x == std::string::npos) throw std::invalid_argument(text);
+        std::size_t used_w = 0, used_h = 0;
+        const Extent e{std::stoll(text.substr(0, x), &used_w), std::stoll(text.substr(x + 1), &used_h)};
+        if (used_w != x || used_h != text.size() - x - 1 || e.width <= 0 || e.height <= 0) throw std::invalid_argument(text);
+        return e;
+    } catch (const std::exception&) {
+        throw Error(ErrorCode::usage, option + " " + text + ": expected WIDTHxHEIGHT, e.g. 8192x8192");
     }
+}
+
+void parse_bench_lists(const std::string& size, const std::string& grouped_sizes, const std::string& types, const std::string& ops,
+                       const std::string& kernels, bench::BenchOptions& o) {
+    if (!size.empty()) {
+        const Extent e = parse_extent(size, "--size");
+        o.width = e.width;
+        o.height = e.height;
+    }
+    for (const std::string& text : split_commas(grouped_sizes)) o.grouped_sizes.push_back(parse_extent(text, "--grouped-sizes"));
     for (const std::string& t : split_commas(types)) {
         if (t == "all") continue;
         bool found = false;
@@ -122,7 +130,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_flag("--version", options.show_version, "print version, backends, GPU and codecs, and exit");
 
     bench::BenchOptions bench_options;
-    std::string size_text, types_text, ops_text, kernels_text;
+    std::string size_text, grouped_sizes_text, types_text, ops_text, kernels_text;
     CLI::App* bench_cmd = app.add_subcommand("bench", "measure every kernel against device copy, NPP and cuBLAS on this GPU");
     bench_cmd->add_option("--size", size_text, "image size WxH (default 8192x8192)");
     bench_cmd->add_option("--type", types_text, "comma-separated: u8c1,u8c2,u8c3,u8c4,u16c1,u16c3,u16c4,f32c1,f32c3,f32c4 (default all)");
@@ -131,6 +139,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     bench_cmd->add_option("--batch", bench_options.batch, "images of that size per launch")->check(CLI::Range(1, 65535));
     bench_cmd->add_option("--grouped", bench_options.grouped, "N images of mixed sizes (64x64 to 1024x768) in one grouped launch")
         ->check(CLI::Range(1, 100000));
+    bench_cmd->add_option("--grouped-sizes", grouped_sizes_text,
+                          "with --grouped, the sizes the images cycle through, comma-separated WxH (default 64x64,128x96,256x256,320x240,"
+                          "512x384,640x480,800x600,1024x768)");
     bench_cmd->add_option("--reps", bench_options.reps, "timed samples per kernel (median)")->check(CLI::Range(1, 100000));
     bench_cmd->add_option("--json", bench_options.json_path, "also write every row to this JSON file");
     bench_cmd->add_flag("--list", bench_options.list_kernels, "list the kernels and exit");
@@ -189,7 +200,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     }
     if (options.show_version) return options;
     if (*bench_cmd) {
-        parse_bench_lists(size_text, types_text, ops_text, kernels_text, bench_options);
+        parse_bench_lists(size_text, grouped_sizes_text, types_text, ops_text, kernels_text, bench_options);
         options.bench = bench_options;
         return options;
     }
