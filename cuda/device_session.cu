@@ -40,12 +40,12 @@ public:
 
     void run(ConstImageView src, const TransformTarget* targets, std::size_t count) {
         GPUROTATE_CUDA_CHECK(cudaSetDevice(device_));  // the calling thread may have used another GPU last
-        const std::size_t src_pitch = vector_aligned_pitch(src.row_bytes());
+        const std::size_t src_pitch = device_pitch(src.row_bytes());
         std::vector<std::size_t> offsets(count);
         std::size_t dst_total = 0;
         for (std::size_t i = 0; i < count; ++i) {
             offsets[i] = dst_total;
-            dst_total += round_up_256(vector_aligned_pitch(targets[i].dst.row_bytes()) * static_cast<std::size_t>(targets[i].dst.height));
+            dst_total += round_up_256(device_pitch(targets[i].dst.row_bytes()) * static_cast<std::size_t>(targets[i].dst.height));
         }
         const std::size_t src_total = src_pitch * static_cast<std::size_t>(src.height);
         if (budget_ && src_total + dst_total > budget_) {
@@ -60,7 +60,7 @@ public:
         std::vector<TransformTarget> d_targets(count);
         for (std::size_t i = 0; i < count; ++i) {
             const ImageView& h = targets[i].dst;
-            d_targets[i] = {targets[i].orientation, ImageView{outputs_.get() + offsets[i], h.width, h.height, vector_aligned_pitch(h.row_bytes()), h.format}};
+            d_targets[i] = {targets[i].orientation, ImageView{outputs_.get() + offsets[i], h.width, h.height, device_pitch(h.row_bytes()), h.format}};
         }
         {
             NvtxRange range("upload");

@@ -29,9 +29,9 @@ std::size_t device_budget(std::size_t gpu_memory) {
 // Device bytes for one band of `rows` source rows: its source and its part of the output.
 std::size_t band_bytes(ConstImageView src, AxisMap map, std::int64_t rows) {
     const auto r = static_cast<std::size_t>(rows);
-    const std::size_t src_bytes = vector_aligned_pitch(src.row_bytes()) * r;
-    const std::size_t dst_bytes = map.swap_axes ? vector_aligned_pitch(r * src.format.pixel_bytes()) * static_cast<std::size_t>(src.width)
-                                                : vector_aligned_pitch(src.row_bytes()) * r;
+    const std::size_t src_bytes = device_pitch(src.row_bytes()) * r;
+    const std::size_t dst_bytes = map.swap_axes ? device_pitch(r * src.format.pixel_bytes()) * static_cast<std::size_t>(src.width)
+                                                : device_pitch(src.row_bytes()) * r;
     return src_bytes + dst_bytes;
 }
 
@@ -47,8 +47,8 @@ void run_one_band(ConstImageView src, ImageView dst, AxisMap map, CudaKernel ker
     const PixelRect rect = output_rect_of_source_rows(map, src.extent(), y0, rows);
     const ImageView host_out{dst.row(rect.y) + static_cast<std::size_t>(rect.x) * dst.format.pixel_bytes(), rect.width, rect.height,
                              dst.pitch, dst.format};
-    const ImageView d_src{slot.src.get(), src.width, rows, vector_aligned_pitch(src.row_bytes()), src.format};
-    const ImageView d_dst{slot.dst.get(), rect.width, rect.height, vector_aligned_pitch(host_out.row_bytes()), dst.format};
+    const ImageView d_src{slot.src.get(), src.width, rows, device_pitch(src.row_bytes()), src.format};
+    const ImageView d_dst{slot.dst.get(), rect.width, rect.height, device_pitch(host_out.row_bytes()), dst.format};
     GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(d_src.data, d_src.pitch, host_band.data, host_band.pitch, host_band.row_bytes(),
                                            static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, slot.stream.get()));
     transform_device_cuda(d_src, d_dst, map, kernel, slot.stream.get());
@@ -82,8 +82,8 @@ void transform_in_bands(ConstImageView src, ImageView dst, AxisMap map, CudaKern
     if (rows > 16 && rows < src.height) rows -= rows % 16;
     BandSlot slot_storage[2];
     for (int s = 0; s < slots; ++s) {
-        slot_storage[s].src = DeviceBuffer(vector_aligned_pitch(src.row_bytes()) * static_cast<std::size_t>(rows));
-        slot_storage[s].dst = DeviceBuffer(band_bytes(src, map, rows) - vector_aligned_pitch(src.row_bytes()) * static_cast<std::size_t>(rows));
+        slot_storage[s].src = DeviceBuffer(device_pitch(src.row_bytes()) * static_cast<std::size_t>(rows));
+        slot_storage[s].dst = DeviceBuffer(band_bytes(src, map, rows) - device_pitch(src.row_bytes()) * static_cast<std::size_t>(rows));
     }
     int next = 0;
     for (std::int64_t y0 = 0; y0 < src.height; y0 += rows) {
@@ -102,8 +102,8 @@ void transform_host_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKer
         return;
     }
     Stream stream;
-    const std::size_t src_pitch = vector_aligned_pitch(src.row_bytes());
-    const std::size_t dst_pitch = vector_aligned_pitch(dst.row_bytes());
+    const std::size_t src_pitch = device_pitch(src.row_bytes());
+    const std::size_t dst_pitch = device_pitch(dst.row_bytes());
     DeviceBuffer device_src(src_pitch * static_cast<std::size_t>(src.height));
     DeviceBuffer device_dst(dst_pitch * static_cast<std::size_t>(dst.height));
     ImageView d_src{device_src.get(), src.width, src.height, src_pitch, src.format};

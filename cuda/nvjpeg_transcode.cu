@@ -195,13 +195,13 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
     check_declared_size(path, width, height, limits);
     const bool grey = components == 1 || css == NVJPEG_CSS_GRAY;
     const PixelFormat format{SampleType::u8, grey ? 1 : 3};
-    const std::size_t src_pitch = vector_aligned_pitch(static_cast<std::size_t>(width) * format.pixel_bytes());
+    const std::size_t src_pitch = device_pitch(static_cast<std::size_t>(width) * format.pixel_bytes());
     std::vector<TransformTarget> targets;
     std::vector<std::size_t> offsets;
     std::size_t results_bytes = 0;
     for (Orientation element : elements) {
         const Extent out = output_extent(element, {width, height});
-        const std::size_t pitch = vector_aligned_pitch(static_cast<std::size_t>(out.width) * format.pixel_bytes());
+        const std::size_t pitch = device_pitch(static_cast<std::size_t>(out.width) * format.pixel_bytes());
         targets.push_back({element, ImageView{nullptr, out.width, out.height, pitch, format}});
         offsets.push_back(results_bytes);
         results_bytes += pitch * static_cast<std::size_t>(out.height);

@@ -6,6 +6,8 @@
 #include "reference.hpp"
 #include "test_support.hpp"
 
+#include "core/cuda_backend.hpp"
+
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
 #include <gpurotate/transform.hpp>
@@ -27,7 +29,8 @@ TEST_CASE("a budget smaller than the image streams it through the GPU in bands w
             // About 8 bands with two buffer sets; about 40 rows' worth; one row at a time.
             const std::size_t row = static_cast<std::size_t>(size.width) * format.pixel_bytes();
             // Enough for one row of either kind of band in one buffer set, the smallest budget that works.
-            const std::size_t floor = 2 * ((row + 15) / 16 * 16) + 16 * static_cast<std::size_t>(size.width);
+            const std::size_t floor = 2 * gpurotate::detail::device_pitch(row) +
+                                      gpurotate::detail::device_pitch(format.pixel_bytes()) * static_cast<std::size_t>(size.width);
             for (std::size_t budget : {std::max(whole / 4, floor), std::max(40 * 2 * (row + 64), floor), floor}) {
                 for (Orientation o : gpurotate::all_orientations) {
                     const gpurotate::Image expected = reference::transform(src, o);

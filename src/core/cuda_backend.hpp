@@ -57,9 +57,15 @@ void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream);
 /// The width of the vectorized kernels' accesses: pointers, pitches and batch strides must be multiples.
 inline constexpr std::size_t vector_bytes = 16;
 
-/// The pitch the library gives device copies of `row_bytes`-wide rows: rounded up to whole vectors, so
-/// that the vectorized kernels apply to any width.
-constexpr std::size_t vector_aligned_pitch(std::size_t row_bytes) { return (row_bytes + vector_bytes - 1) / vector_bytes * vector_bytes; }
+/// DRAM and L2 move 32-byte sectors.
+inline constexpr std::size_t sector_bytes = 32;
+
+/// The pitch the library gives device copies of `row_bytes`-wide rows: rounded up to whole sectors (so
+/// also whole vectors: the vectorized kernels apply to any width). With rows 16 bytes off a sector, a
+/// warp's output pieces of each row split sectors with the next row's, and a batch of 800x600 u16 rot90
+/// ran at 64% of copy against 95% with rows of whole sectors (H100: 23% more sectors written, 7% more
+/// bytes read from DRAM; bench/RESULTS.md, eighth session).
+constexpr std::size_t device_pitch(std::size_t row_bytes) { return (row_bytes + sector_bytes - 1) / sector_bytes * sector_bytes; }
 
 /// Whether the vectorized kernels can run `map` on these views: 16-byte aligned pointers and pitches, and
 /// a source width that is a multiple of the pixels per vector when source columns are mirrored.
