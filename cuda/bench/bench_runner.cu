@@ -622,12 +622,13 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     // nothing else to do meanwhile.
     notes << to_string(format) << " " << name(o) << " x" << count << ": the host's share of one grouped call (table built and copied, "
           << "launches) " << std::fixed << std::setprecision(1) << harness.median_host_us(grouped) << " us\n";
+    const std::string sizes_name = sizes.size() > 1 ? "mixed" : std::to_string(sizes.front().width) + "x" + std::to_string(sizes.front().height);
     std::vector<Row> rows;
     for (const auto& [kernel_name, launch] : variants) {
         const bool ceiling = kernel_name == "memcpy-d2d";
         rows.push_back(timed_row(harness, kernel_name, ceiling ? "ceiling" : "production", ceiling || verify(launch), launch, bytes));
         rows.back().type = to_string(format);
-        rows.back().op = std::string(name(o)) + " x" + std::to_string(count) + " " + (sizes.size() > 1 ? "mixed" : std::to_string(sizes.front().width) + "x" + std::to_string(sizes.front().height));
+        rows.back().op = std::string(name(o)) + " x" + std::to_string(count) + " " + sizes_name;
     }
     return rows;
 }

@@ -82,8 +82,8 @@ __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(G
         }
         // A copy in registers, not a reference into the table: the compiler cannot tell that the image's
         // stores leave the table alone, so through a reference it reloaded the arguments after every store
-        // (about 110 table loads to 16 pixel loads in the 1-byte transpose body), and the grouped launch ran
-        // 4-12 points of copy bandwidth slower (H100, bench/RESULTS.md, eighth session).
+        // (about 110 table loads to 16 pixel loads in the 1-byte transpose body): 1024 mixed u8c1 images
+        // rotated at 58% of copy against 67-73% now (H100, bench/RESULTS.md, eighth session).
         const GroupedImage image = table.images[lo];
         // Pointers loaded from memory are generic; these let the compiler emit global loads and stores, as
         // it does for a single image's kernel parameters.

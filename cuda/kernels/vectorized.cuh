@@ -285,7 +285,8 @@ struct VectorizedTranspose {
 
     /// A block the image's last source rows end inside (x_out + R > dst_width), its K output rows inside
     /// the image: its rows inside are still whole vectors, moved as such, and each output row's prefix is
-    /// stored. Pixel by pixel, such blocks held a batch of 800x600 1-byte rot90 at 64% of copy.
+    /// stored. A batch of 800x600 1-byte rot90 ran at 64% of copy with them pixel by pixel, 70% so (H100,
+    /// bench/RESULTS.md, eighth session: the rest is the warp running both paths, and part-written sectors).
     __device__ __forceinline__ static void rows_cut_block(const TransformArgs& a, int x_out, int y_out) {
         const int rows_inside = a.dst_width - x_out;
         std::uint32_t rows[R * row_words];
