@@ -110,6 +110,25 @@ __device__ __forceinline__ void store_words(std::byte* p, const std::uint32_t* w
     }
 }
 
+/// The first `n` of `Bytes` bytes at `p` (n < Bytes) into `words`, the rest zero: whole words, then single
+/// bytes, so nothing past the n bytes is read. `p` is word-aligned.
+template <int Bytes>
+__device__ __forceinline__ void load_prefix(const std::byte* p, std::uint32_t* words, int n) {
+#pragma unroll
+    for (int j = 0; j < Bytes / 4; ++j) {
+        if (4 * j + 4 <= n) {
+            words[j] = reinterpret_cast<const std::uint32_t*>(p)[j];
+        } else {
+            std::uint32_t w = 0;
+#pragma unroll
+            for (int b = 0; b < 3; ++b) {
+                if (4 * j + b < n) w |= static_cast<std::uint32_t>(p[4 * j + b]) << (8 * b);
+            }
+            words[j] = w;
+        }
+    }
+}
+
 /// The first `n` of the `Bytes` bytes in `words` (n < Bytes), stored at `p`: whole words, then single bytes.
 /// `p` is word-aligned.
 template <int Bytes>
@@ -223,9 +242,9 @@ struct VectorizedTransposeTile {
 
 /// One output tile of an axis-swapping element, by the block's 128 threads. A whole tile takes the fast
 /// path: no bounds checks, and 3-, 6- and 12-byte pixels staged into whole-vector stores. A tile that
-/// overhangs the image still moves every lane block that lies inside as vectors (stored directly) and
-/// copies only the blocks cut by the edge pixel by pixel: small images, as in a grouped launch, are
-/// mostly such tiles.
+/// overhangs the image still moves every lane block that lies inside as vectors (stored directly), and
+/// the blocks cut by the edge as words (cut_block): small images, as in a grouped launch, are mostly
+/// such tiles.
 /// A lane's register blocks (2 for 2-, 4-, 8- and 16-byte pixels) run one after another: the loop is not
 /// unrolled. Unrolled, all their loads are in flight at once, but a thread then needs 202-255 registers
 /// for 2- and 4-byte pixels, 2 blocks of 128 threads fit on an SM, and the 4- and 8-byte transposes ran at
@@ -247,19 +266,21 @@ struct VectorizedTranspose {
     /// Shared words each warp needs for its staging buffer.
     static constexpr int staging_words = staged ? Staging::buffer_words : 1;
 
-    /// Loads source rows r < `rows_inside` of the block whose output starts at (x_out, y_out) (the others
-    /// stay zero); AllRows: all R, the count unchecked.
-    template <bool AllRows>
-    __device__ __forceinline__ static void load_block(const TransformArgs& a, int x_out, int y_out, int rows_inside,
+    /// Loads the block whose output starts at (x_out, y_out) into `rows`. AllInside: all of it, unchecked;
+    /// else only its first `rows_inside` source rows and of each its first `bytes_inside` bytes (the rest zero).
+    template <bool AllInside>
+    __device__ __forceinline__ static void load_block(const TransformArgs& a, int x_out, int y_out, int rows_inside, int bytes_inside,
                                                       std::uint32_t (&rows)[R * row_words]) {
         const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
         const int source_x = MirrorX ? W - (y_out + K) : y_out;
 #pragma unroll
         for (int r = 0; r < R; ++r) {  // row r of the block is words [r * row_words, (r + 1) * row_words)
             const int source_y = MirrorY ? H - 1 - (x_out + r) : x_out + r;
-            if (AllRows || r < rows_inside) {
-                load_words<K * S, L2Prefetch>(a.src + static_cast<std::size_t>(source_y) * a.src_pitch + static_cast<std::size_t>(source_x) * S,
-                                              rows + r * row_words);
+            const std::byte* const p = a.src + static_cast<std::size_t>(source_y) * a.src_pitch + static_cast<std::size_t>(source_x) * S;
+            if (AllInside || (r < rows_inside && bytes_inside == K * S)) {
+                load_words<K * S, L2Prefetch>(p, rows + r * row_words);
+            } else if (r < rows_inside) {
+                load_prefix<K * S>(p, rows + r * row_words, bytes_inside);
             } else {
 #pragma unroll
                 for (int w = 0; w < row_words; ++w) rows[r * row_words + w] = 0;
@@ -283,20 +304,28 @@ struct VectorizedTranspose {
         }
     }
 
-    /// A block the image's last source rows end inside (x_out + R > dst_width), its K output rows inside
-    /// the image: its rows inside are still whole vectors, moved as such, and each output row's prefix is
-    /// stored. A batch of 800x600 1-byte rot90 ran at 64% of copy with them pixel by pixel, 70% so (H100,
+    /// A lane block cut by the image's edge: its source rows inside (all R, or those before the image's
+    /// last) and of each the source columns inside (all K, or those before the row's end; mirrored source
+    /// columns are never cut, their width being whole vectors) move as words, and each output row inside
+    /// is stored in full or as its prefix inside. A batch of 800x600 1-byte rot90, whose blocks the last
+    /// source rows cut, ran at 64% of copy with such blocks pixel by pixel and 70% so (H100,
     /// bench/RESULTS.md, eighth session: the rest is the warp running both paths, and part-written sectors).
-    __device__ __forceinline__ static void rows_cut_block(const TransformArgs& a, int x_out, int y_out) {
-        const int rows_inside = a.dst_width - x_out;
+    __device__ __forceinline__ static void cut_block(const TransformArgs& a, int x_out, int y_out) {
+        const int rows_inside = min(R, a.dst_width - x_out);
+        const int columns_inside = min(K, a.dst_height - y_out);  // = output rows inside
         std::uint32_t rows[R * row_words];
-        load_block<false>(a, x_out, y_out, rows_inside, rows);
+        load_block<false>(a, x_out, y_out, rows_inside, columns_inside * S, rows);
 #pragma unroll
         for (int i = 0; i < K; ++i) {
+            if (i >= columns_inside) break;
             std::uint32_t out[out_words];
             gather_output_row(rows, i, out);
-            store_prefix<R * S>(a.dst + static_cast<std::size_t>(y_out + i) * a.dst_pitch + static_cast<std::size_t>(x_out) * S, out,
-                                rows_inside * S);
+            std::byte* const out_row = a.dst + static_cast<std::size_t>(y_out + i) * a.dst_pitch + static_cast<std::size_t>(x_out) * S;
+            if (rows_inside == R) {
+                store_words<R * S>(out_row, out);
+            } else {
+                store_prefix<R * S>(out_row, out, rows_inside * S);
+            }
         }
     }
 
@@ -314,15 +343,11 @@ struct VectorizedTranspose {
             // Output pixels x_out .. x_out + R - 1 are source rows v .. v + R - 1 (before mirroring).
             const int x_out = x0 + (blk * Tile::lanes_y + lane_y) * R;
             if (!whole_tile && !(y_out + K <= a.dst_height && x_out + R <= a.dst_width)) {
-                if (y_out + K <= a.dst_height && x_out < a.dst_width) {
-                    rows_cut_block(a, x_out, y_out);
-                } else if (y_out < a.dst_height && x_out < a.dst_width) {
-                    copy_pixels_inside<S, K * R, R>(a, x_out, y_out);
-                }
+                if (y_out < a.dst_height && x_out < a.dst_width) cut_block(a, x_out, y_out);
                 continue;
             }
             std::uint32_t rows[R * row_words];
-            load_block<true>(a, x_out, y_out, R, rows);
+            load_block<true>(a, x_out, y_out, R, K * S, rows);
 #pragma unroll
             for (int i = 0; i < K; ++i) {
                 std::uint32_t out[out_words];
