@@ -163,11 +163,12 @@ __device__ __forceinline__ std::uint32_t gather_word(const std::uint32_t (&w)[N]
     return __byte_perm(lo, hi, 0x5410);
 }
 
-/// The pixels of a lane block cut by the image edge: output pixels (x0 + i % Width, y0 + i / Width) for
-/// i < Count, those inside the output only. Loads go out a batch at a time before any store, so that they
-/// are in flight together: one pixel at a time, each store waiting on its load, made a cut block of 128
-/// pixels cost more than a hundred whole ones. Pixels are naturally aligned words, as the vectorized
-/// kernels' 16-byte aligned pointers and pitches guarantee.
+/// The pixels of a mirror lane's row cut by the image's right edge (the transposes' cut blocks move as
+/// words, VectorizedTranspose::cut_block): output pixels (x0 + i % Width, y0 + i / Width) for i < Count,
+/// those inside the output only. Loads go out a batch at a time before any store, so that they are in
+/// flight together: one pixel at a time, each store waiting on its load, made a cut block of 128 pixels
+/// cost more than a hundred whole ones. Pixels are naturally aligned words, as the vectorized kernels'
+/// 16-byte aligned pointers and pitches guarantee.
 template <int S, int Count, int Width>
 __device__ __forceinline__ void copy_pixels_inside(const TransformArgs& a, int x0, int y0) {
     using Word = AlignedWord<S>;
