@@ -63,12 +63,22 @@ unsigned resident_grid_rows(Kernel kernel, unsigned tiles_x, unsigned tiles_y) {
     return std::clamp((resident + tiles_x - 1) / tiles_x, 1u, tiles_y);
 }
 
+/// Whether pixels of S bytes can leave mirrored source columns off a vector (not 16-byte pixels).
+template <int S, bool MirrorX>
+inline constexpr bool may_shift_columns = MirrorX && S % vector_bytes != 0;
+
+/// Whether the launch's mirrored source columns must be loaded shifted (their rows are not whole vectors).
+template <int S, bool MirrorX>
+bool shifted_columns(const Launch& l) {
+    return may_shift_columns<S, MirrorX> && l.src.width * S % vector_bytes != 0;
+}
+
 template <int S, bool MirrorX, bool MirrorY, int LanesX, int BlocksScale = 1, bool L2Prefetch = true, bool Unrolled = false,
-          bool SplitRows = false>
+          bool SplitRows = false, ColumnShift Shift = ColumnShift::per_image>
 void launch_vectorized_transpose(const Launch& l) {
     using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale, SplitRows>;
     const TransformArgs a = make_args(l, Tile::tile_h);
-    const auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows>;
+    const auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows, Shift>;
     dim3 grid = grid_for(a, Tile::tile_w, l);
     if (l.variant.resident_grid) grid.y = resident_grid_rows(kernel, grid.x * grid.z, grid.y);
     kernel<<<grid, vectorized_threads, 0, l.stream>>>(a);
@@ -89,8 +99,12 @@ struct LaunchVectorizedTranspose {
                     launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x, 1, true, true>(l);
                 } else if (l.variant.blocks_scale == 2) {
                     launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x, 2>(l);
+                } else if (shifted_columns<S, MirrorX>(l)) {  // the production layout, one body per kernel
+                    if constexpr (may_shift_columns<S, MirrorX>) {
+                        launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x, 1, true, false, false, ColumnShift::shifted>(l);
+                    }
                 } else {
-                    launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x>(l);
+                    launch_vectorized_transpose<S, MirrorX, MirrorY, vectorized_lanes_x, 1, true, false, false, ColumnShift::aligned>(l);
                 }
                 break;
         }
@@ -102,7 +116,14 @@ struct LaunchVectorizedMirror {
     static void run(const Launch& l) {
         using Tile = VectorizedMirrorTile<S>;
         const TransformArgs a = make_args(l, Tile::tile_h);
-        mirror_vectorized_kernel<S, MirrorX, MirrorY><<<grid_for(a, Tile::tile_w, l), vectorized_threads, 0, l.stream>>>(a);
+        const dim3 grid = grid_for(a, Tile::tile_w, l);
+        if (shifted_columns<S, MirrorX>(l)) {
+            if constexpr (may_shift_columns<S, MirrorX>) {
+                mirror_vectorized_kernel<S, MirrorX, MirrorY, ColumnShift::shifted><<<grid, vectorized_threads, 0, l.stream>>>(a);
+            }
+        } else {
+            mirror_vectorized_kernel<S, MirrorX, MirrorY, ColumnShift::aligned><<<grid, vectorized_threads, 0, l.stream>>>(a);
+        }
     }
 };
 
@@ -158,10 +179,9 @@ AutomaticChoice automatic_choice(std::size_t pixel_bytes) {
 
 }  // namespace
 
-bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map) {
-    const int k = vector_pixels_of(src.format.pixel_bytes());
-    return k > 0 && allows_aligned_word(src.data, src.pitch, vector_bytes) && allows_aligned_word(dst.data, dst.pitch, vector_bytes) &&
-           (!map.mirror_x || src.width % k == 0);
+bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap /*every element, at any width*/) {
+    return vector_pixels_of(src.format.pixel_bytes()) > 0 && allows_aligned_word(src.data, src.pitch, vector_bytes) &&
+           allows_aligned_word(dst.data, dst.pitch, vector_bytes);
 }
 
 void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream) {
@@ -224,9 +244,7 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
     const Launch launch{src, dst, map, batch, stream};
     if (vectorized) {
         if (!applies) {
-            throw Error(ErrorCode::usage, "the vectorized kernel needs 16-byte aligned pointers, pitches and image strides, and a source width "
-                                          "that is a multiple of " + std::to_string(vector_pixels_of(bytes)) +
-                                          " pixels for elements that mirror source columns");
+            throw Error(ErrorCode::usage, "the vectorized kernel needs 16-byte aligned pointers, pitches and image strides");
         }
         launch_vectorized_of_width(launch);
     } else {

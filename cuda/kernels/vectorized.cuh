@@ -11,16 +11,16 @@
 // run one after another, tile the rest.
 //
 // Mirrors are compile-time parameters: they reverse the order of rows and of pixels inside a vector,
-// which are register renamings. A mirrored source column range is vector-aligned only when the image
-// width is a multiple of K, which the launcher checks. In tiles that overhang the image edge, the lane
-// blocks cut by the edge take a per-pixel path through source_of.
+// which are register renamings. A mirrored source column range starts on a vector only when the row's
+// bytes are whole vectors; otherwise (a run-time choice per image) each row is loaded as the vectors that
+// cover it and shifted into place (load_words_shifted). In tiles that overhang the image edge, the lane
+// blocks cut by the edge load only the bytes inside, as words, and store the part of each row inside.
 //
 // The tile bodies are structs with a static `tile` function, so that the grouped launch (grouped.cuh)
 // runs the same code per image.
 
 #include "kernels/pixel_access.cuh"
 
-#include "core/pixel_word.hpp"
 
 #include <cstdint>
 #include <type_traits>
@@ -146,6 +146,40 @@ __device__ __forceinline__ void store_prefix(std::byte* p, const std::uint32_t* 
     }
 }
 
+/// Bytes [offset, offset + Bytes) of the row that starts at `row` (16-byte aligned), for an offset that
+/// need not be: the 16-byte chunks that cover the range are loaded whole and their words funnel-shifted
+/// into place. A mirrored source column range starts at an offset that is a multiple of 16 bytes only when
+/// the row's width is, so without this, images of such widths (1080 1-byte pixels, 600 RGB8) took the
+/// pixel kernels for flip-h, rot180, rot270 and transverse. Reads stay inside the row's 16-byte chunks:
+/// the last chunk is loaded only when the range reaches into it. MayStartBefore: `offset` may be negative
+/// (a lane block cut by the row's start); chunks before the row read as zero.
+template <int Bytes, bool L2Prefetch, bool MayStartBefore>
+__device__ __forceinline__ void load_words_shifted(const std::byte* row, int offset, std::uint32_t* words) {
+    static_assert(Bytes % 16 == 0, "shifted rows are whole 16-byte vectors");
+    constexpr int chunks = Bytes / 16 + 1;
+    const int shift = offset & 15;  // two's complement: the floor remainder, for negative offsets too
+    const int first = offset - shift;
+    std::uint32_t w[4 * chunks];
+#pragma unroll
+    for (int c = 0; c < chunks; ++c) {
+        const int at = first + 16 * c;
+        const bool needed = (c + 1 < chunks || shift != 0) && (!MayStartBefore || at >= 0);
+        uint4 v = make_uint4(0, 0, 0, 0);
+        if (needed) v = L2Prefetch ? load_vector_l2_256(row + at) : *reinterpret_cast<const uint4*>(row + at);
+        w[4 * c] = v.x, w[4 * c + 1] = v.y, w[4 * c + 2] = v.z, w[4 * c + 3] = v.w;
+    }
+    // Whole words by shift / 4 in two select steps (a register array cannot be indexed at run time
+    // without going to local memory), then the bytes by shift % 4.
+    const int word_shift = shift >> 2;
+#pragma unroll
+    for (int i = 0; i + 1 < 4 * chunks; ++i) w[i] = (word_shift & 1) ? w[i + 1] : w[i];
+#pragma unroll
+    for (int i = 0; i + 2 < 4 * chunks; ++i) w[i] = (word_shift & 2) ? w[i + 2] : w[i];
+    const unsigned bits = 8u * static_cast<unsigned>(shift & 3);
+#pragma unroll
+    for (int j = 0; j < Bytes / 4; ++j) words[j] = __funnelshift_r(w[j], w[j + 1], bits);
+}
+
 /// The 32-bit word whose bytes 0..3 are bytes b0..b3 of the register array `w` (byte b is byte b % 4 of
 /// word b / 4). With constant indices this folds to a move when the bytes are one word in order (every
 /// width that is a multiple of 4 bytes), to one PRMT when they come from at most two words, else three.
@@ -161,32 +195,6 @@ __device__ __forceinline__ std::uint32_t gather_word(const std::uint32_t (&w)[N]
     const std::uint32_t lo = w0 == w1 ? __byte_perm(w[w0], 0, s0 | s1 << 4) : __byte_perm(w[w0], w[w1], s0 | (4 + s1) << 4);
     const std::uint32_t hi = w2 == w3 ? __byte_perm(w[w2], 0, s2 | s3 << 4) : __byte_perm(w[w2], w[w3], s2 | (4 + s3) << 4);
     return __byte_perm(lo, hi, 0x5410);
-}
-
-/// The pixels of a mirror lane's row cut by the image's right edge (the transposes' cut blocks move as
-/// words, VectorizedTranspose::cut_block): output pixels (x0 + i % Width, y0 + i / Width) for i < Count,
-/// those inside the output only. Loads go out a batch at a time before any store, so that they are in
-/// flight together: one pixel at a time, each store waiting on its load, made a cut block of 128 pixels
-/// cost more than a hundred whole ones. Pixels are naturally aligned words, as the vectorized kernels'
-/// 16-byte aligned pointers and pitches guarantee.
-template <int S, int Count, int Width>
-__device__ __forceinline__ void copy_pixels_inside(const TransformArgs& a, int x0, int y0) {
-    using Word = AlignedWord<S>;
-    constexpr int batch = Count < 8 ? Count : 8;
-#pragma unroll 1
-    for (int base = 0; base < Count; base += batch) {
-        Word value[batch];
-#pragma unroll
-        for (int j = 0; j < batch; ++j) {
-            const int x = x0 + (base + j) % Width, y = y0 + (base + j) / Width;
-            if (inside_output(a, x, y)) value[j] = load_source<Word>(a, source_of(a.map, a.src_extent, x, y));
-        }
-#pragma unroll
-        for (int j = 0; j < batch; ++j) {
-            const int x = x0 + (base + j) % Width, y = y0 + (base + j) / Width;
-            if (inside_output(a, x, y)) store_output<Word>(a, x, y, value[j]);
-        }
-    }
 }
 
 /// Stores a warp's output through shared memory so that consecutive lanes store consecutive 16-byte
@@ -268,8 +276,10 @@ struct VectorizedTranspose {
     static constexpr int staging_words = staged ? Staging::buffer_words : 1;
 
     /// Loads the block whose output starts at (x_out, y_out) into `rows`. AllInside: all of it, unchecked;
-    /// else only its first `rows_inside` source rows and of each its first `bytes_inside` bytes (the rest zero).
-    template <bool AllInside>
+    /// else only its first `rows_inside` source rows and of each its first `bytes_inside` bytes (the rest
+    /// zero). Shifted: the mirrored source columns do not start on a vector (load_words_shifted); a block
+    /// cut by the row's start then has its columns before the start read as zero.
+    template <bool AllInside, bool Shifted>
     __device__ __forceinline__ static void load_block(const TransformArgs& a, int x_out, int y_out, int rows_inside, int bytes_inside,
                                                       std::uint32_t (&rows)[R * row_words]) {
         const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
@@ -277,14 +287,17 @@ struct VectorizedTranspose {
 #pragma unroll
         for (int r = 0; r < R; ++r) {  // row r of the block is words [r * row_words, (r + 1) * row_words)
             const int source_y = MirrorY ? H - 1 - (x_out + r) : x_out + r;
-            const std::byte* const p = a.src + static_cast<std::size_t>(source_y) * a.src_pitch + static_cast<std::size_t>(source_x) * S;
-            if (AllInside || (r < rows_inside && bytes_inside == K * S)) {
-                load_words<K * S, L2Prefetch>(p, rows + r * row_words);
-            } else if (r < rows_inside) {
-                load_prefix<K * S>(p, rows + r * row_words, bytes_inside);
-            } else {
+            const std::byte* const row = a.src + static_cast<std::size_t>(source_y) * a.src_pitch;
+            const std::byte* const p = row + static_cast<std::ptrdiff_t>(source_x) * S;
+            if (!AllInside && r >= rows_inside) {
 #pragma unroll
                 for (int w = 0; w < row_words; ++w) rows[r * row_words + w] = 0;
+            } else if constexpr (Shifted) {
+                load_words_shifted<K * S, L2Prefetch, !AllInside>(row, source_x * S, rows + r * row_words);
+            } else if (AllInside || bytes_inside == K * S) {
+                load_words<K * S, L2Prefetch>(p, rows + r * row_words);
+            } else {
+                load_prefix<K * S>(p, rows + r * row_words, bytes_inside);
             }
         }
     }
@@ -306,16 +319,17 @@ struct VectorizedTranspose {
     }
 
     /// A lane block cut by the image's edge: its source rows inside (all R, or those before the image's
-    /// last) and of each the source columns inside (all K, or those before the row's end; mirrored source
-    /// columns are never cut, their width being whole vectors) move as words, and each output row inside
-    /// is stored in full or as its prefix inside. A batch of 800x600 1-byte rot90, whose blocks the last
-    /// source rows cut, ran at 64% of copy with such blocks pixel by pixel and 70% so (H100,
+    /// last) and of each the source columns inside (all K, or those before the row's end, or with mirrored
+    /// columns of a width that is not whole vectors, those after the row's start) move as words, and each
+    /// output row inside is stored in full or as its prefix inside. A batch of 800x600 1-byte rot90, whose
+    /// blocks the last source rows cut, ran at 64% of copy with such blocks pixel by pixel and 70% so (H100,
     /// bench/RESULTS.md, eighth session: the rest is the warp running both paths, and part-written sectors).
+    template <bool Shifted>
     __device__ __forceinline__ static void cut_block(const TransformArgs& a, int x_out, int y_out) {
         const int rows_inside = min(R, a.dst_width - x_out);
         const int columns_inside = min(K, a.dst_height - y_out);  // = output rows inside
         std::uint32_t rows[R * row_words];
-        load_block<false>(a, x_out, y_out, rows_inside, columns_inside * S, rows);
+        load_block<false, Shifted>(a, x_out, y_out, rows_inside, columns_inside * S, rows);
 #pragma unroll
         for (int i = 0; i < K; ++i) {
             if (i >= columns_inside) break;
@@ -330,7 +344,24 @@ struct VectorizedTranspose {
         }
     }
 
+    /// Mirrored source columns start on a vector in every lane block exactly when the row's bytes are
+    /// whole vectors (blocks end at the row's end, and are K * S = 16 or 48 bytes wide).
+    __device__ __forceinline__ static bool shifted_source(const TransformArgs& a) {
+        return MirrorX && (static_cast<int>(a.src_extent.width) * S) % 16 != 0;
+    }
+
     __device__ static void tile(const TransformArgs& a, int tile_col, int tile_row, std::uint32_t* warp_staging) {
+        if constexpr (MirrorX) {
+            if (shifted_source(a)) {  // the same for the whole image: no divergence, and whole rows keep the plain loads
+                tile_body<true>(a, tile_col, tile_row, warp_staging);
+                return;
+            }
+        }
+        tile_body<false>(a, tile_col, tile_row, warp_staging);
+    }
+
+    template <bool Shifted>
+    __device__ __forceinline__ static void tile_body(const TransformArgs& a, int tile_col, int tile_row, std::uint32_t* warp_staging) {
         const int lane_x = static_cast<int>(threadIdx.x) % Tile::lanes_x;
         const int lane_y = static_cast<int>(threadIdx.x) / Tile::lanes_x;
         const int x0 = tile_col * Tile::tile_w;
@@ -344,11 +375,11 @@ struct VectorizedTranspose {
             // Output pixels x_out .. x_out + R - 1 are source rows v .. v + R - 1 (before mirroring).
             const int x_out = x0 + (blk * Tile::lanes_y + lane_y) * R;
             if (!whole_tile && !(y_out + K <= a.dst_height && x_out + R <= a.dst_width)) {
-                if (y_out < a.dst_height && x_out < a.dst_width) cut_block(a, x_out, y_out);
+                if (y_out < a.dst_height && x_out < a.dst_width) cut_block<Shifted>(a, x_out, y_out);
                 continue;
             }
             std::uint32_t rows[R * row_words];
-            load_block<true>(a, x_out, y_out, R, K * S, rows);
+            load_block<true, Shifted>(a, x_out, y_out, R, K * S, rows);
 #pragma unroll
             for (int i = 0; i < K; ++i) {
                 std::uint32_t out[out_words];
@@ -374,14 +405,28 @@ struct VectorizedTranspose {
     }
 };
 
+/// Which load a kernel's tiles use for mirrored source columns: chosen per image as the tile runs (the
+/// grouped launch, the bench's study layouts), or fixed by the launcher. Fixed, a kernel holds one body:
+/// both in one kernel, the 1-byte transposes that mirror columns needed 187 registers a thread, not 136.
+enum class ColumnShift { per_image, aligned, shifted };
+
+template <class Body, ColumnShift Shift>
+__device__ __forceinline__ void run_tile(const TransformArgs& a, int tile_col, int tile_row, std::uint32_t* warp_staging) {
+    if constexpr (Shift == ColumnShift::per_image) {
+        Body::tile(a, tile_col, tile_row, warp_staging);
+    } else {
+        Body::template tile_body<Shift == ColumnShift::shifted>(a, tile_col, tile_row, warp_staging);
+    }
+}
+
 template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
-          bool Unrolled = false, bool SplitRows = false>
+          bool Unrolled = false, bool SplitRows = false, ColumnShift Shift = ColumnShift::per_image>
 __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {
     using Body = VectorizedTranspose<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows>;
     const TransformArgs a = for_this_image(args);
     __shared__ std::uint32_t staging[vectorized_warps][Body::staging_words];
     for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
-        Body::tile(a, static_cast<int>(blockIdx.x), tile_row_of(a, step), staging[threadIdx.x / 32]);
+        run_tile<Body, Shift>(a, static_cast<int>(blockIdx.x), tile_row_of(a, step), staging[threadIdx.x / 32]);
     }
 }
 
@@ -424,7 +469,38 @@ struct VectorizedMirror {
         }
     }
 
+    /// As VectorizedTranspose::shifted_source: mirrored columns of a row that is not whole vectors.
+    __device__ __forceinline__ static bool shifted_source(const TransformArgs& a) {
+        return MirrorX && (static_cast<int>(a.src_extent.width) * S) % 16 != 0;
+    }
+
+    /// Row `source_y`'s K pixels from `source_x` into `in`, the first `bytes_inside` of them (the rest zero),
+    /// or with Shifted (load_words_shifted) those from the row's start on.
+    template <bool Shifted, bool AllInside>
+    __device__ __forceinline__ static void load_row(const TransformArgs& a, int source_y, int source_x, int bytes_inside,
+                                                    std::uint32_t* in) {
+        const std::byte* const row = a.src + static_cast<std::size_t>(source_y) * a.src_pitch;
+        if constexpr (Shifted) {
+            load_words_shifted<K * S, false, !AllInside>(row, source_x * S, in);
+        } else if (AllInside || bytes_inside == K * S) {
+            load_words<K * S>(row + static_cast<std::size_t>(source_x) * S, in);
+        } else {
+            load_prefix<K * S>(row + static_cast<std::size_t>(source_x) * S, in, bytes_inside);
+        }
+    }
+
     __device__ static void tile(const TransformArgs& a, int tile_col, int tile_row, std::uint32_t* warp_staging) {
+        if constexpr (MirrorX) {
+            if (shifted_source(a)) {  // the same for the whole image, so no divergence
+                tile_body<true>(a, tile_col, tile_row, warp_staging);
+                return;
+            }
+        }
+        tile_body<false>(a, tile_col, tile_row, warp_staging);
+    }
+
+    template <bool Shifted>
+    __device__ __forceinline__ static void tile_body(const TransformArgs& a, int tile_col, int tile_row, std::uint32_t* warp_staging) {
         const int lane_x = static_cast<int>(threadIdx.x) % vectorized_lanes_x;
         const int lane_y = static_cast<int>(threadIdx.x) / vectorized_lanes_x;
         const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
@@ -435,19 +511,23 @@ struct VectorizedMirror {
         const Staging staging{warp_staging};
         const int y_first = tile_row * Tile::tile_h + lane_y * Tile::rows_per_lane;
         if (!(x0 + Tile::tile_w <= a.dst_width && (tile_row + 1) * Tile::tile_h <= a.dst_height)) {
-            const bool whole_columns = x_out + K <= a.dst_width;
+            // An overhanging tile: each of the lane's rows inside, whole or cut by the image's right edge
+            // (only the bytes inside are read, and the output row's prefix inside is stored).
+            if (x_out >= a.dst_width) return;
+            const int bytes_inside = min(K, a.dst_width - x_out) * S;
 #pragma unroll 1
             for (int r = 0; r < Tile::rows_per_lane; ++r) {
                 const int y = y_first + r;
                 if (y >= a.dst_height) break;
-                if (!whole_columns) {
-                    if (x_out < a.dst_width) copy_pixels_inside<S, K, K>(a, x_out, y);
-                    continue;
-                }
                 std::uint32_t in[row_words], out[row_words];
-                load_words<K * S>(a.src + static_cast<std::size_t>(MirrorY ? H - 1 - y : y) * a.src_pitch + static_cast<std::size_t>(source_x) * S, in);
+                load_row<Shifted, false>(a, MirrorY ? H - 1 - y : y, source_x, bytes_inside, in);
                 mirror_row(in, 0, out);
-                store_words<K * S>(a.dst + static_cast<std::size_t>(y) * a.dst_pitch + static_cast<std::size_t>(x_out) * S, out);
+                std::byte* const out_row = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + static_cast<std::size_t>(x_out) * S;
+                if (bytes_inside == K * S) {
+                    store_words<K * S>(out_row, out);
+                } else {
+                    store_prefix<K * S>(out_row, out, bytes_inside);
+                }
             }
             return;
         }
@@ -455,8 +535,7 @@ struct VectorizedMirror {
 #pragma unroll
         for (int r = 0; r < Tile::rows_per_lane; ++r) {
             const int source_y = MirrorY ? H - 1 - (y_first + r) : y_first + r;
-            load_words<K * S>(a.src + static_cast<std::size_t>(source_y) * a.src_pitch + static_cast<std::size_t>(source_x) * S,
-                              in + r * row_words);
+            load_row<Shifted, true>(a, source_y, source_x, K * S, in + r * row_words);
         }
 #pragma unroll
         for (int r = 0; r < Tile::rows_per_lane; ++r) {
@@ -475,13 +554,13 @@ struct VectorizedMirror {
     }
 };
 
-template <int S, bool MirrorX, bool MirrorY>
+template <int S, bool MirrorX, bool MirrorY, ColumnShift Shift>
 __global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(TransformArgs args) {
     using Body = VectorizedMirror<S, MirrorX, MirrorY>;
     const TransformArgs a = for_this_image(args);
     __shared__ std::uint32_t staging[vectorized_warps][Body::staging_words];
     for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
-        Body::tile(a, static_cast<int>(blockIdx.x), tile_row_of(a, step), staging[threadIdx.x / 32]);
+        run_tile<Body, Shift>(a, static_cast<int>(blockIdx.x), tile_row_of(a, step), staging[threadIdx.x / 32]);
     }
 }
 

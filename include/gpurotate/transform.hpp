@@ -29,13 +29,12 @@ enum class CudaKernel : std::uint8_t {
                        ///< rules hold, except 16-byte pixels (`tile16_skiplines` / plain mirror kernel),
                        ///< else `tile32_padded`
     vectorized,        ///< 16-byte loads and stores, pixels exchanged in registers; needs 16-byte aligned
-                       ///< pointers and pitches and, for elements that mirror source columns, a source
-                       ///< width that is a multiple of the pixels per vector (throws Error otherwise)
+                       ///< pointers and pitches (throws Error otherwise), any width
     tile32_padded,     ///< 32x32 shared-memory tile padded to 32x33, 32x8 threads, 4 pixels per thread
     tile16_skiplines,  ///< 16x16 tile, one warp spans two rows, padded by 2 every other row ("skip-lines")
 };
 
-/// Whether `CudaKernel::vectorized` can run `o` on these views (alignment and width rules above).
+/// Whether `CudaKernel::vectorized` can run `o` on these views (the alignment rule above).
 bool vectorized_applies(ConstImageView src, ConstImageView dst, Orientation o);
 
 /// `to_string(Backend::cuda)` == "cuda", etc.

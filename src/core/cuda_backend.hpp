@@ -67,8 +67,8 @@ inline constexpr std::size_t sector_bytes = 32;
 /// bytes read from DRAM; bench/RESULTS.md, eighth session).
 constexpr std::size_t device_pitch(std::size_t row_bytes) { return (row_bytes + sector_bytes - 1) / sector_bytes * sector_bytes; }
 
-/// Whether the vectorized kernels can run `map` on these views: 16-byte aligned pointers and pitches, and
-/// a source width that is a multiple of the pixels per vector when source columns are mirrored.
+/// Whether the vectorized kernels can run `map` on these views: 16-byte aligned pointers and pitches (any
+/// element, any width: mirrored columns that do not start on a vector are loaded shifted).
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map);
 
 /// Enqueues the multi-output transform of device buffers on `stream`: a fused kernel (one read, `count`
