@@ -1,5 +1,5 @@
-// The grouped launch: the images sorted into tile body families (vectorized transposes, vectorized
-// mirrors, padded tiles), each family's table to the GPU (one stream-ordered allocation from the library's
+// The grouped launch: the images sorted into tile body families (vectorized transposes and vectorized
+// mirrors, each with columns aligned or shifted; padded tiles), each family's table to the GPU (one stream-ordered allocation from the library's
 // own memory pool, freed after the kernels), one launch per family present over all its images' tiles.
 
 #include "check.cuh"
@@ -23,7 +23,8 @@
 namespace gpurotate::detail {
 namespace {
 
-enum Family { transposes, mirrors, tiles, families };
+// Images whose mirrored source columns are loaded shifted have families of their own (grouped.cuh).
+enum Family { transposes, shifted_transposes, mirrors, shifted_mirrors, tiles, families };
 
 struct FamilyTable {
     std::vector<GroupedImage> images;
@@ -116,10 +117,13 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
         if (!vectorized_applies(g.src, g.dst, map)) {
             table[tiles].add(g, map, GroupedTiles<AlignedWord<S>>::tile_shape);
             tiles_aligned = tiles_aligned && allows_aligned_word(g.src.data, g.src.pitch, S) && allows_aligned_word(g.dst.data, g.dst.pitch, S);
-        } else if (map.swap_axes) {
-            table[transposes].add(g, map, GroupedTransposes<S>::tile_shape);
         } else {
-            table[mirrors].add(g, map, GroupedMirrors<S>::tile_shape);
+            const bool shifted = map.mirror_x && g.src.width * S % vector_bytes != 0;
+            if (map.swap_axes) {
+                table[shifted ? shifted_transposes : transposes].add(g, map, GroupedTransposes<S>::tile_shape);
+            } else {
+                table[shifted ? shifted_mirrors : mirrors].add(g, map, GroupedMirrors<S>::tile_shape);
+            }
         }
     }
     // One allocation for every family's two arrays, filled from one page-locked buffer.
@@ -150,6 +154,10 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
     };
     if (table[transposes].total > 0) launch_family<GroupedTransposes<S>>(view(transposes), stream);
     if (table[mirrors].total > 0) launch_family<GroupedMirrors<S>>(view(mirrors), stream);
+    if constexpr (S % vector_bytes != 0) {  // 16-byte pixels are whole vectors at every width
+        if (table[shifted_transposes].total > 0) launch_family<GroupedTransposes<S, ColumnShift::shifted>>(view(shifted_transposes), stream);
+        if (table[shifted_mirrors].total > 0) launch_family<GroupedMirrors<S, ColumnShift::shifted>>(view(shifted_mirrors), stream);
+    }
     if (table[tiles].total > 0) {
         visit_pixel_word(S, tiles_aligned, [&](auto word) { launch_family<GroupedTiles<decltype(word)>>(view(tiles), stream); });
     }

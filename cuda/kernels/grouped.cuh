@@ -3,10 +3,11 @@
 // tiles; a block finds the image its tile belongs to by binary search in the table of each image's first
 // tile (8 bytes an image, so it stays in the cache), and runs that image's tile body with its arguments.
 //
-// The launcher splits a group into up to three launches by tile body family, because a kernel's register
-// count is that of its largest body: the vectorized transposes of vectorized.cuh (up to 150 registers
-// a thread), the vectorized mirrors (32-72, and they need the occupancy, having fewer loads in flight), and
-// the padded 32x32 tile of transpose_tile32_padded.cuh for images the vectorized alignment rules exclude.
+// The launcher splits a group into up to five launches by tile body family, because a kernel's register
+// count is that of its largest body: the vectorized transposes of vectorized.cuh (up to 240 registers
+// a thread, 6-byte pixels), the vectorized mirrors (32-80, and they need the occupancy, having fewer loads
+// in flight), each again for images whose mirrored columns load shifted, and the padded 32x32 tile of
+// transpose_tile32_padded.cuh for images the vectorized alignment rule excludes.
 // Within a family each image runs its own element (its mirror bits pick one of four bodies).
 
 #include "kernels/transpose_tile32_padded.cuh"
@@ -33,7 +34,10 @@ struct GroupedTable {
 constexpr int most_of(int a, int b) { return a > b ? a : b; }
 
 /// The vectorized bodies of one family (Body<S, mirror x, mirror y>), the image's mirror bits picking one.
-template <template <int, bool, bool> class Body, int S>
+/// Shift: ColumnShift::aligned for images whose mirrored columns start on vectors (or that mirror none),
+/// ColumnShift::shifted for the images that mirror the columns of rows that are not whole vectors (a family
+/// of its own: with both bodies in one kernel, the 3-byte transposes needed 219 registers a thread, not 163).
+template <template <int, bool, bool> class Body, int S, ColumnShift Shift = ColumnShift::aligned>
 struct GroupedVectorized {
     static constexpr Extent tile_shape{Body<S, false, false>::Tile::tile_w, Body<S, false, false>::Tile::tile_h};
     static constexpr int staging_words = most_of(most_of(Body<S, false, false>::staging_words, Body<S, true, false>::staging_words),
@@ -41,21 +45,30 @@ struct GroupedVectorized {
     static constexpr std::size_t shared_bytes = sizeof(std::uint32_t) * staging_words * vectorized_warps;
     __device__ static void tile(int mirrors, const TransformArgs& a, int col, int row, unsigned char* shared) {
         std::uint32_t* const staging = reinterpret_cast<std::uint32_t*>(shared) + (threadIdx.x / 32) * staging_words;
-        switch (mirrors) {  // the same for the whole block, so no divergence
-            case 0: Body<S, false, false>::tile(a, col, row, staging); break;
-            case 1: Body<S, true, false>::tile(a, col, row, staging); break;
-            case 2: Body<S, false, true>::tile(a, col, row, staging); break;
-            default: Body<S, true, true>::tile(a, col, row, staging); break;
+        // The same for the whole block, so no divergence.
+        if constexpr (Shift == ColumnShift::shifted) {  // every image here mirrors x
+            if (mirrors & 2) {
+                run_tile<Body<S, true, true>, Shift>(a, col, row, staging);
+            } else {
+                run_tile<Body<S, true, false>, Shift>(a, col, row, staging);
+            }
+        } else {
+            switch (mirrors) {
+                case 0: run_tile<Body<S, false, false>, Shift>(a, col, row, staging); break;
+                case 1: run_tile<Body<S, true, false>, Shift>(a, col, row, staging); break;
+                case 2: run_tile<Body<S, false, true>, Shift>(a, col, row, staging); break;
+                default: run_tile<Body<S, true, true>, Shift>(a, col, row, staging); break;
+            }
         }
     }
 };
 
 template <int S, bool MirrorX, bool MirrorY>
 using TransposeBody = VectorizedTranspose<S, MirrorX, MirrorY>;  // the production lane layout
-template <int S>
-using GroupedTransposes = GroupedVectorized<TransposeBody, S>;
-template <int S>
-using GroupedMirrors = GroupedVectorized<VectorizedMirror, S>;
+template <int S, ColumnShift Shift = ColumnShift::aligned>
+using GroupedTransposes = GroupedVectorized<TransposeBody, S, Shift>;
+template <int S, ColumnShift Shift = ColumnShift::aligned>
+using GroupedMirrors = GroupedVectorized<VectorizedMirror, S, Shift>;
 
 /// The padded 32x32 tile by 32x4 threads; it maps each output pixel to its source, so it serves every element.
 template <class Word>
