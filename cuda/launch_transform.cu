@@ -73,6 +73,23 @@ bool shifted_columns(const Launch& l) {
     return may_shift_columns<S, MirrorX> && l.src.width * S % vector_bytes != 0;
 }
 
+/// Dynamic shared memory (unused) that leaves room for at most `blocks` blocks of `kernel` on an SM: a
+/// study of whether fewer warps in flight serve DRAM better.
+template <class Kernel>
+std::size_t shared_bytes_for_blocks_per_sm(Kernel kernel, int blocks) {
+    int device = 0, per_sm = 0, reserved = 0;
+    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+    GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+    GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
+    cudaFuncAttributes attributes{};
+    GPUROTATE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    // A block's share a little above per_sm / (blocks + 1), so that allocation granularity cannot let one more in.
+    const int share = per_sm * 2 / (2 * blocks + 1);
+    const int dynamic = std::max(0, share - reserved - static_cast<int>(attributes.sharedSizeBytes));
+    GPUROTATE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic));
+    return static_cast<std::size_t>(dynamic);
+}
+
 template <int S, bool MirrorX, bool MirrorY, int LanesX, int BlocksScale = 1, bool L2Prefetch = true, bool Unrolled = false,
           bool SplitRows = false, ColumnShift Shift = ColumnShift::per_image>
 void launch_vectorized_transpose(const Launch& l) {
@@ -81,7 +98,8 @@ void launch_vectorized_transpose(const Launch& l) {
     const auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows, Shift>;
     dim3 grid = grid_for(a, Tile::tile_w, l);
     if (l.variant.resident_grid) grid.y = resident_grid_rows(kernel, grid.x * grid.z, grid.y);
-    kernel<<<grid, vectorized_threads, 0, l.stream>>>(a);
+    const std::size_t shared = l.variant.blocks_per_sm > 0 ? shared_bytes_for_blocks_per_sm(kernel, l.variant.blocks_per_sm) : 0;
+    kernel<<<grid, vectorized_threads, shared, l.stream>>>(a);
 }
 
 template <int S, bool MirrorX, bool MirrorY>
