@@ -16,7 +16,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <type_traits>
+#include <utility>
 
 namespace gpurotate::detail {
 namespace {
@@ -73,20 +76,42 @@ bool shifted_columns(const Launch& l) {
     return may_shift_columns<S, MirrorX> && l.src.width * S % vector_bytes != 0;
 }
 
-/// Dynamic shared memory (unused) that leaves room for at most `blocks` blocks of `kernel` on an SM: a
-/// study of whether fewer warps in flight serve DRAM better.
-template <class Kernel>
-std::size_t shared_bytes_for_blocks_per_sm(Kernel kernel, int blocks) {
-    int device = 0, per_sm = 0, reserved = 0;
+/// Blocks of the vectorized transpose an SM runs at once, by pixel width (0: as many as fit). Fewer warps
+/// in flight serve DRAM better for some widths: when cut lane blocks moved as words, registers fell (2-byte
+/// pixels 162 to 80-86 a thread, 4-byte 98 to 50, 8-byte 71 to 32), more blocks fit, and the transposes lost
+/// 1-3 points of copy (f32c1 95 to 92%, u16c4 96 to 93%). Capped here, per the `vectorized-N-per-sm` study
+/// rows (H100, bench/RESULTS.md, ninth session): 3 for 2-byte pixels, 4 for 4-byte, 2 for 6-byte, 7 for
+/// 8-byte (the count the 71 registers allowed).
+constexpr int tuned_blocks_per_sm(int pixel_bytes) {
+    switch (pixel_bytes) {
+        case 2: return 3;
+        case 4: return 4;
+        case 6: return 2;
+        case 8: return 7;
+        default: return 0;
+    }
+}
+
+/// Dynamic shared memory (unused) that leaves room for at most `blocks` blocks of `Kernel` on an SM, once
+/// per device (the kernel's attribute is set for the current device).
+template <auto Kernel>
+std::size_t shared_bytes_for_blocks_per_sm(int blocks) {
+    int device = 0;
     GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+    static std::mutex mutex;
+    static std::map<std::pair<int, int>, std::size_t> known;  // (device, blocks) -> bytes
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = known.find({device, blocks}); it != known.end()) return it->second;
+    int per_sm = 0, reserved = 0;
     GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
     GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
     cudaFuncAttributes attributes{};
-    GPUROTATE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    GPUROTATE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, Kernel));
     // A block's share a little above per_sm / (blocks + 1), so that allocation granularity cannot let one more in.
     const int share = per_sm * 2 / (2 * blocks + 1);
     const int dynamic = std::max(0, share - reserved - static_cast<int>(attributes.sharedSizeBytes));
-    GPUROTATE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic));
+    GPUROTATE_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic));
+    known.emplace(std::pair{device, blocks}, static_cast<std::size_t>(dynamic));
     return static_cast<std::size_t>(dynamic);
 }
 
@@ -95,10 +120,11 @@ template <int S, bool MirrorX, bool MirrorY, int LanesX, int BlocksScale = 1, bo
 void launch_vectorized_transpose(const Launch& l) {
     using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale, SplitRows>;
     const TransformArgs a = make_args(l, Tile::tile_h);
-    const auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows, Shift>;
+    constexpr auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows, Shift>;
     dim3 grid = grid_for(a, Tile::tile_w, l);
     if (l.variant.resident_grid) grid.y = resident_grid_rows(kernel, grid.x * grid.z, grid.y);
-    const std::size_t shared = l.variant.blocks_per_sm > 0 ? shared_bytes_for_blocks_per_sm(kernel, l.variant.blocks_per_sm) : 0;
+    const int blocks_per_sm = l.variant.blocks_per_sm < 0 ? tuned_blocks_per_sm(S) : l.variant.blocks_per_sm;
+    const std::size_t shared = blocks_per_sm > 0 ? shared_bytes_for_blocks_per_sm<kernel>(blocks_per_sm) : 0;
     kernel<<<grid, vectorized_threads, shared, l.stream>>>(a);
 }
 

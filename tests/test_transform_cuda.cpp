@@ -81,7 +81,7 @@ TEST_CASE("CUDA vectorized kernels match the reference for every element, width 
                     // The production layout, then every layout the bench's tuning study runs.
                     const gpurotate::detail::VectorizedTransposeVariant variants[] = {
                         {8, 1, false}, {16, 1, false}, {32, 1, false}, {8, 2, false}, {8, 1, true}, {8, 1, false, false},
-                        {8, 1, false, true, false, false, 3}};
+                        {8, 1, false, true, false, false, 0}, {8, 1, false, true, false, false, 3}};
                     for (std::size_t v = 0; v < std::size(variants); ++v) {
                         if (v != 0 && !gpurotate::swaps_axes(o)) continue;
                         REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.height())));

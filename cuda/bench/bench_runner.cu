@@ -236,14 +236,15 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
     // The tuning study of the vectorized transpose: 16 and 32 lanes per source row instead of 8 (wider
     // loads, narrower stores per warp), twice the register blocks per lane, a grid of resident blocks,
     // plain loads instead of loads that have L2 fetch 256 bytes, a lane's register blocks unrolled (all
-    // loads at once) instead of one after another, blocks of half the rows (the same tile), and at most
-    // 2, 3 or 4 blocks on an SM.
+    // loads at once) instead of one after another, blocks of half the rows (the same tile), and as many
+    // blocks on an SM as fit, or at most 2, 3 or 4 (the production layout has its width's tuned cap).
     const std::pair<const char*, detail::VectorizedTransposeVariant> variants[] = {
         {"vectorized-x16", {16, 1, false}},       {"vectorized-x32", {32, 1, false}},
         {"vectorized-b2", {8, 2, false}},         {"vectorized-resident", {8, 1, true}},
         {"vectorized-plain-loads", {8, 1, false, false}},
         {"vectorized-unrolled", {8, 1, false, true, true}},
         {"vectorized-split-rows", {8, 1, false, true, false, true}},
+        {"vectorized-uncapped", {8, 1, false, true, false, false, 0}},
         {"vectorized-2-per-sm", {8, 1, false, true, false, false, 2}},
         {"vectorized-3-per-sm", {8, 1, false, true, false, false, 3}},
         {"vectorized-4-per-sm", {8, 1, false, true, false, false, 4}}};

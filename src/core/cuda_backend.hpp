@@ -41,7 +41,8 @@ struct VectorizedTransposeVariant {
     bool l2_prefetch = true;     ///< loads that have L2 fetch 256 bytes from DRAM (plain loads: 8 lanes, 1 block scale)
     bool unrolled = false;       ///< a lane's register blocks unrolled, all loads at once (8 lanes, 1 block scale)
     bool split_rows = false;     ///< each register block split into two of half the rows, in sequence (8 lanes, 1 block scale)
-    int blocks_per_sm = 0;       ///< at most this many blocks per SM (0: as many as fit), by reserving shared memory
+    int blocks_per_sm = -1;      ///< at most this many blocks per SM, by reserving shared memory (-1: the pixel width's
+                                 ///< tuned cap, 0: as many as fit)
 };
 
 /// The vectorized transpose in layout `variant`. Throws Error (usage) unless the element swaps axes and
