@@ -57,11 +57,11 @@ void launch_mirrored(const Launch& l) {
 }
 
 /// Rows of tiles in a grid of no more blocks than the device holds at once (each block then loops over
-/// tile rows), so that no partial last wave of blocks is left running on a part of the GPU.
+/// tile rows), so that no partial last wave of blocks is left running on a part of the GPU; or of
+/// `blocks_per_sm` blocks per SM where that is given.
 template <class Kernel>
-unsigned resident_grid_rows(Kernel kernel, unsigned tiles_x, unsigned tiles_y) {
-    int blocks_per_sm = 0;
-    GPUROTATE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, vectorized_threads, 0));
+unsigned resident_grid_rows(Kernel kernel, unsigned tiles_x, unsigned tiles_y, int blocks_per_sm = 0) {
+    if (blocks_per_sm <= 0) GPUROTATE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, vectorized_threads, 0));
     const unsigned resident = static_cast<unsigned>(std::max(1, current_device_multiprocessors() * blocks_per_sm));
     return std::clamp((resident + tiles_x - 1) / tiles_x, 1u, tiles_y);
 }
@@ -92,27 +92,50 @@ constexpr int tuned_blocks_per_sm(int pixel_bytes) {
     }
 }
 
-/// Dynamic shared memory (unused) that leaves room for at most `blocks` blocks of `Kernel` on an SM, once
-/// per device (the kernel's attribute is set for the current device).
+/// Dynamic shared memory (unused) that leaves room for at most `blocks` blocks of `Kernel` on an SM. The
+/// first call on a device lets the kernel take all the shared memory a block may opt into, since the
+/// attribute belongs to the kernel, whatever cap a later launch asks for.
 template <auto Kernel>
 std::size_t shared_bytes_for_blocks_per_sm(int blocks) {
     int device = 0;
     GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
     static std::mutex mutex;
-    static std::map<std::pair<int, int>, std::size_t> known;  // (device, blocks) -> bytes
+    static std::map<std::pair<int, int>, std::size_t> known;  // (device, blocks) -> bytes; (device, 0): attribute set
     const std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = known.find({device, blocks}); it != known.end()) return it->second;
-    int per_sm = 0, reserved = 0;
+    int per_sm = 0, reserved = 0, optin = 0;
     GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
     GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
+    GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     cudaFuncAttributes attributes{};
     GPUROTATE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, Kernel));
+    const int most = std::max(0, optin - static_cast<int>(attributes.sharedSizeBytes));
+    if (known.emplace(std::pair{device, 0}, 0).second) {
+        GPUROTATE_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+    }
     // A block's share a little above per_sm / (blocks + 1), so that allocation granularity cannot let one more in.
     const int share = per_sm * 2 / (2 * blocks + 1);
-    const int dynamic = std::max(0, share - reserved - static_cast<int>(attributes.sharedSizeBytes));
-    GPUROTATE_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic));
+    const int dynamic = std::clamp(share - reserved - static_cast<int>(attributes.sharedSizeBytes), 0, most);
     known.emplace(std::pair{device, blocks}, static_cast<std::size_t>(dynamic));
     return static_cast<std::size_t>(dynamic);
+}
+
+/// Blocks of the vectorized mirror an SM runs at once, by pixel width (0: as many as fit); see
+/// tuned_blocks_per_sm. Without the per-pixel cut path the mirrors' registers fell (3-, 6- and 12-byte
+/// pixels 124-128 to 68-72 a thread, 4-byte 80-92 to 32-40), and the mirrors lost 1-2 points of copy.
+constexpr int tuned_mirror_blocks_per_sm(int pixel_bytes) {
+    switch (pixel_bytes) {
+        case 3: case 6: case 12: return 4;
+        case 4: return 5;
+        default: return 0;
+    }
+}
+
+/// `Kernel` on `grid`, at most `blocks_per_sm` blocks of it per SM (0: as many as fit).
+template <auto Kernel>
+void launch_capped(dim3 grid, const TransformArgs& a, cudaStream_t stream, int blocks_per_sm) {
+    const std::size_t shared = blocks_per_sm > 0 ? shared_bytes_for_blocks_per_sm<Kernel>(blocks_per_sm) : 0;
+    Kernel<<<grid, vectorized_threads, shared, stream>>>(a);
 }
 
 template <int S, bool MirrorX, bool MirrorY, int LanesX, int BlocksScale = 1, bool L2Prefetch = true, bool Unrolled = false,
@@ -122,10 +145,13 @@ void launch_vectorized_transpose(const Launch& l) {
     const TransformArgs a = make_args(l, Tile::tile_h);
     constexpr auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows, Shift>;
     dim3 grid = grid_for(a, Tile::tile_w, l);
-    if (l.variant.resident_grid) grid.y = resident_grid_rows(kernel, grid.x * grid.z, grid.y);
     const int blocks_per_sm = l.variant.blocks_per_sm < 0 ? tuned_blocks_per_sm(S) : l.variant.blocks_per_sm;
-    const std::size_t shared = blocks_per_sm > 0 ? shared_bytes_for_blocks_per_sm<kernel>(blocks_per_sm) : 0;
-    kernel<<<grid, vectorized_threads, shared, l.stream>>>(a);
+    if (l.variant.resident_grid) {  // the study's other cap: only that many blocks in the grid, no memory reserved
+        grid.y = resident_grid_rows(kernel, grid.x * grid.z, grid.y, l.variant.blocks_per_sm);
+        launch_capped<kernel>(grid, a, l.stream, 0);
+    } else {
+        launch_capped<kernel>(grid, a, l.stream, blocks_per_sm);
+    }
 }
 
 template <int S, bool MirrorX, bool MirrorY>
@@ -161,12 +187,13 @@ struct LaunchVectorizedMirror {
         using Tile = VectorizedMirrorTile<S>;
         const TransformArgs a = make_args(l, Tile::tile_h);
         const dim3 grid = grid_for(a, Tile::tile_w, l);
+        const int blocks_per_sm = l.variant.blocks_per_sm < 0 ? tuned_mirror_blocks_per_sm(S) : l.variant.blocks_per_sm;
         if (shifted_columns<S, MirrorX>(l)) {
             if constexpr (may_shift_columns<S, MirrorX>) {
-                mirror_vectorized_kernel<S, MirrorX, MirrorY, ColumnShift::shifted><<<grid, vectorized_threads, 0, l.stream>>>(a);
+                launch_capped<mirror_vectorized_kernel<S, MirrorX, MirrorY, ColumnShift::shifted>>(grid, a, l.stream, blocks_per_sm);
             }
         } else {
-            mirror_vectorized_kernel<S, MirrorX, MirrorY, ColumnShift::aligned><<<grid, vectorized_threads, 0, l.stream>>>(a);
+            launch_capped<mirror_vectorized_kernel<S, MirrorX, MirrorY, ColumnShift::aligned>>(grid, a, l.stream, blocks_per_sm);
         }
     }
 };
@@ -251,7 +278,7 @@ void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream) 
 
 void transform_device_vectorized_variant(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant,
                                          CUstream_st* stream) {
-    if (!map.swap_axes || !vectorized_applies(src, dst, map)) throw Error(ErrorCode::usage, "transpose variants are for aligned transposes");
+    if (!vectorized_applies(src, dst, map)) throw Error(ErrorCode::usage, "vectorized variants need 16-byte aligned rows");
     launch_vectorized_of_width(Launch{src, dst, map, {}, stream, variant});
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }

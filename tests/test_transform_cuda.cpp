@@ -78,12 +78,14 @@ TEST_CASE("CUDA vectorized kernels match the reference for every element, width 
                 // 16-byte aligned pointers and pitches are all the kernels need.
                 REQUIRE(gpurotate::vectorized_applies(sv, dv, o));
                 {
-                    // The production layout, then every layout the bench's tuning study runs.
+                    // The production layout, then every layout the bench's tuning study runs; the last two, other
+                    // caps of the blocks per SM, for the mirrors too.
                     const gpurotate::detail::VectorizedTransposeVariant variants[] = {
                         {8, 1, false}, {16, 1, false}, {32, 1, false}, {8, 2, false}, {8, 1, true}, {8, 1, false, false},
-                        {8, 1, false, true, false, false, 0}, {8, 1, false, true, false, false, 3}};
+                        {8, 1, true, true, false, false, 3}, {8, 1, false, true, false, false, 0}, {8, 1, false, true, false, false, 3}};
+                    const std::size_t first_for_mirrors = std::size(variants) - 2;
                     for (std::size_t v = 0; v < std::size(variants); ++v) {
-                        if (v != 0 && !gpurotate::swaps_axes(o)) continue;
+                        if (v != 0 && v < first_for_mirrors && !gpurotate::swaps_axes(o)) continue;
                         REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.height())));
                         if (v == 0) {
                             gpurotate::transform_device(sv, dv, o, nullptr, CudaKernel::vectorized);

@@ -42,11 +42,11 @@ struct VectorizedTransposeVariant {
     bool unrolled = false;       ///< a lane's register blocks unrolled, all loads at once (8 lanes, 1 block scale)
     bool split_rows = false;     ///< each register block split into two of half the rows, in sequence (8 lanes, 1 block scale)
     int blocks_per_sm = -1;      ///< at most this many blocks per SM, by reserving shared memory (-1: the pixel width's
-                                 ///< tuned cap, 0: as many as fit)
+                                 ///< tuned cap, 0: as many as fit); with resident_grid, a grid of this many per SM instead
 };
 
-/// The vectorized transpose in layout `variant`. Throws Error (usage) unless the element swaps axes and
-/// the vectorized kernels apply.
+/// The vectorized kernel of `map` in layout `variant` (a mirror takes only its blocks_per_sm). Throws
+/// Error (usage) unless the vectorized kernels apply.
 void transform_device_vectorized_variant(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant,
                                          CUstream_st* stream);
 
