@@ -57,11 +57,11 @@ void launch_mirrored(const Launch& l) {
 }
 
 /// Rows of tiles in a grid of no more blocks than the device holds at once (each block then loops over
-/// tile rows), so that no partial last wave of blocks is left running on a part of the GPU; or of
-/// `blocks_per_sm` blocks per SM where that is given.
+/// tile rows), so that no partial last wave of blocks is left running on a part of the GPU.
 template <class Kernel>
-unsigned resident_grid_rows(Kernel kernel, unsigned tiles_x, unsigned tiles_y, int blocks_per_sm = 0) {
-    if (blocks_per_sm <= 0) GPUROTATE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, vectorized_threads, 0));
+unsigned resident_grid_rows(Kernel kernel, unsigned tiles_x, unsigned tiles_y) {
+    int blocks_per_sm = 0;
+    GPUROTATE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, vectorized_threads, 0));
     const unsigned resident = static_cast<unsigned>(std::max(1, current_device_multiprocessors() * blocks_per_sm));
     return std::clamp((resident + tiles_x - 1) / tiles_x, 1u, tiles_y);
 }
@@ -122,11 +122,13 @@ std::size_t shared_bytes_for_blocks_per_sm(int blocks) {
 
 /// Blocks of the vectorized mirror an SM runs at once, by pixel width (0: as many as fit); see
 /// tuned_blocks_per_sm. Without the per-pixel cut path the mirrors' registers fell (3-, 6- and 12-byte
-/// pixels 124-128 to 68-72 a thread, 4-byte 80-92 to 32-40), and the mirrors lost 1-2 points of copy.
+/// pixels 124-128 to 68-72 a thread), and their mirrors lost 1.5-5 points of copy; at 3 blocks per SM they
+/// are back at 98% (H100, the `vectorized-N-per-sm` rows, bench/RESULTS.md, ninth session). 8-byte pixels
+/// gain a point at 5. 4-byte pixels (97.5%, against 99% before) found no cap that helps.
 constexpr int tuned_mirror_blocks_per_sm(int pixel_bytes) {
     switch (pixel_bytes) {
-        case 3: case 6: case 12: return 4;
-        case 4: return 5;
+        case 3: case 6: case 12: return 3;
+        case 8: return 5;
         default: return 0;
     }
 }
@@ -145,13 +147,8 @@ void launch_vectorized_transpose(const Launch& l) {
     const TransformArgs a = make_args(l, Tile::tile_h);
     constexpr auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows, Shift>;
     dim3 grid = grid_for(a, Tile::tile_w, l);
-    const int blocks_per_sm = l.variant.blocks_per_sm < 0 ? tuned_blocks_per_sm(S) : l.variant.blocks_per_sm;
-    if (l.variant.resident_grid) {  // the study's other cap: only that many blocks in the grid, no memory reserved
-        grid.y = resident_grid_rows(kernel, grid.x * grid.z, grid.y, l.variant.blocks_per_sm);
-        launch_capped<kernel>(grid, a, l.stream, 0);
-    } else {
-        launch_capped<kernel>(grid, a, l.stream, blocks_per_sm);
-    }
+    if (l.variant.resident_grid) grid.y = resident_grid_rows(kernel, grid.x * grid.z, grid.y);
+    launch_capped<kernel>(grid, a, l.stream, l.variant.blocks_per_sm < 0 ? tuned_blocks_per_sm(S) : l.variant.blocks_per_sm);
 }
 
 template <int S, bool MirrorX, bool MirrorY>

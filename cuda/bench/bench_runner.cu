@@ -236,23 +236,22 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
     // The tuning study of the vectorized transpose: 16 and 32 lanes per source row instead of 8 (wider
     // loads, narrower stores per warp), twice the register blocks per lane, a grid of resident blocks,
     // plain loads instead of loads that have L2 fetch 256 bytes, a lane's register blocks unrolled (all
-    // loads at once) instead of one after another, blocks of half the rows (the same tile), and grids of 3
-    // or 4 blocks per SM.
+    // loads at once) instead of one after another, and blocks of half the rows (the same tile).
     const std::pair<const char*, detail::VectorizedTransposeVariant> variants[] = {
         {"vectorized-x16", {16, 1, false}},       {"vectorized-x32", {32, 1, false}},
         {"vectorized-b2", {8, 2, false}},         {"vectorized-resident", {8, 1, true}},
         {"vectorized-plain-loads", {8, 1, false, false}},
         {"vectorized-unrolled", {8, 1, false, true, true}},
-        {"vectorized-split-rows", {8, 1, false, true, false, true}},
-        {"vectorized-resident-3", {8, 1, true, true, false, false, 3}},
-        {"vectorized-resident-4", {8, 1, true, true, false, false, 4}}};
+        {"vectorized-split-rows", {8, 1, false, true, false, true}}};
     // The production layout with as many blocks on an SM as fit, or at most 2 to 5 (reserved shared memory):
     // for every element, as the mirrors have tuned caps too.
     const std::pair<const char*, int> caps[] = {{"vectorized-uncapped", 0}, {"vectorized-2-per-sm", 2}, {"vectorized-3-per-sm", 3},
                                                 {"vectorized-4-per-sm", 4}, {"vectorized-5-per-sm", 5}};
     const auto variant_row = [&](const char* name, const detail::VectorizedTransposeVariant& variant, bool mirrors_too) {
         k.push_back({name, "study",
-                     [mirrors_too](const Case& c) { return (mirrors_too ? !is_identity(c) : swaps(c)) && vectorized_applies(c.src, c.dst, c.orientation); },
+                     [mirrors_too](const Case& c) {
+                         return (mirrors_too ? !is_identity(c) && !c.batched() : swaps(c)) && vectorized_applies(c.src, c.dst, c.orientation);
+                     },
                      [variant](const Case& c) {
                          detail::transform_device_vectorized_variant(c.src, c.dst, axis_map(c.orientation), variant, c.stream);
                      },

@@ -42,7 +42,7 @@ struct VectorizedTransposeVariant {
     bool unrolled = false;       ///< a lane's register blocks unrolled, all loads at once (8 lanes, 1 block scale)
     bool split_rows = false;     ///< each register block split into two of half the rows, in sequence (8 lanes, 1 block scale)
     int blocks_per_sm = -1;      ///< at most this many blocks per SM, by reserving shared memory (-1: the pixel width's
-                                 ///< tuned cap, 0: as many as fit); with resident_grid, a grid of this many per SM instead
+                                 ///< tuned cap, 0: as many as fit)
 };
 
 /// The vectorized kernel of `map` in layout `variant` (a mirror takes only its blocks_per_sm). Throws
