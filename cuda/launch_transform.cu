@@ -80,12 +80,12 @@ bool shifted_columns(const Launch& l) {
 /// in flight serve DRAM better for some widths: when cut lane blocks moved as words, registers fell (2-byte
 /// pixels 162 to 80-86 a thread, 4-byte 98 to 50, 8-byte 71 to 32), more blocks fit, and the transposes lost
 /// 1-3 points of copy (f32c1 95 to 92%, u16c4 96 to 93%). Capped here, per the `vectorized-N-per-sm` study
-/// rows (H100, bench/RESULTS.md, ninth session): 3 for 2-byte pixels, 4 for 4-byte, 2 for 6-byte, 7 for
-/// 8-byte (the count the 71 registers allowed).
+/// rows (H100, bench/RESULTS.md, ninth session): 3 for 2-byte pixels, 2 for 6-byte, 7 for 8-byte (the count
+/// the 71 registers allowed). Not 4-byte: 4 per SM gained 1-2 points at 8192x8192 but cost 12 on a batch
+/// of 1080x1920 f32c1 (82% against 94%).
 constexpr int tuned_blocks_per_sm(int pixel_bytes) {
     switch (pixel_bytes) {
         case 2: return 3;
-        case 4: return 4;
         case 6: return 2;
         case 8: return 7;
         default: return 0;
