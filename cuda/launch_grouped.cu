@@ -1,6 +1,7 @@
 // The grouped launch: the images sorted into tile body families (vectorized transposes and vectorized
-// mirrors, each with columns aligned or shifted; padded tiles), each family's table to the GPU (one stream-ordered allocation from the library's
-// own memory pool, freed after the kernels), one launch per family present over all its images' tiles.
+// mirrors, each with columns aligned or shifted; padded tiles), each family's table to the GPU (one
+// stream-ordered allocation from the library's own memory pool, freed after the kernels), one launch per
+// family present over all its images' tiles.
 
 #include "check.cuh"
 #include "kernels/grouped.cuh"
