@@ -119,7 +119,7 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
             table[tiles].add(g, map, GroupedTiles<AlignedWord<S>>::tile_shape);
             tiles_aligned = tiles_aligned && allows_aligned_word(g.src.data, g.src.pitch, S) && allows_aligned_word(g.dst.data, g.dst.pitch, S);
         } else {
-            const bool shifted = map.mirror_x && g.src.width * S % vector_bytes != 0;
+            const bool shifted = loads_shifted_columns(map.mirror_x, g.src.width, S);
             if (map.swap_axes) {
                 table[shifted ? shifted_transposes : transposes].add(g, map, GroupedTransposes<S>::tile_shape);
             } else {

@@ -1,6 +1,7 @@
 // Launchers: pick the kernel for the element and the pixel word, compute the grid, launch, check.
 // The word list in visit_pixel_word is the instantiation list of every kernel.
 
+#include "blocks_per_sm_cap.cuh"
 #include "check.cuh"
 #include "device_query.cuh"
 #include "kernels/in_place.cuh"
@@ -16,8 +17,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <type_traits>
 #include <utility>
 
@@ -73,71 +72,36 @@ inline constexpr bool may_shift_columns = MirrorX && S % vector_bytes != 0;
 /// Whether the launch's mirrored source columns must be loaded shifted (their rows are not whole vectors).
 template <int S, bool MirrorX>
 bool shifted_columns(const Launch& l) {
-    return may_shift_columns<S, MirrorX> && l.src.width * S % vector_bytes != 0;
+    return may_shift_columns<S, MirrorX> && loads_shifted_columns(MirrorX, l.src.width, S);
 }
 
 /// Blocks of the vectorized transpose an SM runs at once, by pixel width (0: as many as fit). Fewer warps
 /// in flight serve DRAM better for some widths: when cut lane blocks moved as words, registers fell (2-byte
 /// pixels 162 to 80-86 a thread, 4-byte 98 to 50, 8-byte 71 to 32), more blocks fit, and the transposes lost
-/// 1-3 points of copy (f32c1 95 to 92%, u16c4 96 to 93%). Capped here, per the `vectorized-N-per-sm` study
-/// rows (H100, bench/RESULTS.md, ninth session): 3 for 2-byte pixels, 2 for 6-byte, 7 for 8-byte (the count
-/// the 71 registers allowed). Not 4-byte: 4 per SM gained 1-2 points at 8192x8192 but cost 12 on a batch
-/// of 1080x1920 f32c1 (82% against 94%).
+/// 1-3 points of copy at 8192x8192 (f32c1 95 to 92%, u16c4 96 to 93%). A cap is kept only where the
+/// `vectorized-N-per-sm` study rows (H100, bench/RESULTS.md, ninth and tenth sessions) found it better on
+/// a large image and on batches of 1080x1920 and 800x600 alike: 3 for 2-byte pixels (+2 to +3 points),
+/// 2 for 6-byte. The caps that helped 4- and 8-byte pixels at 8192x8192 (+2 to +3) cost 9 to 12 points on
+/// a batch of 1080x1920 (u16c4 rot90 85% against 95% uncapped), so those run uncapped.
 constexpr int tuned_blocks_per_sm(int pixel_bytes) {
     switch (pixel_bytes) {
         case 2: return 3;
         case 6: return 2;
-        case 8: return 7;
         default: return 0;
     }
-}
-
-/// Dynamic shared memory (unused) that leaves room for at most `blocks` blocks of `Kernel` on an SM. The
-/// first call on a device lets the kernel take all the shared memory a block may opt into, since the
-/// attribute belongs to the kernel, whatever cap a later launch asks for.
-template <auto Kernel>
-std::size_t shared_bytes_for_blocks_per_sm(int blocks) {
-    int device = 0;
-    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
-    static std::mutex mutex;
-    static std::map<std::pair<int, int>, std::size_t> known;  // (device, blocks) -> bytes; (device, 0): attribute set
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (const auto it = known.find({device, blocks}); it != known.end()) return it->second;
-    int per_sm = 0, reserved = 0, optin = 0;
-    GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-    GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
-    GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    cudaFuncAttributes attributes{};
-    GPUROTATE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, Kernel));
-    const int most = std::max(0, optin - static_cast<int>(attributes.sharedSizeBytes));
-    if (known.emplace(std::pair{device, 0}, 0).second) {
-        GPUROTATE_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
-    }
-    // A block's share a little above per_sm / (blocks + 1), so that allocation granularity cannot let one more in.
-    const int share = per_sm * 2 / (2 * blocks + 1);
-    const int dynamic = std::clamp(share - reserved - static_cast<int>(attributes.sharedSizeBytes), 0, most);
-    known.emplace(std::pair{device, blocks}, static_cast<std::size_t>(dynamic));
-    return static_cast<std::size_t>(dynamic);
 }
 
 /// Blocks of the vectorized mirror an SM runs at once, by pixel width (0: as many as fit); see
 /// tuned_blocks_per_sm. Without the per-pixel cut path the mirrors' registers fell (3-, 6- and 12-byte
 /// pixels 124-128 to 68-72 a thread), and their mirrors lost 1.5-5 points of copy; at 3 blocks per SM they
 /// are back at 98% (H100, the `vectorized-N-per-sm` rows, bench/RESULTS.md, ninth session). 8-byte pixels
-/// gain a point at 5. 4-byte pixels (97.5%, against 99% before) found no cap that helps.
+/// gained a point at 5 on 8192x8192 but lost 9 on a batch of 1080x1920 (tenth session); 4-byte pixels
+/// found no cap that helps.
 constexpr int tuned_mirror_blocks_per_sm(int pixel_bytes) {
     switch (pixel_bytes) {
         case 3: case 6: case 12: return 3;
-        case 8: return 5;
         default: return 0;
     }
-}
-
-/// `Kernel` on `grid`, at most `blocks_per_sm` blocks of it per SM (0: as many as fit).
-template <auto Kernel>
-void launch_capped(dim3 grid, const TransformArgs& a, cudaStream_t stream, int blocks_per_sm) {
-    const std::size_t shared = blocks_per_sm > 0 ? shared_bytes_for_blocks_per_sm<Kernel>(blocks_per_sm) : 0;
-    Kernel<<<grid, vectorized_threads, shared, stream>>>(a);
 }
 
 template <int S, bool MirrorX, bool MirrorY, int LanesX, int BlocksScale = 1, bool L2Prefetch = true, bool Unrolled = false,
@@ -148,7 +112,8 @@ void launch_vectorized_transpose(const Launch& l) {
     constexpr auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows, Shift>;
     dim3 grid = grid_for(a, Tile::tile_w, l);
     if (l.variant.resident_grid) grid.y = resident_grid_rows(kernel, grid.x * grid.z, grid.y);
-    launch_capped<kernel>(grid, a, l.stream, l.variant.blocks_per_sm < 0 ? tuned_blocks_per_sm(S) : l.variant.blocks_per_sm);
+    const int blocks_per_sm = l.variant.blocks_per_sm < 0 ? tuned_blocks_per_sm(S) : l.variant.blocks_per_sm;
+    launch_capped<kernel>(grid, vectorized_threads, a, l.stream, blocks_per_sm);
 }
 
 template <int S, bool MirrorX, bool MirrorY>
@@ -187,10 +152,12 @@ struct LaunchVectorizedMirror {
         const int blocks_per_sm = l.variant.blocks_per_sm < 0 ? tuned_mirror_blocks_per_sm(S) : l.variant.blocks_per_sm;
         if (shifted_columns<S, MirrorX>(l)) {
             if constexpr (may_shift_columns<S, MirrorX>) {
-                launch_capped<mirror_vectorized_kernel<S, MirrorX, MirrorY, ColumnShift::shifted>>(grid, a, l.stream, blocks_per_sm);
+                constexpr auto kernel = mirror_vectorized_kernel<S, MirrorX, MirrorY, ColumnShift::shifted>;
+                launch_capped<kernel>(grid, vectorized_threads, a, l.stream, blocks_per_sm);
             }
         } else {
-            launch_capped<mirror_vectorized_kernel<S, MirrorX, MirrorY, ColumnShift::aligned>>(grid, a, l.stream, blocks_per_sm);
+            constexpr auto kernel = mirror_vectorized_kernel<S, MirrorX, MirrorY, ColumnShift::aligned>;
+            launch_capped<kernel>(grid, vectorized_threads, a, l.stream, blocks_per_sm);
         }
     }
 };
@@ -245,6 +212,10 @@ AutomaticChoice automatic_choice(std::size_t pixel_bytes) {
     return {true, CudaKernel::tile32_padded};
 }
 
+bool strides_allow_vectors(const BatchLayout& batch) {
+    return batch.src_image_stride % vector_bytes == 0 && batch.dst_image_stride % vector_bytes == 0;
+}
+
 }  // namespace
 
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap /*every element, at any width*/) {
@@ -274,9 +245,11 @@ void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream) 
 }
 
 void transform_device_vectorized_variant(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant,
-                                         CUstream_st* stream) {
-    if (!vectorized_applies(src, dst, map)) throw Error(ErrorCode::usage, "vectorized variants need 16-byte aligned rows");
-    launch_vectorized_of_width(Launch{src, dst, map, {}, stream, variant});
+                                         CUstream_st* stream, const BatchLayout& batch) {
+    if (!vectorized_applies(src, dst, map) || !strides_allow_vectors(batch)) {
+        throw Error(ErrorCode::usage, "vectorized variants need 16-byte aligned rows and image strides");
+    }
+    launch_vectorized_of_width(Launch{src, dst, map, batch, stream, variant});
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -304,8 +277,7 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
         return;
     }
     const std::size_t bytes = src.format.pixel_bytes();
-    const bool strides_aligned = batch.src_image_stride % vector_bytes == 0 && batch.dst_image_stride % vector_bytes == 0;
-    const bool applies = vectorized_applies(src, dst, map) && strides_aligned;
+    const bool applies = vectorized_applies(src, dst, map) && strides_allow_vectors(batch);
     const AutomaticChoice choice = automatic_choice(bytes);
     const bool vectorized = kernel == CudaKernel::vectorized || (kernel == CudaKernel::automatic && applies && choice.vectorized);
     if (kernel == CudaKernel::automatic && !vectorized) kernel = choice.otherwise;

@@ -57,6 +57,13 @@ inline constexpr int vectorized_threads = 128;
 inline constexpr int vectorized_lanes_x = 8;
 inline constexpr int vectorized_lanes_y = vectorized_threads / vectorized_lanes_x;  // across the 4 warps
 
+/// Whether an image's mirrored source columns load shifted (load_words_shifted): exactly when its rows
+/// are not whole 16-byte vectors, since lane blocks end at the row's end and are K * S = 16 or 48 bytes
+/// wide. The same for the whole image, so the launchers pick a kernel (or a grouped family) by it.
+__host__ __device__ constexpr bool loads_shifted_columns(bool mirror_x, std::int64_t width, int pixel_bytes) {
+    return mirror_x && width * pixel_bytes % 16 != 0;
+}
+
 /// Widest power-of-two access (at most 16 bytes) that divides `bytes`.
 constexpr int vector_access_bytes(int bytes) { return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 0; }
 
@@ -344,15 +351,10 @@ struct VectorizedTranspose {
         }
     }
 
-    /// Mirrored source columns start on a vector in every lane block exactly when the row's bytes are
-    /// whole vectors (blocks end at the row's end, and are K * S = 16 or 48 bytes wide).
-    __device__ __forceinline__ static bool shifted_source(const TransformArgs& a) {
-        return MirrorX && (static_cast<int>(a.src_extent.width) * S) % 16 != 0;
-    }
-
     __device__ static void tile(const TransformArgs& a, int tile_col, int tile_row, std::uint32_t* warp_staging) {
         if constexpr (MirrorX) {
-            if (shifted_source(a)) {  // the same for the whole image: no divergence, and whole rows keep the plain loads
+            // The same for the whole image: no divergence, and whole rows keep the plain loads.
+            if (loads_shifted_columns(MirrorX, a.src_extent.width, S)) {
                 tile_body<true>(a, tile_col, tile_row, warp_staging);
                 return;
             }
@@ -469,11 +471,6 @@ struct VectorizedMirror {
         }
     }
 
-    /// As VectorizedTranspose::shifted_source: mirrored columns of a row that is not whole vectors.
-    __device__ __forceinline__ static bool shifted_source(const TransformArgs& a) {
-        return MirrorX && (static_cast<int>(a.src_extent.width) * S) % 16 != 0;
-    }
-
     /// Row `source_y`'s K pixels from `source_x` into `in`, the first `bytes_inside` of them (the rest zero),
     /// or with Shifted (load_words_shifted) those from the row's start on.
     template <bool Shifted, bool AllInside>
@@ -491,7 +488,7 @@ struct VectorizedMirror {
 
     __device__ static void tile(const TransformArgs& a, int tile_col, int tile_row, std::uint32_t* warp_staging) {
         if constexpr (MirrorX) {
-            if (shifted_source(a)) {  // the same for the whole image, so no divergence
+            if (loads_shifted_columns(MirrorX, a.src_extent.width, S)) {  // the same for the whole image, so no divergence
                 tile_body<true>(a, tile_col, tile_row, warp_staging);
                 return;
             }

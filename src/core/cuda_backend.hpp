@@ -45,10 +45,10 @@ struct VectorizedTransposeVariant {
                                  ///< tuned cap, 0: as many as fit)
 };
 
-/// The vectorized kernel of `map` in layout `variant` (a mirror takes only its blocks_per_sm). Throws
-/// Error (usage) unless the vectorized kernels apply.
+/// The vectorized kernel of `map` in layout `variant` (a mirror takes only its blocks_per_sm), over one image
+/// or a batch. Throws Error (usage) unless the vectorized kernels apply.
 void transform_device_vectorized_variant(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant,
-                                         CUstream_st* stream);
+                                         CUstream_st* stream, const BatchLayout& batch = {});
 
 /// Enqueues one launch for all `count` images of a grouped transform (arguments already validated).
 void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream);

@@ -30,7 +30,10 @@ void transform_device_cuda(ConstImageView, ImageView, AxisMap, CudaKernel, CUstr
 bool vectorized_applies(ConstImageView, ConstImageView, AxisMap) { return false; }
 void transform_in_place_cuda(ImageView, AxisMap, CUstream_st*) { no_cuda(); }
 void transform_device_grouped_cuda(const GroupedTransform*, std::size_t, CUstream_st*) { no_cuda(); }
-void transform_device_vectorized_variant(ConstImageView, ImageView, AxisMap, const VectorizedTransposeVariant&, CUstream_st*) { no_cuda(); }
+void transform_device_vectorized_variant(ConstImageView, ImageView, AxisMap, const VectorizedTransposeVariant&, CUstream_st*,
+                                         const BatchLayout&) {
+    no_cuda();
+}
 void transform_device_multi_cuda(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
 bool multi_output_fused_applies(ConstImageView, const TransformTarget*, std::size_t) { return false; }
 bool multi_output_fused_vectorized(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
