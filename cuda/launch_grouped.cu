@@ -41,6 +41,12 @@ struct FamilyTable {
         first.push_back(total);
         total += static_cast<long long>(tiles_x) * tiles_y;
     }
+
+    void clear() {
+        images.clear();
+        first.clear();
+        total = 0;
+    }
 };
 
 // The device's default pool gives its memory back at every synchronisation (release threshold 0), so a
@@ -110,7 +116,11 @@ void launch_family(const GroupedTable& table, cudaStream_t stream) {
 
 template <int S>
 void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
-    FamilyTable table[families];
+    // Kept from call to call by each thread, cleared but not freed: built anew, the tables' vectors grew
+    // and were freed on every call, and the host's share of a call rose by 42 ns an image at 1024 images
+    // and 63 at 4096 (bench/RESULTS.md, tenth session).
+    thread_local FamilyTable table[families];
+    for (FamilyTable& family : table) family.clear();
     bool tiles_aligned = true;  // whether every image on the padded tile allows the aligned word
     for (std::size_t i = 0; i < count; ++i) {
         const GroupedTransform& g = images[i];
