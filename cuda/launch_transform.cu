@@ -80,10 +80,10 @@ bool shifted_columns(const Launch& l) {
 /// pixels 162 to 80-86 a thread, 4-byte 98 to 50, 8-byte 71 to 32), more blocks fit, and the transposes lost
 /// 1-3 points of copy at 8192x8192 (f32c1 95 to 92%, u16c4 96 to 93%). A cap is kept only where the
 /// `vectorized-N-per-sm` study rows (H100, bench/RESULTS.md, ninth and tenth sessions) found it at least as
-/// good on 8192x8192 and on batches of 1080x1920 and 800x600 alike: 3 for 2-byte pixels (+2 to +3 points
-/// on the batches), 2 for 3-, 6- and 12-byte (+1 to +5 on the batches, level at 8192x8192). The caps that
-/// helped 4- and 8-byte pixels at 8192x8192 (+2 to +3) cost 9 to 12 points on a batch of 1080x1920 (u16c4
-/// rot90 85% against 95% uncapped), so those run uncapped.
+/// good on 8192x8192 and on batches of 1080x1920 and 800x600 alike: 3 for 2-byte pixels (+1.6 to +2.7
+/// points on the batches), 2 for 3-, 6- and 12-byte (+0.8 to +5.2 on the batches; at 8192x8192 level, and
+/// +2.6 for 6-byte pixels). The caps that helped 4- and 8-byte pixels at 8192x8192 (+2 to +3) cost 9 to 12
+/// points on a batch of 1080x1920 (u16c4 rot90 85% against 95% uncapped), so those run uncapped.
 constexpr int tuned_blocks_per_sm(int pixel_bytes) {
     switch (pixel_bytes) {
         case 2: return 3;
