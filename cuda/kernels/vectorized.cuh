@@ -258,8 +258,9 @@ struct VectorizedTransposeTile {
 
 /// One output tile of an axis-swapping element, by the block's 128 threads. A whole tile takes the fast
 /// path: no bounds checks, and 3-, 6- and 12-byte pixels staged into whole-vector stores. A tile that
-/// overhangs the image still moves every lane block that lies inside as vectors (stored directly), and
-/// the blocks cut by the edge as words (cut_block): small images, as in a grouped launch, are mostly
+/// overhangs the image still moves the lane blocks of warps that hold only whole blocks as vectors (stored
+/// directly), and a warp holding a block cut by the edge moves all its blocks through cut_block (words for
+/// the cut ones, vectors for the rest): small images, as in a grouped launch, are mostly
 /// such tiles.
 /// A lane's register blocks (2 for 2-, 4-, 8- and 16-byte pixels) run one after another: the loop is not
 /// unrolled. Unrolled, all their loads are in flight at once, but a thread then needs 202-255 registers
@@ -329,8 +330,9 @@ struct VectorizedTranspose {
     /// last) and of each the source columns inside (all K, or those before the row's end, or with mirrored
     /// columns of a width that is not whole vectors, those after the row's start) move as words, and each
     /// output row inside is stored in full or as its prefix inside. A batch of 800x600 1-byte rot90, whose
-    /// blocks the last source rows cut, ran at 64% of copy with such blocks pixel by pixel and 70% so (H100,
-    /// bench/RESULTS.md, eighth session: the rest is the warp running both paths, and part-written sectors).
+    /// blocks the last source rows cut, ran at 64% of copy with such blocks pixel by pixel, 70% so, and 77%
+    /// with the warp's whole blocks on this path too (H100, bench/RESULTS.md, eighth and tenth sessions; the
+    /// rest is mostly part-written sectors: every 600-byte output row ends inside one).
     template <bool Shifted>
     __device__ __forceinline__ static void cut_block(const TransformArgs& a, int x_out, int y_out) {
         const int rows_inside = min(R, a.dst_width - x_out);
@@ -376,7 +378,10 @@ struct VectorizedTranspose {
         for (int blk = 0; blk < Tile::blocks_per_lane; ++blk) {
             // Output pixels x_out .. x_out + R - 1 are source rows v .. v + R - 1 (before mirroring).
             const int x_out = x0 + (blk * Tile::lanes_y + lane_y) * R;
-            if (!whole_tile && !(y_out + K <= a.dst_height && x_out + R <= a.dst_width)) {
+            // A warp with any cut block runs the cut path on all its blocks: divergent, it ran both paths one
+            // after the other, and the tiles holding cut blocks took about twice as long. Every lane of the
+            // warp comes here the same number of times, and whole_tile is the same for the whole block.
+            if (!whole_tile && __any_sync(0xffffffffu, !(y_out + K <= a.dst_height && x_out + R <= a.dst_width))) {
                 if (y_out < a.dst_height && x_out < a.dst_width) cut_block<Shifted>(a, x_out, y_out);
                 continue;
             }
