@@ -243,24 +243,20 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
         {"vectorized-plain-loads", {8, 1, false, false}},
         {"vectorized-unrolled", {8, 1, false, true, true}},
         {"vectorized-split-rows", {8, 1, false, true, false, true}}};
-    for (const auto& [name, layout] : variants) {
-        k.push_back({name, "study", [](const Case& c) { return swaps(c) && vectorized_applies(c.src, c.dst, c.orientation); },
-                     [variant = layout](const Case& c) {
-                         detail::transform_device_vectorized_variant(c.src, c.dst, axis_map(c.orientation), variant, c.stream);
+    const auto variant_row = [&](const char* name, const detail::VectorizedTransposeVariant& variant, bool (*elements)(const Case&)) {
+        k.push_back({name, "study", [elements](const Case& c) { return elements(c) && vectorized_applies(c.src, c.dst, c.orientation); },
+                     [variant](const Case& c) {
+                         detail::transform_device_vectorized_variant(c.src, c.dst, axis_map(c.orientation), variant, c.stream, layout_of(c));
                      },
                      {}, {}, false});
-    }
+    };
+    for (const auto& [name, layout] : variants) variant_row(name, layout, swaps);
     // The production layout with as many blocks on an SM as fit, or at most 2 to 7 (reserved shared memory):
     // for every element, as the mirrors have tuned caps too, and on batches, where the best cap can differ.
     const std::pair<const char*, int> caps[] = {{"vectorized-uncapped", 0}, {"vectorized-2-per-sm", 2}, {"vectorized-3-per-sm", 3},
                                                 {"vectorized-4-per-sm", 4}, {"vectorized-5-per-sm", 5}, {"vectorized-7-per-sm", 7}};
-    for (const auto& [name, cap] : caps) {
-        k.push_back({name, "study", [](const Case& c) { return !is_identity(c) && vectorized_applies(c.src, c.dst, c.orientation); },
-                     [variant = detail::VectorizedTransposeVariant{8, 1, false, true, false, false, cap}](const Case& c) {
-                         detail::transform_device_vectorized_variant(c.src, c.dst, axis_map(c.orientation), variant, c.stream, layout_of(c));
-                     },
-                     {}, {}, false});
-    }
+    const auto not_identity = [](const Case& c) { return !is_identity(c); };
+    for (const auto& [name, cap] : caps) variant_row(name, {8, 1, false, true, false, false, cap}, not_identity);
     k.push_back(library("auto", CudaKernel::automatic, "production", [](const Case& c) { return !is_identity(c); }));
     // The batch launched the way a loop over images would: one launch per image.
     k.push_back({"auto-per-image", "production", [](const Case& c) { return !is_identity(c) && c.batched(); },
