@@ -77,3 +77,63 @@ TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own el
     }
     REQUIRE_CUDA(cudaStreamDestroy(stream));
 }
+
+TEST_CASE("a grouped launch of thousands of small images finds every image's tiles") {
+    // More images than one round of the kernel's 32-way search covers (32) and than two do (1024), in every
+    // family at once: columns aligned and shifted, transposes and mirrors, and every seventh image 1 byte
+    // off (the padded tile). All in one device allocation, each image on a 256-byte boundary.
+    cudaStream_t stream = nullptr;
+    REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    std::mt19937 random(7);
+    for (const std::size_t pixel_bytes : {std::size_t{1}, std::size_t{6}}) {
+        const gpurotate::PixelFormat format = test_support::format_with_width(pixel_bytes);
+        const int count = 3000;
+        std::vector<gpurotate::Image> srcs, expected;
+        std::vector<Orientation> orientations;
+        std::vector<std::size_t> src_at, dst_at, src_pitch, dst_pitch;
+        std::size_t src_bytes = 0, dst_bytes = 0;
+        for (int i = 0; i < count; ++i) {
+            const auto o = static_cast<Orientation>(random() % 8);
+            srcs.push_back(test_support::random_image(1 + random() % 48, 1 + random() % 48, format, static_cast<std::uint32_t>(random())));
+            expected.push_back(reference::transform(srcs.back(), o));
+            orientations.push_back(o);
+            const std::size_t offset = i % 7 == 3 ? 1 : 0;
+            src_pitch.push_back((srcs.back().view().row_bytes() + 15) / 16 * 16 + offset);
+            dst_pitch.push_back((expected.back().view().row_bytes() + 15) / 16 * 16 + offset);
+            src_at.push_back(src_bytes + offset);
+            dst_at.push_back(dst_bytes + offset);
+            src_bytes += (offset + src_pitch.back() * static_cast<std::size_t>(srcs.back().height()) + 255) / 256 * 256;
+            dst_bytes += (offset + dst_pitch.back() * static_cast<std::size_t>(expected.back().height()) + 255) / 256 * 256;
+        }
+        std::byte* d_src = nullptr;
+        std::byte* d_dst = nullptr;
+        REQUIRE_CUDA(cudaMalloc(&d_src, src_bytes));
+        REQUIRE_CUDA(cudaMalloc(&d_dst, dst_bytes));
+        REQUIRE_CUDA(cudaMemsetAsync(d_dst, 0xa5, dst_bytes, stream));
+        std::vector<gpurotate::GroupedTransform> items;
+        for (int i = 0; i < count; ++i) {
+            const gpurotate::Image& s = srcs[i];
+            REQUIRE_CUDA(cudaMemcpy2DAsync(d_src + src_at[i], src_pitch[i], s.data(), s.view().pitch, s.view().row_bytes(),
+                                           static_cast<std::size_t>(s.height()), cudaMemcpyHostToDevice, stream));
+            items.push_back({gpurotate::ConstImageView(d_src + src_at[i], s.width(), s.height(), src_pitch[i], format),
+                             gpurotate::ImageView{d_dst + dst_at[i], expected[i].width(), expected[i].height(), dst_pitch[i], format},
+                             orientations[i]});
+        }
+        gpurotate::transform_device_grouped(items, stream);
+        std::vector<std::byte> out(dst_bytes);
+        REQUIRE_CUDA(cudaMemcpyAsync(out.data(), d_dst, dst_bytes, cudaMemcpyDeviceToHost, stream));
+        REQUIRE_CUDA(cudaStreamSynchronize(stream));
+        int wrong = 0;
+        for (int i = 0; i < count; ++i) {
+            const gpurotate::ConstImageView got(out.data() + dst_at[i], expected[i].width(), expected[i].height(), dst_pitch[i], format);
+            if (test_support::first_difference(got, expected[i].view()) != -1) {
+                if (++wrong <= 5) MESSAGE("image ", i, " (", srcs[i].width(), "x", srcs[i].height(), ", ", gpurotate::name(orientations[i]), ") differs");
+            }
+        }
+        CAPTURE(gpurotate::to_string(format));
+        CHECK(wrong == 0);
+        REQUIRE_CUDA(cudaFree(d_src));
+        REQUIRE_CUDA(cudaFree(d_dst));
+    }
+    REQUIRE_CUDA(cudaStreamDestroy(stream));
+}

@@ -1,6 +1,6 @@
 #pragma once
 // Many images of mixed sizes in one launch. Blocks walk the concatenated list of every image's output
-// tiles; a block finds the image its tile belongs to by binary search in the table of each image's first
+// tiles; a block finds the image its tile belongs to by a warp-wide search of the table of each image's first
 // tile (8 bytes an image, so it stays in the cache), and runs that image's tile body with its arguments.
 //
 // The launcher splits a group into up to five launches by tile body family, because a kernel's register
@@ -84,15 +84,27 @@ struct GroupedTiles {
     }
 };
 
+/// The last image whose first tile is at or before tile `t`, searched by a whole warp 32 ways at once: two
+/// rounds of loads for 1024 images where a binary search waited on ten in a row before the tile's own
+/// loads could go out. Every lane of the warp calls it, with the same `t`, and gets the same answer.
+__device__ __forceinline__ int image_of_tile(const GroupedTable& table, long long t) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    int first = 0, candidates = table.count;  // the answer is in [first, first + candidates); first_tile[first] <= t
+    while (candidates > 1) {
+        const int stride = (candidates + 31) / 32;
+        const bool at_or_before = lane * stride < candidates && table.first_tile[first + lane * stride] <= t;
+        const int last = 31 - __clz(__ballot_sync(0xffffffffu, at_or_before));  // lane 0 holds: first_tile[first] <= t
+        first += last * stride;
+        candidates = min(stride, candidates - last * stride);
+    }
+    return first;
+}
+
 template <class Family>
 __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(GroupedTable table) {
     __shared__ alignas(16) unsigned char shared[Family::shared_bytes];
     for (long long t = blockIdx.x; t < table.total_tiles; t += gridDim.x) {
-        int lo = 0, hi = table.count - 1;  // the last image whose first tile is at or before t
-        while (lo < hi) {
-            const int mid = lo + (hi - lo + 1) / 2;
-            if (table.first_tile[mid] <= t) lo = mid; else hi = mid - 1;
-        }
+        const int lo = image_of_tile(table, t);
         // A copy in registers, not a reference into the table: the compiler cannot tell that the image's
         // stores leave the table alone, so through a reference it reloaded the arguments after every store
         // (about 110 table loads to 16 pixel loads in the 1-byte transpose body): 1024 mixed u8c1 images
