@@ -30,7 +30,7 @@ struct DeviceCase {
 TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own element, exactly") {
     cudaStream_t stream = nullptr;
     REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    const test_support::Size sizes[] = {{1, 1}, {7, 3}, {3, 7}, {64, 64}, {33, 31}, {257, 129}, {1, 300}, {300, 1}, {640, 480}, {1024, 768}};
+    const test_support::Size sizes[] = {{1, 1}, {7, 3}, {3, 7}, {64, 64}, {33, 31}, {257, 129}, {1, 300}, {300, 1}, {640, 480}, {1001, 300}, {1024, 768}};
     std::mt19937 random(42);
     for (const auto& format : test_support::formats_of_every_width()) {
         // Layouts: 0 pitches in whole 16-byte vectors (the vectorized bodies), 1 pitches 8 bytes over

@@ -153,6 +153,21 @@ __device__ __forceinline__ void store_prefix(std::byte* p, const std::uint32_t* 
     }
 }
 
+/// The Bytes bytes from byte `shift` (0-15) on of the chunks `w`, into `words`.
+template <int Bytes, int Chunks>
+__device__ __forceinline__ void shift_chunks(std::uint32_t (&w)[4 * Chunks], int shift, std::uint32_t* words) {
+    // Whole words by shift / 4 in two select steps (a register array cannot be indexed at run time
+    // without going to local memory), then the bytes by shift % 4.
+    const int word_shift = shift >> 2;
+#pragma unroll
+    for (int i = 0; i + 1 < 4 * Chunks; ++i) w[i] = (word_shift & 1) ? w[i + 1] : w[i];
+#pragma unroll
+    for (int i = 0; i + 2 < 4 * Chunks; ++i) w[i] = (word_shift & 2) ? w[i + 2] : w[i];
+    const unsigned bits = 8u * static_cast<unsigned>(shift & 3);
+#pragma unroll
+    for (int j = 0; j < Bytes / 4; ++j) words[j] = __funnelshift_r(w[j], w[j + 1], bits);
+}
+
 /// Bytes [offset, offset + Bytes) of the row that starts at `row` (16-byte aligned), for an offset that
 /// need not be: the 16-byte chunks that cover the range are loaded whole and their words funnel-shifted
 /// into place. A mirrored source column range starts at an offset that is a multiple of 16 bytes only when
@@ -175,16 +190,49 @@ __device__ __forceinline__ void load_words_shifted(const std::byte* row, int off
         if (needed) v = L2Prefetch ? load_vector_l2_256(row + at) : *reinterpret_cast<const uint4*>(row + at);
         w[4 * c] = v.x, w[4 * c + 1] = v.y, w[4 * c + 2] = v.z, w[4 * c + 3] = v.w;
     }
-    // Whole words by shift / 4 in two select steps (a register array cannot be indexed at run time
-    // without going to local memory), then the bytes by shift % 4.
-    const int word_shift = shift >> 2;
+    shift_chunks<Bytes, chunks>(w, shift, words);
+}
+
+/// load_words_shifted for `Rows` rows at once, by a converged warp whose groups of LanesX lanes read the
+/// same rows, lane x the range Bytes before lane x - 1's (mirrored columns, inside the rows): a lane's
+/// last chunk of a row is lane x - 1's first, so it comes by a shuffle, and only lane 0 of a group loads
+/// it. 1-byte transposes of 1080-wide images went from 78 to 88% of copy (H100, bench/RESULTS.md, eleventh
+/// session). Every load goes out before the first shuffle: loaded and shuffled row by row, the shuffles
+/// held each row's loads back until the row before had arrived, and the same transposes fell to 64%.
+/// What keeps them under the aligned ones' 97%: 255 registers a thread (all 32 loads of a block in flight,
+/// and every lane holds lane 0's 16 extra chunks), 2 blocks an SM against 3 at 136. Spreading those chunks
+/// over the group's lanes took 182 registers, still 2 blocks an SM, and ncu timed the kernel the same.
+/// `row_of(r)` is the start of row r.
+template <int Bytes, int Rows, bool L2Prefetch, int LanesX, class RowOf>
+__device__ __forceinline__ void load_rows_shifted_shared(RowOf&& row_of, int offset, std::uint32_t* words, int lane_x) {
+    static_assert(Bytes % 16 == 0, "shifted rows are whole 16-byte vectors");
+    constexpr int chunks = Bytes / 16 + 1;
+    const int shift = offset & 15;
+    const int first = offset - shift;
+    const auto load = [&](int r, int c) {
+        const std::byte* const p = row_of(r) + first + 16 * c;
+        return L2Prefetch ? load_vector_l2_256(p) : *reinterpret_cast<const uint4*>(p);
+    };
+    uint4 own[Rows][chunks - 1], last[Rows];
 #pragma unroll
-    for (int i = 0; i + 1 < 4 * chunks; ++i) w[i] = (word_shift & 1) ? w[i + 1] : w[i];
+    for (int r = 0; r < Rows; ++r) {
 #pragma unroll
-    for (int i = 0; i + 2 < 4 * chunks; ++i) w[i] = (word_shift & 2) ? w[i + 2] : w[i];
-    const unsigned bits = 8u * static_cast<unsigned>(shift & 3);
+        for (int c = 0; c + 1 < chunks; ++c) own[r][c] = load(r, c);
+    }
+    const bool loads_last = lane_x == 0 && shift != 0;  // the group's first lane: its last chunk is no lane's first
 #pragma unroll
-    for (int j = 0; j < Bytes / 4; ++j) words[j] = __funnelshift_r(w[j], w[j + 1], bits);
+    for (int r = 0; r < Rows; ++r) last[r] = loads_last ? load(r, chunks - 1) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) {
+        std::uint32_t w[4 * chunks];
+#pragma unroll
+        for (int c = 0; c + 1 < chunks; ++c) w[4 * c] = own[r][c].x, w[4 * c + 1] = own[r][c].y, w[4 * c + 2] = own[r][c].z, w[4 * c + 3] = own[r][c].w;
+        constexpr int l = 4 * (chunks - 1);
+        w[l] = __shfl_up_sync(0xffffffffu, own[r][0].x, 1, LanesX), w[l + 1] = __shfl_up_sync(0xffffffffu, own[r][0].y, 1, LanesX);
+        w[l + 2] = __shfl_up_sync(0xffffffffu, own[r][0].z, 1, LanesX), w[l + 3] = __shfl_up_sync(0xffffffffu, own[r][0].w, 1, LanesX);
+        if (loads_last) w[l] = last[r].x, w[l + 1] = last[r].y, w[l + 2] = last[r].z, w[l + 3] = last[r].w;
+        shift_chunks<Bytes, chunks>(w, shift, words + r * (Bytes / 4));
+    }
 }
 
 /// The 32-bit word whose bytes 0..3 are bytes b0..b3 of the register array `w` (byte b is byte b % 4 of
@@ -292,20 +340,33 @@ struct VectorizedTranspose {
                                                       std::uint32_t (&rows)[R * row_words]) {
         const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
         const int source_x = MirrorX ? W - (y_out + K) : y_out;
-#pragma unroll
-        for (int r = 0; r < R; ++r) {  // row r of the block is words [r * row_words, (r + 1) * row_words)
+        const auto row_of = [&](int r) {
             const int source_y = MirrorY ? H - 1 - (x_out + r) : x_out + r;
-            const std::byte* const row = a.src + static_cast<std::size_t>(source_y) * a.src_pitch;
-            const std::byte* const p = row + static_cast<std::ptrdiff_t>(source_x) * S;
-            if (!AllInside && r >= rows_inside) {
+            return a.src + static_cast<std::size_t>(source_y) * a.src_pitch;
+        };
+        // 1-byte pixels, a whole block, the whole warp here (tile_body's vote): shared chunks. Measured against
+        // the per-lane loads (H100, bench/RESULTS.md, eleventh session): 1-byte transposes of 1080-wide images
+        // 78 -> 88% of copy, 8184-wide 70 -> 78; 2-, 4- and 8-byte pixels (1001-wide) -2.2 to +1.6 points, the
+        // mirrors -1.8 to +1.5; 3-byte pixels, whose 48-byte rows save one load in four and keep all four
+        // chunks of every row in registers, -0.9 to -6.6. So 1-byte transposes only.
+        if constexpr (Shifted && AllInside && S == 1) {
+            load_rows_shifted_shared<K * S, R, L2Prefetch, Tile::lanes_x>(row_of, source_x * S, rows,
+                                                                         static_cast<int>(threadIdx.x) % Tile::lanes_x);
+        } else {
 #pragma unroll
-                for (int w = 0; w < row_words; ++w) rows[r * row_words + w] = 0;
-            } else if constexpr (Shifted) {
-                load_words_shifted<K * S, L2Prefetch, !AllInside>(row, source_x * S, rows + r * row_words);
-            } else if (AllInside || bytes_inside == K * S) {
-                load_words<K * S, L2Prefetch>(p, rows + r * row_words);
-            } else {
-                load_prefix<K * S>(p, rows + r * row_words, bytes_inside);
+            for (int r = 0; r < R; ++r) {  // row r of the block is words [r * row_words, (r + 1) * row_words)
+                const std::byte* const row = row_of(r);
+                const std::byte* const p = row + static_cast<std::ptrdiff_t>(source_x) * S;
+                if (!AllInside && r >= rows_inside) {
+#pragma unroll
+                    for (int w = 0; w < row_words; ++w) rows[r * row_words + w] = 0;
+                } else if constexpr (Shifted) {
+                    load_words_shifted<K * S, L2Prefetch, !AllInside>(row, source_x * S, rows + r * row_words);
+                } else if (AllInside || bytes_inside == K * S) {
+                    load_words<K * S, L2Prefetch>(p, rows + r * row_words);
+                } else {
+                    load_prefix<K * S>(p, rows + r * row_words, bytes_inside);
+                }
             }
         }
     }
