@@ -185,7 +185,11 @@ void launch_vectorized_of_width(const Launch& l) {
 template <class Word>
 void launch_tiled(const Launch& l, CudaKernel kernel) {
     constexpr TilePolicy p = tile32_policy;
-    if (!l.map.swap_axes) {
+    if (!l.map.swap_axes && kernel == CudaKernel::tile16_skiplines) {  // its mirror: 16x16 threads, one pixel each
+        constexpr int t = tile16_skiplines_policy.tile_dim;
+        const TransformArgs a = make_args(l, t);
+        mirror_kernel<Word, t, t><<<grid_for(a, t, l), dim3(t, t), 0, l.stream>>>(a);
+    } else if (!l.map.swap_axes) {
         const TransformArgs a = make_args(l, p.tile_dim);
         mirror_kernel<Word, p.tile_dim, p.block_rows><<<grid_for(a, p.tile_dim, l), dim3(p.tile_dim, p.block_rows), 0, l.stream>>>(a);
     } else if (kernel == CudaKernel::tile16_skiplines) {
@@ -202,7 +206,10 @@ void launch_tiled(const Launch& l, CudaKernel kernel) {
 /// What `CudaKernel::automatic` runs, by pixel width: measured with `gpurotate bench` on an H200
 /// (bench/RESULTS.md). The vectorized kernels win for every width but 16 bytes, where a pixel already is
 /// one 16-byte access: there the 16x16 skip-lines tile (axis-swapping elements, 95% of the copy against
-/// 92%) and the plain mirror kernel (99% against 96%) are faster.
+/// 92%) and its mirror, one pixel a thread, are faster. That mirror ran at 100.1-100.3% of the copy on an
+/// H100, level with NPP's (100.2-100.3), where the plain mirror's 4 pixels a thread gave 99.0-99.1
+/// (eleventh session; the vectorized mirror 96 on the H200); at other widths one pixel a thread is far
+/// slower (16-89%).
 struct AutomaticChoice {
     bool vectorized;
     CudaKernel otherwise;  ///< the tiled kernel when not vectorized, or when vectorized does not apply

@@ -214,7 +214,8 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                  }});
     k.push_back(half_transpose<true>("fine-grained"));
     k.push_back(half_transpose<false>("coarse-grained"));
-    k.push_back(library("tile16-skiplines", CudaKernel::tile16_skiplines, "study", swaps));
+    // For the elements that keep the axes, its mirror: 16x16 threads, one pixel each (as NPP's mirror).
+    k.push_back(library("tile16-skiplines", CudaKernel::tile16_skiplines, "study", [](const Case& c) { return !is_identity(c); }));
     k.push_back(tiled<64, 16, 16, 1>("tile64-multi", "study"));
     // In place: the destination is first set to the source (untimed), then transformed where it lies.
     k.push_back({"in-place", "study",

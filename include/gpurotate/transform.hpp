@@ -22,11 +22,12 @@ enum class Backend : std::uint8_t {
 };
 
 /// Which CUDA kernel moves pixels. For elements that keep the axes (rot180, flips) `vectorized` and
-/// `automatic` use the vectorized mirror kernel and the two tile kernels the plain mirror kernel;
-/// identity is always a 2D copy.
+/// `automatic` use the vectorized mirror kernel, `tile32_padded` the plain mirror kernel (32x8 threads,
+/// 4 pixels each) and `tile16_skiplines` the same with 16x16 threads, one pixel each; identity is always
+/// a 2D copy.
 enum class CudaKernel : std::uint8_t {
     automatic,         ///< the fastest measured kernel that applies (default): `vectorized` where its alignment
-                       ///< rules hold, except 16-byte pixels (`tile16_skiplines` / plain mirror kernel),
+                       ///< rules hold, except 16-byte pixels (`tile16_skiplines`),
                        ///< else `tile32_padded`
     vectorized,        ///< 16-byte loads and stores, pixels exchanged in registers; needs 16-byte aligned
                        ///< pointers and pitches (throws Error otherwise), any width
