@@ -1,7 +1,8 @@
 #pragma once
 // The elements that keep the axes (rot180, flip-h, flip-v): each output row is one source row, read
 // forwards or backwards. Both sides stay coalesced without shared memory, so this is a plain copy with
-// a mirrored source index, 32x8 threads per 32x32 tile, 4 pixels per thread.
+// a mirrored source index: 32x8 threads per 32x32 tile, 4 pixels per thread (the tile32 family), or 16x16
+// threads per 16x16 tile, one pixel per thread (the tile16 family; the default for 16-byte pixels).
 
 #include "kernels/pixel_access.cuh"
 
