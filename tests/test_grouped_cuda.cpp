@@ -123,6 +123,7 @@ TEST_CASE("a grouped launch of thousands of small images finds every image's til
         std::vector<std::byte> out(dst_bytes);
         REQUIRE_CUDA(cudaMemcpyAsync(out.data(), d_dst, dst_bytes, cudaMemcpyDeviceToHost, stream));
         REQUIRE_CUDA(cudaStreamSynchronize(stream));
+        CAPTURE(gpurotate::to_string(format));
         int wrong = 0;
         for (int i = 0; i < count; ++i) {
             const gpurotate::ConstImageView got(out.data() + dst_at[i], expected[i].width(), expected[i].height(), dst_pitch[i], format);
@@ -130,7 +131,6 @@ TEST_CASE("a grouped launch of thousands of small images finds every image's til
                 if (++wrong <= 5) MESSAGE("image ", i, " (", srcs[i].width(), "x", srcs[i].height(), ", ", gpurotate::name(orientations[i]), ") differs");
             }
         }
-        CAPTURE(gpurotate::to_string(format));
         CHECK(wrong == 0);
         REQUIRE_CUDA(cudaFree(d_src));
         REQUIRE_CUDA(cudaFree(d_dst));

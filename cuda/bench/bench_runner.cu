@@ -110,6 +110,7 @@ BenchKernel half_transpose(const std::string& name) {
 }
 
 bool is_identity(const Case& c) { return c.orientation == Orientation::identity; }
+bool not_identity(const Case& c) { return !is_identity(c); }
 // The study kernels and the peers take one image per launch: with --batch they do not apply.
 bool swaps(const Case& c) { return swaps_axes(c.orientation) && !c.batched(); }
 bool keeps_axes_not_identity(const Case& c) { return !swaps_axes(c.orientation) && !is_identity(c) && !c.batched(); }
@@ -215,7 +216,7 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
     k.push_back(half_transpose<true>("fine-grained"));
     k.push_back(half_transpose<false>("coarse-grained"));
     // For the elements that keep the axes, its mirror: 16x16 threads, one pixel each (as NPP's mirror).
-    k.push_back(library("tile16-skiplines", CudaKernel::tile16_skiplines, "study", [](const Case& c) { return !is_identity(c); }));
+    k.push_back(library("tile16-skiplines", CudaKernel::tile16_skiplines, "study", not_identity));
     k.push_back(tiled<64, 16, 16, 1>("tile64-multi", "study"));
     // In place: the destination is first set to the source (untimed), then transformed where it lies.
     k.push_back({"in-place", "study",
@@ -256,9 +257,8 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
     // for every element, as the mirrors have tuned caps too, and on batches, where the best cap can differ.
     const std::pair<const char*, int> caps[] = {{"vectorized-uncapped", 0}, {"vectorized-2-per-sm", 2}, {"vectorized-3-per-sm", 3},
                                                 {"vectorized-4-per-sm", 4}, {"vectorized-5-per-sm", 5}, {"vectorized-7-per-sm", 7}};
-    const auto not_identity = [](const Case& c) { return !is_identity(c); };
     for (const auto& [name, cap] : caps) variant_row(name, {8, 1, false, true, false, false, cap}, not_identity);
-    k.push_back(library("auto", CudaKernel::automatic, "production", [](const Case& c) { return !is_identity(c); }));
+    k.push_back(library("auto", CudaKernel::automatic, "production", not_identity));
     // The batch launched the way a loop over images would: one launch per image.
     k.push_back({"auto-per-image", "production", [](const Case& c) { return !is_identity(c) && c.batched(); },
                  [](const Case& c) {

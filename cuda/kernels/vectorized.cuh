@@ -83,6 +83,12 @@ __device__ __forceinline__ uint4 load_vector_l2_256(const void* p) {
 #endif
 }
 
+/// A 16-byte load at `p` (16-byte aligned), with the 256-byte L2 fetch hint or plain.
+template <bool L2Prefetch>
+__device__ __forceinline__ uint4 load_vector(const std::byte* p) {
+    return L2Prefetch ? load_vector_l2_256(p) : *reinterpret_cast<const uint4*>(p);
+}
+
 template <int Bytes, bool L2Prefetch = false>
 __device__ __forceinline__ void load_words(const std::byte* p, std::uint32_t* words) {
     constexpr int access = vector_access_bytes(Bytes);
@@ -90,7 +96,7 @@ __device__ __forceinline__ void load_words(const std::byte* p, std::uint32_t* wo
 #pragma unroll
     for (int i = 0; i < Bytes / access; ++i) {
         if constexpr (access == 16) {
-            const uint4 v = L2Prefetch ? load_vector_l2_256(p + 16 * i) : reinterpret_cast<const uint4*>(p)[i];
+            const uint4 v = load_vector<L2Prefetch>(p + 16 * i);
             words[4 * i] = v.x, words[4 * i + 1] = v.y, words[4 * i + 2] = v.z, words[4 * i + 3] = v.w;
         } else if constexpr (access == 8) {
             const uint2 v = reinterpret_cast<const uint2*>(p)[i];
@@ -187,7 +193,7 @@ __device__ __forceinline__ void load_words_shifted(const std::byte* row, int off
         const int at = first + 16 * c;
         const bool needed = (c + 1 < chunks || shift != 0) && (!MayStartBefore || at >= 0);
         uint4 v = make_uint4(0, 0, 0, 0);
-        if (needed) v = L2Prefetch ? load_vector_l2_256(row + at) : *reinterpret_cast<const uint4*>(row + at);
+        if (needed) v = load_vector<L2Prefetch>(row + at);
         w[4 * c] = v.x, w[4 * c + 1] = v.y, w[4 * c + 2] = v.z, w[4 * c + 3] = v.w;
     }
     shift_chunks<Bytes, chunks>(w, shift, words);
@@ -209,10 +215,7 @@ __device__ __forceinline__ void load_rows_shifted_shared(RowOf&& row_of, int off
     constexpr int chunks = Bytes / 16 + 1;
     const int shift = offset & 15;
     const int first = offset - shift;
-    const auto load = [&](int r, int c) {
-        const std::byte* const p = row_of(r) + first + 16 * c;
-        return L2Prefetch ? load_vector_l2_256(p) : *reinterpret_cast<const uint4*>(p);
-    };
+    const auto load = [&](int r, int c) { return load_vector<L2Prefetch>(row_of(r) + first + 16 * c); };
     uint4 own[Rows][chunks - 1], last[Rows];
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
