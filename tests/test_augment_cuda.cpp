@@ -14,6 +14,9 @@ namespace {
 const std::string exe = GPUROTATE_EXE;
 }
 
+// Every case here starts the CLI: bench/sanitize_tests.sh puts those processes under the tool, not the test.
+TEST_SUITE_BEGIN("cli");
+
 TEST_CASE("augment on the GPU writes every variant of a nested dataset exactly") {
     test_support::TempDir dir;
     const auto images = make_dataset(dir.file("in"), 40, 61, 1100);
@@ -69,3 +72,5 @@ TEST_CASE("augment: an image over the GPU budget fails alone with --device cuda 
     CHECK(fallback.output.find("done on the CPU") != std::string::npos);
     check_complete(dir.file("auto"), images, {Orientation::rot90, Orientation::flip_h}, dir.file("auto/manifest.jsonl"));
 }
+
+TEST_SUITE_END();

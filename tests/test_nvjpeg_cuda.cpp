@@ -57,6 +57,9 @@ double psnr(gpurotate::ConstImageView a, gpurotate::ConstImageView b) {
 
 }  // namespace
 
+// Every case here starts the CLI: bench/sanitize_tests.sh puts those processes under the tool, not the test.
+TEST_SUITE_BEGIN("cli");
+
 TEST_CASE("nvJPEG: every element on RGB and grey, within 40 dB of libjpeg-turbo's decode, subsampling kept") {
     test_support::TempDir dir;
     const std::pair<const char*, Orientation> ops[] = {{"", Orientation::identity},          {"--rot90", Orientation::rot90},
@@ -178,3 +181,5 @@ TEST_CASE("augment --nvjpeg: every variant of RGB and grey JPEGs encoded on the 
         CHECK(manifest.find("\"width\":203,\"height\":301") != std::string::npos);
     }
 }
+
+TEST_SUITE_END();

@@ -108,9 +108,26 @@ struct CommandResult {
     std::string output;
 };
 
+/// `s` as one shell word: in single quotes, any single quote inside written as '\''.
+inline std::string quote(const std::string& s) {
+    std::string quoted = "'";
+    for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+/// `command` with GPUROTATE_TEST_CLI_WRAPPER (a command line) put before it when it starts the gpurotate
+/// executable. bench/sanitize_tests.sh sets it to put each CLI process under compute-sanitizer on its own:
+/// a CLI process started by a test process that is itself under the tool waits for the tool until killed.
+inline std::string with_cli_wrapper(const std::string& command) {
+    const char* wrapper = std::getenv("GPUROTATE_TEST_CLI_WRAPPER");
+    const std::string exe = quote(GPUROTATE_EXE);
+    if (!wrapper || !*wrapper || command.rfind(exe, 0) != 0) return command;
+    return std::string(wrapper) + " " + command;
+}
+
 inline CommandResult run(const std::string& command) {
     CommandResult result{-1, {}};
-    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    FILE* pipe = popen((with_cli_wrapper(command) + " 2>&1").c_str(), "r");
     if (!pipe) return result;
     char buffer[4096];
     size_t n = 0;
@@ -118,13 +135,6 @@ inline CommandResult run(const std::string& command) {
     const int raw = pclose(pipe);
     result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
     return result;
-}
-
-/// `s` as one shell word: in single quotes, any single quote inside written as '\''.
-inline std::string quote(const std::string& s) {
-    std::string quoted = "'";
-    for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
 }
 
 /// The error code `call` throws (and its message), or `internal` when it throws nothing.
