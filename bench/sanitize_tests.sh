@@ -24,6 +24,7 @@ tests="$build/tests/gpurotate_cuda_tests"
 [ -x "$tests" ] || { echo "sanitize_tests: build $tests first" >&2; exit 2; }
 sanitizer="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
 work="$(mktemp -d)"
+summary_line='(ERROR|RACECHECK) SUMMARY'  # the last line of every tool's report
 trap 'rm -rf "$work"' EXIT
 
 # doctest's filters split at commas and match '?' as any one character.
@@ -44,8 +45,8 @@ run_case() {  # index, filter
     [ -e "${reports[0]}" ] || reports=()
     checked=0; dirty=0
     for r in "${reports[@]}"; do
-      grep -q -E "ERROR SUMMARY|RACECHECK SUMMARY" "$r" && checked=$((checked + 1))
-      grep -q -E "(ERROR|RACECHECK) SUMMARY: [1-9]" "$r" && dirty=$((dirty + 1))
+      grep -q -E "$summary_line" "$r" && checked=$((checked + 1))
+      grep -q -E "$summary_line: [1-9]" "$r" && dirty=$((dirty + 1))
       cat "$r" >> "$log"
     done
     # A CLI process that never reached CUDA (a refused argument, a CPU-only path) leaves a report without a summary.
@@ -54,7 +55,7 @@ run_case() {  # index, filter
   else
     timeout "$limit" "$sanitizer" --tool "$tool" --target-processes application-only --error-exitcode 99 --print-limit 20 "$tests" --test-case="$2" >"$log" 2>&1
     rc=$?
-    summary="$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1 | sed 's/^========= //')"
+    summary="$(grep -E "$summary_line" "$log" | tail -1 | sed 's/^========= //')"
   fi
   [ "$rc" -eq 124 ] && summary="timed out after ${limit} s"
   printf '%-10s exit %-3s %-40s %s\n' "$tool" "$rc" "${summary:-no summary}" "$2"
@@ -63,7 +64,7 @@ run_case() {  # index, filter
   [ "$rc" -eq 0 ]  # xargs stops at a command that exits 255
 }
 export -f run_case
-export tool limit tests sanitizer work
+export tool limit tests sanitizer work summary_line
 nl -ba -w1 -s$'\t' "$work/cases" | tr '\n' '\0' |
   xargs -0 -P "$at_once" -I{} bash -c 'IFS=$'"'"'\t'"'"' read -r i name <<< "$1"; run_case "$i" "$name"' _ {}
 status=$?
