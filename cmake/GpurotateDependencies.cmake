@@ -71,8 +71,16 @@ if(NOT GPUROTATE_WITH_CUDA STREQUAL "OFF")
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      # Machine code for Turing to Hopper, and Hopper PTX that newer GPUs compile at load time.
-      set(CMAKE_CUDA_ARCHITECTURES 75-real 80-real 86-real 89-real 90)
+      # The GPUs of this machine where it has any (each architecture costs a compile of every kernel);
+      # without one, Ampere's machine code and PTX, which Ada, Hopper and later GPUs compile at load
+      # time. Others: -DCMAKE_CUDA_ARCHITECTURES="75;80;90" (README, "Building for other GPUs").
+      execute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv,noheader
+                      RESULT_VARIABLE gpurotate_smi_result OUTPUT_VARIABLE gpurotate_smi_caps ERROR_QUIET TIMEOUT 20)
+      if(gpurotate_smi_result EQUAL 0 AND gpurotate_smi_caps MATCHES "[0-9]")
+        set(CMAKE_CUDA_ARCHITECTURES native)
+      else()
+        set(CMAKE_CUDA_ARCHITECTURES 80)
+      endif()
     endif()
     enable_language(CUDA)
     set(CMAKE_CUDA_STANDARD 17)

@@ -1,6 +1,8 @@
 #pragma once
 // The pixel widths the vectorized kernels are instantiated for, as one dispatch shared by the launchers.
 
+#include "core/pixel_word.hpp"
+
 #include <cstddef>
 #include <type_traits>
 
@@ -8,6 +10,15 @@ namespace gpurotate::detail {
 
 /// Calls f(std::integral_constant<int, S>{}) for the pixel width S = `bytes`: the vectorized kernels'
 /// instantiation list. Widths outside the list call nothing and return false.
+/// Whether `bytes` is in pixel_word_widths. Each generated unit of the instantiation list (CMakeLists.txt,
+/// GPUROTATE_PIXEL_WIDTHS) asserts it of its width; a width the list leaves out fails the link.
+constexpr bool is_pixel_word_width(std::size_t bytes) {
+    for (std::size_t w : pixel_word_widths) {
+        if (w == bytes) return true;
+    }
+    return false;
+}
+
 template <class F>
 bool with_pixel_width(std::size_t bytes, F&& f) {
     switch (bytes) {

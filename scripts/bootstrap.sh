@@ -38,7 +38,11 @@ fi
 
 # shellcheck disable=SC2086  # GPUROTATE_CMAKE_ARGS is a list of arguments
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${GPUROTATE_CMAKE_ARGS:-}
-cmake --build build --parallel
+if [ "$mode" = demo ]; then
+  cmake --build build --parallel --target gpurotate  # the tool and its OpenCV plugin; not the tests or the bench
+else
+  cmake --build build --parallel
+fi
 
 if [ "$mode" = demo ]; then
   build/gpurotate --version

@@ -1,15 +1,16 @@
 // Turns the command line into a job and every failure into its documented exit status; nothing else.
 
+#include "cli/exit_status.hpp"
+#include "cli/forward_to_bench.hpp"
 #include "cli/options.hpp"
 #include "cli/run.hpp"
 
-#include <gpurotate/error.hpp>
-
-#include <exception>
+#include <cstring>
 #include <iostream>
 
 int main(int argc, char** argv) {
-    try {
+    return gpurotate::cli::exit_status_of("gpurotate", [&] {
+        if (argc >= 2 && std::strcmp(argv[1], "bench") == 0) gpurotate::cli::forward_to_bench(argc, argv);
         int exit_status = 0;
         const auto options = gpurotate::cli::parse_options(argc, argv, exit_status);
         if (!options) return exit_status;
@@ -17,15 +18,8 @@ int main(int argc, char** argv) {
             gpurotate::cli::print_version(std::cout);
             return 0;
         }
-        if (options->bench) return gpurotate::bench::run_bench(*options->bench, std::cout);
         if (options->augment) return gpurotate::augment::run_augment(*options->augment);
         gpurotate::cli::run_single_image(*options, std::cerr);
         return 0;
-    } catch (const gpurotate::Error& e) {
-        std::cerr << "gpurotate: error: " << e.what() << "\n";
-        return static_cast<int>(e.code());
-    } catch (const std::exception& e) {
-        std::cerr << "gpurotate: internal error: " << e.what() << "\n";
-        return static_cast<int>(gpurotate::ErrorCode::internal);
-    }
+    });
 }

@@ -65,7 +65,7 @@ TEST_CASE("a budget too small for one row: a device error from the library") {
 }
 
 // A case of its own: bench/sanitize_tests.sh runs the cases that start the CLI outside the tool (the CLI inside it).
-TEST_CASE("a budget too small for one row fails the CLI with no output; a budget under the image runs it in bands" * doctest::test_suite("cli")) {
+TEST_CASE("a budget too small for one row fails the CLI with no output and a budget under the image runs it in bands" * doctest::test_suite("cli")) {
     test_support::TempDir dir;
     const std::string exe = GPUROTATE_EXE;
     const std::string in = std::string(GPUROTATE_SAMPLES) + "/astronaut.png";

@@ -1,10 +1,11 @@
 #include "cli/options.hpp"
 
 #include "cli/quantities.hpp"
-#include "core/text.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
+
+#include "cli/parse_command_line.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -13,8 +14,6 @@
 
 namespace gpurotate::cli {
 namespace {
-
-using detail::split_commas;
 
 // Flags as ImageMagick users know the operations; the table in the README is this list.
 struct OperationFlag {
@@ -32,48 +31,6 @@ constexpr OperationFlag operation_flags[] = {
     {"--transpose", Orientation::transpose, "mirror across the main diagonal (-transpose)"},
     {"--transverse", Orientation::transverse, "mirror across the anti-diagonal (-transverse)"},
 };
-
-// "WIDTHxHEIGHT", both positive; `option` names the flag in the message.
-Extent parse_extent(const std::string& text, const std::string& option) {
-    const auto x = text.find('x');
-    try {
-        if (x == std::string::npos) throw std::invalid_argument(text);
-        std::size_t used_w = 0, used_h = 0;
-        const Extent e{std::stoll(text.substr(0, x), &used_w), std::stoll(text.substr(x + 1), &used_h)};
-        if (used_w != x || used_h != text.size() - x - 1 || e.width <= 0 || e.height <= 0) throw std::invalid_argument(text);
-        return e;
-    } catch (const std::exception&) {
-        throw Error(ErrorCode::usage, option + " " + text + ": expected WIDTHxHEIGHT, e.g. 8192x8192");
-    }
-}
-
-void parse_bench_lists(const std::string& size, const std::string& grouped_sizes, const std::string& types, const std::string& ops,
-                       const std::string& kernels, bench::BenchOptions& o) {
-    if (!size.empty()) {
-        const Extent e = parse_extent(size, "--size");
-        o.width = e.width;
-        o.height = e.height;
-    }
-    for (const std::string& text : split_commas(grouped_sizes)) o.grouped_sizes.push_back(parse_extent(text, "--grouped-sizes"));
-    for (const std::string& t : split_commas(types)) {
-        if (t == "all") continue;
-        bool found = false;
-        for (const auto& [name, format] : bench::bench_types()) {
-            if (name == t) {
-                o.types.push_back(format);
-                found = true;
-            }
-        }
-        if (!found) throw Error(ErrorCode::usage, "--type " + t + ": unknown (u8c1 u8c2 u8c3 u8c4 u16c1 u16c3 u16c4 f32c1 f32c3 f32c4)");
-    }
-    for (const std::string& name : split_commas(ops)) {
-        if (name == "all") continue;
-        const auto o_parsed = parse_orientation(name);
-        if (!o_parsed) throw Error(ErrorCode::usage, "--op " + name + ": unknown element");
-        o.operations.push_back(*o_parsed);
-    }
-    o.kernels = split_commas(kernels);
-}
 
 }  // namespace
 
@@ -129,24 +86,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
     app.add_flag("--version", options.show_version, "print version, backends, GPU and codecs, and exit");
 
-    bench::BenchOptions bench_options;
-    std::string size_text, grouped_sizes_text, types_text, ops_text, kernels_text;
-    CLI::App* bench_cmd = app.add_subcommand("bench", "measure every kernel against device copy, NPP and cuBLAS on this GPU");
-    bench_cmd->add_option("--size", size_text, "image size WxH (default 8192x8192)");
-    bench_cmd->add_option("--type", types_text, "comma-separated: u8c1,u8c2,u8c3,u8c4,u16c1,u16c3,u16c4,f32c1,f32c3,f32c4 (default all)");
-    bench_cmd->add_option("--op", ops_text, "comma-separated elements: rot90,rot180,rot270,flip-h,flip-v,transpose,transverse (default all)");
-    bench_cmd->add_option("--kernel", kernels_text, "comma-separated kernel names (default all; --list shows them)");
-    bench_cmd->add_option("--batch", bench_options.batch, "images of that size per launch")->check(CLI::Range(1, 65535));
-    bench_cmd->add_option("--grouped", bench_options.grouped, "N images of mixed sizes (64x64 to 1024x768) in one grouped launch")
-        ->check(CLI::Range(1, 100000));
-    bench_cmd->add_option("--grouped-sizes", grouped_sizes_text,
-                          "with --grouped, the sizes the images cycle through, comma-separated WxH (default 64x64,128x96,256x256,320x240,"
-                          "512x384,640x480,800x600,1024x768)");
-    bench_cmd->add_option("--reps", bench_options.reps, "timed samples per kernel (median)")->check(CLI::Range(1, 100000));
-    bench_cmd->add_option("--json", bench_options.json_path, "also write every row to this JSON file");
-    bench_cmd->add_flag("--list", bench_options.list_kernels, "list the kernels and exit");
-    bench_cmd->add_flag("--no-ceilings", bench_options.no_ceilings,
-                        "run only the kernels --kernel names, not the copy ceilings too (for profilers; no shares of copy)");
+    // `gpurotate bench ...` runs gpurotate-bench (main.cpp forwards it before this parser); listed for --help.
+    app.add_subcommand("bench", "measure every kernel against device copy, NPP and cuBLAS on this GPU (runs gpurotate-bench)");
 
     augment::AugmentOptions augment_options;
     std::string augment_ops = "all", augment_shard, augment_devices;
@@ -190,20 +131,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_flag("-n,--dry-run", augment_options.dry_run, "print what would be written, write nothing");
     augment_cmd->add_flag("-q,--quiet", augment_options.quiet, "no progress and no summary (errors are still printed)");
 
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        exit_status = app.exit(e);
-        return std::nullopt;
-    } catch (const CLI::ParseError& e) {
-        throw Error(ErrorCode::usage, std::string(e.what()) + " (see gpurotate --help)");
-    }
+    if (!parse_command_line(app, argc, argv, exit_status, "gpurotate --help")) return std::nullopt;
     if (options.show_version) return options;
-    if (*bench_cmd) {
-        parse_bench_lists(size_text, grouped_sizes_text, types_text, ops_text, kernels_text, bench_options);
-        options.bench = bench_options;
-        return options;
-    }
     if (*augment_cmd) {
         augment_options.operations = augment::parse_operation_list(augment_ops);
         if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);

@@ -2,7 +2,6 @@
 // The command line of `gpurotate INPUT [OPERATION ...] -o OUTPUT`, parsed into plain data.
 
 #include "augment/augment_options.hpp"
-#include "bench/bench.hpp"
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
@@ -34,7 +33,6 @@ struct Options {
     bool strip = false;        ///< write no EXIF or ICC profile
     bool verbose = false;
     bool show_version = false;
-    std::optional<bench::BenchOptions> bench;  ///< set for `gpurotate bench ...`
     std::optional<augment::AugmentOptions> augment;  ///< set for `gpurotate augment ...`
 };
 

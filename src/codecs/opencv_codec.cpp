@@ -1,85 +1,121 @@
+// The OpenCV codecs through the plugin libgpurotate-opencv.so (opencv_plugin_abi.hpp), found beside the
+// executable (or in GPUROTATE_PLUGIN_DIR, or in the build tree it was built in) and loaded on first use.
+
 #include "codecs/opencv_codec.hpp"
 
 #include "codecs/declared_extent.hpp"
 #include "codecs/decode_limits.hpp"
+#include "codecs/opencv_plugin_abi.hpp"
+#include "core/executable_folder.hpp"
 
 #include <gpurotate/error.hpp>
 
-#include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
-
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
+
+#include <dlfcn.h>
+#include <unistd.h>
 
 namespace gpurotate::detail {
 namespace {
 
-int cv_depth(SampleType s) { return s == SampleType::u8 ? CV_8U : s == SampleType::u16 ? CV_16U : CV_32F; }
+// The plugin's path: the first of these folders that holds it, or empty.
+const std::string& plugin_path() {
+    static const std::string path = [] {
+        std::string folders[3];
+        if (const char* dir = std::getenv("GPUROTATE_PLUGIN_DIR")) folders[0] = dir;
+        folders[1] = executable_folder();
+#ifdef GPUROTATE_BUILD_PLUGIN_DIR
+        folders[2] = GPUROTATE_BUILD_PLUGIN_DIR;
+#endif
+        for (const std::string& folder : folders) {
+            if (folder.empty()) continue;
+            const std::string candidate = folder + "/" + gpurotate_cv_plugin_file;
+            if (::access(candidate.c_str(), R_OK) == 0) return candidate;
+        }
+        return std::string();
+    }();
+    return path;
+}
 
-std::optional<SampleType> sample_of(int depth) {
-    switch (depth) {
-        case CV_8U: return SampleType::u8;
-        case CV_16U: return SampleType::u16;
-        case CV_32F: return SampleType::f32;
+// The loaded plugin; throws Error (`code`) when it is there but does not load.
+const GpurotateCvPlugin& plugin(ErrorCode code) {
+    static std::once_flag once;
+    static const GpurotateCvPlugin* loaded = nullptr;
+    static std::string problem;
+    std::call_once(once, [] {
+        void* handle = ::dlopen(plugin_path().c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) {
+            problem = ::dlerror();
+            return;
+        }
+        const auto entry = reinterpret_cast<const GpurotateCvPlugin* (*)()>(::dlsym(handle, "gpurotate_opencv_plugin"));
+        const GpurotateCvPlugin* p = entry ? entry() : nullptr;
+        if (!p || p->abi_version != gpurotate_cv_abi_version) {
+            problem = "not a gpurotate OpenCV plugin of this version";
+            return;
+        }
+        loaded = p;  // never unloaded: OpenCV keeps threads and state of its own
+    });
+    if (!loaded) throw Error(code, "cannot load the OpenCV codecs " + plugin_path() + ": " + problem);
+    return *loaded;
+}
+
+std::optional<SampleType> sample_of(int sample) {
+    switch (sample) {
+        case gpurotate_cv_u8: return SampleType::u8;
+        case gpurotate_cv_u16: return SampleType::u16;
+        case gpurotate_cv_f32: return SampleType::f32;
         default: return std::nullopt;
     }
 }
 
-// OpenCV's colour order is BGR(A); the file's and gpurotate's is RGB(A). Swapping R and B is its own inverse.
-void swap_red_blue(cv::Mat& m) {
-    if (m.channels() == 3) cv::cvtColor(m, m, cv::COLOR_BGR2RGB);
-    if (m.channels() == 4) cv::cvtColor(m, m, cv::COLOR_BGRA2RGBA);
+int cv_sample(SampleType s) { return s == SampleType::u8 ? gpurotate_cv_u8 : s == SampleType::u16 ? gpurotate_cv_u16 : gpurotate_cv_f32; }
+
+const char* extension_of(OutputFormat format) {
+    switch (format) {
+        case OutputFormat::jpeg: return ".jpg";
+        case OutputFormat::webp: return ".webp";
+        case OutputFormat::exr: return ".exr";
+        case OutputFormat::tiff: return ".tif";
+        default: throw Error(ErrorCode::internal, "OpenCV asked for a format it does not encode here");
+    }
 }
 
 }  // namespace
 
-bool opencv_codecs_available() { return true; }
+bool opencv_codecs_available() { return !plugin_path().empty(); }
 
 std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
+    if (!opencv_codecs_available()) return std::nullopt;
     if (const auto declared = declared_extent(bytes)) check_declared_size(path, declared->width, declared->height, options);
-    cv::Mat decoded;
-    try {
-        decoded = cv::imdecode(cv::Mat(1, static_cast<int>(bytes.size()), CV_8U, const_cast<std::uint8_t*>(bytes.data())),
-                               cv::IMREAD_UNCHANGED);
-    } catch (const cv::Exception&) {
-        return std::nullopt;
-    }
-    if (decoded.empty() || decoded.channels() > 4) return std::nullopt;
-    const auto sample = sample_of(decoded.depth());
+    const GpurotateCvPlugin& cv = plugin(ErrorCode::input);
+    GpurotateCvImage decoded{};
+    if (!cv.decode(bytes.data(), bytes.size(), &decoded)) return std::nullopt;
+    const std::unique_ptr<void, void (*)(void*)> owner(decoded.owner, cv.release);
+    const auto sample = sample_of(decoded.sample);
     if (!sample) return std::nullopt;
-    check_declared_size(path, decoded.cols, decoded.rows, options);  // formats without a header probe
-    swap_red_blue(decoded);
-    Image image(decoded.cols, decoded.rows, PixelFormat{*sample, decoded.channels()}, options.memory);
-    for (int y = 0; y < decoded.rows; ++y) std::memcpy(image.view().row(y), decoded.ptr(y), image.view().row_bytes());
+    check_declared_size(path, decoded.width, decoded.height, options);  // formats without a header probe
+    Image image(decoded.width, decoded.height, PixelFormat{*sample, decoded.channels}, options.memory);
+    for (int y = 0; y < decoded.height; ++y) {
+        std::memcpy(image.view().row(y), decoded.data + static_cast<std::size_t>(y) * decoded.pitch, image.view().row_bytes());
+    }
     return image;
 }
 
 std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat format, int quality) {
-    const cv::Mat view(static_cast<int>(image.height), static_cast<int>(image.width),
-                       CV_MAKETYPE(cv_depth(image.format.sample), image.format.channels),
-                       const_cast<std::byte*>(image.data), image.pitch);
-    cv::Mat bgr = view.clone();
-    swap_red_blue(bgr);
-    std::vector<int> params;
-    const char* extension = ".tif";
-    switch (format) {
-        case OutputFormat::jpeg: extension = ".jpg"; params = {cv::IMWRITE_JPEG_QUALITY, quality}; break;
-        case OutputFormat::webp: extension = ".webp"; params = {cv::IMWRITE_WEBP_QUALITY, quality}; break;
-        case OutputFormat::exr: extension = ".exr"; break;
-        case OutputFormat::tiff:
-            // LZW is lossless for every depth; OpenCV's default for 3-channel float is the lossy SGILOG.
-            extension = ".tif";
-            params = {cv::IMWRITE_TIFF_COMPRESSION, 5 /* COMPRESSION_LZW */};
-            break;
-        default: throw Error(ErrorCode::internal, "OpenCV asked for a format it does not encode here");
-    }
-    std::vector<std::uint8_t> out;
-    try {
-        if (!cv::imencode(extension, bgr, out, params)) throw Error(ErrorCode::output, std::string("OpenCV could not encode ") + extension);
-    } catch (const cv::Exception& e) {
-        throw Error(ErrorCode::output, std::string("OpenCV could not encode ") + extension + ": " + e.err);
-    }
-    return out;
+    if (!opencv_codecs_available()) throw Error(ErrorCode::output, "this gpurotate has no OpenCV codecs (" + std::string(gpurotate_cv_plugin_file) + ")");
+    const char* extension = extension_of(format);
+    const GpurotateCvPlugin& cv = plugin(ErrorCode::output);
+    const GpurotateCvImage view{static_cast<int>(image.width), static_cast<int>(image.height), image.format.channels,
+                                cv_sample(image.format.sample), reinterpret_cast<const unsigned char*>(image.data), image.pitch, nullptr};
+    GpurotateCvBytes encoded{};
+    char error[512] = "";
+    if (!cv.encode(&view, extension, quality, &encoded, error, sizeof error)) throw Error(ErrorCode::output, error);
+    const std::unique_ptr<void, void (*)(void*)> owner(encoded.owner, cv.release_bytes);
+    return std::vector<std::uint8_t>(encoded.data, encoded.data + encoded.size);
 }
 
 }  // namespace gpurotate::detail

@@ -35,6 +35,12 @@ inline bool allows_aligned_word(const void* pointer, std::size_t pitch, std::siz
     return reinterpret_cast<std::uintptr_t>(pointer) % align == 0 && pitch % align == 0;
 }
 
+/// The usage error for a pixel width no backend is instantiated for.
+[[noreturn]] inline void throw_unsupported_width(std::size_t bytes) {
+    throw Error(ErrorCode::usage, "unsupported pixel width of " + std::to_string(bytes) +
+                                      " bytes (supported: 1, 2, 3, 4, 6, 8, 12, 16)");
+}
+
 /// Calls `f(word)` with a value-initialised word type of `bytes` width: the aligned one if `aligned`,
 /// else the byte-aligned one. Throws `Error` (usage) for an unsupported width.
 template <class F>
@@ -53,8 +59,7 @@ decltype(auto) visit_pixel_word(std::size_t bytes, bool aligned, F&& f) {
         case 16: return pick(AlignedWord<16>{}, UnalignedWord<16>{});
         default: break;
     }
-    throw Error(ErrorCode::usage, "unsupported pixel width of " + std::to_string(bytes) +
-                                      " bytes (supported: 1, 2, 3, 4, 6, 8, 12, 16)");
+    throw_unsupported_width(bytes);
 }
 
 }  // namespace gpurotate::detail

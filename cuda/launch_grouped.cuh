@@ -1,0 +1,161 @@
+#pragma once
+// The grouped launch: the images sorted into tile body families (vectorized transposes and vectorized
+// mirrors, each with columns aligned or shifted; padded tiles), each family's table to the GPU (one
+// stream-ordered allocation from the library's own memory pool, freed after the kernels), one launch per
+// family present over all its images' tiles. launch_grouped<S> is instantiated one pixel width a
+// translation unit (cuda/instantiate/grouped.cu.in).
+
+#include "check.cuh"
+#include "kernels/grouped.cuh"
+#include "launch.cuh"
+
+#include "core/cuda_backend.hpp"
+#include "core/pixel_word.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpurotate::detail {
+
+// Images whose mirrored source columns are loaded shifted have families of their own (grouped.cuh).
+enum GroupedFamily { family_transposes, family_shifted_transposes, family_mirrors, family_shifted_mirrors, family_tiles, grouped_families };
+
+struct FamilyTable {
+    std::vector<GroupedImage> images;
+    std::vector<long long> first;
+    long long total = 0;
+
+    void add(const GroupedTransform& g, AxisMap map, Extent tile) {
+        const int tiles_x = static_cast<int>((g.dst.width + tile.width - 1) / tile.width);
+        const int tiles_y = static_cast<int>((g.dst.height + tile.height - 1) / tile.height);
+        images.push_back({TransformArgs{g.src.data, g.src.pitch, g.dst.data, g.dst.pitch, g.src.extent(), static_cast<int>(g.dst.width),
+                                        static_cast<int>(g.dst.height), map, tiles_y},
+                          (map.mirror_x ? 1 : 0) + (map.mirror_y ? 2 : 0), tiles_x});
+        first.push_back(total);
+        total += static_cast<long long>(tiles_x) * tiles_y;
+    }
+
+    void clear() {
+        images.clear();
+        first.clear();
+        total = 0;
+    }
+};
+
+// The device's default pool gives its memory back at every synchronisation (release threshold 0), so a
+// caller that synchronises between batches paid for mapping the table's memory again on every call: the
+// grouped call took 0.41 ms where its kernel took 0.24 (bench/RESULTS.md, fifth session). This pool keeps
+// what it has mapped (a few tables' worth); it lives as long as the process.
+cudaMemPool_t table_pool();
+
+// Page-locked staging for the tables of one thread's calls on one GPU: the copy from pageable memory went
+// through the driver's own staging first. Reused once the previous call's copy out of it has completed.
+class TableStaging {
+public:
+    static TableStaging& for_this_thread() {
+        int device = 0;
+        GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+        thread_local std::map<int, TableStaging> by_device;  // an event belongs to one GPU
+        return by_device[device];
+    }
+    TableStaging() = default;
+    TableStaging(const TableStaging&) = delete;
+    TableStaging& operator=(const TableStaging&) = delete;
+    ~TableStaging() { free_pinned(buffer_); }
+
+    /// `bytes` of page-locked memory, free to overwrite.
+    std::byte* reserve(std::size_t bytes) {
+        GPUROTATE_CUDA_CHECK(cudaEventSynchronize(copied_.get()));
+        if (bytes > size_) {
+            free_pinned(buffer_);
+            buffer_ = static_cast<std::byte*>(allocate_pinned(bytes));
+            size_ = buffer_ ? bytes : 0;
+            if (!buffer_) throw Error(ErrorCode::device, "cannot allocate " + std::to_string(bytes) + " bytes of page-locked memory");
+        }
+        return buffer_;
+    }
+    /// Marks the end of a copy out of the buffer, enqueued on `stream`.
+    void copied_on(cudaStream_t stream) { copied_.record(stream); }
+
+private:
+    std::byte* buffer_ = nullptr;
+    std::size_t size_ = 0;
+    Event copied_;
+};
+
+template <class FamilyBodies>
+void launch_family(const GroupedTable& table, cudaStream_t stream) {
+    const unsigned blocks = static_cast<unsigned>(std::min<long long>(table.total_tiles, 1LL << 30));
+    transform_grouped_kernel<FamilyBodies><<<blocks, vectorized_threads, 0, stream>>>(table);
+    GPUROTATE_CUDA_CHECK(cudaGetLastError());
+}
+
+template <int S>
+void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
+    // Kept from call to call by each thread, cleared but not freed: built anew, the tables' vectors grew
+    // and were freed on every call, and the host's share of a call rose by 42 ns an image at 1024 images
+    // and 63 at 4096 (bench/RESULTS.md, tenth session).
+    thread_local FamilyTable table[grouped_families];
+    for (FamilyTable& family : table) family.clear();
+    bool tiles_aligned = true;  // whether every image on the padded tile allows the aligned word
+    for (std::size_t i = 0; i < count; ++i) {
+        const GroupedTransform& g = images[i];
+        const AxisMap map = axis_map(g.orientation);
+        if (!vectorized_applies(g.src, g.dst, map)) {
+            table[family_tiles].add(g, map, GroupedTiles<AlignedWord<S>>::tile_shape);
+            tiles_aligned = tiles_aligned && allows_aligned_word(g.src.data, g.src.pitch, S) && allows_aligned_word(g.dst.data, g.dst.pitch, S);
+        } else {
+            const bool shifted = loads_shifted_columns(map.mirror_x, g.src.width, S);
+            if (map.swap_axes) {
+                table[shifted ? family_shifted_transposes : family_transposes].add(g, map, GroupedTransposes<S>::tile_shape);
+            } else {
+                table[shifted ? family_shifted_mirrors : family_mirrors].add(g, map, GroupedMirrors<S>::tile_shape);
+            }
+        }
+    }
+    // One allocation for every family's two arrays, filled from one page-locked buffer.
+    std::size_t offsets[grouped_families][2];
+    std::size_t bytes = 0;
+    for (int f = 0; f < grouped_families; ++f) {
+        offsets[f][0] = bytes;
+        bytes += table[f].images.size() * sizeof(GroupedImage);
+        offsets[f][1] = bytes;
+        bytes += table[f].first.size() * sizeof(long long);
+    }
+    TableStaging& staging = TableStaging::for_this_thread();
+    std::byte* const host_table = staging.reserve(bytes);
+    for (int f = 0; f < grouped_families; ++f) {
+        if (!table[f].images.empty()) {
+            std::memcpy(host_table + offsets[f][0], table[f].images.data(), table[f].images.size() * sizeof(GroupedImage));
+            std::memcpy(host_table + offsets[f][1], table[f].first.data(), table[f].first.size() * sizeof(long long));
+        }
+    }
+    void* device_table = nullptr;
+    GPUROTATE_CUDA_CHECK(cudaMallocFromPoolAsync(&device_table, bytes, table_pool(), stream));
+    GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device_table, host_table, bytes, cudaMemcpyHostToDevice, stream));
+    staging.copied_on(stream);
+    const auto view = [&](int f) {
+        const std::byte* base = static_cast<const std::byte*>(device_table);
+        return GroupedTable{reinterpret_cast<const GroupedImage*>(base + offsets[f][0]), reinterpret_cast<const long long*>(base + offsets[f][1]),
+                            static_cast<int>(table[f].images.size()), table[f].total};
+    };
+    if (table[family_transposes].total > 0) launch_family<GroupedTransposes<S>>(view(family_transposes), stream);
+    if (table[family_mirrors].total > 0) launch_family<GroupedMirrors<S>>(view(family_mirrors), stream);
+    if constexpr (S % vector_bytes != 0) {  // 16-byte pixels are whole vectors at every width
+        if (table[family_shifted_transposes].total > 0) launch_family<GroupedTransposes<S, ColumnShift::shifted>>(view(family_shifted_transposes), stream);
+        if (table[family_shifted_mirrors].total > 0) launch_family<GroupedMirrors<S, ColumnShift::shifted>>(view(family_shifted_mirrors), stream);
+    }
+    if (table[family_tiles].total > 0) {  // not visit_pixel_word: its switch would instantiate every width here
+        tiles_aligned ? launch_family<GroupedTiles<AlignedWord<S>>>(view(family_tiles), stream)
+                      : launch_family<GroupedTiles<UnalignedWord<S>>>(view(family_tiles), stream);
+    }
+    GPUROTATE_CUDA_CHECK(cudaFreeAsync(device_table, stream));
+}
+
+}  // namespace gpurotate::detail

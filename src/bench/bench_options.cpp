@@ -1,0 +1,88 @@
+// The command line of gpurotate-bench (also `gpurotate bench`, which runs it), parsed into BenchOptions.
+
+#include "bench/bench_options.hpp"
+
+#include "core/text.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/orientation.hpp>
+
+#include "cli/parse_command_line.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace gpurotate::bench {
+namespace {
+
+using detail::split_commas;
+
+// "WIDTHxHEIGHT", both positive; `option` names the flag in the message.
+Extent parse_extent(const std::string& text, const std::string& option) {
+    const auto x = text.find('x');
+    try {
+        if (x == std::string::npos) throw std::invalid_argument(text);
+        std::size_t used_w = 0, used_h = 0;
+        const Extent e{std::stoll(text.substr(0, x), &used_w), std::stoll(text.substr(x + 1), &used_h)};
+        if (used_w != x || used_h != text.size() - x - 1 || e.width <= 0 || e.height <= 0) throw std::invalid_argument(text);
+        return e;
+    } catch (const std::exception&) {
+        throw Error(ErrorCode::usage, option + " " + text + ": expected WIDTHxHEIGHT, e.g. 8192x8192");
+    }
+}
+
+void parse_bench_lists(const std::string& size, const std::string& grouped_sizes, const std::string& types, const std::string& ops,
+                       const std::string& kernels, BenchOptions& o) {
+    if (!size.empty()) {
+        const Extent e = parse_extent(size, "--size");
+        o.width = e.width;
+        o.height = e.height;
+    }
+    for (const std::string& text : split_commas(grouped_sizes)) o.grouped_sizes.push_back(parse_extent(text, "--grouped-sizes"));
+    for (const std::string& t : split_commas(types)) {
+        if (t == "all") continue;
+        bool found = false;
+        for (const auto& [name, format] : bench_types()) {
+            if (name == t) {
+                o.types.push_back(format);
+                found = true;
+            }
+        }
+        if (!found) throw Error(ErrorCode::usage, "--type " + t + ": unknown (u8c1 u8c2 u8c3 u8c4 u16c1 u16c3 u16c4 f32c1 f32c3 f32c4)");
+    }
+    for (const std::string& name : split_commas(ops)) {
+        if (name == "all") continue;
+        const auto o_parsed = parse_orientation(name);
+        if (!o_parsed) throw Error(ErrorCode::usage, "--op " + name + ": unknown element");
+        o.operations.push_back(*o_parsed);
+    }
+    o.kernels = split_commas(kernels);
+}
+
+}  // namespace
+
+std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit_status) {
+    BenchOptions bench_options;
+    CLI::App app{"gpurotate bench: measure every kernel against device copy, NPP and cuBLAS on this GPU", "gpurotate bench"};
+    std::string size_text, grouped_sizes_text, types_text, ops_text, kernels_text;
+    app.add_option("--size", size_text, "image size WxH (default 8192x8192)");
+    app.add_option("--type", types_text, "comma-separated: u8c1,u8c2,u8c3,u8c4,u16c1,u16c3,u16c4,f32c1,f32c3,f32c4 (default all)");
+    app.add_option("--op", ops_text, "comma-separated elements: rot90,rot180,rot270,flip-h,flip-v,transpose,transverse (default all)");
+    app.add_option("--kernel", kernels_text, "comma-separated kernel names (default all; --list shows them)");
+    app.add_option("--batch", bench_options.batch, "images of that size per launch")->check(CLI::Range(1, 65535));
+    app.add_option("--grouped", bench_options.grouped, "N images of mixed sizes (64x64 to 1024x768) in one grouped launch")
+        ->check(CLI::Range(1, 100000));
+    app.add_option("--grouped-sizes", grouped_sizes_text,
+                          "with --grouped, the sizes the images cycle through, comma-separated WxH (default 64x64,128x96,256x256,320x240,"
+                          "512x384,640x480,800x600,1024x768)");
+    app.add_option("--reps", bench_options.reps, "timed samples per kernel (median)")->check(CLI::Range(1, 100000));
+    app.add_option("--json", bench_options.json_path, "also write every row to this JSON file");
+    app.add_flag("--list", bench_options.list_kernels, "list the kernels and exit");
+    app.add_flag("--no-ceilings", bench_options.no_ceilings,
+                        "run only the kernels --kernel names, not the copy ceilings too (for profilers; no shares of copy)");
+
+    if (!cli::parse_command_line(app, argc, argv, exit_status, "gpurotate bench --help")) return std::nullopt;
+    parse_bench_lists(size_text, grouped_sizes_text, types_text, ops_text, kernels_text, bench_options);
+    return bench_options;
+}
+
+}  // namespace gpurotate::bench
