@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
         const auto options = gpurotate::cli::parse_options(argc, argv, exit_status);
         if (!options) return exit_status;
         if (options->show_version) {
-            gpurotate::cli::print_version(std::cout);
+            gpurotate::cli::print_version(std::cout, options->verbose);
             return 0;
         }
         if (options->augment) return gpurotate::augment::run_augment(*options->augment);

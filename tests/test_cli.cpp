@@ -95,6 +95,11 @@ TEST_CASE("--version and -v say what runs") {
     CHECK(version.output.find("gpurotate 0.1.0") != std::string::npos);
     CHECK(version.output.find("backends: cpu") != std::string::npos);
     CHECK(version.output.find("PNG") != std::string::npos);
+    // --version lists GPUs as the driver does, without starting CUDA; -v asks CUDA for each one's details.
+    CHECK(version.output.find("gpu") != std::string::npos);
+    const auto cuda_version = run(command_line("--version -v"));
+    CHECK(cuda_version.status == 0);
+    if (gpurotate::cuda_available()) CHECK(cuda_version.output.find("compute capability") != std::string::npos);
     test_support::TempDir dir;
     const auto verbose = run(command_line(quote(samples + "/chelsea.png") + " --rot90 -v -o " + quote(dir.file("v.png"))));
     CHECK(verbose.status == 0);

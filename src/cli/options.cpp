@@ -84,7 +84,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_flag("--strip", options.strip, strip_help);
     app.add_flag("--overwrite", options.overwrite, "replace an existing output file (also the input)");
     app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
-    app.add_flag("--version", options.show_version, "print version, backends, GPU and codecs, and exit");
+    app.add_flag("--version", options.show_version, "print version, backends, GPUs and codecs, and exit (with -v: each GPU's memory and compute capability, from CUDA)");
 
     // `gpurotate bench ...` runs gpurotate-bench (main.cpp forwards it before this parser); listed for --help.
     app.add_subcommand("bench", "measure every kernel against device copy, NPP and cuBLAS on this GPU (runs gpurotate-bench)");

@@ -1,5 +1,6 @@
 #include "cli/run.hpp"
 
+#include "cli/driver_gpus.hpp"
 #include "cli/gpu_startup.hpp"
 
 #include <gpurotate/error.hpp>
@@ -186,13 +187,19 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
 }
 
-void print_version(std::ostream& out) {
+void print_version(std::ostream& out, bool query_cuda) {
     out << "gpurotate " << version() << "\n";
     out << "backends: cpu";
     if (cuda_compiled_in()) out << ", cuda (runtime " << cuda_runtime_version() << ")";
     out << "\n";
     if (!cuda_compiled_in()) {
         out << "gpu: not supported by this build (built without CUDA)\n";
+    } else if (!query_cuda) {
+        // The driver's own list: starting CUDA to ask it would take longer than everything else here.
+        const DriverGpus driver = driver_gpus();
+        if (driver.models.empty()) out << "gpu: none listed by an NVIDIA driver (/proc/driver/nvidia); the CPU backend will be used\n";
+        for (std::size_t i = 0; i < driver.models.size(); ++i) out << "gpu " << i << ": " << driver.models[i] << "\n";
+        if (!driver.models.empty()) out << "driver: " << driver.driver_version << " (--version -v asks CUDA for memory and compute capability)\n";
     } else {
         std::string problem;
         const auto gpus = cuda_devices(&problem);
