@@ -70,17 +70,32 @@ if(NOT GPUROTATE_WITH_CUDA STREQUAL "OFF")
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
+    # Whether this machine has a GPU: it decides what AUTO builds below.
+    execute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv,noheader
+                    RESULT_VARIABLE gpurotate_smi_result OUTPUT_VARIABLE gpurotate_smi_caps ERROR_QUIET TIMEOUT 20)
+    if(gpurotate_smi_result EQUAL 0 AND gpurotate_smi_caps MATCHES "[0-9]")
+      set(GPUROTATE_GPU_VISIBLE ON)
+    else()
+      set(GPUROTATE_GPU_VISIBLE OFF)
+    endif()
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       # The GPUs of this machine where it has any (each architecture costs a compile of every kernel);
       # without one, Ampere's machine code and PTX, which Ada, Hopper and later GPUs compile at load
-      # time. Others: -DCMAKE_CUDA_ARCHITECTURES="75;80;90" (README, "Building for other GPUs").
-      execute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv,noheader
-                      RESULT_VARIABLE gpurotate_smi_result OUTPUT_VARIABLE gpurotate_smi_caps ERROR_QUIET TIMEOUT 20)
-      if(gpurotate_smi_result EQUAL 0 AND gpurotate_smi_caps MATCHES "[0-9]")
+      # time. Others: -DCMAKE_CUDA_ARCHITECTURES="75;80;90" (README, "What one run costs").
+      if(GPUROTATE_GPU_VISIBLE)
         set(CMAKE_CUDA_ARCHITECTURES native)
       else()
         set(CMAKE_CUDA_ARCHITECTURES 80)
       endif()
+    endif()
+    # The bench's tuning-study layouts of the vectorized transpose (cuda/bench/vectorized_variants.cuh):
+    # half of all the CUDA compile time, for rows that only a GPU runs. AUTO: where a GPU is visible.
+    set(GPUROTATE_BENCH_STUDY_LAYOUTS AUTO CACHE STRING "Compile the bench's tuning-study layouts: AUTO (with a GPU visible), ON or OFF")
+    set_property(CACHE GPUROTATE_BENCH_STUDY_LAYOUTS PROPERTY STRINGS AUTO ON OFF)
+    if(GPUROTATE_BENCH_STUDY_LAYOUTS STREQUAL "AUTO")
+      set(GPUROTATE_HAVE_STUDY_LAYOUTS ${GPUROTATE_GPU_VISIBLE})
+    else()
+      set(GPUROTATE_HAVE_STUDY_LAYOUTS ${GPUROTATE_BENCH_STUDY_LAYOUTS})
     endif()
     enable_language(CUDA)
     set(CMAKE_CUDA_STANDARD 17)
@@ -88,6 +103,11 @@ if(NOT GPUROTATE_WITH_CUDA STREQUAL "OFF")
     find_package(CUDAToolkit REQUIRED)
     set(GPUROTATE_HAVE_CUDA ON)
     set(GPUROTATE_CUDA_SUMMARY "CUDA ${CUDAToolkit_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
+    if(GPUROTATE_HAVE_STUDY_LAYOUTS)
+      string(APPEND GPUROTATE_CUDA_SUMMARY "; bench study layouts on")
+    else()
+      string(APPEND GPUROTATE_CUDA_SUMMARY "; bench study layouts off (-DGPUROTATE_BENCH_STUDY_LAYOUTS=ON)")
+    endif()
     # NVTX v3 (header-only, in the toolkit): ranges around the pipeline's stages for Nsight.
     find_path(GPUROTATE_NVTX_INCLUDE_DIR nvtx3/nvToolsExt.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
     if(GPUROTATE_NVTX_INCLUDE_DIR)

@@ -17,8 +17,9 @@ cd "$(dirname "$0")/.."
 # (optional codecs, test reference) and ImageMagick (the independent comparison test). The CUDA Toolkit
 # is found in /usr/local/cuda if present.
 packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev zlib1g-dev libturbojpeg0-dev libopencv-dev imagemagick)
-# The test command also builds the sanitizer and fuzzing presets: clang with its libFuzzer runtime.
-[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev)
+# The test command also builds the sanitizer and fuzzing presets (clang with its libFuzzer runtime) and
+# compares JPEG transforms with jpegtran (libjpeg-turbo-progs).
+[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev libjpeg-turbo-progs)
 missing=()
 if command -v dpkg-query >/dev/null; then
   for p in "${packages[@]}"; do
@@ -51,11 +52,13 @@ if [ "$mode" = demo ]; then
 else
   ctest --test-dir build --output-on-failure --parallel "$(nproc)"
   # The host code again under AddressSanitizer + UndefinedBehaviorSanitizer and, for the augment
-  # pipeline's threads, ThreadSanitizer (CPU-only builds: build-asan/, build-tsan/); then every fuzzer
-  # for a fixed number of executions (scripts/fuzz.sh --ci) from the seed corpus and past findings.
+  # pipeline's threads, ThreadSanitizer (CPU-only builds at -O1: build-asan/, build-tsan/); then every
+  # fuzzer for a fixed number of executions (scripts/fuzz.sh --ci, side by side) from the seed corpus and
+  # past findings.
   cmake --preset asan >/dev/null && cmake --build --preset asan --parallel
   ctest --preset asan --parallel "$(nproc)"
-  cmake --preset tsan >/dev/null && cmake --build --preset tsan --parallel
+  # TSan runs the CPU suite only (its preset's label filter): build what that suite runs.
+  cmake --preset tsan >/dev/null && cmake --build --preset tsan --parallel --target gpurotate gpurotate-bench gpurotate_tests
   ctest --preset tsan --parallel "$(nproc)"
   if command -v clang++ >/dev/null; then
     scripts/fuzz.sh --ci

@@ -35,15 +35,13 @@ summary=build-fuzz/fuzz-summary.md
   echo "| harness | executions | seconds | executions/s | corpus files | findings |"
   echo "|---|---|---|---|---|---|"
 } >"$summary"
-failed=0
-for h in "${harnesses[@]}"; do
-  corpus="build-fuzz/corpus/$h"
-  rm -rf "$corpus" && mkdir -p "$corpus"  # from the seeds alone: what CI does, reproducibly
-  log="build-fuzz/$h.log"
+# One harness: its run, its row of the summary (build-fuzz/$h.row) and, if it found something, its
+# report (build-fuzz/$h.failed).
+fuzz_one() {
+  local h=$1 corpus="build-fuzz/corpus/$1" log="build-fuzz/$1.log" start status=0 run_limit=() elapsed runs files findings rate
+  rm -rf "$corpus" "build-fuzz/$h.failed" && mkdir -p "$corpus"  # from the seeds alone: what CI does, reproducibly
   start=$(date +%s.%N)
-  status=0
   # -rss_limit_mb: a decoder that allocates beyond the pixel limit is a finding, not a slow run.
-  run_limit=()
   $ci && run_limit=(-runs="${ci_runs[$h]}")
   "build-fuzz/tests/fuzz/$h" -seed="${GPUROTATE_FUZZ_SEED:-1}" "${run_limit[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
     -artifact_prefix="build-fuzz/findings/$h-" "$corpus" build-fuzz/seeds >"$log" 2>&1 || status=$?
@@ -52,11 +50,28 @@ for h in "${harnesses[@]}"; do
   files=$(find "$corpus" -type f | wc -l)
   findings=$(find build-fuzz/findings -name "$h-*" -type f | wc -l)
   rate=$(awk -v r="${runs:-0}" -v s="$elapsed" 'BEGIN { printf "%.0f", (s > 0 ? r / s : 0) }')
-  echo "| $h | ${runs:-0} | $elapsed | $rate | $files | $findings |" >>"$summary"
+  echo "| $h | ${runs:-0} | $elapsed | $rate | $files | $findings |" >"build-fuzz/$h.row"
   if [ "$status" -ne 0 ] || [ "$findings" -ne 0 ]; then
+    {
+      echo "fuzz: $h found a problem (exit $status); its log: $log"
+      grep -m 20 -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" || true
+    } >"build-fuzz/$h.failed"
+  fi
+}
+
+# The harnesses run side by side, one a core: each is single-threaded, and its work (--ci: a number of
+# executions) does not depend on what runs beside it.
+for h in "${harnesses[@]}"; do
+  while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n || true; done
+  fuzz_one "$h" &
+done
+wait
+failed=0
+for h in "${harnesses[@]}"; do
+  cat "build-fuzz/$h.row" >>"$summary"
+  if [ -f "build-fuzz/$h.failed" ]; then
     failed=1
-    echo "fuzz: $h found a problem (exit $status); its log: $log" >&2
-    grep -m 20 -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" >&2 || true
+    cat "build-fuzz/$h.failed" >&2
   fi
 done
 cat "$summary"

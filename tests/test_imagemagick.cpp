@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <tuple>
+
 using test_support::quote;
 using test_support::run;
 
@@ -56,5 +58,26 @@ TEST_CASE("--auto-orient is pixel-identical to ImageMagick's -auto-orient for th
         CAPTURE(compared.output);
         CHECK(compared.status == 0);
         CHECK(compared.output == "0");
+    }
+}
+
+TEST_CASE("a JPEG re-encoded from a JPEG keeps its quality and subsampling, as ImageMagick reads them") {
+    test_support::TempDir dir;
+    const std::string png = dir.file("in.png");
+    gpurotate::write_image(png, test_support::random_image(61, 45, gpurotate::PixelFormat{gpurotate::SampleType::u8, 3}, 7).view());
+    // 61x45 is no whole number of MCUs, so rot90 re-encodes by default (--jpeg-edge reencode).
+    const std::tuple<const char*, const char*, const char*> cases[] = {
+        {"4:2:0", "--rot90", "2x2,1x1,1x1"}, {"4:2:2", "--rot90", "1x2,1x1,1x1"}, {"4:2:2", "--rot180", "2x1,1x1,1x1"}, {"4:4:4", "--rot90", "1x1,1x1,1x1"}};
+    for (const auto& [sampling, op, expected] : cases) {
+        const std::string in = dir.file("in.jpg"), out = dir.file("out.jpg");
+        REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + " -quality 73 -sampling-factor " + sampling + " " + quote(in)).status == 0);
+        const auto rotated = run(quote(GPUROTATE_EXE) + " " + quote(in) + " " + op + " -v --overwrite -o " + quote(out));
+        CAPTURE(sampling);
+        CAPTURE(op);
+        CAPTURE(rotated.output);
+        REQUIRE(rotated.status == 0);
+        CHECK(rotated.output.find("quality 73 (the input's") != std::string::npos);
+        const auto character = run(std::string(GPUROTATE_CONVERT) + " " + quote(out) + " -format '%Q %[jpeg:sampling-factor]' info:");
+        CHECK(character.output == std::string("73 ") + expected);
     }
 }

@@ -246,7 +246,10 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
         {"vectorized-unrolled", {8, 1, false, true, true}},
         {"vectorized-split-rows", {8, 1, false, true, false, true}}};
     const auto variant_row = [&](const char* name, const detail::VectorizedTransposeVariant& variant, bool (*elements)(const Case&)) {
-        k.push_back({name, "study", [elements](const Case& c) { return elements(c) && vectorized_applies(c.src, c.dst, c.orientation); },
+        k.push_back({name, "study",
+                     [elements, variant](const Case& c) {
+                         return elements(c) && detail::vectorized_variant_applies(c.src, c.dst, axis_map(c.orientation), variant);
+                     },
                      [variant](const Case& c) {
                          detail::transform_device_vectorized_variant(c.src, c.dst, axis_map(c.orientation), variant, c.stream, layout_of(c));
                      },

@@ -2,6 +2,7 @@
 // The groups of the bench's tuning layouts of the vectorized transpose (vectorized_variants.cuh), each
 // instantiated in a translation unit of its own per pixel width.
 
+#include "kernels/vectorized.cuh"
 #include "launch.cuh"
 
 #include <optional>
@@ -16,6 +17,12 @@ inline std::optional<VariantGroup> variant_group(const VectorizedTransposeVarian
     if (!v.l2_prefetch || v.split_rows) return VariantGroup::loads;
     if (v.unrolled || v.blocks_scale == 2) return VariantGroup::blocks;
     return std::nullopt;
+}
+
+/// Whether layout `v` runs on these images: the tuned layout always, the study's other layouts where no
+/// mirrored source columns load shifted (vectorized_variants.cuh).
+inline bool variant_applies(const VectorizedTransposeVariant& v, const Launch& l) {
+    return !variant_group(v) || !loads_shifted_columns(l.map.mirror_x, l.src.width, static_cast<int>(l.src.format.pixel_bytes()));
 }
 
 /// The transpose of l.map in layout l.variant of group G, for S-byte pixels.

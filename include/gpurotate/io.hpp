@@ -35,6 +35,13 @@ Orientation orientation_from_exif(int tag);
 ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag = 0);
 
 /// Options for encoding.
+/// The chroma subsampling of a JPEG (horizontal x vertical): 4:4:4 full resolution, 4:2:2 halved across,
+/// 4:2:0 halved both ways, 4:4:0 halved down; grey has no chroma.
+enum class ChromaSubsampling { automatic, s444, s422, s420, s440, grey };
+
+/// "4:2:0", ..., "grey", "automatic".
+const char* to_string(ChromaSubsampling chroma);
+
 struct WriteOptions {
     int quality = 95;        ///< JPEG/WebP quality, 1..100
     bool overwrite = false;  ///< replace an existing file
@@ -43,6 +50,8 @@ struct WriteOptions {
     bool durable = true;     ///< flush the file to disk (fsync) before it takes its name; a batch that syncs
                              ///< once at the end (`gpurotate augment`) turns this off
     const ImageMetadata* metadata = nullptr;  ///< written into JPEG and PNG outputs; other formats drop it
+    /// A JPEG's subsampling; automatic: 4:4:4 from quality 90 up and 4:2:0 below, as libvips does.
+    ChromaSubsampling chroma = ChromaSubsampling::automatic;
 };
 
 /// The most pixels an input may declare unless the caller says otherwise: 2^30 (32768 x 32768, OpenCV's

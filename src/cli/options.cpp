@@ -59,7 +59,16 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_option("--kernel", options.kernel, "CUDA kernel: auto, vectorized, tile32-padded or tile16-skiplines")
         ->transform(CLI::CheckedTransformer(kernels))
         ->option_text("auto|vectorized|tile32-padded|tile16-skiplines (default auto)");
-    app.add_option("--quality", options.quality, "JPEG/WebP quality")->check(CLI::Range(1, 100))->default_str("95");
+    CLI::Option* quality = app.add_option("--quality", options.quality, "JPEG/WebP quality (a JPEG from a JPEG is then re-encoded, not transformed losslessly)")
+                               ->check(CLI::Range(1, 100))
+                               ->default_str("95");
+    const std::map<std::string, detail::JpegEdge> jpeg_edges{
+        {"reencode", detail::JpegEdge::reencode}, {"trim", detail::JpegEdge::trim}, {"error", detail::JpegEdge::error}};
+    app.add_option("--jpeg-edge", options.jpeg_edge,
+                   "JPEG to JPEG where the lossless transform would move a partial edge block: reencode (decode and encode again), "
+                   "trim (drop the partial blocks, as jpegtran -trim) or error")
+        ->transform(CLI::CheckedTransformer(jpeg_edges))
+        ->option_text("reencode|trim|error (default reencode)");
     app.add_option("--png-level", options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
         ->check(CLI::Range(0, 9))
         ->default_str(std::to_string(WriteOptions{}.png_level));
@@ -142,6 +151,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         options.augment = augment_options;
         return options;
     }
+    options.quality_given = quality->count() > 0;
     if (!max_pixels_text.empty()) options.max_pixels = parse_pixel_count(max_pixels_text, "--max-pixels");
     if (!gpu_memory_text.empty()) options.gpu_memory = static_cast<std::size_t>(parse_byte_count(gpu_memory_text, "--gpu-memory"));
     if (options.input.empty()) throw Error(ErrorCode::usage, "no input file given (see gpurotate --help)");

@@ -2,6 +2,7 @@
 // The command line of `gpurotate INPUT [OPERATION ...] -o OUTPUT`, parsed into plain data.
 
 #include "augment/augment_options.hpp"
+#include "codecs/jpeg_lossless.hpp"
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
@@ -23,6 +24,8 @@ struct Options {
     Backend device = Backend::automatic;
     CudaKernel kernel = CudaKernel::automatic;
     int quality = 95;
+    bool quality_given = false;  ///< --quality on the command line: a JPEG is re-encoded at it, not transformed losslessly
+    detail::JpegEdge jpeg_edge = detail::JpegEdge::reencode;  ///< a JPEG whose lossless transform is not perfect
     int png_level = WriteOptions{}.png_level;
     std::int64_t max_pixels = default_max_pixels;  ///< 0: no limit
     std::size_t gpu_memory = 0;                    ///< device bytes for one image; 0: 90% of the free memory

@@ -9,6 +9,8 @@
 #include <gpurotate/version.hpp>
 
 #include "codecs/file_bytes.hpp"
+#include "codecs/jpeg_character.hpp"
+#include "codecs/jpeg_lossless.hpp"
 #include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
@@ -63,13 +65,13 @@ std::string startup_text(GpuStartup& gpu) {
 // JPEG to JPEG on the GPU (nvJPEG): transformed and encoded in device memory, from `decoded` (libjpeg-turbo's
 // pixels, uploaded) or, without it, from nvJPEG's decode. False when this path does not apply or nvJPEG
 // declines the file; the caller then takes the usual one.
-bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& bytes, const Image* decoded, Orientation element,
+bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& bytes, const Image* decoded, Orientation element, int quality,
                       const ImageMetadata& metadata, GpuStartup& gpu, StageClock& clock, std::ostream& log) {
     detail::GpuJpegReport report;
     std::optional<std::vector<std::vector<std::uint8_t>>> encoded;
     try {
         detail::NvjpegCoder& coder = *gpu.wait().coder;
-        encoded = coder.variants(bytes, options.input, {element}, options.quality, ReadOptions{HostMemory::pageable, options.max_pixels}, report,
+        encoded = coder.variants(bytes, options.input, {element}, quality, ReadOptions{HostMemory::pageable, options.max_pixels}, report,
                                  decoded);
     } catch (const Error& e) {
         throw Error(e.code(), std::string(e.what()) + " (without --nvjpeg the CPU codecs do this)");
@@ -90,6 +92,58 @@ bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& b
             << ", encoded on the GPU by nvJPEG; " << startup_text(gpu) << "\n"
             << "gpurotate: " << (decoded ? "upload" : "decode") << " + transform + encode " << gpu_ms << " ms (with the wait for the GPU), write "
             << write_ms << " ms\n";
+    }
+    return true;
+}
+
+// JPEG to JPEG in the compressed domain (jpeg_lossless.hpp): the default wherever nothing asks for new
+// pixels. False where it does not apply, or where it is not perfect and --jpeg-edge is reencode; the caller
+// then decodes and encodes.
+bool transform_jpeg_losslessly(const Options& options, const std::vector<std::uint8_t>& bytes, Orientation element, bool auto_orients,
+                               const ImageMetadata& metadata, StageClock& clock, std::ostream& log) {
+    // --quality asks for an encoding, --auto-orient with a tag to apply for the re-encode's upright pixels,
+    // --nvjpeg and --device cuda for the GPU's work.
+    const char* reencoded_for = options.quality_given ? "--quality"
+                                : auto_orients        ? "--auto-orient"
+                                : options.nvjpeg      ? "--nvjpeg"
+                                : options.device == Backend::cuda ? "--device cuda"
+                                                                  : nullptr;
+    if (reencoded_for) {
+        if (options.verbose) log << "gpurotate: JPEG re-encoded, not transformed losslessly: " << reencoded_for << " was given\n";
+        return false;
+    }
+    detail::LosslessJpegReport report;
+    std::optional<std::vector<std::uint8_t>> transformed;
+    {
+        detail::NvtxRange range("lossless JPEG transform");
+        transformed = detail::transform_jpeg_lossless(bytes, options.input, element, options.jpeg_edge, options.strip, metadata,
+                                                      ReadOptions{HostMemory::pageable, options.max_pixels}, report);
+    }
+    if (!transformed) {
+        if (options.verbose && detail::turbojpeg_available()) {
+            log << "gpurotate: JPEG re-encoded: " << name(element) << " of " << report.width << "x" << report.height << " with "
+                << report.mcu_width << "x" << report.mcu_height << " MCUs would move a partial edge block (--jpeg-edge trim keeps it lossless "
+                << "by dropping it)\n";
+        }
+        return false;
+    }
+    const double transform_ms = clock.lap_ms();
+    {
+        detail::NvtxRange range("write");
+        detail::write_file_atomically(options.output, *transformed, options.overwrite, true);
+    }
+    const double write_ms = clock.lap_ms();
+    if (report.trimmed) {
+        log << "gpurotate: '" << options.input << "': --jpeg-edge trim dropped the partial edge blocks: " << report.out_width << "x"
+            << report.out_height << " written where the whole image is " << (swaps_axes(element) ? report.height : report.width) << "x"
+            << (swaps_axes(element) ? report.width : report.height) << "\n";
+    }
+    if (options.verbose) {
+        log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " (" << report.width << "x" << report.height << " JPEG, "
+            << report.mcu_width << "x" << report.mcu_height << " MCUs) -> " << name(element) << " -> " << options.output << " ("
+            << report.out_width << "x" << report.out_height << ")\n"
+            << "gpurotate: lossless JPEG transform of the DCT coefficients (no decode, no re-encode" << (report.trimmed ? ", trimmed" : "")
+            << "): transform " << transform_ms << " ms, write " << write_ms << " ms\n";
     }
     return true;
 }
@@ -136,9 +190,25 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
     const ImageMetadata output_metadata = options.strip ? ImageMetadata{} : metadata_after(metadata, element, options.auto_orient && orientation_tag ? 1 : 0);
 
+    if (jpeg_output && detail::is_jpeg(bytes) &&
+        transform_jpeg_losslessly(options, bytes, element, options.auto_orient && orientation_tag > 1, output_metadata, clock, log)) {
+        return;
+    }
+    // A JPEG re-encoded from a JPEG keeps the input's character: its quality (unless --quality is given) and
+    // its chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
+    WriteOptions write;
+    write.quality = options.quality;
+    std::string kept;
+    if (jpeg_output && detail::is_jpeg(bytes)) {
+        if (const auto character = detail::jpeg_character(bytes)) {
+            if (!options.quality_given) write.quality = character->quality;
+            write.chroma = detail::chroma_after(character->chroma, swaps_axes(element));
+            kept = " at quality " + std::to_string(write.quality) + (options.quality_given ? " (--quality)" : " (the input's, from its quantization tables)");
+        }
+    }
     const bool jpeg_on_gpu = options.nvjpeg && jpeg_output && detail::is_jpeg(bytes);
     if (jpeg_on_gpu && options.nvjpeg_decode == detail::NvjpegDecode::gpu &&
-        transcode_on_gpu(options, bytes, nullptr, element, output_metadata, *gpu, clock, log)) {
+        transcode_on_gpu(options, bytes, nullptr, element, write.quality, output_metadata, *gpu, clock, log)) {
         return;
     }
     // Into pageable memory even for the GPU: page-locked memory would need the context the other thread
@@ -148,7 +218,7 @@ void run_single_image(const Options& options, std::ostream& log) {
         return decode_image(bytes, ReadOptions{HostMemory::pageable, options.max_pixels}, options.input);
     }();
     // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
-    if (jpeg_on_gpu && transcode_on_gpu(options, bytes, &input, element, output_metadata, *gpu, clock, log)) return;
+    if (jpeg_on_gpu && transcode_on_gpu(options, bytes, &input, element, write.quality, output_metadata, *gpu, clock, log)) return;
     const double decode_ms = clock.lap_ms();
     check_output_format(options.output, input.format());
     if (gpu) gpu->wait();
@@ -160,8 +230,6 @@ void run_single_image(const Options& options, std::ostream& log) {
     }();
     const double transform_ms = clock.lap_ms();
 
-    WriteOptions write;
-    write.quality = options.quality;
     write.png_level = options.png_level;
     write.overwrite = options.overwrite;
     write.metadata = &output_metadata;
@@ -184,6 +252,7 @@ void run_single_image(const Options& options, std::ostream& log) {
             << "gpurotate: backend " << device << "\n"
             << "gpurotate: decode " << decode_ms << " ms, " << (gpu ? "wait for the GPU " + fixed_ms(gpu_wait_ms) + ", " : "") << "transform " << transform_ms << " ms (with transfers), encode "
             << encode_ms << " ms\n";
+        if (!kept.empty()) log << "gpurotate: JPEG encoded" << kept << ", chroma " << to_string(write.chroma) << "\n";
     }
 }
 

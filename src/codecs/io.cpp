@@ -52,7 +52,7 @@ std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& 
         case OutputFormat::png: bytes = detail::encode_png(image, options.png_level); break;
         case OutputFormat::jpeg:
             // TurboJPEG and OpenCV's libjpeg write true greyscale; stb stores grey as three equal channels.
-            bytes = detail::turbojpeg_available()      ? detail::turbojpeg_encode(image, options.quality)
+            bytes = detail::turbojpeg_available()      ? detail::turbojpeg_encode(image, options.quality, options.chroma)
                     : detail::opencv_codecs_available() ? detail::opencv_encode(image, spec.format, options.quality)
                                                         : detail::stb_encode_jpeg(image, options.quality);
             break;

@@ -65,7 +65,7 @@ std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, co
     return image;
 }
 
-std::vector<std::uint8_t> turbojpeg_encode(ConstImageView image, int quality) {
+std::vector<std::uint8_t> turbojpeg_encode(ConstImageView image, int quality, ChromaSubsampling chroma) {
     const int channels = image.format.channels;
     if (image.format.sample != SampleType::u8 || (channels != 1 && channels != 3)) {
         throw Error(ErrorCode::output, "JPEG holds 8-bit grey or RGB, not " + to_string(image.format));
@@ -73,7 +73,16 @@ std::vector<std::uint8_t> turbojpeg_encode(ConstImageView image, int quality) {
     tjhandle h = compressor();
     unsigned char* jpeg = nullptr;
     unsigned long size = 0;
-    const int subsampling = channels == 1 ? TJSAMP_GRAY : quality >= 90 ? TJSAMP_444 : TJSAMP_420;
+    int subsampling = quality >= 90 ? TJSAMP_444 : TJSAMP_420;
+    switch (chroma) {
+        case ChromaSubsampling::s444: subsampling = TJSAMP_444; break;
+        case ChromaSubsampling::s422: subsampling = TJSAMP_422; break;
+        case ChromaSubsampling::s420: subsampling = TJSAMP_420; break;
+        case ChromaSubsampling::s440: subsampling = TJSAMP_440; break;
+        case ChromaSubsampling::grey:
+        case ChromaSubsampling::automatic: break;
+    }
+    if (channels == 1) subsampling = TJSAMP_GRAY;
     const int status = tjCompress2(h, reinterpret_cast<const unsigned char*>(image.data), static_cast<int>(image.width),
                                    static_cast<int>(image.pitch), static_cast<int>(image.height), channels == 1 ? TJPF_GRAY : TJPF_RGB,
                                    &jpeg, &size, subsampling, quality, 0);

@@ -20,8 +20,8 @@ bool turbojpeg_available();
 /// is refused, never half-decoded into grey.
 std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
 
-/// Encodes an 8-bit grey or RGB image at `quality`: chroma at full resolution (4:4:4) from quality 90 up,
-/// halved both ways (4:2:0) below, as libvips does. Throws Error (output) on failure or without TurboJPEG.
-std::vector<std::uint8_t> turbojpeg_encode(ConstImageView image, int quality);
+/// Encodes an 8-bit grey or RGB image at `quality` with `chroma` subsampling (automatic: 4:4:4 from quality
+/// 90 up, 4:2:0 below, as libvips does). Throws Error (output) on failure or without TurboJPEG.
+std::vector<std::uint8_t> turbojpeg_encode(ConstImageView image, int quality, ChromaSubsampling chroma = ChromaSubsampling::automatic);
 
 }  // namespace gpurotate::detail

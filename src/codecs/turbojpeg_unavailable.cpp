@@ -1,5 +1,6 @@
 // The TurboJPEG entry points in a build without libjpeg-turbo: JPEG goes through OpenCV or stb instead.
 
+#include "codecs/jpeg_lossless.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 
 #include <gpurotate/error.hpp>
@@ -10,8 +11,13 @@ bool turbojpeg_available() { return false; }
 
 std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>&, const std::string&, const ReadOptions&) { return std::nullopt; }
 
-std::vector<std::uint8_t> turbojpeg_encode(ConstImageView, int) {
+std::vector<std::uint8_t> turbojpeg_encode(ConstImageView, int, ChromaSubsampling) {
     throw Error(ErrorCode::internal, "built without TurboJPEG");
+}
+
+std::optional<std::vector<std::uint8_t>> transform_jpeg_lossless(const std::vector<std::uint8_t>&, const std::string&, Orientation, JpegEdge, bool,
+                                                                 const ImageMetadata&, const ReadOptions&, LosslessJpegReport&) {
+    return std::nullopt;  // the caller decodes and encodes instead
 }
 
 }  // namespace gpurotate::detail

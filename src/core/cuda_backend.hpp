@@ -45,6 +45,10 @@ struct VectorizedTransposeVariant {
                                  ///< tuned cap, 0: as many as fit)
 };
 
+/// Whether transform_device_vectorized_variant runs `variant` on these views: the tuned layout wherever the
+/// vectorized kernels apply, the study's other layouts only where mirrored source columns start on a vector.
+bool vectorized_variant_applies(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant);
+
 /// The vectorized kernel of `map` in layout `variant` (a mirror takes only its blocks_per_sm), over one image
 /// or a batch. Throws Error (usage) unless the vectorized kernels apply.
 void transform_device_vectorized_variant(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant,

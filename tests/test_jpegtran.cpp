@@ -1,0 +1,117 @@
+// JPEG to JPEG against jpegtran (libjpeg-turbo-progs), which transforms in the compressed domain as we do:
+// on JPEGs of every chroma subsampling, with sides that are and are not whole MCUs, every element must
+// decode to the same pixels as jpegtran's (-perfect, or -trim for --jpeg-edge trim), and four rot90 must
+// give the file back bit for bit. Files are made by cjpeg and decoded by djpeg, all outside gpurotate.
+
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+using test_support::quote;
+using test_support::run;
+
+namespace {
+
+struct Element {
+    const char* ours;
+    const char* jpegtran;
+    bool moves_right_edge, moves_bottom_edge;  // the edges an imperfect transform would move to the start
+};
+
+constexpr Element elements[] = {
+    {"--rot90", "-rotate 90", false, true},     {"--rot180", "-rotate 180", true, true}, {"--rot270", "-rotate 270", true, false},
+    {"--flip-h", "-flip horizontal", true, false}, {"--flip-v", "-flip vertical", false, true}, {"--transpose", "-transpose", false, false},
+    {"--transverse", "-transverse", true, true}};
+
+struct Sampling {
+    const char* cjpeg;  // cjpeg -sample, or "grey"
+    int mcu_width, mcu_height;
+};
+
+constexpr Sampling samplings[] = {{"1x1", 8, 8}, {"2x1", 16, 8}, {"2x2", 16, 16}, {"1x2", 8, 16}, {"grey", 8, 8}};
+
+// A PPM or PGM of smooth gradients and a few edges (JPEG-friendly, unlike noise).
+void write_pnm(const std::string& path, int width, int height, bool grey) {
+    std::ofstream out(path, std::ios::binary);
+    out << (grey ? "P5" : "P6") << "\n" << width << " " << height << "\n255\n";
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            const int channels = grey ? 1 : 3;
+            for (int c = 0; c < channels; ++c) out.put(static_cast<char>((x * (3 + c) + y * (5 - c) + ((x / 7 + y / 5) % 2) * 60) % 256));
+        }
+    }
+}
+
+std::string decoded(const std::string& jpeg) {
+    const auto result = run(std::string(GPUROTATE_DJPEG) + " " + quote(jpeg));
+    REQUIRE(result.status == 0);
+    return result.output;
+}
+
+}  // namespace
+
+TEST_CASE("JPEG to JPEG is jpegtran's lossless transform for every element, subsampling and edge") {
+    test_support::TempDir dir;
+    for (const Sampling& s : samplings) {
+        const bool grey = std::string(s.cjpeg) == "grey";
+        for (const auto& [width, height] : {std::pair{4 * 16, 3 * 16}, std::pair{4 * 16 + 5, 3 * 16 + 3}}) {
+            const std::string pnm = dir.file("in.pnm"), in = dir.file("in.jpg");
+            write_pnm(pnm, width, height, grey);
+            const std::string sampling = grey ? " -grayscale" : std::string(" -sample ") + s.cjpeg;
+            REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -quality 80" + sampling + " -outfile " + quote(in) + " " + quote(pnm)).status == 0);
+            for (const Element& e : elements) {
+                const bool perfect = !(e.moves_right_edge && width % s.mcu_width) && !(e.moves_bottom_edge && height % s.mcu_height);
+                CAPTURE(s.cjpeg);
+                CAPTURE(width);
+                CAPTURE(height);
+                CAPTURE(e.ours);
+                const std::string ours = dir.file("ours.jpg"), theirs = dir.file("theirs.jpg");
+                const auto by_default = run(quote(GPUROTATE_EXE) + " " + quote(in) + " " + e.ours + " -v --overwrite -o " + quote(ours));
+                CAPTURE(by_default.output);
+                REQUIRE(by_default.status == 0);
+                if (perfect) {
+                    CHECK(by_default.output.find("lossless JPEG transform") != std::string::npos);
+                    REQUIRE(run(std::string(GPUROTATE_JPEGTRAN) + " " + e.jpegtran + " -perfect -outfile " + quote(theirs) + " " + quote(in)).status == 0);
+                    CHECK(decoded(ours) == decoded(theirs));
+                } else {
+                    // The default re-encodes every pixel; trim is jpegtran -trim; error refuses and writes nothing.
+                    CHECK(by_default.output.find("JPEG re-encoded") != std::string::npos);
+                    const auto trimmed = run(quote(GPUROTATE_EXE) + " " + quote(in) + " " + e.ours + " --jpeg-edge trim --overwrite -o " + quote(ours));
+                    CAPTURE(trimmed.output);
+                    REQUIRE(trimmed.status == 0);
+                    CHECK(trimmed.output.find("dropped the partial edge blocks") != std::string::npos);
+                    REQUIRE(run(std::string(GPUROTATE_JPEGTRAN) + " " + e.jpegtran + " -trim -outfile " + quote(theirs) + " " + quote(in)).status == 0);
+                    CHECK(decoded(ours) == decoded(theirs));
+                    const std::string refused = dir.file("refused.jpg");
+                    const auto error = run(quote(GPUROTATE_EXE) + " " + quote(in) + " " + e.ours + " --jpeg-edge error -o " + quote(refused));
+                    CHECK(error.status == 4);
+                    CHECK(error.output.find("not lossless") != std::string::npos);
+                    CHECK(!test_support::file_exists(refused));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("four rot90 of a JPEG give the file back bit for bit") {
+    test_support::TempDir dir;
+    for (const Sampling& s : samplings) {
+        const bool grey = std::string(s.cjpeg) == "grey";
+        const std::string pnm = dir.file("in.pnm"), in = dir.file("in.jpg");
+        write_pnm(pnm, 96, 64, grey);
+        const std::string sampling = grey ? " -grayscale" : std::string(" -sample ") + s.cjpeg;
+        REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -quality 75" + sampling + " -outfile " + quote(in) + " " + quote(pnm)).status == 0);
+        std::string current = in;
+        for (int turn = 0; turn < 4; ++turn) {
+            const std::string next = dir.file("turn" + std::to_string(turn) + ".jpg");
+            REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(current) + " --rot90 --overwrite -o " + quote(next)).status == 0);
+            current = next;
+        }
+        CAPTURE(s.cjpeg);
+        CHECK(test_support::file_bytes(current) == test_support::file_bytes(in));
+    }
+}
