@@ -10,10 +10,11 @@
 # any harness found a crash, a leak or undefined behaviour (the input is left in build-fuzz/findings/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-harnesses=(fuzz_png fuzz_jpeg fuzz_stb fuzz_header fuzz_metadata fuzz_roundtrip)
+harnesses=(fuzz_png fuzz_jpeg fuzz_jpeg_transform fuzz_stb fuzz_header fuzz_metadata fuzz_roundtrip)
+# fuzz_jpeg_transform runs tjTransform on every input (about 160 us each here), so its count is smaller.
 # fuzz_roundtrip's count keeps it well inside its time cap: with 60,000 it reached slow inputs after a code
 # change and ran into the cap (43,815 runs in 600 s), which made its work time-bound again.
-declare -A ci_runs=([fuzz_png]=2000000 [fuzz_jpeg]=1000000 [fuzz_stb]=150000 [fuzz_header]=5000000 [fuzz_metadata]=200000 [fuzz_roundtrip]=20000)
+declare -A ci_runs=([fuzz_png]=2000000 [fuzz_jpeg]=1000000 [fuzz_jpeg_transform]=150000 [fuzz_stb]=150000 [fuzz_header]=5000000 [fuzz_metadata]=200000 [fuzz_roundtrip]=20000)
 ci=false
 if [ "${1:-}" = --ci ]; then
   ci=true
