@@ -1,7 +1,8 @@
 // JPEG to JPEG against jpegtran (libjpeg-turbo-progs), which transforms in the compressed domain as we do:
 // on JPEGs of every chroma subsampling, with sides that are and are not whole MCUs, every element must
 // decode to the same pixels as jpegtran's (-perfect, or -trim for --jpeg-edge trim), and four rot90 must
-// give the file back bit for bit. Files are made by cjpeg and decoded by djpeg, all outside gpurotate.
+// give the file back bit for bit, its markers kept. Files are made by cjpeg and decoded by djpeg, comments
+// written and read by wrjpgcom and rdjpgcom, all outside gpurotate.
 
 #include "test_support.hpp"
 
@@ -114,4 +115,18 @@ TEST_CASE("four rot90 of a JPEG give the file back bit for bit") {
         CAPTURE(s.cjpeg);
         CHECK(test_support::file_bytes(current) == test_support::file_bytes(in));
     }
+}
+
+TEST_CASE("a lossless transform keeps the file's markers (a comment here) and --strip drops them") {
+    test_support::TempDir dir;
+    const std::string pnm = dir.file("in.pnm"), plain = dir.file("plain.jpg"), in = dir.file("in.jpg");
+    write_pnm(pnm, 64, 48, false);
+    REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -outfile " + quote(plain) + " " + quote(pnm)).status == 0);
+    REQUIRE(run(std::string(GPUROTATE_WRJPGCOM) + " -comment 'made by a camera' " + quote(plain) + " > " + quote(in)).status == 0);
+    const std::string kept = dir.file("kept.jpg"), stripped = dir.file("stripped.jpg");
+    REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 -o " + quote(kept)).status == 0);
+    REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 --strip -o " + quote(stripped)).status == 0);
+    CHECK(run(std::string(GPUROTATE_RDJPGCOM) + " " + quote(kept)).output == "made by a camera\n");
+    CHECK(run(std::string(GPUROTATE_RDJPGCOM) + " " + quote(stripped)).output.empty());
+    CHECK(decoded(kept) == decoded(stripped));
 }
