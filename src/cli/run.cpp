@@ -190,7 +190,8 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
     const ImageMetadata output_metadata = options.strip ? ImageMetadata{} : metadata_after(metadata, element, options.auto_orient && orientation_tag ? 1 : 0);
 
-    if (jpeg_output && detail::is_jpeg(bytes) &&
+    const bool jpeg_to_jpeg = jpeg_output && detail::is_jpeg(bytes);
+    if (jpeg_to_jpeg &&
         transform_jpeg_losslessly(options, bytes, element, options.auto_orient && orientation_tag > 1, output_metadata, clock, log)) {
         return;
     }
@@ -199,14 +200,14 @@ void run_single_image(const Options& options, std::ostream& log) {
     WriteOptions write;
     write.quality = options.quality;
     std::string kept;
-    if (jpeg_output && detail::is_jpeg(bytes)) {
+    if (jpeg_to_jpeg) {
         if (const auto character = detail::jpeg_character(bytes)) {
             if (!options.quality_given) write.quality = character->quality;
             write.chroma = detail::chroma_after(character->chroma, swaps_axes(element));
             kept = " at quality " + std::to_string(write.quality) + (options.quality_given ? " (--quality)" : " (the input's, from its quantization tables)");
         }
     }
-    const bool jpeg_on_gpu = options.nvjpeg && jpeg_output && detail::is_jpeg(bytes);
+    const bool jpeg_on_gpu = options.nvjpeg && jpeg_to_jpeg;
     if (jpeg_on_gpu && options.nvjpeg_decode == detail::NvjpegDecode::gpu &&
         transcode_on_gpu(options, bytes, nullptr, element, write.quality, output_metadata, *gpu, clock, log)) {
         return;

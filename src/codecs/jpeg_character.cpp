@@ -1,5 +1,7 @@
 #include "codecs/jpeg_character.hpp"
 
+#include "codecs/jpeg_segments.hpp"
+
 #include <array>
 #include <cstdlib>
 #include <limits>
@@ -43,17 +45,12 @@ struct Sampling {
 }  // namespace
 
 std::optional<JpegCharacter> jpeg_character(const std::vector<std::uint8_t>& jpeg) {
-    if (jpeg.size() < 4 || jpeg[0] != 0xff || jpeg[1] != 0xd8) return std::nullopt;
     Tables tables;
     Sampling sampling;
-    std::size_t at = 2;
-    while (at + 4 <= jpeg.size() && jpeg[at] == 0xff) {
-        const int marker = jpeg[at + 1];
-        if (marker == 0xda || marker == 0xd9) break;  // the scan: every table and the frame come before it
-        const std::size_t length = static_cast<std::size_t>(jpeg[at + 2]) << 8 | jpeg[at + 3];
-        if (length < 2 || at + 2 + length > jpeg.size()) return std::nullopt;
-        const std::uint8_t* p = &jpeg[at + 4];
-        const std::uint8_t* const end = &jpeg[at + 2] + length;
+    for (const JpegSegment& segment : jpeg_segments(jpeg)) {
+        const std::uint8_t* p = jpeg.data() + segment.payload;
+        const std::uint8_t* const end = p + segment.size;
+        const int marker = segment.marker;
         if (marker == 0xdb) {  // DQT: one or more tables, each a precision and id byte and 64 entries
             while (p < end) {
                 const int precision = *p >> 4, id = *p & 15;
@@ -73,7 +70,6 @@ std::optional<JpegCharacter> jpeg_character(const std::vector<std::uint8_t>& jpe
                 else sampling.others_one = sampling.others_one && h == 1 && v == 1;
             }
         }
-        at += 2 + length;
     }
     if (!tables.present[0]) return std::nullopt;
     JpegCharacter character;

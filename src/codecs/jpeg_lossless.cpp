@@ -2,21 +2,18 @@
 
 #include "codecs/decode_limits.hpp"
 #include "codecs/jpeg_signature.hpp"
+#include "codecs/metadata.hpp"
+#include "codecs/turbojpeg_handle.hpp"
 
 #include <gpurotate/error.hpp>
 
 #include <turbojpeg.h>
 
-#include <cstring>
 #include <limits>
 #include <memory>
 
 namespace gpurotate::detail {
 namespace {
-
-struct HandleDeleter {
-    void operator()(void* handle) const noexcept { tjDestroy(handle); }
-};
 
 int tj_operation(Orientation element) {
     switch (element) {
@@ -30,24 +27,6 @@ int tj_operation(Orientation element) {
         case Orientation::transverse: return TJXOP_TRANSVERSE;
     }
     return TJXOP_NONE;
-}
-
-// Replaces the payload of the output's EXIF segment (APP1 "Exif\0\0") with `exif` where the two have the same
-// size (the edits of metadata_after never change it); the segment tjTransform copied otherwise stays.
-void replace_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::uint8_t>& exif) {
-    static const char header[] = "Exif\0";  // "Exif" and two NULs: the array's own NUL is the second
-    std::size_t at = 2;
-    while (at + 4 <= jpeg.size() && jpeg[at] == 0xff) {
-        const int marker = jpeg[at + 1];
-        if (marker == 0xda || marker == 0xd9) return;  // the scan: no more markers before it
-        const std::size_t length = static_cast<std::size_t>(jpeg[at + 2]) << 8 | jpeg[at + 3];
-        if (marker == 0xe1 && length == 2 + 6 + exif.size() && at + 2 + length <= jpeg.size() &&
-            std::memcmp(&jpeg[at + 4], header, 6) == 0) {
-            std::memcpy(&jpeg[at + 10], exif.data(), exif.size());
-            return;
-        }
-        at += 2 + length;
-    }
 }
 
 }  // namespace
@@ -72,7 +51,7 @@ std::optional<std::vector<std::uint8_t>> transform_jpeg_lossless(const std::vect
                                                                  const ReadOptions& options, LosslessJpegReport& report) {
     if (!is_jpeg(jpeg)) return std::nullopt;
     if (jpeg.size() > std::numeric_limits<unsigned long>::max()) throw Error(ErrorCode::input, "cannot read '" + path + "': file too large");
-    const std::unique_ptr<void, HandleDeleter> handle(tjInitTransform());
+    const TurboJpegHandle handle(tjInitTransform());
     if (!handle) throw Error(ErrorCode::internal, "TurboJPEG: cannot create a transformer");
     const auto damaged = [&] { return Error(ErrorCode::input, "cannot transform '" + path + "': corrupt JPEG: " + tjGetErrorStr2(handle.get())); };
     int width = 0, height = 0, subsampling = 0, colorspace = 0;
@@ -101,7 +80,7 @@ std::optional<std::vector<std::uint8_t>> transform_jpeg_lossless(const std::vect
     }
     const std::unique_ptr<unsigned char, void (*)(void*)> owned(out, [](void* p) { tjFree(static_cast<unsigned char*>(p)); });
     std::vector<std::uint8_t> result(out, out + out_size);
-    if (!strip && !output_metadata.exif.empty()) replace_exif(result, output_metadata.exif);
+    if (!strip && !output_metadata.exif.empty()) replace_jpeg_exif(result, output_metadata.exif);
     int out_width = 0, out_height = 0;
     if (tjDecompressHeader3(handle.get(), result.data(), static_cast<unsigned long>(result.size()), &out_width, &out_height, &subsampling, &colorspace) != 0) {
         throw damaged();

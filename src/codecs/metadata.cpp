@@ -1,6 +1,7 @@
 #include "codecs/metadata.hpp"
 
 #include "codecs/byte_order.hpp"
+#include "codecs/jpeg_segments.hpp"
 #include "codecs/png.hpp"
 
 #include <zlib.h>
@@ -68,29 +69,9 @@ constexpr std::uint16_t tag_orientation = 0x0112, tag_exif_ifd = 0x8769, tag_pix
 
 // ---------------------------------------------------------------- JPEG
 
-// The segments before the scan: marker, payload offset and size.
-struct Segment {
-    std::uint8_t marker;
-    std::size_t payload, size;
-};
-
-std::vector<Segment> jpeg_segments(const Bytes& b) {
-    std::vector<Segment> segments;
-    if (b.size() < 4 || b[0] != 0xff || b[1] != 0xd8) return segments;
-    for (std::size_t pos = 2; pos + 4 <= b.size() && b[pos] == 0xff;) {
-        const std::uint8_t marker = b[pos + 1];
-        if (marker == 0xda || marker == 0xd9) break;  // the scan: no metadata after it matters here
-        const std::size_t length = std::size_t{b[pos + 2]} << 8 | b[pos + 3];
-        if (length < 2 || pos + 2 + length > b.size()) break;
-        segments.push_back({marker, pos + 4, length - 2});
-        pos += 2 + length;
-    }
-    return segments;
-}
-
 void read_jpeg(const Bytes& b, ImageMetadata& meta) {
     std::map<int, Bytes> icc_chunks;  // by sequence number, 1-based
-    for (const Segment& s : jpeg_segments(b)) {
+    for (const JpegSegment& s : jpeg_segments(b)) {
         if (s.marker == 0xe1 && meta.exif.empty() && s.size > 6 && has_at(b, s.payload, exif_header, 6)) {
             meta.exif.assign(b.begin() + static_cast<std::ptrdiff_t>(s.payload + 6), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
         }
@@ -235,6 +216,15 @@ void swap_exif_dimensions(std::vector<std::uint8_t>& exif) {
     const auto x = tiff->entry(*sub, tag_pixel_x), y = tiff->entry(*sub, tag_pixel_y);
     if (!x || !y || tiff->get(*x + 2, 2) != tiff->get(*y + 2, 2)) return;  // both SHORT or both LONG
     for (int i = 0; i < 4; ++i) std::swap(exif[*x + 8 + i], exif[*y + 8 + i]);
+}
+
+void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::uint8_t>& exif) {
+    for (const JpegSegment& s : jpeg_segments(jpeg)) {
+        if (s.marker == 0xe1 && s.size == 6 + exif.size() && has_at(jpeg, s.payload, exif_header, 6)) {
+            std::copy(exif.begin(), exif.end(), jpeg.begin() + static_cast<std::ptrdiff_t>(s.payload + 6));
+            return;
+        }
+    }
 }
 
 std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata) {

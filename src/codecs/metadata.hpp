@@ -24,6 +24,10 @@ void set_exif_orientation(std::vector<std::uint8_t>& exif, int value);
 /// Swaps the EXIF PixelXDimension and PixelYDimension, for an output whose axes are swapped.
 void swap_exif_dimensions(std::vector<std::uint8_t>& exif);
 
+/// Overwrites the payload of `jpeg`'s EXIF segment with `exif` where both are the same size (the edits
+/// above never change it); a JPEG without one, or with one of another size, is left as it is.
+void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::uint8_t>& exif);
+
 /// `encoded` (a JPEG or a PNG from gpurotate's encoders) with `metadata` inserted; other formats unchanged.
 std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata);
 

@@ -2,6 +2,7 @@
 
 #include "codecs/decode_limits.hpp"
 #include "codecs/jpeg_signature.hpp"
+#include "codecs/turbojpeg_handle.hpp"
 
 #include <gpurotate/error.hpp>
 
@@ -14,10 +15,7 @@
 namespace gpurotate::detail {
 namespace {
 
-struct HandleDeleter {
-    void operator()(void* handle) const noexcept { tjDestroy(handle); }
-};
-using Handle = std::unique_ptr<void, HandleDeleter>;
+using Handle = TurboJpegHandle;
 
 // One compressor and one decompressor per thread, kept: creating them costs more than a small image.
 Handle& thread_decompressor() {
