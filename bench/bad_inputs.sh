@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # How every file of the fuzzers' seed corpus ends when given to the CLI: the table of bad inputs by kind
-# in bench/RESULTS.md. Needs build/gpurotate and the fuzz preset's corpus writer (scripts/fuzz.sh builds it).
+# in bench/RESULTS.md. Needs build/gpurotate and the corpus writer of the asan preset's tree (scripts/fuzz.sh builds it).
 #   bench/bad_inputs.sh [GPUROTATE] [MAKE_CORPUS]
 set -euo pipefail
 exe="${1:-build/gpurotate}"
-make_corpus="${2:-build-fuzz/tests/fuzz/make_corpus}"
+make_corpus="${2:-build-asan/tests/fuzz/make_corpus}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/in" && "$make_corpus" "$work/in" >/dev/null

@@ -72,4 +72,17 @@ void launch_in_place(ImageView image, AxisMap map, bool aligned_word, cudaStream
 template <int S>
 void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream);
 
+// The multi-output transform's launchers (launch_multi_output.cuh).
+
+/// Whether the vectorized fused kernel for S-byte pixels can write every target (see its header).
+template <int S>
+bool multi_output_vectorized_fits(ConstImageView src, const TransformTarget* targets, std::size_t count);
+/// Launches the vectorized fused kernel for S-byte pixels; false (nothing launched) where it does not fit.
+template <int S>
+bool launch_multi_output_vectorized(ConstImageView src, const TransformTarget* targets, std::size_t count, cudaStream_t stream);
+/// Launches the shared-memory fused kernel for S-byte pixels, with the naturally aligned word of S bytes
+/// or, where pointers and pitches do not allow it, the byte-aligned one.
+template <int S>
+void launch_multi_output_tiled(ConstImageView src, const TransformTarget* targets, std::size_t count, bool aligned_word, cudaStream_t stream);
+
 }  // namespace gpurotate::detail

@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 # (optional codecs, test reference) and ImageMagick (the independent comparison test). The CUDA Toolkit
 # is found in /usr/local/cuda if present.
 packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev zlib1g-dev libturbojpeg0-dev libopencv-dev imagemagick)
-# The test command also builds the sanitizer and fuzzing presets (clang with its libFuzzer runtime) and
+# The test command also builds the sanitizer presets (ASan with clang and its libFuzzer runtime) and
 # compares JPEG transforms with jpegtran (libjpeg-turbo-progs).
 [ "$mode" = test ] && packages+=(clang libclang-rt-14-dev libjpeg-turbo-progs)
 missing=()

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (the fuzz preset: clang, ASan, UBSan) and fuzzes each for a bounded time,
+# Builds the libFuzzer harnesses (in the asan preset's tree: clang, ASan, UBSan, the same build as the
+# sanitizer suite's, so the test command compiles the host code under ASan once) and fuzzes each for a bounded time,
 # starting from a generated seed corpus plus every past finding in tests/fuzz/regressions.
 #   scripts/fuzz.sh [SECONDS_PER_HARNESS]     (default 20)
 #   scripts/fuzz.sh --ci                      a fixed number of executions per harness (about 20 s each on
 #                                             2 cores): what scripts/bootstrap.sh test runs
 # The random seed is fixed (GPUROTATE_FUZZ_SEED, default 1) and every run starts from the generated seeds:
 # with --ci the work is the same on every machine, so a clean local --ci run means a clean CI.
-# Prints executions, time and findings per harness, writes build-fuzz/fuzz-summary.md, and exits 1 when
-# any harness found a crash, a leak or undefined behaviour (the input is left in build-fuzz/findings/).
+# Prints executions, time and findings per harness, writes build-asan/fuzz/fuzz-summary.md, and exits 1 when
+# any harness found a crash, a leak or undefined behaviour (the input is left in build-asan/fuzz/findings/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 harnesses=(fuzz_png fuzz_jpeg fuzz_jpeg_transform fuzz_stb fuzz_header fuzz_metadata fuzz_roundtrip)
@@ -23,40 +24,44 @@ else
   seconds="${1:-20}"
 fi
 
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz --parallel
-rm -rf build-fuzz/findings build-fuzz/seeds && mkdir -p build-fuzz/findings build-fuzz/seeds
-build-fuzz/tests/fuzz/make_corpus build-fuzz/seeds
-cp tests/fuzz/regressions/* build-fuzz/seeds/ 2>/dev/null || true
+cmake --preset asan >/dev/null
+cmake --build --preset asan --parallel --target make_corpus "${harnesses[@]}"
+work=build-asan/fuzz
+mkdir -p "$work"
+# Our decoders, not OpenCV's: the plugin is looked for in this (empty) folder only.
+export GPUROTATE_PLUGIN_DIR="$PWD/$work/no-plugins"
+rm -rf $work/findings $work/seeds && mkdir -p $work/findings $work/seeds
+build-asan/tests/fuzz/make_corpus $work/seeds
+cp tests/fuzz/regressions/* $work/seeds/ 2>/dev/null || true
 
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-summary=build-fuzz/fuzz-summary.md
+summary=$work/fuzz-summary.md
 {
   echo "| harness | executions | seconds | executions/s | corpus files | findings |"
   echo "|---|---|---|---|---|---|"
 } >"$summary"
-# One harness: its run, its row of the summary (build-fuzz/$h.row) and, if it found something, its
-# report (build-fuzz/$h.failed).
+# One harness: its run, its row of the summary ($work/$h.row) and, if it found something, its
+# report ($work/$h.failed).
 fuzz_one() {
-  local h=$1 corpus="build-fuzz/corpus/$1" log="build-fuzz/$1.log" start status=0 run_limit=() elapsed runs files findings rate
-  rm -rf "$corpus" "build-fuzz/$h.failed" && mkdir -p "$corpus"  # from the seeds alone: what CI does, reproducibly
+  local h=$1 corpus="$work/corpus/$1" log="$work/$1.log" start status=0 run_limit=() elapsed runs files findings rate
+  rm -rf "$corpus" "$work/$h.failed" && mkdir -p "$corpus"  # from the seeds alone: what CI does, reproducibly
   start=$(date +%s.%N)
   # -rss_limit_mb: a decoder that allocates beyond the pixel limit is a finding, not a slow run.
   $ci && run_limit=(-runs="${ci_runs[$h]}")
-  "build-fuzz/tests/fuzz/$h" -seed="${GPUROTATE_FUZZ_SEED:-1}" "${run_limit[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-    -artifact_prefix="build-fuzz/findings/$h-" "$corpus" build-fuzz/seeds >"$log" 2>&1 || status=$?
+  "build-asan/tests/fuzz/$h" -seed="${GPUROTATE_FUZZ_SEED:-1}" "${run_limit[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+    -artifact_prefix="$work/findings/$h-" "$corpus" $work/seeds >"$log" 2>&1 || status=$?
   elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   files=$(find "$corpus" -type f | wc -l)
-  findings=$(find build-fuzz/findings -name "$h-*" -type f | wc -l)
+  findings=$(find $work/findings -name "$h-*" -type f | wc -l)
   rate=$(awk -v r="${runs:-0}" -v s="$elapsed" 'BEGIN { printf "%.0f", (s > 0 ? r / s : 0) }')
-  echo "| $h | ${runs:-0} | $elapsed | $rate | $files | $findings |" >"build-fuzz/$h.row"
+  echo "| $h | ${runs:-0} | $elapsed | $rate | $files | $findings |" >"$work/$h.row"
   if [ "$status" -ne 0 ] || [ "$findings" -ne 0 ]; then
     {
       echo "fuzz: $h found a problem (exit $status); its log: $log"
       grep -m 20 -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" || true
-    } >"build-fuzz/$h.failed"
+    } >"$work/$h.failed"
   fi
 }
 
@@ -69,15 +74,15 @@ done
 wait
 failed=0
 for h in "${harnesses[@]}"; do
-  cat "build-fuzz/$h.row" >>"$summary"
-  if [ -f "build-fuzz/$h.failed" ]; then
+  cat "$work/$h.row" >>"$summary"
+  if [ -f "$work/$h.failed" ]; then
     failed=1
-    cat "build-fuzz/$h.failed" >&2
+    cat "$work/$h.failed" >&2
   fi
 done
 cat "$summary"
 if [ "$failed" -ne 0 ]; then
-  echo "fuzz: findings are in build-fuzz/findings/; fix them and add each input to tests/fuzz/regressions/" >&2
+  echo "fuzz: findings are in $work/findings/; fix them and add each input to tests/fuzz/regressions/" >&2
   exit 1
 fi
 echo "fuzz: no findings in ${#harnesses[@]} harnesses$($ci && echo " (--ci runs)" || echo " x ${seconds} s")"

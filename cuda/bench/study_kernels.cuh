@@ -6,7 +6,7 @@
 
 #include "kernels/pixel_access.cuh"
 #include "kernels/transpose_tile32_padded.cuh"
-#include "kernels/vectorized.cuh"
+#include "kernels/vector_load.cuh"
 
 #include <cstdint>
 

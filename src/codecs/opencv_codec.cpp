@@ -1,5 +1,7 @@
 // The OpenCV codecs through the plugin libgpurotate-opencv.so (opencv_plugin_abi.hpp), found beside the
-// executable (or in GPUROTATE_PLUGIN_DIR, or in the build tree it was built in) and loaded on first use.
+// executable (or in the build tree it was built in) and loaded on first use. GPUROTATE_PLUGIN_DIR, where
+// set, is the only folder looked in: an installation can be pointed elsewhere, and the fuzzers point it at
+// nothing, so that they fuzz our decoders and not OpenCV's.
 
 #include "codecs/opencv_codec.hpp"
 
@@ -24,12 +26,15 @@ namespace {
 // The plugin's path: the first of these folders that holds it, or empty.
 const std::string& plugin_path() {
     static const std::string path = [] {
-        std::string folders[3];
-        if (const char* dir = std::getenv("GPUROTATE_PLUGIN_DIR")) folders[0] = dir;
-        folders[1] = executable_folder();
+        std::string folders[2];
+        if (const char* dir = std::getenv("GPUROTATE_PLUGIN_DIR")) {
+            folders[0] = dir;
+        } else {
+            folders[0] = executable_folder();
 #ifdef GPUROTATE_BUILD_PLUGIN_DIR
-        folders[2] = GPUROTATE_BUILD_PLUGIN_DIR;
+            folders[1] = GPUROTATE_BUILD_PLUGIN_DIR;
 #endif
+        }
         for (const std::string& folder : folders) {
             if (folder.empty()) continue;
             const std::string candidate = folder + "/" + gpurotate_cv_plugin_file;
