@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 using gpurotate::PixelFormat;
 using gpurotate::SampleType;
@@ -108,6 +109,18 @@ TEST_CASE("HDR round trip keeps floats within RGBE precision") {
     for (std::size_t i = 0; i < 20 * 10 * 3; ++i) CHECK(std::fabs(a[i] - b[i]) <= 0.01f * std::fabs(a[i]) + 1e-3f);
 }
 
+TEST_CASE("HDR refuses what RGBE cannot hold (negative, infinite, NaN) and writes nothing") {
+    test_support::TempDir dir;
+    for (const float bad : {-0.5f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+        auto image = smooth_image(5, 4, {SampleType::f32, 3});
+        reinterpret_cast<float*>(image.view().row(2))[3 * 3 + 1] = bad;  // pixel (3, 2), green
+        std::string message;
+        CHECK(code_of([&] { gpurotate::write_image(dir.file("t.hdr"), image.view()); }, &message) == gpurotate::ErrorCode::output);
+        CHECK(message.find("pixel (3, 2)") != std::string::npos);
+        CHECK_FALSE(test_support::file_exists(dir.file("t.hdr")));
+    }
+}
+
 #if GPUROTATE_TEST_WITH_OPENCV
 TEST_CASE("OpenCV formats: TIFF exact for every depth, EXR exact for float") {
     test_support::TempDir dir;
@@ -165,7 +178,9 @@ TEST_CASE("bad input files give input errors naming the file") {
         {"truncated.tga", tga.substr(0, tga.size() / 2)},
         {"truncated-raw.tga", raw_tga.substr(0, raw_tga.size() - 1)},  // ...less one byte
     };
-    for (const auto& [name, bytes] : cases) {
+    for (const auto& entry : cases) {  // named members, not a structured binding: CAPTURE cannot take one in clang 14
+        const std::string& name = entry.first;
+        const std::string& bytes = entry.second;
         const std::string path = dir.file(name);
         test_support::write_bytes(path, bytes);
         std::string message;

@@ -22,7 +22,9 @@ TEST_CASE("pixel-identical to ImageMagick for every operation, depth and channel
             const gpurotate::PixelFormat f{s, c};
             const std::string in = dir.file("in-" + gpurotate::to_string(f) + ".png");
             gpurotate::write_image(in, test_support::random_image(45, 31, f, static_cast<std::uint32_t>(c)).view());
-            for (const auto& [ours, theirs] : operations) {
+            for (const auto& operation : operations) {  // not a structured binding: CAPTURE cannot take one in clang 14
+                const auto& ours = operation.first;
+                const auto& theirs = operation.second;
                 const std::string a = dir.file("ours.png"), b = dir.file("theirs.png");
                 REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(in) + " " + ours + " --overwrite -o " + quote(a)).status == 0);
                 REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(in) + " " + theirs + " " + quote(b)).status == 0);
@@ -68,7 +70,10 @@ TEST_CASE("a JPEG re-encoded from a JPEG keeps its quality and subsampling, as I
     // 61x45 is no whole number of MCUs, so rot90 re-encodes by default (--jpeg-edge reencode).
     const std::tuple<const char*, const char*, const char*> cases[] = {
         {"4:2:0", "--rot90", "2x2,1x1,1x1"}, {"4:2:2", "--rot90", "1x2,1x1,1x1"}, {"4:2:2", "--rot180", "2x1,1x1,1x1"}, {"4:4:4", "--rot90", "1x1,1x1,1x1"}};
-    for (const auto& [sampling, op, expected] : cases) {
+    for (const auto& c : cases) {  // not a structured binding: CAPTURE cannot take one in clang 14
+        const char* sampling = std::get<0>(c);
+        const char* op = std::get<1>(c);
+        const char* expected = std::get<2>(c);
         const std::string in = dir.file("in.jpg"), out = dir.file("out.jpg");
         REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + " -quality 73 -sampling-factor " + sampling + " " + quote(in)).status == 0);
         const auto rotated = run(quote(GPUROTATE_EXE) + " " + quote(in) + " " + op + " -v --overwrite -o " + quote(out));

@@ -129,10 +129,12 @@ TEST_CASE("the pixel limit admits exactly its size in every decoder path") {
     const std::pair<const char*, gpurotate::PixelFormat> files[] = {
         {".png", {SampleType::u8, 3}}, {".png", {SampleType::u16, 4}}, {".jpg", {SampleType::u8, 3}},
         {".tga", {SampleType::u8, 4}}, {".hdr", {SampleType::f32, 3}}};
-    for (const auto& [extension, format] : files) {
+    for (const auto& file : files) {  // named members, not a structured binding: CAPTURE cannot take one in clang 14
+        const char* extension = file.first;
+        const gpurotate::PixelFormat format = file.second;
         CAPTURE(extension);
         const std::string path = dir.file("f" + gpurotate::to_string(format) + extension);
-        gpurotate::write_image(path, test_support::random_image(16, 16, format, 7).view());
+        gpurotate::write_image(path, test_support::random_image(16, 16, format, 7, test_support::FloatRange::unit).view());
         CHECK(refusal_of(path, 255).find("16x16 = 256 pixels, over the limit of 255") != std::string::npos);
         CHECK(gpurotate::read_image(path, gpurotate::ReadOptions{gpurotate::HostMemory::pageable, 256}).width() == 16);
         CHECK(gpurotate::read_image(path, gpurotate::ReadOptions{gpurotate::HostMemory::pageable, 0}).width() == 16);
@@ -308,7 +310,7 @@ TEST_CASE("every input the fuzzers found a defect with is refused cleanly by eve
           std::string::npos);
     // stb's HDR reader looped forever on run-length data that end early; so would a truncated real file.
     test_support::TempDir tmp;
-    gpurotate::write_image(tmp.file("t.hdr"), test_support::random_image(40, 12, {SampleType::f32, 3}, 4).view());
+    gpurotate::write_image(tmp.file("t.hdr"), test_support::random_image(40, 12, {SampleType::f32, 3}, 4, test_support::FloatRange::unit).view());
     const std::string hdr = test_support::file_bytes(tmp.file("t.hdr"));
     for (const std::string& cut : {test_support::file_bytes(dir + "/stb-hdr-run-length-data-end-early.hdr"), hdr.substr(0, hdr.size() - 7),
                                    hdr.substr(0, hdr.size() / 2)}) {

@@ -54,9 +54,20 @@ inline void fill_random(gpurotate::ImageView v, std::uint32_t seed) {
     }
 }
 
-inline gpurotate::Image random_image(std::int64_t w, std::int64_t h, gpurotate::PixelFormat f, std::uint32_t seed) {
+/// What random f32 samples are: any bit pattern (NaN, infinities and negatives included: the transforms move
+/// bytes), or finite values in [0, 1), which every float format holds.
+enum class FloatRange { any_bits, unit };
+
+inline gpurotate::Image random_image(std::int64_t w, std::int64_t h, gpurotate::PixelFormat f, std::uint32_t seed,
+                                     FloatRange floats = FloatRange::any_bits) {
     gpurotate::Image image(w, h, f);
     fill_random(image.view(), seed);
+    if (f.sample == gpurotate::SampleType::f32 && floats == FloatRange::unit) {
+        for (std::int64_t y = 0; y < h; ++y) {
+            auto* row = reinterpret_cast<float*>(image.view().row(y));
+            for (std::int64_t i = 0; i < w * f.channels; ++i) row[i] = static_cast<float>((seed + static_cast<std::uint32_t>(y * w * f.channels + i) * 2654435761u) >> 8) / 16777216.0f;
+        }
+    }
     return image;
 }
 

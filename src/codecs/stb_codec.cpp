@@ -262,6 +262,19 @@ std::vector<std::uint8_t> stb_encode_tga(ConstImageView image) {
 }
 
 std::vector<std::uint8_t> stb_encode_hdr(ConstImageView image) {
+    // RGBE stores a shared exponent and three unsigned mantissas: nothing negative, infinite or NaN. stb would
+    // convert such a value to its mantissa byte out of range (undefined; found by clang's UBSan).
+    const std::size_t samples = static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.format.channels);
+    for (std::int64_t y = 0; y < image.height; ++y) {
+        const auto* row = reinterpret_cast<const float*>(image.row(y));
+        for (std::size_t i = 0; i < samples; ++i) {
+            if (!(row[i] >= 0.0f && row[i] <= std::numeric_limits<float>::max())) {
+                throw Error(ErrorCode::output, "Radiance HDR holds finite values of 0 or more; pixel (" +
+                                                   std::to_string(i / static_cast<std::size_t>(image.format.channels)) + ", " +
+                                                   std::to_string(y) + ") has " + std::to_string(row[i]) + " (write EXR or TIFF instead)");
+            }
+        }
+    }
     return encode_with(image, "HDR", [](auto func, void* ctx, int w, int h, int c, const void* d) {
         return stbi_write_hdr_to_func(func, ctx, w, h, c, static_cast<const float*>(d));
     });
