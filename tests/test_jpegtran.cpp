@@ -130,3 +130,51 @@ TEST_CASE("a lossless transform keeps the file's markers (a comment here) and --
     CHECK(run(std::string(GPUROTATE_RDJPGCOM) + " " + quote(stripped)).output.empty());
     CHECK(decoded(kept) == decoded(stripped));
 }
+
+TEST_CASE("augment makes a JPEG's JPEG variants losslessly, from one decode, as jpegtran does") {
+    test_support::TempDir dir;
+    // 4:2:0 (16x16 MCUs) at 69x51: rot90, rot180, rot270, flip-h, flip-v and transverse are not perfect.
+    const std::string pnm = dir.file("in.pnm"), in_dir = dir.file("in"), in = in_dir + "/photo.jpg";
+    REQUIRE(run("mkdir -p " + quote(in_dir)).status == 0);
+    write_pnm(pnm, 69, 51, false);
+    REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -quality 73 -sample 2x2 -outfile " + quote(in) + " " + quote(pnm)).status == 0);
+    const std::string op_names[] = {"rot90", "rot180", "rot270", "flip-h", "flip-v", "transpose", "transverse"};
+
+    // --jpeg-edge trim: every variant lossless, each jpegtran -trim's pixels.
+    const std::string trimmed = dir.file("trimmed");
+    const auto trim = run(quote(GPUROTATE_EXE) + " augment " + quote(in_dir) + " -o " + quote(trimmed) + " --jpeg-edge trim -j 1");
+    CAPTURE(trim.output);
+    REQUIRE(trim.status == 0);
+    CHECK(trim.output.find("7 JPEG variants transformed losslessly") != std::string::npos);
+    for (std::size_t k = 0; k < 7; ++k) {
+        CAPTURE(op_names[k]);
+        const std::string theirs = dir.file("theirs.jpg");
+        REQUIRE(run(std::string(GPUROTATE_JPEGTRAN) + " " + elements[k].jpegtran + " -trim -outfile " + quote(theirs) + " " + quote(in)).status == 0);
+        CHECK(decoded(trimmed + "/photo_" + op_names[k] + ".jpg") == decoded(theirs));
+    }
+
+    // The default: transpose (always perfect) lossless, the others re-encoded at the input's quality.
+    const std::string by_default = dir.file("default");
+    const auto plain = run(quote(GPUROTATE_EXE) + " augment " + quote(in_dir) + " -o " + quote(by_default) + " -j 1");
+    CAPTURE(plain.output);
+    REQUIRE(plain.status == 0);
+    CHECK(plain.output.find("1 JPEG variants transformed losslessly") != std::string::npos);
+    const std::string theirs = dir.file("theirs.jpg");
+    REQUIRE(run(std::string(GPUROTATE_JPEGTRAN) + " -transpose -perfect -outfile " + quote(theirs) + " " + quote(in)).status == 0);
+    CHECK(test_support::file_bytes(by_default + "/photo_transpose.jpg") == test_support::file_bytes(theirs));
+
+    // --jpeg-edge error: the imperfect variants fail (exit 4, output error), the perfect one is written.
+    const std::string refused = dir.file("refused");
+    const auto error = run(quote(GPUROTATE_EXE) + " augment " + quote(in_dir) + " -o " + quote(refused) + " --jpeg-edge error -j 1");
+    CAPTURE(error.output);
+    CHECK(error.status == 4);
+    CHECK(error.output.find("not lossless") != std::string::npos);
+    CHECK(test_support::file_exists(refused + "/photo_transpose.jpg"));
+    CHECK_FALSE(test_support::file_exists(refused + "/photo_rot90.jpg"));
+
+    // --quality asks for new pixels: nothing lossless.
+    const std::string requality = dir.file("requality");
+    const auto quality = run(quote(GPUROTATE_EXE) + " augment " + quote(in_dir) + " -o " + quote(requality) + " --quality 90 -j 1");
+    CHECK(quality.status == 0);
+    CHECK(quality.output.find("transformed losslessly") == std::string::npos);
+}

@@ -176,6 +176,12 @@ void print_summary(const PipelineTotals& t, const ExistingCheck& existing, doubl
                   wall > 0 ? static_cast<double>(t.inputs_done) / wall : 0.0,
                   size_text(wall > 0 ? static_cast<double>(t.bytes_written) / wall : 0.0).c_str(), backend.c_str(), s.workers);
     err << line;
+    if (t.lossless_outputs > 0) {
+        std::snprintf(line, sizeof line, "gpurotate: %lld JPEG variants transformed losslessly (DCT coefficients moved, no re-encode)%s\n",
+                      static_cast<long long>(t.lossless_outputs),
+                      t.trimmed_outputs ? (", " + std::to_string(t.trimmed_outputs) + " of them trimmed by --jpeg-edge trim").c_str() : "");
+        err << line;
+    }
     if (s.nvjpeg) {
         char decoded[96] = "";
         if (s.nvjpeg_decode == detail::NvjpegDecode::gpu) {
@@ -281,6 +287,8 @@ int run_augment(const AugmentOptions& o) {
     settings.workers = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
     settings.workers = std::max(1u, std::min<unsigned>(settings.workers, static_cast<unsigned>(std::max<std::size_t>(1, jobs.size()))));
     settings.quality = o.quality;
+    settings.quality_given = o.quality_given;
+    settings.jpeg_edge = o.jpeg_edge;
     settings.png_level = o.png_level;
     settings.max_pixels = o.max_pixels;
     settings.gpu_memory = o.gpu_memory;

@@ -1,6 +1,7 @@
 #pragma once
 // `gpurotate augment`'s command line, parsed into plain data.
 
+#include "codecs/jpeg_lossless.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 
 #include <gpurotate/io.hpp>
@@ -26,6 +27,8 @@ struct AugmentOptions {
     bool recursive = false;
     std::string format = "same";              ///< "same" or an output extension without the dot
     int quality = 95;
+    bool quality_given = false;               ///< --quality: JPEGs from JPEGs are re-encoded at it
+    detail::JpegEdge jpeg_edge = detail::JpegEdge::reencode;  ///< JPEG variants the lossless transform cannot make
     int png_level = 1;
     std::int64_t max_pixels = default_max_pixels;  ///< inputs declaring more are refused unread; 0: no limit
     bool auto_orient = false;                      ///< each input made upright by its EXIF orientation first

@@ -3,10 +3,13 @@
 #include "augment/interrupt.hpp"
 #include "augment/staging_buffer.hpp"
 #include "codecs/file_bytes.hpp"
+#include "codecs/jpeg_character.hpp"
+#include "codecs/jpeg_lossless.hpp"
 #include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 #include "codecs/output_format.hpp"
+#include "codecs/turbojpeg_codec.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/gpu_session.hpp>
@@ -187,13 +190,105 @@ private:
 
     void process(const Job& job, StagingBuffer& staging) {
         auto start = Clock::now();
-        Image input;
+        // One read of the file for the pixels, the metadata, the lossless JPEG transform and nvJPEG.
+        std::vector<std::uint8_t> bytes;
         ImageMetadata metadata;
         try {
-            detail::NvtxRange range("decode");
-            // One read of the file for the pixels, the metadata and nvJPEG.
-            const std::vector<std::uint8_t> bytes = detail::read_file_bytes(job.input.path);
+            detail::NvtxRange range("read");
+            bytes = detail::read_file_bytes(job.input.path);
             metadata = detail::metadata_of(bytes);
+        } catch (const Error& e) {
+            decode_ns_ += nanoseconds_since(start);
+            fail_input(job, e.what());
+            return;
+        }
+        decode_ns_ += nanoseconds_since(start);
+        // A JPEG's JPEG variants in the compressed domain, all from one decode of its entropy-coded data;
+        // what is left (other formats, variants that are not perfect with --jpeg-edge reencode) is decoded.
+        bool lossless_failed = false;
+        Job rest = job;
+        if (transforms_losslessly(job, bytes, metadata)) {
+            try {
+                rest = transform_losslessly(job, bytes, metadata, lossless_failed);
+            } catch (const Error& e) {
+                fail_input(job, e.what());
+                return;
+            }
+            if (rest.outputs.empty()) {
+                image_done(lossless_failed);
+                return;
+            }
+        }
+        make_variants(rest, bytes, metadata, staging, lossless_failed);
+    }
+
+    /// Whether the JPEG variants of `job` are transformed in the compressed domain: a JPEG in, and nothing
+    /// that asks for new pixels (--quality, --nvjpeg, --auto-orient with a tag to apply).
+    bool transforms_losslessly(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata) const {
+        if (settings_.quality_given || settings_.nvjpeg || !detail::turbojpeg_available() || !detail::is_jpeg(bytes)) return false;
+        if (settings_.auto_orient && exif_orientation(metadata) > 1) return false;
+        return std::any_of(job.outputs.begin(), job.outputs.end(), [](const PlannedOutput& out) {
+            return detail::output_format_named_by(out.path).format == detail::OutputFormat::jpeg;
+        });
+    }
+
+    /// Writes the JPEG variants of `job` that the lossless transform makes, one tjTransform for all, and
+    /// returns the job of the outputs left to decode and encode. Throws Error (input) for a damaged JPEG.
+    Job transform_losslessly(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, bool& any_failed) {
+        const int orientation_tag = exif_orientation(metadata);
+        const Orientation upright = upright_of(job, orientation_tag);
+        std::vector<std::size_t> jpeg_outputs;
+        std::vector<ImageMetadata> kept;
+        kept.reserve(job.outputs.size());
+        std::vector<detail::LosslessJpegVariant> variants;
+        for (std::size_t i = 0; i < job.outputs.size(); ++i) {
+            if (detail::output_format_named_by(job.outputs[i].path).format != detail::OutputFormat::jpeg) continue;
+            const Orientation element = then(upright, job.outputs[i].operation);
+            jpeg_outputs.push_back(i);
+            kept.push_back(kept_metadata(metadata, element, orientation_tag));
+            variants.push_back({element, &kept.back()});
+        }
+        auto start = Clock::now();
+        std::vector<detail::LosslessJpegReport> reports;
+        std::vector<std::optional<std::vector<std::uint8_t>>> encoded;
+        {
+            detail::NvtxRange range("lossless JPEG transform");
+            encoded = detail::transform_jpeg_lossless_variants(bytes, job.input.path, variants, settings_.jpeg_edge, settings_.strip,
+                                                                ReadOptions{HostMemory::pageable, settings_.max_pixels}, reports);
+        }
+        transform_ns_ += nanoseconds_since(start);
+        if (encoded.empty()) return job;  // not TurboJPEG's to do: everything is decoded
+        start = Clock::now();
+        Job rest{job.input, {}};
+        std::vector<bool> made(job.outputs.size(), false);
+        for (std::size_t k = 0; k < jpeg_outputs.size(); ++k) {
+            const std::size_t i = jpeg_outputs[k];
+            const detail::LosslessJpegReport& report = reports[k];
+            if (!encoded[k] && settings_.jpeg_edge == detail::JpegEdge::reencode) continue;
+            made[i] = true;
+            const bool ok = write_output(job, job.outputs[i], report.out_width, report.out_height, [&] {
+                if (!encoded[k]) throw detail::imperfect_transform_error(job.input.path, variants[k].element, report);
+                detail::write_file_atomically(job.outputs[i].path, *encoded[k], settings_.replace_outputs, false);
+            });
+            any_failed |= !ok;
+            std::lock_guard<std::mutex> lock(totals_mutex_);
+            totals_.lossless_outputs += ok ? 1 : 0;
+            totals_.trimmed_outputs += ok && report.trimmed ? 1 : 0;
+        }
+        encode_ns_ += nanoseconds_since(start);
+        for (std::size_t i = 0; i < job.outputs.size(); ++i) {
+            if (!made[i]) rest.outputs.push_back(job.outputs[i]);
+        }
+        return rest;
+    }
+
+    /// Decodes the input, makes the variants of `job` in one pass and encodes them; `failed_before` is
+    /// whether an output of the same input already failed (the input's progress line says so).
+    void make_variants(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, StagingBuffer& staging, bool failed_before) {
+        auto start = Clock::now();
+        Image input;
+        try {
+            detail::NvtxRange range("decode");
             const bool jpeg_on_gpu = settings_.nvjpeg && gpu_encodes(job, bytes);
             if (jpeg_on_gpu && settings_.nvjpeg_decode == detail::NvjpegDecode::gpu && transcode_on_gpu(job, bytes, metadata, nullptr, start)) return;
             input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels}, job.input.path);
@@ -237,13 +332,20 @@ private:
         }
         transform_ns_ += nanoseconds_since(start);
 
+        // A JPEG's re-encoded variants keep its character: its quality (unless --quality is given) and its
+        // chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
+        const auto character = detail::is_jpeg(bytes) ? detail::jpeg_character(bytes) : std::nullopt;
         start = Clock::now();
-        bool any_failed = false;
+        bool any_failed = failed_before;
         for (std::size_t i = 0; i < job.outputs.size(); ++i) {
             const ConstImageView pixels = targets[i].dst;
             any_failed |= !write_output(job, job.outputs[i], pixels.width, pixels.height, [&] {
                 WriteOptions options;
                 options.quality = settings_.quality;
+                if (character) {
+                    if (!settings_.quality_given) options.quality = character->quality;
+                    options.chroma = detail::chroma_after(character->chroma, swaps_axes(targets[i].orientation));
+                }
                 options.png_level = settings_.png_level;
                 options.durable = false;  // one syncfs at the end instead of an fsync per file (augment.cpp)
                 options.overwrite = settings_.replace_outputs;

@@ -6,6 +6,7 @@
 #include "augment/manifest.hpp"
 #include "augment/output_plan.hpp"
 #include "augment/progress.hpp"
+#include "codecs/jpeg_lossless.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 
 #include <gpurotate/io.hpp>
@@ -22,6 +23,8 @@ struct PipelineSettings {
     std::vector<int> devices{0};
     unsigned workers = 1;
     int quality = 95;
+    bool quality_given = false;  ///< --quality: a JPEG's variants are re-encoded at it, not transformed losslessly
+    detail::JpegEdge jpeg_edge = detail::JpegEdge::reencode;  ///< JPEG variants whose lossless transform is not perfect
     int png_level = 1;
     std::int64_t max_pixels = default_max_pixels;
     bool auto_orient = false;    ///< make each input upright by its EXIF orientation first
@@ -44,6 +47,8 @@ struct PipelineTotals {
     std::size_t device_bytes = 0;  ///< device memory the sessions held at the end
     int gpu_sessions = 0;
     double gpu_start_seconds = 0;  ///< opening the GPU sessions (CUDA start-up), overlapped with the first decodes
+    std::int64_t lossless_outputs = 0;  ///< JPEG variants transformed in the compressed domain (no re-encode)
+    std::int64_t trimmed_outputs = 0;   ///< of them, variants --jpeg-edge trim cut
     std::int64_t nvjpeg_inputs = 0;  ///< inputs encoded by nvJPEG (the others took the CPU codecs)
     std::int64_t hardware_decoded = 0;  ///< of them, inputs the GPU's hardware JPEG decoder decoded
     bool fell_back_to_cpu = false;

@@ -108,7 +108,14 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_flag("-r,--recursive", augment_options.recursive, "read subfolders of input folders too");
     augment_cmd->add_option("--format", augment_options.format, "output format: same (as the input) or an extension: png, jpg, ...")
         ->default_str("same");
-    augment_cmd->add_option("--quality", augment_options.quality, "JPEG/WebP quality")->check(CLI::Range(1, 100))->default_str("95");
+    CLI::Option* augment_quality =
+        augment_cmd->add_option("--quality", augment_options.quality, "JPEG/WebP quality (JPEG variants of a JPEG are then re-encoded, not transformed losslessly)")
+            ->check(CLI::Range(1, 100))
+            ->default_str("95");
+    augment_cmd->add_option("--jpeg-edge", augment_options.jpeg_edge,
+                            "JPEG variants of a JPEG where the lossless transform would move a partial edge block: reencode, trim or error")
+        ->transform(CLI::CheckedTransformer(jpeg_edges))
+        ->option_text("reencode|trim|error (default reencode)");
     augment_cmd->add_option("--png-level", augment_options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
         ->check(CLI::Range(0, 9))
         ->default_str(std::to_string(WriteOptions{}.png_level));
@@ -144,6 +151,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     if (options.show_version) return options;
     if (*augment_cmd) {
         augment_options.operations = augment::parse_operation_list(augment_ops);
+        augment_options.quality_given = augment_quality->count() > 0;
         if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);
         if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);
         if (!augment_max_pixels.empty()) augment_options.max_pixels = parse_pixel_count(augment_max_pixels, "--max-pixels");

@@ -3,6 +3,7 @@
 #include "codecs/decode_limits.hpp"
 #include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
+#include "codecs/turbojpeg_codec.hpp"
 #include "codecs/turbojpeg_handle.hpp"
 
 #include <gpurotate/error.hpp>
@@ -46,10 +47,13 @@ bool jpeg_transform_is_perfect(Orientation element, std::int64_t width, std::int
     return false;
 }
 
-std::optional<std::vector<std::uint8_t>> transform_jpeg_lossless(const std::vector<std::uint8_t>& jpeg, const std::string& path, Orientation element,
-                                                                 JpegEdge edge, bool strip, const ImageMetadata& output_metadata,
-                                                                 const ReadOptions& options, LosslessJpegReport& report) {
-    if (!is_jpeg(jpeg)) return std::nullopt;
+std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
+                                                                                       const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
+                                                                                       bool strip, const ReadOptions& options,
+                                                                                       std::vector<LosslessJpegReport>& reports) {
+    std::vector<std::optional<std::vector<std::uint8_t>>> results;
+    reports.assign(variants.size(), LosslessJpegReport{});
+    if (!is_jpeg(jpeg) || !turbojpeg_available()) return results;
     if (jpeg.size() > std::numeric_limits<unsigned long>::max()) throw Error(ErrorCode::input, "cannot read '" + path + "': file too large");
     const TurboJpegHandle handle(tjInitTransform());
     if (!handle) throw Error(ErrorCode::internal, "TurboJPEG: cannot create a transformer");
@@ -60,35 +64,60 @@ std::optional<std::vector<std::uint8_t>> transform_jpeg_lossless(const std::vect
     }
     check_declared_size(path, width, height, options);
     if (subsampling < 0 || subsampling >= TJ_NUMSAMP) throw Error(ErrorCode::input, "cannot transform '" + path + "': unknown chroma subsampling");
-    report = LosslessJpegReport{width, height, width, height, tjMCUWidth[subsampling], tjMCUHeight[subsampling]};
-    report.perfect = jpeg_transform_is_perfect(element, width, height, report.mcu_width, report.mcu_height);
-    if (!report.perfect && edge == JpegEdge::reencode) return std::nullopt;
-    if (!report.perfect && edge == JpegEdge::error) {
-        throw Error(ErrorCode::output, "'" + path + "' (" + std::to_string(width) + "x" + std::to_string(height) + ", " +
-                                           std::to_string(report.mcu_width) + "x" + std::to_string(report.mcu_height) + " MCUs): " +
-                                           std::string(name(element)) + " is not lossless, an edge of partial blocks would move (--jpeg-edge trim drops it, "
-                                           "--jpeg-edge reencode re-encodes)");
+
+    // The variants this call writes: the perfect ones, and with trim the others too.
+    std::vector<tjtransform> transforms;
+    std::vector<std::size_t> written;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        LosslessJpegReport& report = reports[i];
+        report = LosslessJpegReport{width, height, width, height, tjMCUWidth[subsampling], tjMCUHeight[subsampling]};
+        report.perfect = jpeg_transform_is_perfect(variants[i].element, width, height, report.mcu_width, report.mcu_height);
+        if (!report.perfect && edge != JpegEdge::trim) continue;
+        tjtransform t{};
+        t.op = tj_operation(variants[i].element);
+        t.options = (report.perfect ? TJXOPT_PERFECT : TJXOPT_TRIM) | (strip ? TJXOPT_COPYNONE : 0);
+        transforms.push_back(t);
+        written.push_back(i);
     }
-    tjtransform transform{};
-    transform.op = tj_operation(element);
-    transform.options = (report.perfect ? TJXOPT_PERFECT : TJXOPT_TRIM) | (strip ? TJXOPT_COPYNONE : 0);
-    unsigned char* out = nullptr;
-    unsigned long out_size = 0;
-    if (tjTransform(handle.get(), jpeg.data(), static_cast<unsigned long>(jpeg.size()), 1, &out, &out_size, &transform, 0) != 0) {
-        tjFree(out);
+    results.resize(variants.size());
+    if (transforms.empty()) return results;
+    std::vector<unsigned char*> out(transforms.size(), nullptr);
+    std::vector<unsigned long> out_size(transforms.size(), 0);
+    const auto free_all = [&] {
+        for (unsigned char* p : out) tjFree(p);
+    };
+    if (tjTransform(handle.get(), jpeg.data(), static_cast<unsigned long>(jpeg.size()), static_cast<int>(transforms.size()), out.data(), out_size.data(),
+                    transforms.data(), 0) != 0) {
+        free_all();
         throw damaged();
     }
-    const std::unique_ptr<unsigned char, void (*)(void*)> owned(out, [](void* p) { tjFree(static_cast<unsigned char*>(p)); });
-    std::vector<std::uint8_t> result(out, out + out_size);
-    if (!strip && !output_metadata.exif.empty()) replace_jpeg_exif(result, output_metadata.exif);
-    int out_width = 0, out_height = 0;
-    if (tjDecompressHeader3(handle.get(), result.data(), static_cast<unsigned long>(result.size()), &out_width, &out_height, &subsampling, &colorspace) != 0) {
-        throw damaged();
+    for (std::size_t k = 0; k < written.size(); ++k) results[written[k]] = std::vector<std::uint8_t>(out[k], out[k] + out_size[k]);
+    free_all();
+    for (std::size_t i : written) {
+        std::vector<std::uint8_t>& result = *results[i];
+        const ImageMetadata* metadata = variants[i].metadata;
+        if (!strip && metadata && !metadata->exif.empty()) replace_jpeg_exif(result, metadata->exif);
+        int out_width = 0, out_height = 0;
+        if (tjDecompressHeader3(handle.get(), result.data(), static_cast<unsigned long>(result.size()), &out_width, &out_height, &subsampling,
+                                &colorspace) != 0) {
+            throw damaged();
+        }
+        reports[i].out_width = out_width;
+        reports[i].out_height = out_height;
+        reports[i].trimmed = !reports[i].perfect;
     }
-    report.out_width = out_width;
-    report.out_height = out_height;
-    report.trimmed = !report.perfect;
-    return result;
+    return results;
+}
+
+std::optional<std::vector<std::uint8_t>> transform_jpeg_lossless(const std::vector<std::uint8_t>& jpeg, const std::string& path, Orientation element,
+                                                                 JpegEdge edge, bool strip, const ImageMetadata& output_metadata,
+                                                                 const ReadOptions& options, LosslessJpegReport& report) {
+    std::vector<LosslessJpegReport> reports;
+    auto results = transform_jpeg_lossless_variants(jpeg, path, {LosslessJpegVariant{element, &output_metadata}}, edge, strip, options, reports);
+    if (results.empty()) return std::nullopt;
+    report = reports.front();
+    if (!report.perfect && edge == JpegEdge::error) throw imperfect_transform_error(path, element, report);
+    return std::move(results.front());
 }
 
 }  // namespace gpurotate::detail

@@ -3,6 +3,7 @@
 // blocks (and transposes or negates them) without decoding, so the output holds exactly the input's
 // pixels, rotated, at the input's quality and subsampling, with its markers (EXIF, ICC, XMP, comments).
 
+#include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
 
@@ -30,9 +31,34 @@ struct LosslessJpegReport {
     bool trimmed = false;
 };
 
+/// The error for `element` of the JPEG at `path` where it is not perfect and --jpeg-edge is error.
+inline Error imperfect_transform_error(const std::string& path, Orientation element, const LosslessJpegReport& report) {
+    return Error(ErrorCode::output, "'" + path + "' (" + std::to_string(report.width) + "x" + std::to_string(report.height) + ", " +
+                                        std::to_string(report.mcu_width) + "x" + std::to_string(report.mcu_height) + " MCUs): " +
+                                        std::string(name(element)) + " is not lossless, an edge of partial blocks would move (--jpeg-edge trim drops it, "
+                                        "--jpeg-edge reencode re-encodes)");
+}
+
 /// Whether `element` of a `width` x `height` JPEG with `mcu_width` x `mcu_height` MCUs is perfect: the
 /// edges that move to the start are whole MCUs (libjpeg's transupp rules).
 bool jpeg_transform_is_perfect(Orientation element, std::int64_t width, std::int64_t height, int mcu_width, int mcu_height);
+
+/// One output of a lossless transform: its element, and the metadata it carries (its EXIF with the
+/// orientation tag and pixel dimensions as they belong on it).
+struct LosslessJpegVariant {
+    Orientation element = Orientation::identity;
+    const ImageMetadata* metadata = nullptr;  ///< nullptr: the markers as they are
+};
+
+/// Several transforms of one JPEG from one decode of its entropy-coded data (tjTransform with n transforms):
+/// `augment`'s variants. One result per variant, in order: its bytes, or nothing where the transform is not
+/// perfect and `edge` is not trim (reports[i].perfect says so; the caller re-encodes or refuses). Nothing
+/// at all (an empty vector) without TurboJPEG or when `jpeg` is not a JPEG. Throws Error (input) naming
+/// `path` for a damaged JPEG or one over `options.max_pixels`.
+std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
+                                                                                       const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
+                                                                                       bool strip, const ReadOptions& options,
+                                                                                       std::vector<LosslessJpegReport>& reports);
 
 /// The JPEG `jpeg` transformed by `element` in the compressed domain, its EXIF replaced by
 /// `output_metadata.exif` where both have one (the orientation tag and pixel dimensions updated), every other

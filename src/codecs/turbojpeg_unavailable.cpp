@@ -15,6 +15,12 @@ std::vector<std::uint8_t> turbojpeg_encode(ConstImageView, int, ChromaSubsamplin
     throw Error(ErrorCode::internal, "built without TurboJPEG");
 }
 
+std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_variants(const std::vector<std::uint8_t>&, const std::string&,
+                                                                                       const std::vector<LosslessJpegVariant>&, JpegEdge, bool,
+                                                                                       const ReadOptions&, std::vector<LosslessJpegReport>&) {
+    return {};  // the caller decodes and encodes instead
+}
+
 std::optional<std::vector<std::uint8_t>> transform_jpeg_lossless(const std::vector<std::uint8_t>&, const std::string&, Orientation, JpegEdge, bool,
                                                                  const ImageMetadata&, const ReadOptions&, LosslessJpegReport&) {
     return std::nullopt;  // the caller decodes and encodes instead
