@@ -11,7 +11,7 @@
 #include <gpurotate/transform.hpp>
 
 #include "codecs/declared_extent.hpp"
-#include "codecs/png.hpp"
+#include "codecs/png_codec.hpp"
 #include "codecs/stb_codec.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 #include "core/source_bands.hpp"

@@ -196,7 +196,8 @@ private:
             metadata = detail::metadata_of(bytes);
             const bool jpeg_on_gpu = settings_.nvjpeg && gpu_encodes(job, bytes);
             if (jpeg_on_gpu && settings_.nvjpeg_decode == detail::NvjpegDecode::gpu && transcode_on_gpu(job, bytes, metadata, nullptr, start)) return;
-            input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels}, job.input.path);
+            // A PNG whose outputs are all PNG keeps its stored format (palette indices, 1/2/4-bit samples).
+            input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels, metadata.png_storage && all_png(job)}, job.input.path);
             // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
             if (jpeg_on_gpu && transcode_on_gpu(job, bytes, metadata, &input, start)) return;
         } catch (const Error& e) {
@@ -267,7 +268,7 @@ private:
     }
 
     ImageMetadata kept_metadata(const ImageMetadata& metadata, Orientation element, int orientation_tag) const {
-        return settings_.strip ? ImageMetadata{} : metadata_after(metadata, element, settings_.auto_orient && orientation_tag ? 1 : 0);
+        return settings_.strip ? stripped_metadata(metadata) : metadata_after(metadata, element, settings_.auto_orient && orientation_tag ? 1 : 0);
     }
 
     void image_done(bool any_failed) {
@@ -276,6 +277,11 @@ private:
             ++totals_.inputs_done;
         }
         progress_.image_done(any_failed);
+    }
+
+    static bool all_png(const Job& job) {
+        return std::all_of(job.outputs.begin(), job.outputs.end(),
+                           [](const PlannedOutput& out) { return detail::output_format_named_by(out.path).format == detail::OutputFormat::png; });
     }
 
     /// Whether nvJPEG encodes this input's variants: a JPEG whose outputs are all JPEG.
