@@ -48,7 +48,8 @@ struct ImageMetadata {
     /// sBIT, bKGD and hIST unless it is written in `png_storage`'s format. iCCP and eXIf are written only
     /// where `icc` and `exif` are not empty, eXIf with `exif`'s bytes.
     std::vector<PngChunk> png_chunks;
-    bool empty() const { return exif.empty() && icc.empty() && !png_storage && png_chunks.empty(); }
+    /// No EXIF, ICC profile or PNG chunks: nothing that `--strip` drops (`png_storage` describes the pixels).
+    bool empty() const { return exif.empty() && icc.empty() && png_chunks.empty(); }
 };
 
 /// The EXIF and ICC profile of the JPEG or PNG at `path`, and a PNG's stored format and ancillary chunks

@@ -1,5 +1,6 @@
 #include "codecs/png_codec.hpp"
 
+#include "codecs/byte_order.hpp"
 #include "codecs/decode_limits.hpp"
 #include "codecs/png_chunks.hpp"
 
@@ -151,9 +152,14 @@ std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const st
     spng_set_chunk_limits(ctx.get(), chunk_size_limit, chunk_cache_limit);
     spng_set_option(ctx.get(), SPNG_CHUNK_COUNT_LIMIT, chunk_count_limit);
     if (const int ret = spng_set_png_buffer(ctx.get(), bytes.data(), bytes.size())) throw fail(ret);
+    // The declared size is checked from IHDR's bytes, before libspng reads them: it refuses some huge sizes
+    // as an arithmetic overflow, which would not say what the file declares.
+    if (bytes.size() >= 24 && std::memcmp(&bytes[12], "IHDR", 4) == 0) {
+        check_declared_size(path, static_cast<std::int64_t>(*read_unsigned(bytes, 16, 4, true)), static_cast<std::int64_t>(*read_unsigned(bytes, 20, 4, true)),
+                            options);
+    }
     spng_ihdr ihdr{};
     if (const int ret = spng_get_ihdr(ctx.get(), &ihdr)) throw fail(ret);
-    check_declared_size(path, ihdr.width, ihdr.height, options);
     spng_trns trns{};
     const bool has_transparency = spng_get_trns(ctx.get(), &trns) == 0;
     const Target target = target_for(ihdr, has_transparency, options.png_storage);
