@@ -23,14 +23,15 @@ struct PngStorage {
     std::vector<std::uint8_t> transparency;  ///< the tRNS chunk's data; empty where there is none
 };
 
-/// Where an ancillary chunk stood in its PNG, which is where a PNG written from it puts it.
+/// Where an ancillary chunk stood in its PNG, which is where a PNG written from it puts it: before PLTE
+/// and tRNS, after them (before IDAT), or after IDAT.
 enum class PngChunkPlace { before_plte, before_idat, after_idat };
 
 /// One ancillary chunk of a PNG, as it was in the file (its CRC checked when the file was decoded).
 struct PngChunk {
     std::string type;                ///< four letters, e.g. "tEXt"
     std::vector<std::uint8_t> data;  ///< the chunk's data, without length, type and CRC
-    PngChunkPlace place = PngChunkPlace::before_idat;  ///< before PLTE, between PLTE (if any) and IDAT, or after IDAT
+    PngChunkPlace place = PngChunkPlace::before_idat;  ///< before PLTE (and tRNS), between them and IDAT, or after IDAT
 };
 
 /// Metadata that travels from an input to its outputs.

@@ -33,7 +33,9 @@ bool is_png(const std::vector<std::uint8_t>& bytes) {
 void read_png_layout(const std::vector<std::uint8_t>& png, ImageMetadata& meta) {
     if (!is_png(png)) return;
     PngStorage storage;
-    bool seen_ihdr = false, seen_plte = false, seen_idat = false;
+    // libspng writes tRNS right after PLTE, before the chunks given for "after PLTE": a chunk that followed
+    // tRNS (bKGD in an RGB file) goes there, one that preceded it before.
+    bool seen_ihdr = false, seen_plte_or_trns = false, seen_idat = false;
     for (std::size_t pos = 8; png.size() - pos >= 12;) {
         const auto length = static_cast<std::size_t>(*read_unsigned(png, pos, 4, true));
         if (length > png.size() - pos - 12) break;
@@ -53,14 +55,15 @@ void read_png_layout(const std::vector<std::uint8_t>& png, ImageMetadata& meta) 
             seen_idat = true;
         } else if (type == "PLTE") {
             storage.palette = data;
-            seen_plte = true;
+            seen_plte_or_trns = true;
         } else if (type == "tRNS") {
             storage.transparency = data;
+            seen_plte_or_trns = true;
         } else if (!(type[0] & 0x20)) {
             continue;  // another critical chunk: libspng refuses the file
         } else {
             if (type == "eXIf") meta.exif = data;
-            const PngChunkPlace place = seen_idat ? PngChunkPlace::after_idat : seen_plte ? PngChunkPlace::before_idat : PngChunkPlace::before_plte;
+            const PngChunkPlace place = seen_idat ? PngChunkPlace::after_idat : seen_plte_or_trns ? PngChunkPlace::before_idat : PngChunkPlace::before_plte;
             meta.png_chunks.push_back({type, data, place});
         }
     }

@@ -43,8 +43,6 @@ std::string describe(int code) {
         case SPNG_EIDAT_STREAM:
         case SPNG_EIDAT_TOO_SHORT:
         case SPNG_EFILTER: return std::string("damaged image data (") + spng_strerror(code) + ")";
-        case SPNG_ECHUNK_LIMITS:
-        case SPNG_EMEM: return std::string(spng_strerror(code)) + " (its chunks would hold more than " + std::to_string(chunk_cache_limit >> 20) + " MiB)";
         default: return spng_strerror(code);
     }
 }
@@ -146,7 +144,13 @@ void set_compression(spng_ctx* ctx, int level) {
 
 std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
     if (!is_png(bytes)) return std::nullopt;
-    const auto fail = [&](int code) { return Error(ErrorCode::input, "cannot decode '" + path + "': corrupt PNG: " + describe(code)); };
+    const auto fail = [&](int code) {
+        if (code == SPNG_ECHUNK_LIMITS) {
+            return Error(ErrorCode::input, "cannot decode '" + path + "': its ancillary chunks would hold more than " +
+                                               std::to_string(chunk_cache_limit >> 20) + " MiB (libspng: " + spng_strerror(code) + ")");
+        }
+        return Error(ErrorCode::input, "cannot decode '" + path + "': corrupt PNG: " + describe(code));
+    };
     const SpngContext ctx = new_context(0);
     spng_set_crc_action(ctx.get(), SPNG_CRC_ERROR, SPNG_CRC_ERROR);
     spng_set_chunk_limits(ctx.get(), chunk_size_limit, chunk_cache_limit);
@@ -161,7 +165,9 @@ std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const st
     spng_ihdr ihdr{};
     if (const int ret = spng_get_ihdr(ctx.get(), &ihdr)) throw fail(ret);
     spng_trns trns{};
-    const bool has_transparency = spng_get_trns(ctx.get(), &trns) == 0;
+    const int trns_ret = spng_get_trns(ctx.get(), &trns);  // reads every chunk before IDAT
+    if (trns_ret != 0 && trns_ret != SPNG_ECHUNKAVAIL) throw fail(trns_ret);
+    const bool has_transparency = trns_ret == 0;
     const Target target = target_for(ihdr, has_transparency, options.png_storage);
     try {
         checked_image_bytes(ihdr.width, ihdr.height, target.pixels);
