@@ -125,15 +125,14 @@ void read_png(const Bytes& b, ImageMetadata& meta) {
     read_png_layout(b, meta);
     const auto iccp = std::find_if(meta.png_chunks.begin(), meta.png_chunks.end(), [](const PngChunk& c) { return c.type == "iCCP"; });
     if (iccp == meta.png_chunks.end()) return;
-    const std::uint8_t* begin = iccp->data.data();
-    const std::uint8_t* end = begin + iccp->data.size();
-    const std::uint8_t* nul = std::find(begin, end, 0);
-    if (nul + 2 > end || nul[1] != 0) return;
+    const Bytes& data = iccp->data;
+    const auto name_end = static_cast<std::size_t>(std::find(data.begin(), data.end(), 0) - data.begin());
+    if (data.size() - name_end < 2 || data[name_end + 1] != 0) return;
     Bytes profile(1 << 16);
     z_stream z{};
     if (inflateInit(&z) != Z_OK) return;
-    z.next_in = const_cast<Bytef*>(nul + 2);
-    z.avail_in = static_cast<uInt>(end - nul - 2);
+    z.next_in = const_cast<Bytef*>(data.data() + name_end + 2);
+    z.avail_in = static_cast<uInt>(data.size() - name_end - 2);
     int status = Z_OK;
     std::size_t produced = 0;
     while (status == Z_OK && profile.size() <= (64u << 20)) {  // profiles are kilobytes; 64 MiB is damage

@@ -24,6 +24,20 @@ bool listed(const char* const (&types)[N], const std::string& type) {
     return std::any_of(std::begin(types), std::end(types), [&](const char* t) { return type == t; });
 }
 
+// The colour type and bit depth pairs PNG allows.
+bool valid_storage(const PngStorage& s) {
+    const int d = s.bit_depth;
+    const bool low = d == 1 || d == 2 || d == 4 || d == 8, wide = d == 8 || d == 16;
+    switch (s.color_type) {
+        case 0: return low || d == 16;
+        case 3: return low;
+        case 2:
+        case 4:
+        case 6: return wide;
+        default: return false;
+    }
+}
+
 }  // namespace
 
 bool is_png(const std::vector<std::uint8_t>& bytes) {
@@ -67,7 +81,7 @@ void read_png_layout(const std::vector<std::uint8_t>& png, ImageMetadata& meta) 
             meta.png_chunks.push_back({type, data, place});
         }
     }
-    if (seen_ihdr) meta.png_storage = std::move(storage);
+    if (seen_ihdr && valid_storage(storage)) meta.png_storage = std::move(storage);
 }
 
 bool png_chunk_safe_to_copy(const std::string& type) { return type.size() == 4 && (type[3] & 0x20) != 0; }

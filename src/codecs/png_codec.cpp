@@ -159,8 +159,15 @@ std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const st
     // The declared size is checked from IHDR's bytes, before libspng reads them: it refuses some huge sizes
     // as an arithmetic overflow, which would not say what the file declares.
     if (bytes.size() >= 24 && std::memcmp(&bytes[12], "IHDR", 4) == 0) {
-        check_declared_size(path, static_cast<std::int64_t>(*read_unsigned(bytes, 16, 4, true)), static_cast<std::int64_t>(*read_unsigned(bytes, 20, 4, true)),
-                            options);
+        const auto width = static_cast<std::int64_t>(*read_unsigned(bytes, 16, 4, true));
+        const auto height = static_cast<std::int64_t>(*read_unsigned(bytes, 20, 4, true));
+        // PNG allows 2^31 - 1 per side, which also keeps the product inside 64 bits (found by fuzz_png).
+        constexpr std::int64_t side_limit = 0x7fffffff;
+        if (width > side_limit || height > side_limit) {
+            throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt PNG: image size " + std::to_string(width) + "x" + std::to_string(height) +
+                                              " (PNG allows at most 2147483647 per side)");
+        }
+        check_declared_size(path, width, height, options);
     }
     spng_ihdr ihdr{};
     if (const int ret = spng_get_ihdr(ctx.get(), &ihdr)) throw fail(ret);
