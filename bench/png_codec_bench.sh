@@ -3,8 +3,8 @@
 # (this build's libspng codec against an earlier commit's, say): a photo (samples/astronaut.png, and the
 # same at 1920x1080), a drawing (flat colours and lines, 1920x1080, made here by ImageMagick), a 16-bit
 # photo (samples/coffee-16bit.png) and a palette PNG (the 1920x1080 photo in 256 colours). Each runs
-# --rot90 to a PNG at --png-level 1 (the default) and 6; the table has hyperfine's mean, the decode and
-# encode times that -v reports (one run) and the output's bytes.
+# --rot90 to a PNG at --png-level 1 (the default) and 6; the table has hyperfine's mean, the median of 5
+# runs' decode and encode times as -v reports them (decode includes reading the file) and the output's bytes.
 #   bench/png_codec_bench.sh [NAME=]EXE... [runs]     e.g. spng=build/gpurotate hand=/tmp/base/build/gpurotate 20
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,8 +36,12 @@ for input in photo-512 photo-1080p drawing-1080p photo-16bit palette-1080p; do
       out="$work/out-$name.png"
       hyperfine -N -w 2 -r "$runs" --export-json "$work/h.json" \
         "$exe $work/$input.png --rot90 --png-level $level --overwrite -o $out" >/dev/null 2>&1
-      stages=$("$exe" "$work/$input.png" --rot90 --png-level "$level" --overwrite -o "$out" -v 2>&1 | grep -o 'decode [0-9.]* ms\|encode [0-9.]* ms' | grep -o '[0-9.]*' | tr '\n' ' ')
-      read -r decode encode <<<"$stages"
+      for _ in 1 2 3 4 5; do
+        "$exe" "$work/$input.png" --rot90 --png-level "$level" --overwrite -o "$out" -v 2>&1 | grep -o 'decode [0-9.]* ms\|encode [0-9.]* ms' | grep -o '[0-9.]*' | tr '\n' ' '
+        echo
+      done >"$work/stages.txt"
+      decode=$(awk '{ print $1 }' "$work/stages.txt" | sort -n | sed -n 3p)
+      encode=$(awk '{ print $2 }' "$work/stages.txt" | sort -n | sed -n 3p)
       python3 - "$work/h.json" "$input" "$name" "$level" "$decode" "$encode" "$(stat -c %s "$out")" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]

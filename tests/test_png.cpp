@@ -85,19 +85,8 @@ Decoded decode_with_libspng(const std::string& png) {
     return d;
 }
 
-const char* flag_of(Orientation o) {
-    switch (o) {
-        case Orientation::identity: return "";
-        case Orientation::rot90: return "--rot90";
-        case Orientation::rot180: return "--rot180";
-        case Orientation::rot270: return "--rot270";
-        case Orientation::flip_h: return "--flip-h";
-        case Orientation::flip_v: return "--flip-v";
-        case Orientation::transpose: return "--transpose";
-        case Orientation::transverse: return "--transverse";
-    }
-    return "";
-}
+// The CLI's flag for `o`: its name (none for identity).
+std::string flag_of(Orientation o) { return o == Orientation::identity ? "" : "--" + std::string(gpurotate::name(o)); }
 
 bool swaps(Orientation o) { return o == Orientation::rot90 || o == Orientation::rot270 || o == Orientation::transpose || o == Orientation::transverse; }
 
