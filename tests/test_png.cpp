@@ -207,7 +207,9 @@ TEST_CASE("PNG ancillary chunks are copied byte for byte, pHYs swapped with the 
     }
     check_png_kept(in, test_support::file_bytes(dir.file("stripped.png")), Orientation::rot90, bare);
     // augment keeps them in every variant, and --strip drops them there too.
-    REQUIRE(run(quote(exe) + " augment " + quote(dir.file("in.png")) + " -o " + quote(dir.file("aug")) + " --ops rot270,flip-v --device cpu --quiet").status == 0);
+    const auto augmented = run(quote(exe) + " augment " + quote(dir.file("in.png")) + " -o " + quote(dir.file("aug")) + " --ops rot270,flip-v --device cpu --quiet");
+    REQUIRE_MESSAGE(augmented.status == 0, augmented.output);
+    CHECK(augmented.output.find("chunks dropped: prVT") != std::string::npos);
     check_png_kept(in, test_support::file_bytes(dir.file("aug/in_rot270.png")), Orientation::rot270, expected_chunks(kept, Orientation::rot270));
     check_png_kept(in, test_support::file_bytes(dir.file("aug/in_flip-v.png")), Orientation::flip_v, kept);
     REQUIRE(run(quote(exe) + " augment " + quote(dir.file("in.png")) + " -o " + quote(dir.file("bare")) + " --ops transpose --strip --device cpu --quiet").status == 0);

@@ -7,6 +7,7 @@
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 #include "codecs/output_format.hpp"
+#include "codecs/png_codec.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/gpu_session.hpp>
@@ -238,6 +239,11 @@ private:
         }
         transform_ns_ += nanoseconds_since(start);
 
+        if (all_png(job) && !settings_.strip && !noted_png_.load()) {
+            // Once a run, as the EXIF warning: a dataset of interlaced PNGs would otherwise say it per image.
+            const std::string notes = detail::png_output_notes(metadata, input.format());
+            if (!notes.empty() && !noted_png_.exchange(true)) progress_.message("gpurotate: note: '" + job.input.path + "' (and perhaps others): PNG " + notes);
+        }
         start = Clock::now();
         bool any_failed = false;
         for (std::size_t i = 0; i < job.outputs.size(); ++i) {
@@ -465,6 +471,7 @@ private:
     std::exception_ptr fatal_;
     std::atomic<bool> fatal_flag_{false};
     std::atomic<bool> warned_orientation_{false};  // the EXIF warning once a run, not once an image
+    std::atomic<bool> noted_png_{false};           // what a PNG output leaves out, once a run
     std::atomic<bool> warned_coder_{false};
 };
 
