@@ -8,6 +8,7 @@
 #include "test_support.hpp"
 
 #include <gpurotate/io.hpp>
+#include <gpurotate/transform.hpp>
 
 #include <doctest/doctest.h>
 
@@ -236,4 +237,26 @@ TEST_CASE("a PNG written as another format is expanded: palettes to RGB or RGBA,
     REQUIRE_MESSAGE(r.status == 0, r.output);
     CHECK(test_support::first_difference(gpurotate::read_image(dir.file("out.tga")).view(), reference::transform(expanded, Orientation::rot90).view()) ==
           -1);
+}
+
+TEST_CASE("the README's library example keeps a palette PNG as the CLI does") {
+    test_support::TempDir dir;
+    const std::string in = palette_png_with_every_chunk();
+    test_support::write_bytes(dir.file("icon.png"), in);
+    // In the folder of the file, for the README's relative names; the next cases get their folder back.
+    struct InFolder {
+        std::filesystem::path before = std::filesystem::current_path();
+        explicit InFolder(const std::string& folder) { std::filesystem::current_path(folder); }
+        ~InFolder() { std::filesystem::current_path(before); }
+    } in_folder(dir.path());
+    // The README's lines, as they are there.
+    const gpurotate::ImageMetadata meta = gpurotate::read_metadata("icon.png");
+    gpurotate::ReadOptions stored;
+    stored.png_storage = true;  // palette indices and 1/2/4-bit samples as they are, one byte each
+    const gpurotate::Image icon = gpurotate::read_image("icon.png", stored);
+    const gpurotate::ImageMetadata kept = gpurotate::metadata_after(meta, gpurotate::Orientation::rot90);  // pHYs, EXIF
+    gpurotate::WriteOptions write;
+    write.metadata = &kept;
+    gpurotate::write_image("icon-rot90.png", gpurotate::transform(icon, gpurotate::Orientation::rot90).view(), write);
+    check_png_kept(in, test_support::file_bytes(dir.file("icon-rot90.png")), Orientation::rot90, expected_chunks(without(chunks_of(in), "prVT"), Orientation::rot90));
 }
