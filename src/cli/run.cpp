@@ -298,8 +298,9 @@ void print_version(std::ostream& out, bool query_cuda) {
         out << "  " << std::left << std::setw(13) << f.name << std::setw(12) << extensions << f.holds << " [" << f.codec << "]\n";
     }
     if (detail::nvjpeg_available()) out << "JPEG to JPEG on the GPU: nvJPEG (--nvjpeg)\n";
-    out << "input formats: PNG [libspng], " << (detail::turbojpeg_available() ? "JPEG [libjpeg-turbo], " : "")
-        << "JPEG BMP TGA HDR PNM GIF PSD [stb]"
+    // With libjpeg-turbo, stb never sees a JPEG.
+    out << "input formats: PNG [libspng], " << (detail::turbojpeg_available() ? "JPEG [libjpeg-turbo], BMP" : "JPEG BMP")
+        << " TGA HDR PNM GIF PSD [stb]"
         << (output_formats().size() > 5 ? ", TIFF WebP EXR and more [opencv]" : "") << "\n";
 }
 
