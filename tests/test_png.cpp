@@ -239,6 +239,24 @@ TEST_CASE("a PNG written as another format is expanded: palettes to RGB or RGBA,
           -1);
 }
 
+TEST_CASE("4-bit grey decoded to 8 bits and written with its metadata comes out as 8-bit grey, not repacked") {
+    // The stored format says 4-bit, the pixels are 0..255: the encoder must see they do not fit.
+    test_support::TempDir dir;
+    const std::string rows = std::string("\0\x0f\x80", 3) + std::string("\0\x12\x30", 3);
+    const std::string in = std::string("\x89PNG\r\n\x1a\n", 8) + chunk("IHDR", be(3, 4) + be(2, 4) + std::string("\x04\0\0\0\0", 5)) +
+                           chunk("IDAT", zlib_stored(rows)) + chunk("IEND", "");
+    test_support::write_bytes(dir.file("grey4.png"), in);
+    const gpurotate::ImageMetadata meta = gpurotate::read_metadata(dir.file("grey4.png"));
+    const gpurotate::Image expanded = gpurotate::read_image(dir.file("grey4.png"));
+    REQUIRE(expanded.format() == gpurotate::PixelFormat{SampleType::u8, 1});
+    gpurotate::WriteOptions write;
+    write.metadata = &meta;
+    gpurotate::write_image(dir.file("out.png"), expanded.view(), write);
+    const Decoded a = decode_with_libspng(in), b = decode_with_libspng(test_support::file_bytes(dir.file("out.png")));
+    CHECK(b.ihdr.bit_depth == 8);
+    CHECK(test_support::first_difference(b.rgba.view(), a.rgba.view()) == -1);
+}
+
 TEST_CASE("the README's library example keeps a palette PNG as the CLI does") {
     test_support::TempDir dir;
     const std::string in = palette_png_with_every_chunk();

@@ -41,7 +41,8 @@ struct ImageMetadata {
     /// The ICC colour profile's bytes (uncompressed).
     std::vector<std::uint8_t> icc;
     /// A PNG input's stored format (colour type, bit depth, PLTE, tRNS); a PNG output of the same pixel format
-    /// is written that way. Pixel data rather than metadata: `--strip` keeps it (`stripped_metadata`).
+    /// is written that way where its samples fit (1-, 2- and 4-bit values below 2^depth; 8-bit otherwise).
+    /// Pixel data rather than metadata: `--strip` keeps it (`stripped_metadata`).
     std::optional<PngStorage> png_storage;
     /// A PNG input's ancillary chunks in file order, other than tRNS (in `png_storage`). A PNG output gets
     /// gAMA cHRM sRGB iCCP sBIT bKGD hIST sPLT tEXt zTXt iTXt tIME eXIf pHYs and every other chunk

@@ -85,6 +85,21 @@ void pack_samples(const std::uint8_t* samples, std::uint8_t* packed, std::size_t
     }
 }
 
+// Whether `image` holds samples stored as `storage` says: its pixel format and, below 8 bits, every value
+// below 2^depth. 1-, 2- and 4-bit grey decoded to 8 bits (ReadOptions without png_storage) has the same
+// pixel format but values up to 255, and is written as 8-bit. Palette indices past PLTE's end are kept as
+// the input had them.
+bool stored_samples_fit(ConstImageView image, const PngStorage& storage) {
+    if (png_stored_pixel_format(storage) != image.format) return false;
+    if (storage.bit_depth >= 8) return true;
+    const unsigned limit = 1u << storage.bit_depth;
+    for (std::int64_t y = 0; y < image.height; ++y) {
+        const auto* row = reinterpret_cast<const std::uint8_t*>(image.row(y));
+        if (std::any_of(row, row + image.row_bytes(), [&](std::uint8_t v) { return v >= limit; })) return false;
+    }
+    return true;
+}
+
 int write_to_vector(spng_ctx*, void* user, void* data, std::size_t length) {
     auto& out = *static_cast<std::vector<std::uint8_t>*>(user);
     const auto* bytes = static_cast<const std::uint8_t*>(data);
@@ -212,9 +227,7 @@ std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const st
 std::vector<std::uint8_t> encode_png(ConstImageView image, int level, const ImageMetadata* metadata) {
     if (level < 0 || level > 9) throw Error(ErrorCode::usage, "PNG compression level " + std::to_string(level) + " is outside 0..9");
     const auto fail = [](const char* what, int code) { return Error(ErrorCode::output, std::string("PNG: libspng ") + what + ": " + spng_strerror(code)); };
-    const PngStorage* storage = metadata && metadata->png_storage && png_stored_pixel_format(*metadata->png_storage) == image.format
-                                    ? &*metadata->png_storage
-                                    : nullptr;
+    const PngStorage* storage = metadata && metadata->png_storage && stored_samples_fit(image, *metadata->png_storage) ? &*metadata->png_storage : nullptr;
     static constexpr std::uint8_t color_type_of_channels[] = {0, 0, 4, 2, 6};  // grey, grey+alpha, RGB, RGBA
     spng_ihdr ihdr{};
     ihdr.width = static_cast<std::uint32_t>(image.width);
@@ -283,7 +296,7 @@ std::vector<std::uint8_t> encode_png(ConstImageView image, int level, const Imag
 }
 
 std::string png_output_notes(const ImageMetadata& metadata, PixelFormat format) {
-    const bool stored = metadata.png_storage && png_stored_pixel_format(*metadata.png_storage) == format;
+    const bool stored = metadata.png_storage && png_stored_pixel_format(*metadata.png_storage) == format;  // as decoded with png_storage
     std::string dropped;
     for (const PngChunk& chunk : metadata.png_chunks) {
         if (!png_chunk_copied(chunk, stored)) dropped += (dropped.empty() ? "" : ", ") + chunk.type;

@@ -20,9 +20,9 @@ namespace gpurotate::detail {
 std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
 
 /// Encodes `image` (u8 or u16, 1 to 4 channels) as a PNG at deflate `level` (0-9). With `metadata`, in its
-/// `png_storage`'s format where `image` has that format's samples (palette indices, 1-, 2- and 4-bit
-/// values, with PLTE and tRNS), and with its ICC profile, EXIF and the PNG chunks a PNG output keeps
-/// (`ImageMetadata::png_chunks`).
+/// `png_storage`'s format where `image` has that format's samples (its pixel format, and 1-, 2- and 4-bit
+/// values below 2^depth: checked), with PLTE and tRNS; and with its ICC profile, EXIF and the PNG chunks
+/// a PNG output keeps (`ImageMetadata::png_chunks`).
 std::vector<std::uint8_t> encode_png(ConstImageView image, int level, const ImageMetadata* metadata);
 
 /// What `encode_png` of pixels in `format` with `metadata` leaves out of the input's PNG, in words for -v:
