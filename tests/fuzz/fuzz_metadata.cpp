@@ -7,6 +7,7 @@
 #include <gpurotate/error.hpp>
 
 #include "codecs/metadata.hpp"
+#include "codecs/png_codec.hpp"
 
 #include <cstdlib>
 
@@ -15,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     gpurotate::ImageMetadata meta = gpurotate::detail::metadata_of(bytes);
     // A PNG's stored format and chunks reach an output only from a file that decodes, as in the CLI and augment.
     try {
-        gpurotate::decode_image(bytes, gpurotate::fuzz::read_options(), "fuzz.png");
+        gpurotate::detail::decode_png(bytes, "fuzz.png", gpurotate::fuzz::read_options());
     } catch (const gpurotate::Error&) {
         meta.png_storage.reset();
         meta.png_chunks.clear();
