@@ -11,8 +11,21 @@ endif()
 add_library(gpurotate_stb INTERFACE)
 target_include_directories(gpurotate_stb SYSTEM INTERFACE ${GPUROTATE_STB_INCLUDE_DIR})
 
-# zlib (zlib1g-dev): the PNG encoder's deflate and CRC-32.
+# zlib (zlib1g-dev): the ICC profiles in PNG iCCP chunks (libspng does the pixels).
 find_package(ZLIB REQUIRED)
+
+# libspng (libspng-dev): PNG decoding and encoding.
+find_path(GPUROTATE_SPNG_INCLUDE_DIR spng.h)
+find_library(GPUROTATE_SPNG_LIBRARY NAMES spng)
+if(NOT GPUROTATE_SPNG_INCLUDE_DIR OR NOT GPUROTATE_SPNG_LIBRARY)
+  message(FATAL_ERROR "libspng not found: install libspng-dev (apt-get install libspng-dev)")
+endif()
+add_library(gpurotate_spng INTERFACE)
+target_include_directories(gpurotate_spng SYSTEM INTERFACE ${GPUROTATE_SPNG_INCLUDE_DIR})
+target_link_libraries(gpurotate_spng INTERFACE ${GPUROTATE_SPNG_LIBRARY})
+file(STRINGS ${GPUROTATE_SPNG_INCLUDE_DIR}/spng.h gpurotate_spng_version_lines REGEX "#define SPNG_VERSION_(MAJOR|MINOR|PATCH)")
+string(REGEX REPLACE "[^0-9;]" "" gpurotate_spng_version "${gpurotate_spng_version_lines}")
+string(REPLACE ";" "." GPUROTATE_SPNG_VERSION "${gpurotate_spng_version}")
 
 # libjpeg-turbo's TurboJPEG (libturbojpeg0-dev): fast JPEG decoding and encoding; optional (stb or OpenCV otherwise).
 set(GPUROTATE_WITH_TURBOJPEG AUTO CACHE STRING "Use libjpeg-turbo (TurboJPEG) for JPEG: AUTO, ON or OFF")

@@ -6,21 +6,56 @@
 #include <gpurotate/image.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace gpurotate {
 
-/// Metadata that travels from an input to its outputs: EXIF (the TIFF structure, as in a JPEG's APP1
-/// segment after "Exif\0\0" or a PNG's eXIf chunk) and the ICC colour profile (the profile's bytes).
-struct ImageMetadata {
-    std::vector<std::uint8_t> exif;
-    std::vector<std::uint8_t> icc;
-    bool empty() const { return exif.empty() && icc.empty(); }
+/// How a PNG stores its pixels, so that a PNG written from it stores them the same way. With
+/// `ReadOptions::png_storage` a PNG decodes to these samples, one byte or one 16-bit word each: palette
+/// indices as u8c1, 1-, 2- and 4-bit grey as u8c1 values below 2^depth (not scaled), 16-bit samples as u16.
+struct PngStorage {
+    int color_type = 0;  ///< PNG's colour type: 0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA
+    int bit_depth = 8;   ///< bits per sample: 1, 2, 4, 8 or 16
+    bool interlaced = false;                 ///< Adam7 in the input; outputs are written without interlacing
+    std::vector<std::uint8_t> palette;       ///< the PLTE chunk's data (RGB triples); empty where there is none
+    std::vector<std::uint8_t> transparency;  ///< the tRNS chunk's data; empty where there is none
 };
 
-/// The EXIF and ICC profile of the JPEG or PNG at `path` (empty for other formats, or where absent or
-/// damaged). Throws `Error` (input) if the file cannot be read.
+/// Where an ancillary chunk stood in its PNG, which is where a PNG written from it puts it: before PLTE
+/// and tRNS, after them (before IDAT), or after IDAT.
+enum class PngChunkPlace { before_plte, before_idat, after_idat };
+
+/// One ancillary chunk of a PNG, as it was in the file (its CRC checked when the file was decoded).
+struct PngChunk {
+    std::string type;                ///< four letters, e.g. "tEXt"
+    std::vector<std::uint8_t> data;  ///< the chunk's data, without length, type and CRC
+    PngChunkPlace place = PngChunkPlace::before_idat;  ///< before PLTE (and tRNS), between them and IDAT, or after IDAT
+};
+
+/// Metadata that travels from an input to its outputs.
+struct ImageMetadata {
+    /// EXIF: the TIFF structure, as in a JPEG's APP1 segment after "Exif\0\0" or a PNG's eXIf chunk.
+    std::vector<std::uint8_t> exif;
+    /// The ICC colour profile's bytes (uncompressed).
+    std::vector<std::uint8_t> icc;
+    /// A PNG input's stored format (colour type, bit depth, PLTE, tRNS); a PNG output of the same pixel format
+    /// is written that way where its samples fit (1-, 2- and 4-bit values below 2^depth; 8-bit otherwise).
+    /// Pixel data rather than metadata: `--strip` keeps it (`stripped_metadata`).
+    std::optional<PngStorage> png_storage;
+    /// A PNG input's ancillary chunks in file order, other than tRNS (in `png_storage`). A PNG output gets
+    /// gAMA cHRM sRGB iCCP sBIT bKGD hIST sPLT tEXt zTXt iTXt tIME eXIf pHYs and every other chunk
+    /// that is safe to copy (lowercase fourth letter); not the other ones that are unsafe to copy, nor
+    /// sBIT, bKGD and hIST unless it is written in `png_storage`'s format. iCCP and eXIf are written only
+    /// where `icc` and `exif` are not empty, eXIf with `exif`'s bytes.
+    std::vector<PngChunk> png_chunks;
+    /// No EXIF, ICC profile or PNG chunks: nothing that `--strip` drops (`png_storage` describes the pixels).
+    bool empty() const { return exif.empty() && icc.empty() && png_chunks.empty(); }
+};
+
+/// The EXIF and ICC profile of the JPEG or PNG at `path`, and a PNG's stored format and ancillary chunks
+/// (empty for other formats, or where absent or damaged). Throws `Error` (input) if the file cannot be read.
 ImageMetadata read_metadata(const std::string& path);
 
 /// The EXIF Orientation tag (1-8), or 0 where there is none.
@@ -30,9 +65,14 @@ int exif_orientation(const ImageMetadata& metadata);
 /// 3 rot180, 4 flip-v, 5 transpose, 6 rot90, 7 transverse, 8 rot270 (anything else: identity).
 Orientation orientation_from_exif(int tag);
 
-/// `metadata` as it belongs on the output of `element`: the EXIF pixel dimensions swapped when the axes
-/// swap, and the Orientation tag set to `orientation_tag` when it is not 0.
+/// `metadata` as it belongs on the output of `element`: the EXIF pixel dimensions and PNG pHYs's pixels
+/// per unit x and y swapped when the axes swap, and the Orientation tag set to `orientation_tag` when it
+/// is not 0.
 ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag = 0);
+
+/// What `--strip` keeps of `metadata`: a PNG's stored format (palette, transparency, bit depth), which
+/// the pixels need; EXIF, ICC and the ancillary chunks go.
+ImageMetadata stripped_metadata(const ImageMetadata& metadata);
 
 /// Options for encoding.
 /// The chroma subsampling of a JPEG (horizontal x vertical): 4:4:4 full resolution, 4:2:2 halved across,
@@ -49,7 +89,8 @@ struct WriteOptions {
                              ///< 2..9 zlib levels (smaller on drawings and screenshots, slower)
     bool durable = true;     ///< flush the file to disk (fsync) before it takes its name; a batch that syncs
                              ///< once at the end (`gpurotate augment`) turns this off
-    const ImageMetadata* metadata = nullptr;  ///< written into JPEG and PNG outputs; other formats drop it
+    const ImageMetadata* metadata = nullptr;  ///< written into JPEG and PNG outputs (a PNG's stored format and chunks
+                                              ///< into PNG outputs only); other formats drop it
     /// A JPEG's subsampling; automatic: 4:4:4 from quality 90 up and 4:2:0 below, as libvips does.
     ChromaSubsampling chroma = ChromaSubsampling::automatic;
 };
@@ -64,6 +105,10 @@ inline constexpr std::int64_t default_max_pixels = std::int64_t{1} << 30;
 struct ReadOptions {
     HostMemory memory = HostMemory::pageable;      ///< pinned when the pixels go to the GPU next
     std::int64_t max_pixels = default_max_pixels;  ///< refuse larger images from their header; 0: no limit
+    /// A PNG decodes to its stored samples (see `PngStorage`), for a PNG output that keeps its palette, bit
+    /// depth and transparency; otherwise palettes become RGB (RGBA with tRNS) and 1-, 2- and 4-bit grey
+    /// becomes 8-bit, which every output format can take. Other formats ignore it.
+    bool png_storage = false;
 };
 
 /// Decodes the image file at `path`. Throws `Error` (input) naming the file and the cause, including an
@@ -95,7 +140,7 @@ struct FormatInfo {
     std::string name;                     ///< "PNG"
     std::vector<std::string> extensions;  ///< {".png"}
     std::string holds;                    ///< which pixel formats it stores exactly, in words
-    std::string codec;                    ///< the library doing the work: "stb", "opencv", "gpurotate"
+    std::string codec;                    ///< the library doing the work: "libspng", "stb", "opencv", "libjpeg-turbo"
 };
 
 /// The output formats compiled into this build.

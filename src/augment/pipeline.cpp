@@ -9,6 +9,7 @@
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 #include "codecs/output_format.hpp"
+#include "codecs/png_codec.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 
 #include <gpurotate/error.hpp>
@@ -291,7 +292,8 @@ private:
             detail::NvtxRange range("decode");
             const bool jpeg_on_gpu = settings_.nvjpeg && gpu_encodes(job, bytes);
             if (jpeg_on_gpu && settings_.nvjpeg_decode == detail::NvjpegDecode::gpu && transcode_on_gpu(job, bytes, metadata, nullptr, start)) return;
-            input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels}, job.input.path);
+            // A PNG whose outputs are all PNG keeps its stored format (palette indices, 1/2/4-bit samples).
+            input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels, metadata.png_storage && all_png(job)}, job.input.path);
             // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
             if (jpeg_on_gpu && transcode_on_gpu(job, bytes, metadata, &input, start)) return;
         } catch (const Error& e) {
@@ -335,6 +337,11 @@ private:
         // A JPEG's re-encoded variants keep its character: its quality (unless --quality is given) and its
         // chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
         const auto character = detail::is_jpeg(bytes) ? detail::jpeg_character(bytes) : std::nullopt;
+        if (all_png(job) && !settings_.strip && !noted_png_.load()) {
+            // Once a run, as the EXIF warning: a dataset of interlaced PNGs would otherwise say it per image.
+            const std::string notes = detail::png_output_notes(metadata, input.format());
+            if (!notes.empty() && !noted_png_.exchange(true)) progress_.message("gpurotate: note: '" + job.input.path + "' (and perhaps others): PNG " + notes);
+        }
         start = Clock::now();
         bool any_failed = failed_before;
         for (std::size_t i = 0; i < job.outputs.size(); ++i) {
@@ -369,7 +376,7 @@ private:
     }
 
     ImageMetadata kept_metadata(const ImageMetadata& metadata, Orientation element, int orientation_tag) const {
-        return settings_.strip ? ImageMetadata{} : metadata_after(metadata, element, settings_.auto_orient && orientation_tag ? 1 : 0);
+        return settings_.strip ? stripped_metadata(metadata) : metadata_after(metadata, element, settings_.auto_orient && orientation_tag ? 1 : 0);
     }
 
     void image_done(bool any_failed) {
@@ -378,6 +385,11 @@ private:
             ++totals_.inputs_done;
         }
         progress_.image_done(any_failed);
+    }
+
+    static bool all_png(const Job& job) {
+        return std::all_of(job.outputs.begin(), job.outputs.end(),
+                           [](const PlannedOutput& out) { return detail::output_format_named_by(out.path).format == detail::OutputFormat::png; });
     }
 
     /// Whether nvJPEG encodes this input's variants: a JPEG whose outputs are all JPEG.
@@ -561,6 +573,7 @@ private:
     std::exception_ptr fatal_;
     std::atomic<bool> fatal_flag_{false};
     std::atomic<bool> warned_orientation_{false};  // the EXIF warning once a run, not once an image
+    std::atomic<bool> noted_png_{false};           // what a PNG output leaves out, once a run
     std::atomic<bool> warned_coder_{false};
 };
 

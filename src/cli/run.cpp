@@ -15,6 +15,7 @@
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 #include "codecs/output_format.hpp"
+#include "codecs/png_codec.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 #include "core/nvtx.hpp"
 
@@ -188,7 +189,10 @@ void run_single_image(const Options& options, std::ostream& log) {
         log << "gpurotate: warning: '" << options.input << "' has EXIF orientation " << orientation_tag
             << ", kept in the output: viewers will turn the rotated pixels again (--auto-orient makes it upright first)\n";
     }
-    const ImageMetadata output_metadata = options.strip ? ImageMetadata{} : metadata_after(metadata, element, options.auto_orient && orientation_tag ? 1 : 0);
+    const ImageMetadata output_metadata =
+        options.strip ? stripped_metadata(metadata) : metadata_after(metadata, element, options.auto_orient && orientation_tag ? 1 : 0);
+    // A PNG written from a PNG keeps the input's stored format: palette indices, 1/2/4-bit and 16-bit samples.
+    const bool png_to_png = detail::output_format_named_by(options.output).format == detail::OutputFormat::png && metadata.png_storage;
 
     const bool jpeg_to_jpeg = jpeg_output && detail::is_jpeg(bytes);
     if (jpeg_to_jpeg &&
@@ -216,7 +220,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     // is still making.
     const Image input = [&] {
         detail::NvtxRange range("decode");
-        return decode_image(bytes, ReadOptions{HostMemory::pageable, options.max_pixels}, options.input);
+        return decode_image(bytes, ReadOptions{HostMemory::pageable, options.max_pixels, png_to_png}, options.input);
     }();
     // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
     if (jpeg_on_gpu && transcode_on_gpu(options, bytes, &input, element, write.quality, output_metadata, *gpu, clock, log)) return;
@@ -254,6 +258,13 @@ void run_single_image(const Options& options, std::ostream& log) {
             << "gpurotate: decode " << decode_ms << " ms, " << (gpu ? "wait for the GPU " + fixed_ms(gpu_wait_ms) + ", " : "") << "transform " << transform_ms << " ms (with transfers), encode "
             << encode_ms << " ms\n";
         if (!kept.empty()) log << "gpurotate: JPEG encoded" << kept << ", chroma " << to_string(write.chroma) << "\n";
+        if (png_to_png) {
+            const PngStorage& stored = *metadata.png_storage;
+            log << "gpurotate: PNG written as the input stores it: colour type " << stored.color_type << ", " << stored.bit_depth << "-bit"
+                << (stored.palette.empty() ? "" : ", PLTE") << (stored.transparency.empty() ? "" : ", tRNS") << "\n";
+            const std::string notes = detail::png_output_notes(output_metadata, output.format());
+            if (!notes.empty()) log << "gpurotate: PNG: " << notes << "\n";
+        }
     }
 }
 
@@ -287,8 +298,9 @@ void print_version(std::ostream& out, bool query_cuda) {
         out << "  " << std::left << std::setw(13) << f.name << std::setw(12) << extensions << f.holds << " [" << f.codec << "]\n";
     }
     if (detail::nvjpeg_available()) out << "JPEG to JPEG on the GPU: nvJPEG (--nvjpeg)\n";
-    out << "input formats: " << (detail::turbojpeg_available() ? "JPEG [libjpeg-turbo], " : "")
-        << "PNG JPEG BMP TGA HDR PNM GIF PSD [stb]"
+    // With libjpeg-turbo, stb never sees a JPEG.
+    out << "input formats: PNG [libspng], " << (detail::turbojpeg_available() ? "JPEG [libjpeg-turbo], BMP" : "JPEG BMP")
+        << " TGA HDR PNM GIF PSD [stb]"
         << (output_formats().size() > 5 ? ", TIFF WebP EXR and more [opencv]" : "") << "\n";
 }
 

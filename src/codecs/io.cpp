@@ -7,7 +7,8 @@
 #include "codecs/metadata.hpp"
 #include "codecs/opencv_codec.hpp"
 #include "codecs/output_format.hpp"
-#include "codecs/png.hpp"
+#include "codecs/png_chunks.hpp"
+#include "codecs/png_codec.hpp"
 #include "codecs/stb_codec.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 
@@ -19,7 +20,6 @@ Image decode_image(const std::vector<std::uint8_t>& bytes, const ReadOptions& op
     if (options.max_pixels < 0) throw Error(ErrorCode::usage, "max_pixels " + std::to_string(options.max_pixels) + " is negative");
     if (auto image = detail::turbojpeg_decode(bytes, path, options)) return std::move(*image);
     if (auto image = detail::decode_png(bytes, path, options)) return std::move(*image);
-    if (detail::is_png(bytes)) detail::verify_png_chunks(bytes, path);
     std::string stb_reason;
     if (auto image = detail::stb_decode(bytes, path, options, stb_reason)) return std::move(*image);
     if (auto image = detail::opencv_decode(bytes, path, options)) return std::move(*image);
@@ -49,7 +49,7 @@ std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& 
     }
     std::vector<std::uint8_t> bytes;
     switch (spec.format) {
-        case OutputFormat::png: bytes = detail::encode_png(image, options.png_level); break;
+        case OutputFormat::png: return detail::encode_png(image, options.png_level, options.metadata);
         case OutputFormat::jpeg:
             // TurboJPEG and OpenCV's libjpeg write true greyscale; stb stores grey as three equal channels.
             bytes = detail::turbojpeg_available()      ? detail::turbojpeg_encode(image, options.quality, options.chroma)
@@ -79,8 +79,20 @@ Orientation orientation_from_exif(int tag) {
 
 ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag) {
     ImageMetadata out = metadata;
-    if (swaps_axes(element)) detail::swap_exif_dimensions(out.exif);
+    if (swaps_axes(element)) {
+        detail::swap_exif_dimensions(out.exif);
+        for (PngChunk& chunk : out.png_chunks) {
+            if (chunk.type == "pHYs") detail::swap_phys_axes(chunk);
+        }
+    }
     if (orientation_tag != 0) detail::set_exif_orientation(out.exif, orientation_tag);
+    // A PNG's eXIf chunk is left as read: the PNG writer puts `exif` in its place.
+    return out;
+}
+
+ImageMetadata stripped_metadata(const ImageMetadata& metadata) {
+    ImageMetadata out;
+    out.png_storage = metadata.png_storage;
     return out;
 }
 
@@ -89,7 +101,7 @@ std::vector<FormatInfo> output_formats() {
     for (const auto& spec : detail::output_format_table()) {
         if (spec.needs_opencv && !detail::opencv_codecs_available()) continue;
         const bool jpeg = spec.format == detail::OutputFormat::jpeg;
-        const char* codec = spec.format == detail::OutputFormat::png                     ? "gpurotate+zlib"
+        const char* codec = spec.format == detail::OutputFormat::png                     ? "libspng"
                             : jpeg && detail::turbojpeg_available()                      ? "libjpeg-turbo"
                             : spec.needs_opencv || (jpeg && detail::opencv_codecs_available()) ? "opencv"
                                                                                           : "stb";

@@ -2,7 +2,7 @@
 
 #include "codecs/byte_order.hpp"
 #include "codecs/jpeg_segments.hpp"
-#include "codecs/png.hpp"
+#include "codecs/png_chunks.hpp"
 
 #include <zlib.h>
 
@@ -119,62 +119,35 @@ Bytes jpeg_with(const Bytes& jpeg, const ImageMetadata& meta) {
 
 // ---------------------------------------------------------------- PNG
 
+// The chunk list, and the ICC profile inflated from iCCP: a profile name of 1-79 bytes, NUL, compression
+// method 0, then a zlib stream.
 void read_png(const Bytes& b, ImageMetadata& meta) {
-    for (std::size_t pos = 8; pos + 12 <= b.size();) {
-        const std::size_t length = read_be32(&b[pos]);
-        if (length > b.size() - pos - 12) return;
-        const std::uint8_t* type = &b[pos + 4];
-        const std::size_t data = pos + 8;
-        if (std::memcmp(type, "IDAT", 4) == 0 || std::memcmp(type, "IEND", 4) == 0) return;
-        if (std::memcmp(type, "eXIf", 4) == 0) meta.exif.assign(b.begin() + static_cast<std::ptrdiff_t>(data), b.begin() + static_cast<std::ptrdiff_t>(data + length));
-        if (std::memcmp(type, "iCCP", 4) == 0) {
-            // A profile name of 1-79 bytes, NUL, compression method 0, then a zlib stream.
-            const auto* end = b.data() + data + length;
-            const auto* nul = std::find(b.data() + data, end, 0);
-            if (nul + 2 <= end && nul[1] == 0) {
-                Bytes profile(1 << 16);
-                z_stream z{};
-                if (inflateInit(&z) == Z_OK) {
-                    z.next_in = const_cast<Bytef*>(nul + 2);
-                    z.avail_in = static_cast<uInt>(end - nul - 2);
-                    int status = Z_OK;
-                    std::size_t produced = 0;
-                    while (status == Z_OK && profile.size() <= (64u << 20)) {  // profiles are kilobytes; 64 MiB is damage
-                        if (produced == profile.size()) profile.resize(profile.size() * 2);
-                        z.next_out = profile.data() + produced;
-                        z.avail_out = static_cast<uInt>(profile.size() - produced);
-                        status = inflate(&z, Z_NO_FLUSH);
-                        produced = profile.size() - z.avail_out;
-                        if (status == Z_BUF_ERROR && z.avail_in == 0) break;
-                    }
-                    inflateEnd(&z);
-                    if (status == Z_STREAM_END) {
-                        profile.resize(produced);
-                        meta.icc = std::move(profile);
-                    }
-                }
-            }
-        }
-        pos += 12 + length;
+    read_png_layout(b, meta);
+    const auto iccp = std::find_if(meta.png_chunks.begin(), meta.png_chunks.end(), [](const PngChunk& c) { return c.type == "iCCP"; });
+    if (iccp == meta.png_chunks.end()) return;
+    const Bytes& data = iccp->data;
+    const auto name_end = static_cast<std::size_t>(std::find(data.begin(), data.end(), 0) - data.begin());
+    if (data.size() - name_end < 2 || data[name_end + 1] != 0) return;
+    Bytes profile(1 << 16);
+    z_stream z{};
+    if (inflateInit(&z) != Z_OK) return;
+    z.next_in = const_cast<Bytef*>(data.data() + name_end + 2);
+    z.avail_in = static_cast<uInt>(data.size() - name_end - 2);
+    int status = Z_OK;
+    std::size_t produced = 0;
+    while (status == Z_OK && profile.size() <= (64u << 20)) {  // profiles are kilobytes; 64 MiB is damage
+        if (produced == profile.size()) profile.resize(profile.size() * 2);
+        z.next_out = profile.data() + produced;
+        z.avail_out = static_cast<uInt>(profile.size() - produced);
+        status = inflate(&z, Z_NO_FLUSH);
+        produced = profile.size() - z.avail_out;
+        if (status == Z_BUF_ERROR && z.avail_in == 0) break;
     }
-}
-
-Bytes png_with(const Bytes& png, const ImageMetadata& meta) {
-    constexpr std::size_t after_ihdr = 8 + 12 + 13;  // gpurotate's encoder writes IHDR first, IDAT next
-    if (png.size() < after_ihdr || std::memcmp(png.data() + 12, "IHDR", 4) != 0) return png;
-    Bytes out(png.begin(), png.begin() + after_ihdr);
-    if (!meta.icc.empty()) {
-        Bytes data = {'I', 'C', 'C', ' ', 'p', 'r', 'o', 'f', 'i', 'l', 'e', 0, 0};
-        uLongf size = compressBound(static_cast<uLong>(meta.icc.size()));
-        Bytes deflated(size);
-        if (compress2(deflated.data(), &size, meta.icc.data(), static_cast<uLong>(meta.icc.size()), 9) == Z_OK) {
-            data.insert(data.end(), deflated.begin(), deflated.begin() + static_cast<std::ptrdiff_t>(size));
-            append_png_chunk(out, "iCCP", data.data(), data.size());
-        }
+    inflateEnd(&z);
+    if (status == Z_STREAM_END) {
+        profile.resize(produced);
+        meta.icc = std::move(profile);
     }
-    if (!meta.exif.empty()) append_png_chunk(out, "eXIf", meta.exif.data(), meta.exif.size());
-    out.insert(out.end(), png.begin() + after_ihdr, png.end());
-    return out;
 }
 
 }  // namespace
@@ -229,7 +202,6 @@ void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::u
 
 std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata) {
     if (metadata.exif.empty() && metadata.icc.empty()) return encoded;
-    if (is_png(encoded)) return png_with(encoded, metadata);
     if (encoded.size() >= 2 && encoded[0] == 0xff && encoded[1] == 0xd8) return jpeg_with(encoded, metadata);
     return encoded;
 }

@@ -11,7 +11,8 @@
 namespace gpurotate::detail {
 
 /// EXIF (JPEG APP1 "Exif", PNG eXIf) and the ICC profile (JPEG APP2 "ICC_PROFILE" chunks, PNG iCCP) of
-/// a JPEG or PNG file; empty for other formats and for files without them. Damaged metadata is dropped,
+/// a JPEG or PNG file, and a PNG's stored format and ancillary chunks; empty for other formats and for
+/// files without them. Damaged metadata is dropped,
 /// never an error: the pixels are what the user asked for.
 ImageMetadata metadata_of(const std::vector<std::uint8_t>& file);
 
@@ -28,7 +29,8 @@ void swap_exif_dimensions(std::vector<std::uint8_t>& exif);
 /// above never change it); a JPEG without one, or with one of another size, is left as it is.
 void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::uint8_t>& exif);
 
-/// `encoded` (a JPEG or a PNG from gpurotate's encoders) with `metadata` inserted; other formats unchanged.
+/// `encoded` (a JPEG from gpurotate's encoders) with `metadata`'s EXIF and ICC profile inserted; other
+/// formats unchanged (the PNG encoder writes its metadata itself).
 std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata);
 
 }  // namespace gpurotate::detail

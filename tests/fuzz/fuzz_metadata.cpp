@@ -1,17 +1,26 @@
-// EXIF and ICC metadata from untrusted files: JPEG segments, PNG chunks, the iCCP zlib stream, the TIFF
-// structure inside EXIF; then the edits --auto-orient makes and the insertion into a new PNG and JPEG,
-// which must still decode.
+// EXIF, ICC and PNG metadata from untrusted files: JPEG segments, PNG chunks (and a PNG's stored format),
+// the iCCP zlib stream, the TIFF structure inside EXIF; then the edits --auto-orient makes and the
+// insertion into a new PNG and JPEG, which must still decode.
 
 #include "fuzz_limits.hpp"
 
 #include <gpurotate/error.hpp>
 
 #include "codecs/metadata.hpp"
+#include "codecs/png_codec.hpp"
 
 #include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    gpurotate::ImageMetadata meta = gpurotate::detail::metadata_of(std::vector<std::uint8_t>(data, data + size));
+    const std::vector<std::uint8_t> bytes(data, data + size);
+    gpurotate::ImageMetadata meta = gpurotate::detail::metadata_of(bytes);
+    // A PNG's stored format and chunks reach an output only from a file that decodes, as in the CLI and augment.
+    try {
+        gpurotate::detail::decode_png(bytes, "fuzz.png", gpurotate::fuzz::read_options());
+    } catch (const gpurotate::Error&) {
+        meta.png_storage.reset();
+        meta.png_chunks.clear();
+    }
     const int tag = gpurotate::exif_orientation(meta);
     if (tag < 0 || tag > 8) std::abort();
     meta = gpurotate::metadata_after(meta, gpurotate::Orientation::rot90, 1);

@@ -1,12 +1,12 @@
-// stb_image, whose own documentation says it is not meant for untrusted input: PNG (palettes, low depths,
-// interlacing), JPEG (in builds without libjpeg-turbo), BMP, TGA, HDR, PNM, GIF, PSD, behind gpurotate's
-// size and truncation checks. Inputs reach it as in read_image: after gpurotate's own PNG decoder.
+// stb_image, whose own documentation says it is not meant for untrusted input: JPEG (in builds without
+// libjpeg-turbo), BMP, TGA, HDR, PNM, GIF, PSD, behind gpurotate's size and truncation checks. Inputs reach
+// it as in read_image: after the PNG decoder (libspng), which takes every PNG.
 
 #include "fuzz_limits.hpp"
 
 #include <gpurotate/error.hpp>
 
-#include "codecs/png.hpp"
+#include "codecs/png_codec.hpp"
 #include "codecs/stb_codec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

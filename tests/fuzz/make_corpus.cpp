@@ -103,6 +103,39 @@ int main(int argc, char** argv) {
     save(dir, "png-zero.png", with_ihdr(0, 4, 2, true));
     save(dir, "png-bad-ihdr-crc.png", with_ihdr(5, 4, 2, false));
     save(dir, "png-palette-without-plte.png", with_ihdr(4, 4, 3, true));
+    // PNGs in the stored formats that only a PNG keeps (ReadOptions::png_storage): palettes with and without
+    // tRNS, 1-, 2- and 4-bit grey, 16-bit grey and RGB with tRNS, with ancillary chunks before and after PLTE.
+    struct Stored {
+        const char* name;
+        int color_type, bit_depth, channels;
+        Bytes transparency;
+    };
+    const Stored stored[] = {
+        {"png-palette-4bit", 3, 4, 1, {}},          {"png-palette-8bit-trns", 3, 8, 1, {0, 128, 255, 7}},
+        {"png-grey-1bit", 0, 1, 1, {}},             {"png-grey-2bit-trns", 0, 2, 1, {0, 2}},
+        {"png-grey-16bit-trns", 0, 16, 1, {1, 2}}, {"png-rgb-8bit-trns", 2, 8, 3, {0, 1, 0, 2, 0, 3}},
+    };
+    for (const Stored& s : stored) {
+        gpurotate::ImageMetadata kept;
+        gpurotate::PngStorage storage;
+        storage.color_type = s.color_type;
+        storage.bit_depth = s.bit_depth;
+        if (s.color_type == 3) {
+            for (int i = 0; i < (1 << s.bit_depth) * 3; ++i) storage.palette.push_back(static_cast<std::uint8_t>(i * 37));
+        }
+        storage.transparency = s.transparency;
+        kept.png_storage = storage;
+        kept.png_chunks = {{"gAMA", {0, 0, 177, 143}, gpurotate::PngChunkPlace::before_plte},
+                           {"pHYs", {0, 0, 14, 196, 0, 0, 11, 19, 1}, gpurotate::PngChunkPlace::before_idat},
+                           {"tEXt", {'k', 0, 'v'}, gpurotate::PngChunkPlace::after_idat}};
+        gpurotate::WriteOptions options;
+        options.metadata = &kept;
+        const gpurotate::Image pixels = noise(9, 5, {s.bit_depth == 16 ? SampleType::u16 : SampleType::u8, s.channels}, seed++);
+        const Bytes good = gpurotate::encode_image(pixels.view(), ".png", options);
+        save(dir, std::string(s.name) + ".png", good);
+        save_broken(dir, s.name, ".png", good);
+        files += 4;
+    }
     // A JPEG frame header declaring 65000x65000 and one declaring 0 rows.
     const Bytes jpeg = gpurotate::encode_image(noise(16, 16, {SampleType::u8, 3}, 98).view(), ".jpg");
     for (std::size_t i = 2; i + 9 < jpeg.size(); ++i) {
