@@ -2,13 +2,10 @@
 
 #include "augment/interrupt.hpp"
 #include "augment/staging_buffer.hpp"
-#include "codecs/file_bytes.hpp"
-#include "codecs/jpeg_character.hpp"
-#include "codecs/jpeg_lossless.hpp"
-#include "codecs/jpeg_signature.hpp"
+#include "codecs/image_sink.hpp"
+#include "codecs/image_source.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
-#include "codecs/output_format.hpp"
 #include "codecs/png_codec.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 
@@ -192,25 +189,24 @@ private:
     void process(const Job& job, StagingBuffer& staging) {
         auto start = Clock::now();
         // One read of the file for the pixels, the metadata, the lossless JPEG transform and nvJPEG.
-        std::vector<std::uint8_t> bytes;
-        ImageMetadata metadata;
+        std::optional<detail::ImageSource> opened;
         try {
             detail::NvtxRange range("read");
-            bytes = detail::read_file_bytes(job.input.path);
-            metadata = detail::metadata_of(bytes);
+            opened.emplace(job.input.path);
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());
             return;
         }
         decode_ns_ += nanoseconds_since(start);
+        const detail::ImageSource& source = *opened;
         // A JPEG's JPEG variants in the compressed domain, all from one decode of its entropy-coded data;
         // what is left (other formats, variants that are not perfect with --jpeg-edge reencode) is decoded.
         bool lossless_failed = false;
         Job rest = job;
-        if (transforms_losslessly(job, bytes, metadata)) {
+        if (transforms_losslessly(job, source)) {
             try {
-                rest = transform_losslessly(job, bytes, metadata, lossless_failed);
+                rest = transform_losslessly(job, source, lossless_failed);
             } catch (const Error& e) {
                 fail_input(job, e.what());
                 return;
@@ -220,33 +216,30 @@ private:
                 return;
             }
         }
-        make_variants(rest, bytes, metadata, staging, lossless_failed);
+        make_variants(rest, source, staging, lossless_failed);
     }
 
     /// Whether the JPEG variants of `job` are transformed in the compressed domain: a JPEG in, and nothing
     /// that asks for new pixels (--quality, --nvjpeg, --auto-orient with a tag to apply).
-    bool transforms_losslessly(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata) const {
-        if (settings_.quality_given || settings_.nvjpeg || !detail::turbojpeg_available() || !detail::is_jpeg(bytes)) return false;
-        if (settings_.auto_orient && exif_orientation(metadata) > 1) return false;
-        return std::any_of(job.outputs.begin(), job.outputs.end(), [](const PlannedOutput& out) {
-            return detail::output_format_named_by(out.path).format == detail::OutputFormat::jpeg;
-        });
+    bool transforms_losslessly(const Job& job, const detail::ImageSource& source) const {
+        if (settings_.quality_given || settings_.nvjpeg || !detail::turbojpeg_available() || !source.is_jpeg()) return false;
+        if (settings_.auto_orient && source.orientation_tag() > 1) return false;
+        return std::any_of(job.outputs.begin(), job.outputs.end(), [this](const PlannedOutput& out) { return sink_for(out).is_jpeg(); });
     }
 
     /// Writes the JPEG variants of `job` that the lossless transform makes, one tjTransform for all, and
     /// returns the job of the outputs left to decode and encode. Throws Error (input) for a damaged JPEG.
-    Job transform_losslessly(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, bool& any_failed) {
-        const int orientation_tag = exif_orientation(metadata);
-        const Orientation upright = upright_of(job, orientation_tag);
+    Job transform_losslessly(const Job& job, const detail::ImageSource& source, bool& any_failed) {
+        const Orientation upright = upright_of(job, source.orientation_tag());
         std::vector<std::size_t> jpeg_outputs;
         std::vector<ImageMetadata> kept;
         kept.reserve(job.outputs.size());
         std::vector<detail::LosslessJpegVariant> variants;
         for (std::size_t i = 0; i < job.outputs.size(); ++i) {
-            if (detail::output_format_named_by(job.outputs[i].path).format != detail::OutputFormat::jpeg) continue;
+            if (!sink_for(job.outputs[i]).is_jpeg()) continue;
             const Orientation element = then(upright, job.outputs[i].operation);
             jpeg_outputs.push_back(i);
-            kept.push_back(kept_metadata(metadata, element, orientation_tag));
+            kept.push_back(source.metadata_for(element, settings_.strip, settings_.auto_orient));
             variants.push_back({element, &kept.back()});
         }
         auto start = Clock::now();
@@ -254,8 +247,7 @@ private:
         std::vector<std::optional<std::vector<std::uint8_t>>> encoded;
         {
             detail::NvtxRange range("lossless JPEG transform");
-            encoded = detail::transform_jpeg_lossless_variants(bytes, job.input.path, variants, settings_.jpeg_edge, settings_.strip,
-                                                                ReadOptions{HostMemory::pageable, settings_.max_pixels}, reports);
+            encoded = source.transform_losslessly(variants, settings_.jpeg_edge, settings_.strip, settings_.max_pixels, reports);
         }
         transform_ns_ += nanoseconds_since(start);
         if (encoded.empty()) return job;  // not TurboJPEG's to do: everything is decoded
@@ -269,7 +261,7 @@ private:
             made[i] = true;
             const bool ok = write_output(job, job.outputs[i], report.out_width, report.out_height, [&] {
                 if (!encoded[k]) throw detail::imperfect_transform_error(job.input.path, variants[k].element, report);
-                detail::write_file_atomically(job.outputs[i].path, *encoded[k], settings_.replace_outputs, false);
+                sink_for(job.outputs[i]).write_encoded(*encoded[k]);
             });
             any_failed |= !ok;
             std::lock_guard<std::mutex> lock(totals_mutex_);
@@ -285,17 +277,17 @@ private:
 
     /// Decodes the input, makes the variants of `job` in one pass and encodes them; `failed_before` is
     /// whether an output of the same input already failed (the input's progress line says so).
-    void make_variants(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, StagingBuffer& staging, bool failed_before) {
+    void make_variants(const Job& job, const detail::ImageSource& source, StagingBuffer& staging, bool failed_before) {
         auto start = Clock::now();
         Image input;
         try {
             detail::NvtxRange range("decode");
-            const bool jpeg_on_gpu = settings_.nvjpeg && gpu_encodes(job, bytes);
-            if (jpeg_on_gpu && settings_.nvjpeg_decode == detail::NvjpegDecode::gpu && transcode_on_gpu(job, bytes, metadata, nullptr, start)) return;
+            const bool jpeg_on_gpu = settings_.nvjpeg && gpu_encodes(job, source);
+            if (jpeg_on_gpu && settings_.nvjpeg_decode == detail::NvjpegDecode::gpu && transcode_on_gpu(job, source, nullptr, start)) return;
             // A PNG whose outputs are all PNG keeps its stored format (palette indices, 1/2/4-bit samples).
-            input = decode_image(bytes, ReadOptions{HostMemory::pageable, settings_.max_pixels, metadata.png_storage && all_png(job)}, job.input.path);
+            input = source.decode(settings_.max_pixels, all_png(job));
             // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
-            if (jpeg_on_gpu && transcode_on_gpu(job, bytes, metadata, &input, start)) return;
+            if (jpeg_on_gpu && transcode_on_gpu(job, source, &input, start)) return;
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());
@@ -306,8 +298,7 @@ private:
         // The variants side by side in the staging buffer, each packed, each starting on a 64-byte boundary:
         // laid out first, then pointed into the buffer once it has grown to hold them all.
         // With --auto-orient, each variant is its operation applied to the upright image.
-        const int orientation_tag = exif_orientation(metadata);
-        const Orientation upright = upright_of(job, orientation_tag);
+        const Orientation upright = upright_of(job, source.orientation_tag());
         std::vector<TransformTarget> targets;
         std::vector<std::size_t> offsets;
         std::size_t total = 0;
@@ -336,10 +327,10 @@ private:
 
         // A JPEG's re-encoded variants keep its character: its quality (unless --quality is given) and its
         // chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
-        const auto character = detail::is_jpeg(bytes) ? detail::jpeg_character(bytes) : std::nullopt;
+        const auto character = source.jpeg_character();
         if (all_png(job) && !settings_.strip && !noted_png_.load()) {
             // Once a run, as the EXIF warning: a dataset of interlaced PNGs would otherwise say it per image.
-            const std::string notes = detail::png_output_notes(metadata, input.format());
+            const std::string notes = detail::png_output_notes(source.metadata(), input.format());
             if (!notes.empty() && !noted_png_.exchange(true)) progress_.message("gpurotate: note: '" + job.input.path + "' (and perhaps others): PNG " + notes);
         }
         start = Clock::now();
@@ -354,11 +345,9 @@ private:
                     options.chroma = detail::chroma_after(character->chroma, swaps_axes(targets[i].orientation));
                 }
                 options.png_level = settings_.png_level;
-                options.durable = false;  // one syncfs at the end instead of an fsync per file (augment.cpp)
-                options.overwrite = settings_.replace_outputs;
-                const ImageMetadata kept = kept_metadata(metadata, targets[i].orientation, orientation_tag);
+                const ImageMetadata kept = source.metadata_for(targets[i].orientation, settings_.strip, settings_.auto_orient);
                 options.metadata = &kept;
-                write_image(job.outputs[i].path, pixels, options);
+                sink_for(job.outputs[i]).write(pixels, options);
             });
         }
         encode_ns_ += nanoseconds_since(start);
@@ -375,9 +364,9 @@ private:
         return settings_.auto_orient ? orientation_from_exif(orientation_tag) : Orientation::identity;
     }
 
-    ImageMetadata kept_metadata(const ImageMetadata& metadata, Orientation element, int orientation_tag) const {
-        return settings_.strip ? stripped_metadata(metadata) : metadata_after(metadata, element, settings_.auto_orient && orientation_tag ? 1 : 0);
-    }
+    /// Where an output goes: replaced only with --overwrite or --resume, and without an fsync per file (one
+    /// syncfs at the end instead, augment.cpp).
+    detail::ImageSink sink_for(const PlannedOutput& out) const { return detail::ImageSink(out.path, settings_.replace_outputs, false); }
 
     void image_done(bool any_failed) {
         {
@@ -387,34 +376,28 @@ private:
         progress_.image_done(any_failed);
     }
 
-    static bool all_png(const Job& job) {
-        return std::all_of(job.outputs.begin(), job.outputs.end(),
-                           [](const PlannedOutput& out) { return detail::output_format_named_by(out.path).format == detail::OutputFormat::png; });
+    bool all_png(const Job& job) const {
+        return std::all_of(job.outputs.begin(), job.outputs.end(), [this](const PlannedOutput& out) { return sink_for(out).is_png(); });
     }
 
     /// Whether nvJPEG encodes this input's variants: a JPEG whose outputs are all JPEG.
-    static bool gpu_encodes(const Job& job, const std::vector<std::uint8_t>& bytes) {
-        if (!detail::is_jpeg(bytes)) return false;
-        for (const PlannedOutput& out : job.outputs) {
-            if (detail::output_format_named_by(out.path).format != detail::OutputFormat::jpeg) return false;
-        }
-        return true;
+    bool gpu_encodes(const Job& job, const detail::ImageSource& source) const {
+        return source.is_jpeg() &&
+               std::all_of(job.outputs.begin(), job.outputs.end(), [this](const PlannedOutput& out) { return sink_for(out).is_jpeg(); });
     }
 
     /// A JPEG's variants encoded on the GPU by a coder of the pool, from `decoded` (libjpeg-turbo's pixels,
     /// uploaded) or, without it, from nvJPEG's decode of the file. False when nvJPEG is not usable or
     /// declines the file (damaged, CMYK, over the GPU budget): the caller then takes the CPU codecs, which
     /// decide, and name any damage.
-    bool transcode_on_gpu(const Job& job, const std::vector<std::uint8_t>& bytes, const ImageMetadata& metadata, const Image* decoded,
-                          Clock::time_point start) {
+    bool transcode_on_gpu(const Job& job, const detail::ImageSource& source, const Image* decoded, Clock::time_point start) {
         const std::int64_t before_ns = nanoseconds_since(start);  // the file, its metadata and a CPU decode
         if (!sessions()) return false;  // the GPU did not start (--device auto fell back to the CPU)
         if (!coders_) {
             if (!warned_coder_.exchange(true)) progress_.message("gpurotate: warning: nvJPEG is not usable (" + jpeg_failure_ + "); JPEGs take the CPU codecs");
             return false;
         }
-        const int orientation_tag = exif_orientation(metadata);
-        const Orientation upright = upright_of(job, orientation_tag);
+        const Orientation upright = upright_of(job, source.orientation_tag());
         std::vector<Orientation> elements;
         for (const PlannedOutput& out : job.outputs) elements.push_back(then(upright, out.operation));
         detail::GpuJpegReport report;
@@ -422,7 +405,7 @@ private:
         const auto gpu_start = Clock::now();
         {
             auto coder = coders_->acquire();
-            encoded = coder->variants(bytes, job.input.path, elements, settings_.quality, ReadOptions{HostMemory::pageable, settings_.max_pixels},
+            encoded = coder->variants(source.bytes(), source.path(), elements, settings_.quality, ReadOptions{HostMemory::pageable, settings_.max_pixels},
                                       report, decoded);
         }
         if (!encoded) return false;
@@ -437,8 +420,8 @@ private:
             const bool swaps = swaps_axes(elements[i]) != swaps_axes(elements.front());
             const std::int64_t w = swaps ? report.height : report.width, h = swaps ? report.width : report.height;
             any_failed |= !write_output(job, job.outputs[i], w, h, [&] {
-                detail::write_file_atomically(job.outputs[i].path, detail::with_metadata((*encoded)[i], kept_metadata(metadata, elements[i], orientation_tag)),
-                                              settings_.replace_outputs, false);
+                sink_for(job.outputs[i]).write_encoded(
+                    detail::with_metadata((*encoded)[i], source.metadata_for(elements[i], settings_.strip, settings_.auto_orient)));
             });
         }
         encode_ns_ += nanoseconds_since(write_start);

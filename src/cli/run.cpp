@@ -8,13 +8,10 @@
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
-#include "codecs/file_bytes.hpp"
-#include "codecs/jpeg_character.hpp"
-#include "codecs/jpeg_lossless.hpp"
-#include "codecs/jpeg_signature.hpp"
+#include "codecs/image_sink.hpp"
+#include "codecs/image_source.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
-#include "codecs/output_format.hpp"
 #include "codecs/png_codec.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 #include "core/nvtx.hpp"
@@ -66,13 +63,13 @@ std::string startup_text(GpuStartup& gpu) {
 // JPEG to JPEG on the GPU (nvJPEG): transformed and encoded in device memory, from `decoded` (libjpeg-turbo's
 // pixels, uploaded) or, without it, from nvJPEG's decode. False when this path does not apply or nvJPEG
 // declines the file; the caller then takes the usual one.
-bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& bytes, const Image* decoded, Orientation element, int quality,
-                      const ImageMetadata& metadata, GpuStartup& gpu, StageClock& clock, std::ostream& log) {
+bool transcode_on_gpu(const Options& options, const detail::ImageSource& source, const detail::ImageSink& sink, const Image* decoded,
+                      Orientation element, int quality, const ImageMetadata& metadata, GpuStartup& gpu, StageClock& clock, std::ostream& log) {
     detail::GpuJpegReport report;
     std::optional<std::vector<std::vector<std::uint8_t>>> encoded;
     try {
         detail::NvjpegCoder& coder = *gpu.wait().coder;
-        encoded = coder.variants(bytes, options.input, {element}, quality, ReadOptions{HostMemory::pageable, options.max_pixels}, report,
+        encoded = coder.variants(source.bytes(), source.path(), {element}, quality, ReadOptions{HostMemory::pageable, options.max_pixels}, report,
                                  decoded);
     } catch (const Error& e) {
         throw Error(e.code(), std::string(e.what()) + " (without --nvjpeg the CPU codecs do this)");
@@ -81,7 +78,7 @@ bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& b
     const double gpu_ms = clock.lap_ms();
     {
         detail::NvtxRange range("write");
-        detail::write_file_atomically(options.output, detail::with_metadata(std::move(encoded->front()), metadata), options.overwrite, true);
+        sink.write_encoded(detail::with_metadata(std::move(encoded->front()), metadata));
     }
     const double write_ms = clock.lap_ms();
     if (options.verbose) {
@@ -100,8 +97,8 @@ bool transcode_on_gpu(const Options& options, const std::vector<std::uint8_t>& b
 // JPEG to JPEG in the compressed domain (jpeg_lossless.hpp): the default wherever nothing asks for new
 // pixels. False where it does not apply, or where it is not perfect and --jpeg-edge is reencode; the caller
 // then decodes and encodes.
-bool transform_jpeg_losslessly(const Options& options, const std::vector<std::uint8_t>& bytes, Orientation element, bool auto_orients,
-                               const ImageMetadata& metadata, StageClock& clock, std::ostream& log) {
+bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource& source, const detail::ImageSink& sink, Orientation element,
+                               bool auto_orients, const ImageMetadata& metadata, StageClock& clock, std::ostream& log) {
     // --quality asks for an encoding, --auto-orient with a tag to apply for the re-encode's upright pixels,
     // --nvjpeg and --device cuda for the GPU's work.
     const char* reencoded_for = options.quality_given ? "--quality"
@@ -113,15 +110,18 @@ bool transform_jpeg_losslessly(const Options& options, const std::vector<std::ui
         if (options.verbose) log << "gpurotate: JPEG re-encoded, not transformed losslessly: " << reencoded_for << " was given\n";
         return false;
     }
-    detail::LosslessJpegReport report;
-    std::optional<std::vector<std::uint8_t>> transformed;
+    std::vector<detail::LosslessJpegReport> reports;
+    std::vector<std::optional<std::vector<std::uint8_t>>> transformed;
     {
         detail::NvtxRange range("lossless JPEG transform");
-        transformed = detail::transform_jpeg_lossless(bytes, options.input, element, options.jpeg_edge, options.strip, metadata,
-                                                      ReadOptions{HostMemory::pageable, options.max_pixels}, report);
+        transformed = source.transform_losslessly({detail::LosslessJpegVariant{element, &metadata}}, options.jpeg_edge, options.strip,
+                                                  options.max_pixels, reports);
     }
-    if (!transformed) {
-        if (options.verbose && detail::turbojpeg_available()) {
+    if (transformed.empty()) return false;  // no TurboJPEG in this build
+    const detail::LosslessJpegReport& report = reports.front();
+    if (!transformed.front()) {
+        if (options.jpeg_edge == detail::JpegEdge::error) throw detail::imperfect_transform_error(source.path(), element, report);
+        if (options.verbose) {
             log << "gpurotate: JPEG re-encoded: " << name(element) << " of " << report.width << "x" << report.height << " with "
                 << report.mcu_width << "x" << report.mcu_height << " MCUs would move a partial edge block (--jpeg-edge trim keeps it lossless "
                 << "by dropping it)\n";
@@ -131,7 +131,7 @@ bool transform_jpeg_losslessly(const Options& options, const std::vector<std::ui
     const double transform_ms = clock.lap_ms();
     {
         detail::NvtxRange range("write");
-        detail::write_file_atomically(options.output, *transformed, options.overwrite, true);
+        sink.write_encoded(*transformed.front());
     }
     const double write_ms = clock.lap_ms();
     if (report.trimmed) {
@@ -160,8 +160,8 @@ void run_single_image(const Options& options, std::ostream& log) {
         throw Error(ErrorCode::output, "input and output are the same file '" + options.output +
                                            "' (use --overwrite to replace the input)");
     }
-    check_output_format(options.output);
-    check_output_writable(options.output, options.overwrite);
+    const detail::ImageSink sink(options.output, options.overwrite, true);
+    sink.check_writable();
     if (options.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "--nvjpeg: this build has no nvJPEG");
     if (options.nvjpeg && options.device == Backend::cpu) throw Error(ErrorCode::usage, "--nvjpeg runs on the GPU: it cannot go with --device cpu");
     // One image from a file: the CPU was faster at every size measured (bench/RESULTS.md: CUDA start-up
@@ -170,33 +170,30 @@ void run_single_image(const Options& options, std::ostream& log) {
     const Backend backend = options.nvjpeg || options.device == Backend::cuda ? Backend::cuda : Backend::cpu;
     // It starts now, on a thread of its own, while this one reads and decodes; with nvJPEG's coder only where
     // the output is a JPEG (its handle alone takes 0.3 s).
-    const bool jpeg_output = detail::output_format_named_by(options.output).format == detail::OutputFormat::jpeg;
     std::optional<GpuStartup> gpu;
-    if (backend == Backend::cuda) gpu.emplace(options.nvjpeg && jpeg_output, options.nvjpeg_decode == detail::NvjpegDecode::gpu, options.gpu_memory);
+    if (backend == Backend::cuda) gpu.emplace(options.nvjpeg && sink.is_jpeg(), options.nvjpeg_decode == detail::NvjpegDecode::gpu, options.gpu_memory);
 
-    // One read of the file: the pixels, and the EXIF and ICC profile, kept unless --strip; the orientation
-    // tag decides --auto-orient's first step.
+    // One read of the file: the pixels, and the metadata, kept unless --strip; the orientation tag decides
+    // --auto-orient's first step.
     StageClock clock;  // "decode" in -v counts the file's read too
-    const std::vector<std::uint8_t> bytes = [&] {
+    const detail::ImageSource source = [&] {
         detail::NvtxRange range("read");
-        return detail::read_file_bytes(options.input);
+        return detail::ImageSource(options.input);
     }();
-    const ImageMetadata metadata = detail::metadata_of(bytes);
-    const int orientation_tag = exif_orientation(metadata);
+    const int orientation_tag = source.orientation_tag();
     if (options.auto_orient) {
         element = then(orientation_from_exif(orientation_tag), element);
     } else if (orientation_tag > 1 && element != Orientation::identity) {
         log << "gpurotate: warning: '" << options.input << "' has EXIF orientation " << orientation_tag
             << ", kept in the output: viewers will turn the rotated pixels again (--auto-orient makes it upright first)\n";
     }
-    const ImageMetadata output_metadata =
-        options.strip ? stripped_metadata(metadata) : metadata_after(metadata, element, options.auto_orient && orientation_tag ? 1 : 0);
+    const ImageMetadata output_metadata = source.metadata_for(element, options.strip, options.auto_orient);
     // A PNG written from a PNG keeps the input's stored format: palette indices, 1/2/4-bit and 16-bit samples.
-    const bool png_to_png = detail::output_format_named_by(options.output).format == detail::OutputFormat::png && metadata.png_storage;
+    const bool png_to_png = sink.is_png() && source.is_png();
 
-    const bool jpeg_to_jpeg = jpeg_output && detail::is_jpeg(bytes);
+    const bool jpeg_to_jpeg = sink.is_jpeg() && source.is_jpeg();
     if (jpeg_to_jpeg &&
-        transform_jpeg_losslessly(options, bytes, element, options.auto_orient && orientation_tag > 1, output_metadata, clock, log)) {
+        transform_jpeg_losslessly(options, source, sink, element, options.auto_orient && orientation_tag > 1, output_metadata, clock, log)) {
         return;
     }
     // A JPEG re-encoded from a JPEG keeps the input's character: its quality (unless --quality is given) and
@@ -205,7 +202,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     write.quality = options.quality;
     std::string kept;
     if (jpeg_to_jpeg) {
-        if (const auto character = detail::jpeg_character(bytes)) {
+        if (const auto character = source.jpeg_character()) {
             if (!options.quality_given) write.quality = character->quality;
             write.chroma = detail::chroma_after(character->chroma, swaps_axes(element));
             kept = " at quality " + std::to_string(write.quality) + (options.quality_given ? " (--quality)" : " (the input's, from its quantization tables)");
@@ -213,19 +210,17 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
     const bool jpeg_on_gpu = options.nvjpeg && jpeg_to_jpeg;
     if (jpeg_on_gpu && options.nvjpeg_decode == detail::NvjpegDecode::gpu &&
-        transcode_on_gpu(options, bytes, nullptr, element, write.quality, output_metadata, *gpu, clock, log)) {
+        transcode_on_gpu(options, source, sink, nullptr, element, write.quality, output_metadata, *gpu, clock, log)) {
         return;
     }
-    // Into pageable memory even for the GPU: page-locked memory would need the context the other thread
-    // is still making.
     const Image input = [&] {
         detail::NvtxRange range("decode");
-        return decode_image(bytes, ReadOptions{HostMemory::pageable, options.max_pixels, png_to_png}, options.input);
+        return source.decode(options.max_pixels, png_to_png);
     }();
     // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
-    if (jpeg_on_gpu && transcode_on_gpu(options, bytes, &input, element, write.quality, output_metadata, *gpu, clock, log)) return;
+    if (jpeg_on_gpu && transcode_on_gpu(options, source, sink, &input, element, write.quality, output_metadata, *gpu, clock, log)) return;
     const double decode_ms = clock.lap_ms();
-    check_output_format(options.output, input.format());
+    sink.check_holds(input.format());
     if (gpu) gpu->wait();
     const double gpu_wait_ms = clock.lap_ms();
 
@@ -236,11 +231,10 @@ void run_single_image(const Options& options, std::ostream& log) {
     const double transform_ms = clock.lap_ms();
 
     write.png_level = options.png_level;
-    write.overwrite = options.overwrite;
     write.metadata = &output_metadata;
     {
         detail::NvtxRange range("encode");
-        write_image(options.output, output.view(), write);
+        sink.write(output.view(), write);
     }
     const double encode_ms = clock.lap_ms();
 
@@ -259,7 +253,7 @@ void run_single_image(const Options& options, std::ostream& log) {
             << encode_ms << " ms\n";
         if (!kept.empty()) log << "gpurotate: JPEG encoded" << kept << ", chroma " << to_string(write.chroma) << "\n";
         if (png_to_png) {
-            const PngStorage& stored = *metadata.png_storage;
+            const PngStorage& stored = *source.metadata().png_storage;
             log << "gpurotate: PNG written as the input stores it: colour type " << stored.color_type << ", " << stored.bit_depth << "-bit"
                 << (stored.palette.empty() ? "" : ", PLTE") << (stored.transparency.empty() ? "" : ", tRNS") << "\n";
             const std::string notes = detail::png_output_notes(output_metadata, output.format());

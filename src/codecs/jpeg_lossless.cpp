@@ -109,15 +109,4 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     return results;
 }
 
-std::optional<std::vector<std::uint8_t>> transform_jpeg_lossless(const std::vector<std::uint8_t>& jpeg, const std::string& path, Orientation element,
-                                                                 JpegEdge edge, bool strip, const ImageMetadata& output_metadata,
-                                                                 const ReadOptions& options, LosslessJpegReport& report) {
-    std::vector<LosslessJpegReport> reports;
-    auto results = transform_jpeg_lossless_variants(jpeg, path, {LosslessJpegVariant{element, &output_metadata}}, edge, strip, options, reports);
-    if (results.empty()) return std::nullopt;
-    report = reports.front();
-    if (!report.perfect && edge == JpegEdge::error) throw imperfect_transform_error(path, element, report);
-    return std::move(results.front());
-}
-
 }  // namespace gpurotate::detail

@@ -50,8 +50,8 @@ struct LosslessJpegVariant {
     const ImageMetadata* metadata = nullptr;  ///< nullptr: the markers as they are
 };
 
-/// Several transforms of one JPEG from one decode of its entropy-coded data (tjTransform with n transforms):
-/// `augment`'s variants. One result per variant, in order: its bytes, or nothing where the transform is not
+/// Transforms of one JPEG, all from one decode of its entropy-coded data (tjTransform with n transforms):
+/// the single-image command's one, `augment`'s variants. One result per variant, in order: its bytes, or nothing where the transform is not
 /// perfect and `edge` is not trim (reports[i].perfect says so; the caller re-encodes or refuses). Nothing
 /// at all (an empty vector) without TurboJPEG or when `jpeg` is not a JPEG. Throws Error (input) naming
 /// `path` for a damaged JPEG or one over `options.max_pixels`.
@@ -59,14 +59,5 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
                                                                                        const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
                                                                                        bool strip, const ReadOptions& options,
                                                                                        std::vector<LosslessJpegReport>& reports);
-
-/// The JPEG `jpeg` transformed by `element` in the compressed domain, its EXIF replaced by
-/// `output_metadata.exif` where both have one (the orientation tag and pixel dimensions updated), every other
-/// marker copied; no marker at all with `strip`. Nothing when the transform is not perfect and `edge` is
-/// reencode, or without TurboJPEG. Throws Error (input) naming `path` for a damaged JPEG or one over
-/// `options.max_pixels`, Error (output) when it is not perfect and `edge` is error.
-std::optional<std::vector<std::uint8_t>> transform_jpeg_lossless(const std::vector<std::uint8_t>& jpeg, const std::string& path, Orientation element,
-                                                                 JpegEdge edge, bool strip, const ImageMetadata& output_metadata,
-                                                                 const ReadOptions& options, LosslessJpegReport& report);
 
 }  // namespace gpurotate::detail

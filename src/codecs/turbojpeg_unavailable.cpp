@@ -21,9 +21,4 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     return {};  // the caller decodes and encodes instead
 }
 
-std::optional<std::vector<std::uint8_t>> transform_jpeg_lossless(const std::vector<std::uint8_t>&, const std::string&, Orientation, JpegEdge, bool,
-                                                                 const ImageMetadata&, const ReadOptions&, LosslessJpegReport&) {
-    return std::nullopt;  // the caller decodes and encodes instead
-}
-
 }  // namespace gpurotate::detail

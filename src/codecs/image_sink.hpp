@@ -1,0 +1,45 @@
+#pragma once
+// One output file: its path, the format its extension names, and its writing, atomic (to a temporary
+// file in the same folder, renamed into place: complete or absent). The other half of source ->
+// transform -> sink (image_source.hpp).
+
+#include "codecs/output_format.hpp"
+
+#include <gpurotate/io.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpurotate::detail {
+
+class ImageSink {
+public:
+    /// Throws Error (output) for an extension that names no format this build writes.
+    ImageSink(std::string path, bool overwrite, bool durable);
+
+    const std::string& path() const { return path_; }
+    OutputFormat format() const { return spec_->format; }
+    bool is_jpeg() const { return format() == OutputFormat::jpeg; }
+    bool is_png() const { return format() == OutputFormat::png; }
+
+    /// Throws Error (output) unless the file can be created: its folder exists and is writable, and it does
+    /// not exist unless `overwrite`. Called before the work starts, and by the writes.
+    void check_writable() const;
+    /// Throws Error (output) unless the format holds `pixels` exactly.
+    void check_holds(PixelFormat pixels) const;
+
+    /// Encodes `pixels` in the sink's format with `options` (quality, subsampling, PNG level, metadata)
+    /// and writes them.
+    void write(ConstImageView pixels, WriteOptions options) const;
+    /// Writes bytes already in the sink's format: a lossless transform's, nvJPEG's.
+    void write_encoded(const std::vector<std::uint8_t>& bytes) const;
+
+private:
+    std::string path_;
+    const OutputFormatSpec* spec_;
+    bool overwrite_;
+    bool durable_;
+};
+
+}  // namespace gpurotate::detail

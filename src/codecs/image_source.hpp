@@ -1,0 +1,61 @@
+#pragma once
+// One input file, read once: its bytes, what they are, the metadata that travels to its outputs, and the
+// ways its pixels come out of it (decoded, in the stored format where a PNG output keeps it, or moved in the
+// compressed domain where the format allows). The single-image command and `augment` both read as
+// source -> transform -> sink (image_sink.hpp), as libvips's loaders and savers or OpenImageIO's
+// ImageInput and ImageOutput do.
+
+#include "codecs/jpeg_character.hpp"
+#include "codecs/jpeg_lossless.hpp"
+
+#include <gpurotate/io.hpp>
+#include <gpurotate/orientation.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpurotate::detail {
+
+class ImageSource {
+public:
+    /// Reads the file at `path` and its metadata (EXIF, ICC, a PNG's stored format and chunks). Throws Error
+    /// (input) naming the file when it cannot be read; damaged metadata is dropped, never an error.
+    explicit ImageSource(std::string path);
+
+    const std::string& path() const { return path_; }
+    const std::vector<std::uint8_t>& bytes() const { return bytes_; }
+    bool is_jpeg() const;
+    bool is_png() const { return metadata_.png_storage.has_value(); }
+    const ImageMetadata& metadata() const { return metadata_; }
+    /// The EXIF Orientation tag (1-8), or 0 where there is none.
+    int orientation_tag() const { return orientation_tag_; }
+
+    /// The pixels, decoded by whichever codec takes the file. `stored_format`: a PNG's stored samples (palette
+    /// indices, 1/2/4-bit values), for a PNG output that keeps them; otherwise samples every format holds.
+    /// Throws Error (input) naming the file, for a damaged file or one over `max_pixels`.
+    Image decode(std::int64_t max_pixels, bool stored_format) const;
+
+    /// The metadata as it belongs on the output of `element`: all of it (EXIF dimensions and PNG pHYs
+    /// swapped with the axes, the orientation tag 1 where `oriented` made the pixels upright), or with
+    /// `strip` only what the pixels need (a PNG's palette and transparency).
+    ImageMetadata metadata_for(Orientation element, bool strip, bool oriented) const;
+
+    /// A JPEG's transforms in the compressed domain, all from one decode of its entropy-coded data
+    /// (transform_jpeg_lossless_variants); empty where the format has none (not a JPEG, no TurboJPEG).
+    std::vector<std::optional<std::vector<std::uint8_t>>> transform_losslessly(const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
+                                                                               bool strip, std::int64_t max_pixels,
+                                                                               std::vector<LosslessJpegReport>& reports) const;
+
+    /// A JPEG's quality and chroma subsampling, which its re-encodes keep; nothing for other formats.
+    std::optional<JpegCharacter> jpeg_character() const;
+
+private:
+    std::string path_;
+    std::vector<std::uint8_t> bytes_;
+    ImageMetadata metadata_;
+    int orientation_tag_ = 0;
+};
+
+}  // namespace gpurotate::detail
