@@ -129,6 +129,11 @@ TEST_CASE("a lossless transform keeps the file's markers (a comment here) and --
     CHECK(run(std::string(GPUROTATE_RDJPGCOM) + " " + quote(kept)).output == "made by a camera\n");
     CHECK(run(std::string(GPUROTATE_RDJPGCOM) + " " + quote(stripped)).output.empty());
     CHECK(decoded(kept) == decoded(stripped));
+    // A re-encode cannot copy the comment, and says so.
+    const auto reencoded = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 --quality 80 -v -o " + quote(dir.file("reencoded.jpg")));
+    CHECK(reencoded.status == 0);
+    CHECK(reencoded.output.find("not written: the input's JPEG markers (a comment;") != std::string::npos);
+    CHECK(run(std::string(GPUROTATE_RDJPGCOM) + " " + quote(dir.file("reencoded.jpg"))).output.empty());
 }
 
 TEST_CASE("augment makes a JPEG's JPEG variants losslessly, from one decode, as jpegtran does") {

@@ -200,3 +200,27 @@ TEST_CASE("augment --auto-orient makes every input upright before its variants")
         CHECK(gpurotate::exif_orientation(gpurotate::read_metadata(base + "_rot90.png")) == 1);
     }
 }
+
+TEST_CASE("an output format that cannot carry the input's metadata says what it leaves out (-v), and --strip is silent") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(24, 16, {SampleType::u8, 3}, 23);
+    gpurotate::ImageMetadata meta;
+    meta.icc = random_bytes(3000, 24);
+    meta.exif = exif_with(1, 24, 16);
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    gpurotate::write_image(dir.file("in.jpg"), image.view(), options);
+    const auto to = [&](const char* out, const char* extra) {
+        const auto result = run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 -v --overwrite " + extra + " -o " + quote(dir.file(out)));
+        REQUIRE(result.status == 0);
+        return result.output;
+    };
+    CHECK(to("o.tga", "").find("TGA output: not written: EXIF, ICC profile") != std::string::npos);
+    CHECK(to("o.png", "").find("not written") == std::string::npos);  // eXIf and iCCP
+    CHECK(to("o.jpg", "--quality 80").find("not written") == std::string::npos);
+    CHECK(to("s.tga", "--strip").find("not written") == std::string::npos);
+    // augment says it once a run.
+    const auto augmented = run(quote(exe) + " augment " + quote(dir.file("in.jpg")) + " -o " + quote(dir.file("aug")) + " --ops rot90 --format tga --device cpu");
+    CHECK(augmented.status == 0);
+    CHECK(augmented.output.find("TGA output: not written: EXIF, ICC profile") != std::string::npos);
+}

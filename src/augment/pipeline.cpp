@@ -333,6 +333,15 @@ private:
             const std::string notes = detail::png_output_notes(source.metadata(), input.format());
             if (!notes.empty() && !noted_png_.exchange(true)) progress_.message("gpurotate: note: '" + job.input.path + "' (and perhaps others): PNG " + notes);
         }
+        if (!noted_unwritten_.load()) {  // once a run, as above
+            const ImageMetadata kept = source.metadata_for(Orientation::identity, settings_.strip, settings_.auto_orient);
+            for (const PlannedOutput& out : job.outputs) {
+                const std::string unwritten = sink_for(out).unwritten(source, kept, settings_.strip);
+                if (!unwritten.empty() && !noted_unwritten_.exchange(true)) {
+                    progress_.message("gpurotate: note: '" + job.input.path + "' (and perhaps others): " + unwritten);
+                }
+            }
+        }
         start = Clock::now();
         bool any_failed = failed_before;
         for (std::size_t i = 0; i < job.outputs.size(); ++i) {
@@ -557,6 +566,7 @@ private:
     std::atomic<bool> fatal_flag_{false};
     std::atomic<bool> warned_orientation_{false};  // the EXIF warning once a run, not once an image
     std::atomic<bool> noted_png_{false};           // what a PNG output leaves out, once a run
+    std::atomic<bool> noted_unwritten_{false};     // what an output format cannot carry, once a run
     std::atomic<bool> warned_coder_{false};
 };
 

@@ -252,6 +252,8 @@ void run_single_image(const Options& options, std::ostream& log) {
             << "gpurotate: decode " << decode_ms << " ms, " << (gpu ? "wait for the GPU " + fixed_ms(gpu_wait_ms) + ", " : "") << "transform " << transform_ms << " ms (with transfers), encode "
             << encode_ms << " ms\n";
         if (!kept.empty()) log << "gpurotate: JPEG encoded" << kept << ", chroma " << to_string(write.chroma) << "\n";
+        const std::string unwritten = sink.unwritten(source, output_metadata, options.strip);
+        if (!unwritten.empty()) log << "gpurotate: " << unwritten << "\n";
         if (png_to_png) {
             const PngStorage& stored = *source.metadata().png_storage;
             log << "gpurotate: PNG written as the input stores it: colour type " << stored.color_type << ", " << stored.bit_depth << "-bit"

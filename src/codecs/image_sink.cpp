@@ -19,4 +19,27 @@ void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
 
 void ImageSink::write_encoded(const std::vector<std::uint8_t>& bytes) const { write_file_atomically(path_, bytes, overwrite_, durable_); }
 
+std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata& metadata, bool strip) const {
+    if (strip) return {};
+    std::string lost;
+    const auto add = [&](const std::string& words) { lost += (lost.empty() ? "" : ", ") + words; };
+    // JPEG and PNG outputs carry EXIF and the ICC profile (metadata.cpp, png_codec.cpp); the others none.
+    if (!is_jpeg() && !is_png()) {
+        if (!metadata.exif.empty()) add("EXIF");
+        if (!metadata.icc.empty()) add("ICC profile");
+    }
+    if (!is_png()) {
+        std::string chunks;
+        for (const PngChunk& chunk : metadata.png_chunks) {
+            const bool carried = is_jpeg() && (chunk.type == "iCCP" || chunk.type == "eXIf");  // as the ICC profile and EXIF
+            if (!carried && chunks.find(chunk.type) == std::string::npos) chunks += (chunks.empty() ? "" : " ") + chunk.type;
+        }
+        if (!chunks.empty()) add("the PNG chunks " + chunks);
+    }
+    const std::string markers = source.other_jpeg_markers();
+    if (!markers.empty()) add("the input's JPEG markers (" + markers + "; only the lossless JPEG to JPEG transform copies them)");
+    if (lost.empty()) return lost;
+    return std::string(spec_->name) + " output: not written: " + lost;
+}
+
 }  // namespace gpurotate::detail

@@ -3,6 +3,7 @@
 // file in the same folder, renamed into place: complete or absent). The other half of source ->
 // transform -> sink (image_source.hpp).
 
+#include "codecs/image_source.hpp"
 #include "codecs/output_format.hpp"
 
 #include <gpurotate/io.hpp>
@@ -34,6 +35,12 @@ public:
     void write(ConstImageView pixels, WriteOptions options) const;
     /// Writes bytes already in the sink's format: a lossless transform's, nvJPEG's.
     void write_encoded(const std::vector<std::uint8_t>& bytes) const;
+
+    /// What of `source`'s metadata an output encoded from pixels with `metadata` (as `metadata_for` gave it)
+    /// cannot carry in this format, in words for -v ("TIFF holds no EXIF, ICC profile; not written: ..."); empty
+    /// when everything is kept, or with `strip` (dropping it all was asked for). A PNG output's own chunk
+    /// rules are png_output_notes'.
+    std::string unwritten(const ImageSource& source, const ImageMetadata& metadata, bool strip) const;
 
 private:
     std::string path_;

@@ -1,8 +1,11 @@
 #include "codecs/image_source.hpp"
 
 #include "codecs/file_bytes.hpp"
+#include "codecs/jpeg_segments.hpp"
 #include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
+
+#include <algorithm>
 
 namespace gpurotate::detail {
 
@@ -28,5 +31,33 @@ std::vector<std::optional<std::vector<std::uint8_t>>> ImageSource::transform_los
 }
 
 std::optional<JpegCharacter> ImageSource::jpeg_character() const { return is_jpeg() ? detail::jpeg_character(bytes_) : std::nullopt; }
+
+std::string ImageSource::other_jpeg_markers() const {
+    const auto starts_with = [&](const JpegSegment& s, const char* text, std::size_t size) {
+        return s.size >= size && std::equal(text, text + size, bytes_.begin() + static_cast<std::ptrdiff_t>(s.payload));
+    };
+    int xmp = 0, comments = 0;
+    std::string others;
+    for (const JpegSegment& s : jpeg_segments(bytes_)) {
+        // APP0 (JFIF) and APP14 (Adobe) describe the coding, which every encode writes anew; APP1 "Exif" and
+        // APP2 "ICC_PROFILE" are the metadata that travels.
+        if (s.marker == 0xe0 || s.marker == 0xee || (s.marker == 0xe1 && starts_with(s, "Exif\0", 5)) ||
+            (s.marker == 0xe2 && starts_with(s, "ICC_PROFILE", 11))) {
+            continue;
+        }
+        if (s.marker == 0xe1 && starts_with(s, "http://ns.adobe.com/xap/1.0/", 28)) {
+            ++xmp;
+        } else if (s.marker == 0xfe) {
+            ++comments;
+        } else if (s.marker >= 0xe0 && s.marker <= 0xef) {
+            const std::string name = "APP" + std::to_string(s.marker - 0xe0);
+            if (others.find(name) == std::string::npos) others += (others.empty() ? "" : ", ") + name;
+        }
+    }
+    std::string words = xmp ? "XMP" : "";
+    if (comments) words += (words.empty() ? "" : ", ") + (comments == 1 ? std::string("a comment") : std::to_string(comments) + " comments");
+    if (!others.empty()) words += (words.empty() ? "" : ", ") + others;
+    return words;
+}
 
 }  // namespace gpurotate::detail
