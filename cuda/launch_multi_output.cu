@@ -1,8 +1,11 @@
 // The dispatch of the multi-output transform. Which fused kernel runs depends on the pixel width, as
 // measured with `gpurotate bench --kernel multi-output` on an H200 (bench/RESULTS.md, all 7 elements):
-// - 1, 2, 4, 8 bytes: the vectorized fused kernel, 1.4-2x faster than one launch per element; where its
+// - 1, 2, 4 bytes: the vectorized fused kernel, 1.4-2x faster than one launch per element; where its
 //   alignment rules fail (a 1080-row image and 16-row blocks), as for 3 bytes below;
-// - 6, 12, 16 bytes: the shared-memory fused kernel, at every size;
+// - 6, 8, 12, 16 bytes: the shared-memory fused kernel, at every size (8 bytes, H100: 1.55 ms against the
+//   vectorized fused kernel's 1.72 at 8192x8192, 0.59 of seven launches' time against 0.65, as in every run
+//   since the eighth session; 0.052 against 0.058 ms at 1920x1080: a thread's 8-byte word is already a wide
+//   access; bench/RESULTS.md, fourteenth session);
 // - 3 bytes: the shared-memory fused kernel up to `tiled_max_pixels`, one automatic launch per element
 //   above, where the vectorized single-element kernels' 16-byte stores win.
 // (The vectorized fused kernel stores 3-, 6- and 12-byte pixels in 8-byte pieces and loses to both.)
@@ -40,7 +43,7 @@ bool multi_output_fused_applies(ConstImageView src, const TransformTarget* targe
 
 void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {
     const std::size_t bytes = src.format.pixel_bytes();
-    if (bytes % 3 != 0 && bytes < 16 && try_fused_vectorized(src, targets, count, stream)) {
+    if (bytes % 3 != 0 && bytes < 8 && try_fused_vectorized(src, targets, count, stream)) {
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
         return;
     }
