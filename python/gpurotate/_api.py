@@ -39,7 +39,7 @@ def element(op: Op) -> Orientation:
 
 def compose(ops: Ops) -> Orientation:
     """The one element equal to applying `ops` in order: compose(["rot90", "flip-h"]) is Orientation.transpose."""
-    if isinstance(ops, (str, int, np.integer, Orientation)):
+    if isinstance(ops, (str, bytes)) or not isinstance(ops, Iterable):
         return element(ops)
     result = Orientation.identity
     for op in ops:
@@ -212,6 +212,8 @@ def apply(
         out = _empty(x, kind, result_shape)
     else:
         _refuse_autograd(out, _framework(out), "out")
+        if isinstance(out, np.ndarray) and not out.flags.writeable:
+            raise ValueError("out is read-only")
     if not _on_cuda(x, kind):
         if stream is not None:
             raise ValueError("stream= is for CUDA arrays; x is in host memory")

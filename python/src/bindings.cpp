@@ -138,7 +138,6 @@ Geometry geometry_of(const std::vector<std::int64_t>& shape, Layout layout) {
 
 // The one output element of each sample: one element for all, or one per sample.
 std::vector<Orientation> per_sample(const std::vector<Orientation>& elements, const Geometry& g) {
-    if (elements.empty()) throw nb::value_error("no element given");
     if (elements.size() == 1) return std::vector<Orientation>(static_cast<std::size_t>(g.samples), elements.front());
     if (static_cast<std::int64_t>(elements.size()) != g.samples) {
         throw nb::value_error(("elements= has " + std::to_string(elements.size()) + " entries for a batch of " +
@@ -151,6 +150,7 @@ std::vector<Orientation> per_sample(const std::vector<Orientation>& elements, co
 // Whether the output's height and width are swapped; refuses per-sample elements that would give
 // samples of a non-square batch different shapes (one array cannot hold them).
 bool output_swaps_axes(const std::vector<Orientation>& elements, const Geometry& g) {
+    if (elements.empty()) return false;  // an empty batch with its empty list of elements
     const bool swaps = swaps_axes(elements.front());
     if (g.height == g.width) return swaps;
     for (Orientation o : elements) {
@@ -169,7 +169,8 @@ bool output_swaps_axes(const std::vector<Orientation>& elements, const Geometry&
 std::vector<std::int64_t> output_shape(const std::vector<std::int64_t>& shape, Layout layout, const std::vector<Orientation>& elements) {
     const Geometry g = geometry_of(shape, layout);
     std::vector<std::int64_t> out = shape;
-    if (output_swaps_axes(per_sample(elements, g), g)) {
+    per_sample(elements, g);  // checks the count
+    if (output_swaps_axes(elements, g)) {
         const auto h = static_cast<std::size_t>(height_axis(layout));
         std::swap(out[h], out[h + 1]);
     }
@@ -220,9 +221,11 @@ Place place_of(const Array& a, const char* role) {
 }
 
 // The library reads and writes tightly packed rows: any other strides are refused, never guessed at.
-// Axes of extent 1 may have any stride (NumPy and PyTorch give them arbitrary ones).
+// Axes of extent 1 may have any stride (NumPy and PyTorch give them arbitrary ones), and so may any axis of
+// an empty array (DLPack gives its strides as 0).
 template <class Array>
 void require_c_contiguous(const Array& a, const char* role, Layout layout) {
+    if (a.size() == 0) return;
     std::int64_t expected = 1;
     bool contiguous = true;
     for (std::size_t i = a.ndim(); i-- > 0;) {
