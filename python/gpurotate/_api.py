@@ -143,7 +143,9 @@ def _cuda_call(x: Any, kind: str, stream: Any):
     `stream` where given, else the framework's current stream on that device."""
     if kind == "torch":
         torch = _module_of("torch")
-        with torch.cuda.device(x.device):
+        # Switching devices costs a few microseconds a call: only where the array is not on the current one.
+        guard = torch.cuda.device(x.device) if x.device.index != torch.cuda.current_device() else contextlib.nullcontext()
+        with guard:
             yield _stream_handle(stream) if stream is not None else torch.cuda.current_stream(x.device).cuda_stream
     else:
         cupy = _module_of("cupy")
@@ -156,12 +158,14 @@ def _refuse_autograd(x: Any, kind: str, role: str) -> None:
         raise TypeError(f"{role} requires grad: gpurotate records no autograd graph; pass x.detach()")
 
 
-def _element_list(elements: Any) -> list[Orientation]:
-    if hasattr(elements, "tolist"):  # NumPy, PyTorch (a CUDA tensor is read back), CuPy
+def _element_codes(elements: Any) -> list[int]:
+    """Codes 0-7 (the module checks their range): plain ints pass as they are, since this list is on every
+    training step's path."""
+    if hasattr(elements, "tolist"):  # NumPy, PyTorch (a CUDA tensor is read back: a synchronisation), CuPy
         elements = elements.tolist()
     if isinstance(elements, (str, bytes)) or not isinstance(elements, Iterable):
         raise TypeError("elements= is a sequence of one element per sample (codes 0-7, names or Orientation)")
-    return [element(e) for e in elements]
+    return [e if type(e) is int else int(element(e)) for e in elements]
 
 
 def apply(
@@ -204,7 +208,7 @@ def apply(
     _refuse_autograd(x, kind, "x")
     shape = tuple(int(extent) for extent in x.shape)
     layout = infer_layout(shape) if layout is None else layout
-    codes = [compose(ops)] if elements is None else _element_list(elements)
+    codes = [int(compose(ops))] if elements is None else _element_codes(elements)
     if elements is not None and layout not in ("nchw", "nhwc"):
         raise ValueError(f"elements= needs a batch: layout 'nchw' or 'nhwc', not '{layout}'")
     result_shape = _gpurotate.output_shape(shape, layout, codes)

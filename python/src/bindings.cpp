@@ -136,6 +136,21 @@ Geometry geometry_of(const std::vector<std::int64_t>& shape, Layout layout) {
     return g;
 }
 
+// Elements arrive as their codes (a list of Python ints converts far faster than one of enum members: a
+// batch's per-sample list is on every training step's path).
+std::vector<Orientation> elements_of(const std::vector<int>& codes) {
+    std::vector<Orientation> elements(codes.size());
+    for (std::size_t i = 0; i < codes.size(); ++i) {
+        if (codes[i] < 0 || codes[i] > 7) {
+            throw nb::value_error(("element code " + std::to_string(codes[i]) + " is not one of 0-7 (identity, rot90, rot180, rot270, "
+                                   "flip-h, flip-v, transpose, transverse)")
+                                      .c_str());
+        }
+        elements[i] = static_cast<Orientation>(codes[i]);
+    }
+    return elements;
+}
+
 // The one output element of each sample: one element for all, or one per sample.
 std::vector<Orientation> per_sample(const std::vector<Orientation>& elements, const Geometry& g) {
     if (elements.size() == 1) return std::vector<Orientation>(static_cast<std::size_t>(g.samples), elements.front());
@@ -338,9 +353,10 @@ void run_on_cpu(const Views& v, std::int64_t images, const std::function<Orienta
 
 CUstream_st* as_stream(std::uintptr_t handle) { return reinterpret_cast<CUstream_st*>(handle); }
 
-void transform_arrays(const SourceArray& src, DestinationArray& dst, const std::vector<Orientation>& elements, const std::string& layout_text,
+void transform_arrays(const SourceArray& src, DestinationArray& dst, const std::vector<int>& codes, const std::string& layout_text,
                       std::uintptr_t stream) {
     const Layout layout = parse_layout(layout_text);
+    const std::vector<Orientation> elements = elements_of(codes);
     const Checked c = check_pair(src, dst, layout, elements);
     const Geometry& g = c.geometry;
     if (g.images == 0 || g.width == 0 || g.height == 0) return;  // nothing to move; the shapes are checked
@@ -465,16 +481,16 @@ NB_MODULE(_gpurotate, m) {
 
     m.def(
         "output_shape",
-        [](const std::vector<std::int64_t>& shape, const std::string& layout, const std::vector<Orientation>& elements) {
-            return output_shape(shape, parse_layout(layout), elements);
+        [](const std::vector<std::int64_t>& shape, const std::string& layout, const std::vector<int>& codes) {
+            return output_shape(shape, parse_layout(layout), elements_of(codes));
         },
         nb::arg("shape"), nb::arg("layout"), nb::arg("elements"),
-        "The shape of the result for an input of `shape` in `layout` (hw, hwc, chw, nchw, nhwc): one element for\n"
-        "all, or one per sample of a batch layout. Raises ValueError where the shape does not fit the layout\n"
+        "The shape of the result for an input of `shape` in `layout` (hw, hwc, chw, nchw, nhwc): one element code\n"
+        "(0-7, Orientation's values) for all, or one per sample of a batch layout. Raises ValueError where the shape does not fit the layout\n"
         "or per-sample elements would give non-square samples different shapes.");
     m.def("transform", &transform_arrays, nb::arg("src").noconvert(), nb::arg("dst").noconvert(), nb::arg("elements"),
           nb::arg("layout"), nb::arg("stream") = 0,
-          "Writes `elements` applied to `src` into `dst` (C-contiguous arrays of one dtype, uint8, uint16 or\n"
+          "Writes `elements` (codes 0-7) applied to `src` into `dst` (C-contiguous arrays of one dtype, uint8, uint16 or\n"
           "float32, on one device; `dst` of output_shape's shape, not overlapping `src`). One element for all,\n"
           "or one per sample of a batch. CPU arrays: the CPU backend, returning when done. CUDA arrays: one\n"
           "launch per 65535 images (the grouped launch for per-sample elements) on `stream` (a cudaStream_t as\n"
