@@ -2,7 +2,8 @@
 """gpurotate's Python package against PyTorch (and torchvision, kornia, CuPy where importable) on CUDA tensors.
 
 For u8 NCHW batches and u8/f32 HWC images, each of the 8 elements and a random D4 element per sample, every
-implementation is timed with CUDA events around the call (Python overhead included, as a user sees it),
+implementation is timed with CUDA events around the call (Python overhead included, as a user sees it; the
+host's own time in the call is recorded too, as host_ms),
 after warm-up, with the L2 cache flushed before each sample, and reported as the median of --reps samples
 and as a share of the same run's device copy of the same bytes (`y.copy_(x)`): 100% = copy speed. Every
 implementation's output is checked against gpurotate's once before it is timed (a mismatch is reported,
@@ -24,6 +25,7 @@ import json
 import platform
 import statistics
 import sys
+import time
 import traceback
 
 try:
@@ -118,18 +120,22 @@ class Timer:
         self.flush_buffer = torch.empty(4 * l2, dtype=torch.uint8, device=device) if flush else None
 
     def median_ms(self, call):
+        """(median device time between the events, median host time of the call itself) in milliseconds."""
         for _ in range(self.warmup):
             call()
         starts = [torch.cuda.Event(enable_timing=True) for _ in range(self.reps)]
         ends = [torch.cuda.Event(enable_timing=True) for _ in range(self.reps)]
+        host = []
         for start, end in zip(starts, ends):
             if self.flush_buffer is not None:
                 self.flush_buffer.zero_()
             start.record()
+            began = time.perf_counter()
             call()
+            host.append(time.perf_counter() - began)
             end.record()
         torch.cuda.synchronize()
-        return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
+        return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends)), 1e3 * statistics.median(host)
 
 
 def cases(quick):
@@ -198,7 +204,7 @@ def run(args):
             rows.append({"case": label, "error": "out of memory"})
             continue
         h, w = HW_DIMS[layout]
-        copy_ms = timer.median_ms(lambda: copy_out.copy_(x))
+        copy_ms, _ = timer.median_ms(lambda: copy_out.copy_(x))
         bytes_moved = 2 * x.numel() * x.element_size()
         base = {"case": label, "layout": layout, "dtype": str(dtype).replace("torch.", ""), "shape": list(shape),
                 "copy_ms": copy_ms, "copy_gbps": bytes_moved / copy_ms / 1e6}
@@ -239,15 +245,15 @@ def run(args):
                     if not torch.equal(result, expected):
                         row["error"] = "output differs from gpurotate's"
                     else:
-                        ms = timer.median_ms(call)
-                        row.update(ms=ms, percent_of_copy=100.0 * copy_ms / ms, gbps=bytes_moved / ms / 1e6)
+                        ms, host_ms = timer.median_ms(call)
+                        row.update(ms=ms, host_ms=host_ms, percent_of_copy=100.0 * copy_ms / ms, gbps=bytes_moved / ms / 1e6)
                 except Exception as error:  # one peer failing (an op it lacks, memory) leaves the rest
                     row["error"] = f"{type(error).__name__}: {error}".splitlines()[0][:200]
                     if args.verbose:
                         traceback.print_exc()
                 rows.append(row)
-                print(f"{label:24} {element:22} {name:40} " + (f"{row['percent_of_copy']:6.1f}% of copy" if "ms" in row else row["error"]),
-                      file=sys.stderr)
+                done = f"{row['percent_of_copy']:6.1f}% of copy, host {row['host_ms']:.3f} ms" if "ms" in row else row["error"]
+                print(f"{label:24} {element:22} {name:40} {done}", file=sys.stderr)
             del out
         del x, copy_out
         torch.cuda.empty_cache()
