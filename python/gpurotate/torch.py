@@ -47,6 +47,7 @@ class RandomElements(torch.nn.Module):
     ) -> None:
         super().__init__()
         self.elements = [_api.element(e) for e in elements]
+        self._codes = [int(e) for e in self.elements]
         if not self.elements:
             raise ValueError("no elements to draw from")
         weights = [1.0] * len(self.elements) if weights is None else [float(w) for w in weights]
@@ -57,9 +58,13 @@ class RandomElements(torch.nn.Module):
         self.generator = generator
 
     def draw(self, count: int) -> list[Orientation]:
-        """`count` elements drawn independently."""
+        """`count` elements drawn independently (what the next call would draw from the same generator state)."""
+        return [Orientation(code) for code in self._draw_codes(count)]
+
+    def _draw_codes(self, count: int) -> list[int]:
+        # Plain ints: the fast form of gpurotate.apply's per-sample list.
         picks = torch.multinomial(self.weights, count, replacement=True, generator=self.generator)
-        return [self.elements[i] for i in picks.tolist()]
+        return [self._codes[i] for i in picks.tolist()]
 
     def forward(self, *inputs: torch.Tensor):
         if not inputs:
@@ -68,14 +73,14 @@ class RandomElements(torch.nn.Module):
         if not isinstance(first, torch.Tensor) or first.dim() not in _LAYOUTS:
             raise ValueError("expected tensors of shape [H, W], [C, H, W] or [N, C, H, W]")
         batch = first.dim() == 4 and self.per_sample
-        codes = self.draw(first.shape[0] if batch else 1)
+        codes = self._draw_codes(first.shape[0] if batch else 1)
         outputs = tuple(self._apply(x, codes, batch) for x in inputs)
         return outputs[0] if len(outputs) == 1 else outputs
 
-    def _apply(self, x: torch.Tensor, codes: list[Orientation], batch: bool) -> torch.Tensor:
+    def _apply(self, x: torch.Tensor, codes: list[int], batch: bool) -> torch.Tensor:
         if not isinstance(x, torch.Tensor) or x.dim() not in _LAYOUTS:
             raise ValueError("expected tensors of shape [H, W], [C, H, W] or [N, C, H, W]")
-        if all(code == Orientation.identity for code in codes):
+        if all(code == int(Orientation.identity) for code in codes):
             return x  # as torchvision's random flips do when they draw no flip
         layout = _LAYOUTS[x.dim()]
         x = x.contiguous()
