@@ -38,8 +38,32 @@ if ((${#missing[@]})); then
   fi
 fi
 
+# The test command also runs the Python package's tests (python/tests, pytest) against a module built in
+# this same tree (GPUROTATE_BUILD_PYTHON): nanobind and the bindings compile in about 10 s and link the library
+# already built here, so there is no second CUDA compile. pytest, numpy and nanobind come from PyPI if missing.
+python_args=()
+python_tests=no
+if [ "$mode" = test ] && command -v python3 >/dev/null; then
+  python_missing=()
+  for module in pytest numpy nanobind; do
+    python3 -c "import $module" 2>/dev/null || python_missing+=("$module")
+  done
+  if ((${#python_missing[@]})); then
+    echo "bootstrap: installing ${python_missing[*]} (pip)"
+    python3 -m pip install --quiet "${python_missing[@]}" ||
+      echo "bootstrap: warning: could not install ${python_missing[*]} with pip" >&2
+  fi
+  if python3 -c "import nanobind, numpy, pytest, sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" 2>/dev/null; then
+    python_args=(-DGPUROTATE_BUILD_PYTHON=ON "-DPython_EXECUTABLE=$(command -v python3)")
+    python_tests=yes
+  else
+    python_args=(-DGPUROTATE_BUILD_PYTHON=OFF)  # also where an earlier run of this tree turned it on
+    echo "bootstrap: warning: the Python tests are skipped (they need python3 with its headers, nanobind, numpy and pytest)" >&2
+  fi
+fi
+
 # shellcheck disable=SC2086  # GPUROTATE_CMAKE_ARGS is a list of arguments
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${GPUROTATE_CMAKE_ARGS:-}
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${GPUROTATE_CMAKE_ARGS:-} "${python_args[@]}"
 if [ "$mode" = demo ]; then
   cmake --build build --parallel --target gpurotate  # the tool and its OpenCV plugin; not the tests or the bench
 else
@@ -52,6 +76,10 @@ if [ "$mode" = demo ]; then
   echo "bootstrap: wrote build/astronaut-rot90.png"
 else
   ctest --test-dir build --output-on-failure --parallel "$(nproc)"
+  if [ "$python_tests" = yes ]; then
+    # No bytecode or cache folders left in the source tree.
+    PYTHONPATH=build/python PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -p no:cacheprovider python/tests
+  fi
   # The host code again under AddressSanitizer + UndefinedBehaviorSanitizer and, for the augment
   # pipeline's threads, ThreadSanitizer (CPU-only builds at -O1: build-asan/, build-tsan/); then every
   # fuzzer for a fixed number of executions (scripts/fuzz.sh --ci, side by side) from the seed corpus and

@@ -1,0 +1,46 @@
+"""gpurotate: rotate, flip and transpose images and batches (the 8 elements of D4) in one pass, on NVIDIA
+GPUs (PyTorch and CuPy CUDA arrays, on the caller's stream) and on the CPU (NumPy arrays, CPU tensors).
+
+    import gpurotate
+    y = gpurotate.apply(x, "rot90")              # CLOCKWISE: numpy.rot90(x, k=-1) on the H and W axes
+    y = gpurotate.apply(x, ["rot90", "flip-h"])  # in order, composed: one pass (a transpose)
+    y = gpurotate.apply(batch, elements=codes, layout="nchw")  # one element per sample, one launch
+
+PyTorch transforms (RandomD4, RandomRotate90, RandomFlip) are in gpurotate.torch, which imports torch.
+"""
+
+from ._api import LAYOUTS, NAMES, apply, apply_inplace, compose, element, infer_layout
+from ._gpurotate import (
+    DeviceError,
+    Error,
+    Orientation,
+    UsageError,
+    __version__,
+    built_with_cuda,
+    cuda_available,
+    inverse,
+    name,
+    swaps_axes,
+    then,
+)
+
+__all__ = [
+    "LAYOUTS",
+    "NAMES",
+    "DeviceError",
+    "Error",
+    "Orientation",
+    "UsageError",
+    "__version__",
+    "apply",
+    "apply_inplace",
+    "built_with_cuda",
+    "compose",
+    "cuda_available",
+    "element",
+    "infer_layout",
+    "inverse",
+    "name",
+    "swaps_axes",
+    "then",
+]

@@ -1,0 +1,247 @@
+"""gpurotate.apply and its helpers: op names, layouts, output allocation and the caller's CUDA stream.
+
+Every check of an array (dtype, strides, shapes, devices) is made once, in the C++ module; this layer
+chooses the layout, allocates the result with the input's own framework and finds the stream.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Any, Iterable, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _gpurotate
+from ._gpurotate import Orientation
+
+#: The CLI names of the 8 elements, in the order of the C++ enum (their codes 0-7).
+NAMES = tuple(_gpurotate.name(Orientation(code)) for code in range(8))
+#: The layouts `apply` takes.
+LAYOUTS = ("hw", "hwc", "chw", "nchw", "nhwc")
+
+Op = Union[str, int, Orientation]
+Ops = Union[Op, Sequence[Op]]
+
+
+def element(op: Op) -> Orientation:
+    """One element from a CLI name ("rot90", "flip-h"; "flip_h" too), an `Orientation` or its code 0-7."""
+    if isinstance(op, Orientation):
+        return op
+    if isinstance(op, str):
+        return _gpurotate.parse(op.replace("_", "-"))
+    if isinstance(op, (int, np.integer)) and not isinstance(op, bool):
+        if 0 <= int(op) < 8:
+            return Orientation(int(op))
+        raise ValueError(f"element code {int(op)} is not one of 0-7 ({', '.join(NAMES)})")
+    raise TypeError(f"an operation is a name ({', '.join(NAMES)}), an Orientation or a code 0-7, not {type(op).__name__}")
+
+
+def compose(ops: Ops) -> Orientation:
+    """The one element equal to applying `ops` in order: compose(["rot90", "flip-h"]) is Orientation.transpose."""
+    if isinstance(ops, (str, bytes)) or not isinstance(ops, Iterable):
+        return element(ops)
+    result = Orientation.identity
+    for op in ops:
+        result = _gpurotate.then(result, element(op))
+    return result
+
+
+def infer_layout(shape: Sequence[int]) -> str:
+    """The layout `apply` assumes when none is given, from the shape alone (never the framework).
+
+    2-D: "hw". 3-D: "hwc" when the last axis has 1-4 entries (channels), else "chw". 4-D: "nhwc" when the
+    last axis has 1-4 entries, else "nchw". An image at most 4 pixels wide is therefore read as
+    channels-last: pass layout= in library code, where the data's layout is known.
+    """
+    ndim = len(shape)
+    if ndim == 2:
+        return "hw"
+    if ndim in (3, 4):
+        channels_last = 1 <= shape[-1] <= 4
+        if ndim == 3:
+            return "hwc" if channels_last else "chw"
+        return "nhwc" if channels_last else "nchw"
+    raise ValueError(f"cannot infer a layout for a {ndim}-D array (shape {tuple(shape)}): 2-D to 4-D, or pass layout=")
+
+
+def _module_of(name: str) -> Any:
+    # A framework that is not imported yet cannot have made the array: no import, no cost.
+    return sys.modules.get(name)
+
+
+def _framework(x: Any) -> str:
+    torch = _module_of("torch")
+    if torch is not None and isinstance(x, torch.Tensor):
+        return "torch"
+    cupy = _module_of("cupy")
+    if cupy is not None and isinstance(x, cupy.ndarray):
+        return "cupy"
+    if isinstance(x, np.ndarray):
+        return "numpy"
+    return "other"
+
+
+def _adopt(x: Any) -> tuple[Any, str]:
+    """The array as NumPy, PyTorch or CuPy (a view, never a copy), and which."""
+    kind = _framework(x)
+    if kind != "other":
+        return x, kind
+    if hasattr(x, "__cuda_array_interface__") or (
+        hasattr(x, "__dlpack_device__") and x.__dlpack_device__()[0] not in (1, 3)
+    ):
+        try:
+            import cupy
+        except ImportError:
+            raise TypeError(
+                f"{type(x).__name__} is a CUDA array of neither PyTorch nor CuPy: install CuPy (which wraps it "
+                "without a copy) or pass a torch or cupy array"
+            ) from None
+        return cupy.asarray(x) if hasattr(x, "__cuda_array_interface__") else cupy.from_dlpack(x), "cupy"
+    if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+        return np.from_dlpack(x), "numpy"
+    if hasattr(x, "__array_interface__"):
+        return np.asarray(x), "numpy"
+    try:
+        memoryview(x)
+    except TypeError:
+        raise TypeError(
+            f"expected a NumPy array, a PyTorch tensor, a CuPy array or an object with __dlpack__, "
+            f"__cuda_array_interface__ or the buffer protocol, not {type(x).__name__}"
+        ) from None
+    return np.asarray(x), "numpy"
+
+
+def _on_cuda(x: Any, kind: str) -> bool:
+    if kind == "torch":
+        return x.device.type == "cuda"
+    return kind == "cupy"
+
+
+def _empty(x: Any, kind: str, shape: Sequence[int]) -> Any:
+    if kind == "torch":
+        return _module_of("torch").empty(tuple(shape), dtype=x.dtype, device=x.device)
+    if kind == "cupy":
+        cupy = _module_of("cupy")
+        with x.device:
+            return cupy.empty(tuple(shape), dtype=x.dtype)
+    return np.empty(tuple(shape), dtype=x.dtype)
+
+
+def _stream_handle(stream: Any) -> int:
+    if isinstance(stream, int):
+        return stream
+    for attribute in ("cuda_stream", "ptr"):  # torch.cuda.Stream, cupy.cuda.Stream
+        if hasattr(stream, attribute):
+            return int(getattr(stream, attribute))
+    raise TypeError(f"stream= is a cudaStream_t as an int, a torch.cuda.Stream or a cupy.cuda.Stream, not {type(stream).__name__}")
+
+
+@contextlib.contextmanager
+def _cuda_call(x: Any, kind: str, stream: Any):
+    """The array's device made current (the library launches on the current device) and the stream to use:
+    `stream` where given, else the framework's current stream on that device."""
+    if kind == "torch":
+        torch = _module_of("torch")
+        # Switching devices costs a few microseconds a call: only where the array is not on the current one.
+        guard = torch.cuda.device(x.device) if x.device.index != torch.cuda.current_device() else contextlib.nullcontext()
+        with guard:
+            yield _stream_handle(stream) if stream is not None else torch.cuda.current_stream(x.device).cuda_stream
+    else:
+        cupy = _module_of("cupy")
+        with x.device:
+            yield _stream_handle(stream) if stream is not None else cupy.cuda.get_current_stream().ptr
+
+
+def _refuse_autograd(x: Any, kind: str, role: str) -> None:
+    if kind == "torch" and x.requires_grad:
+        raise TypeError(f"{role} requires grad: gpurotate records no autograd graph; pass x.detach()")
+
+
+def _element_codes(elements: Any) -> list[int]:
+    """Codes 0-7 (the module checks their range): plain ints pass as they are, since this list is on every
+    training step's path."""
+    if hasattr(elements, "tolist"):  # NumPy, PyTorch (a CUDA tensor is read back: a synchronisation), CuPy
+        elements = elements.tolist()
+    if isinstance(elements, (str, bytes)) or not isinstance(elements, Iterable):
+        raise TypeError("elements= is a sequence of one element per sample (codes 0-7, names or Orientation)")
+    return [e if type(e) is int else int(element(e)) for e in elements]
+
+
+def apply(
+    x: Any,
+    ops: Optional[Ops] = None,
+    *,
+    elements: Any = None,
+    layout: Optional[str] = None,
+    out: Any = None,
+    stream: Any = None,
+) -> Any:
+    """Applies D4 elements to an image, a planar image or a batch, in one pass; returns the result.
+
+    x: a NumPy array, a PyTorch tensor (CPU or CUDA) or a CuPy array, C-contiguous, of uint8, uint16 or
+        float32; anything else raises TypeError/ValueError. Objects with __dlpack__, the buffer protocol or
+        __cuda_array_interface__ (through CuPy) are taken without a copy too.
+    ops: one operation or a sequence applied in order and composed into one element (one pass): names as
+        the CLI spells them (identity rot90 rot180 rot270 flip-h flip-v transpose transverse), Orientation
+        members or codes 0-7. "rot90" is CLOCKWISE: gpurotate "rot90" == numpy.rot90(x, k=-1) on the
+        height and width axes, while numpy.rot90(x) and torch.rot90(x) turn counter-clockwise ("rot270").
+    elements: instead of ops, one element per sample of a batch (layout nchw or nhwc): a sequence, array or
+        tensor of N codes 0-7 (Orientation's order), names or Orientation members. The GPU does the
+        whole batch in one launch. Samples that are not square must all swap height and width or all
+        keep them (else ValueError): the results must fit one array.
+    layout: "hw", "hwc" (C = 1-4 interleaved channels), "chw" (planes), "nchw" (a batch of planes) or
+        "nhwc". Always wins; without it, `infer_layout(x.shape)` decides.
+    out: an array to write the result into: same dtype and device, the result's shape, C-contiguous, not
+        overlapping x. Returned.
+    stream: CUDA arrays only: the stream to enqueue on (an int cudaStream_t, torch.cuda.Stream or
+        cupy.cuda.Stream). Default: the framework's current stream on x's device
+        (torch.cuda.current_stream(), cupy.cuda.get_current_stream()). The call returns without
+        synchronising, as a framework's own kernels do.
+
+    CPU arrays run on the CPU backend (every core) and return when done. Without CUDA in this build, a
+    CUDA array raises gpurotate.DeviceError.
+    """
+    if (ops is None) == (elements is None):
+        raise TypeError("pass either ops (one element for all) or elements= (one per sample), not both or neither")
+    x, kind = _adopt(x)
+    _refuse_autograd(x, kind, "x")
+    shape = tuple(int(extent) for extent in x.shape)
+    layout = infer_layout(shape) if layout is None else layout
+    codes = [int(compose(ops))] if elements is None else _element_codes(elements)
+    if elements is not None and layout not in ("nchw", "nhwc"):
+        raise ValueError(f"elements= needs a batch: layout 'nchw' or 'nhwc', not '{layout}'")
+    result_shape = _gpurotate.output_shape(shape, layout, codes)
+    if out is None:
+        out = _empty(x, kind, result_shape)
+    else:
+        _refuse_autograd(out, _framework(out), "out")
+        if isinstance(out, np.ndarray) and not out.flags.writeable:
+            raise ValueError("out is read-only")
+    if not _on_cuda(x, kind):
+        if stream is not None:
+            raise ValueError("stream= is for CUDA arrays; x is in host memory")
+        _gpurotate.transform(x, out, codes, layout, 0)
+        return out
+    with _cuda_call(x, kind, stream) as handle:
+        _gpurotate.transform(x, out, codes, layout, handle)
+    return out
+
+
+def apply_inplace(x: Any, op: Ops, *, layout: Optional[str] = None, stream: Any = None) -> Any:
+    """Applies an involution (identity, rot180, flip-h, flip-v, transpose, transverse) to a CUDA array in
+    place and returns it: for batches with no room for a second copy. GPU only (TypeError for a host
+    array); transpose and transverse need square images; rot90 and rot270 raise gpurotate.UsageError (one
+    pass cannot turn an image in place). One launch per image or plane, on the stream as in `apply`.
+    """
+    x, kind = _adopt(x)
+    _refuse_autograd(x, kind, "x")
+    layout = infer_layout(tuple(x.shape)) if layout is None else layout
+    code = compose(op)
+    if not _on_cuda(x, kind):
+        # The module says so as well; here the message comes before any stream is looked up.
+        _gpurotate.transform_in_place(x, code, layout, 0)
+        return x
+    with _cuda_call(x, kind, stream) as handle:
+        _gpurotate.transform_in_place(x, code, layout, handle)
+    return x

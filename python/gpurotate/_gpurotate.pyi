@@ -1,0 +1,97 @@
+"""
+gpurotate's C++ library: the D4 group and its transforms on CPU and CUDA arrays (use the gpurotate package).
+"""
+
+from collections.abc import Sequence
+import enum
+from typing import Annotated
+
+from numpy.typing import NDArray
+
+from gpurotate import (
+    DeviceError as DeviceError,
+    Error as Error,
+    UsageError as UsageError
+)
+
+
+__version__: str
+
+
+class Orientation(enum.IntEnum):
+    """
+    The 8 elements of D4, as the C++ enum gpurotate::Orientation (same values, same order).
+
+    rot90 is CLOCKWISE (ImageMagick's -rotate 90), the opposite of numpy.rot90(k=1) and torch.rot90.
+    """
+
+    identity = 0
+    """no change"""
+
+    rot90 = 1
+    """90 degrees clockwise (numpy.rot90(x, k=-1))"""
+
+    rot180 = 2
+    """180 degrees"""
+
+    rot270 = 3
+    """90 degrees counter-clockwise (numpy.rot90(x, k=1))"""
+
+    flip_h = 4
+    """mirror left-right: the width axis reversed"""
+
+    flip_v = 5
+    """mirror top-bottom: the height axis reversed"""
+
+    transpose = 6
+    """mirror across the main diagonal: out[y, x] = in[x, y]"""
+
+    transverse = 7
+    """mirror across the anti-diagonal"""
+
+def then(first: Orientation, second: Orientation) -> Orientation:
+    """The single element equal to applying `first`, then `second`."""
+
+def inverse(element: Orientation) -> Orientation:
+    """The element that undoes `element`."""
+
+def swaps_axes(element: Orientation) -> bool:
+    """Whether `element` exchanges height and width."""
+
+def name(element: Orientation) -> str:
+    """
+    The CLI name of `element`: identity, rot90, rot180, rot270, flip-h, flip-v, transpose, transverse.
+    """
+
+def parse(name: str) -> Orientation:
+    """
+    The element with this CLI name (flip-h, ...); ValueError for any other text.
+    """
+
+def built_with_cuda() -> bool:
+    """Whether this build has the CUDA backend."""
+
+def cuda_available() -> bool:
+    """Whether this build has the CUDA backend and a usable GPU is present."""
+
+def output_shape(shape: Sequence[int], layout: str, elements: Sequence[int]) -> list[int]:
+    """
+    The shape of the result for an input of `shape` in `layout` (hw, hwc, chw, nchw, nhwc): one element code
+    (0-7, Orientation's values) for all, or one per sample of a batch layout. Raises ValueError where the shape does not fit the layout
+    or per-sample elements would give non-square samples different shapes.
+    """
+
+def transform(src: Annotated[NDArray, dict(writable=False)], dst: NDArray, elements: Sequence[int], layout: str, stream: int = 0) -> None:
+    """
+    Writes `elements` (codes 0-7) applied to `src` into `dst` (C-contiguous arrays of one dtype, uint8, uint16 or
+    float32, on one device; `dst` of output_shape's shape, not overlapping `src`). One element for all,
+    or one per sample of a batch. CPU arrays: the CPU backend, returning when done. CUDA arrays: one
+    launch per 65535 images (the grouped launch for per-sample elements) on `stream` (a cudaStream_t as
+    an int) on the current device, returning without synchronising.
+    """
+
+def transform_in_place(array: NDArray, element: Orientation, layout: str, stream: int = 0) -> None:
+    """
+    Applies an involution (not rot90 or rot270) to a CUDA array in place, one launch per image or plane
+    on `stream`; square images only for transpose and transverse.
+    """

@@ -1,0 +1,502 @@
+// gpurotate._gpurotate: the D4 group and its transforms over arrays that nanobind imports without a copy
+// (DLPack or the buffer protocol). The layout rules (which axes are height and width, which are planes or
+// samples) and every check of an array live here, so that the package and direct users of this module get
+// the same errors; the package (gpurotate/_api.py) adds layout inference, output allocation and the
+// caller's CUDA stream.
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/image.hpp>
+#include <gpurotate/orientation.hpp>
+#include <gpurotate/transform.hpp>
+#include <gpurotate/version.hpp>
+
+#include "core/parallel_for.hpp"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace gpurotate::python {
+namespace {
+
+// Sources may be read-only (a NumPy array with writeable=False); destinations may not.
+using SourceArray = nb::ndarray<nb::ro>;
+using DestinationArray = nb::ndarray<>;
+
+// Launches of transform_device_batch take at most this many images; larger batches go in several.
+constexpr std::int64_t max_batch_launch = 65535;
+
+enum class Layout { hw, hwc, chw, nchw, nhwc };
+
+Layout parse_layout(const std::string& text) {
+    if (text == "hw") return Layout::hw;
+    if (text == "hwc") return Layout::hwc;
+    if (text == "chw") return Layout::chw;
+    if (text == "nchw") return Layout::nchw;
+    if (text == "nhwc") return Layout::nhwc;
+    throw nb::value_error(("unknown layout '" + text + "': hw, hwc, chw, nchw or nhwc").c_str());
+}
+
+int layout_ndim(Layout l) {
+    switch (l) {
+        case Layout::hw: return 2;
+        case Layout::hwc:
+        case Layout::chw: return 3;
+        case Layout::nchw:
+        case Layout::nhwc: return 4;
+    }
+    return 0;
+}
+
+// Which axes are height and width.
+int height_axis(Layout l) {
+    switch (l) {
+        case Layout::hw:
+        case Layout::hwc: return 0;
+        case Layout::chw:
+        case Layout::nhwc: return 1;
+        case Layout::nchw: return 2;
+    }
+    return 0;
+}
+
+const char* layout_name(Layout l) {
+    switch (l) {
+        case Layout::hw: return "hw";
+        case Layout::hwc: return "hwc";
+        case Layout::chw: return "chw";
+        case Layout::nchw: return "nchw";
+        case Layout::nhwc: return "nhwc";
+    }
+    return "?";
+}
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+    std::string text = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+// How an array of one layout maps onto the library's images: `images` images of height x width pixels of
+// `channels` interleaved samples, `images_per_sample` of them to a sample of the batch (the planes of CHW).
+struct Geometry {
+    std::int64_t images = 1;
+    std::int64_t images_per_sample = 1;
+    std::int64_t samples = 1;
+    std::int64_t height = 0;
+    std::int64_t width = 0;
+    int channels = 1;
+};
+
+Geometry geometry_of(const std::vector<std::int64_t>& shape, Layout layout) {
+    if (static_cast<int>(shape.size()) != layout_ndim(layout)) {
+        throw nb::value_error(("layout '" + std::string(layout_name(layout)) + "' needs a " + std::to_string(layout_ndim(layout)) +
+                               "-D array, not shape " + shape_text(shape))
+                                  .c_str());
+    }
+    for (std::int64_t extent : shape) {
+        if (extent < 0) throw nb::value_error(("negative extent in shape " + shape_text(shape)).c_str());
+    }
+    Geometry g;
+    const int h = height_axis(layout);
+    g.height = shape[static_cast<std::size_t>(h)];
+    g.width = shape[static_cast<std::size_t>(h) + 1];
+    switch (layout) {
+        case Layout::hw: break;
+        case Layout::hwc: g.channels = static_cast<int>(std::min<std::int64_t>(shape[2], 1 << 20)); break;
+        case Layout::chw: g.images = g.images_per_sample = shape[0]; break;
+        case Layout::nchw:
+            g.samples = shape[0];
+            g.images_per_sample = shape[1];
+            g.images = shape[0] * shape[1];
+            break;
+        case Layout::nhwc:
+            g.samples = g.images = shape[0];
+            g.channels = static_cast<int>(std::min<std::int64_t>(shape[3], 1 << 20));
+            break;
+    }
+    if ((layout == Layout::hwc || layout == Layout::nhwc) && (g.channels < 1 || g.channels > 4)) {
+        throw nb::value_error(("layout '" + std::string(layout_name(layout)) + "' interleaves 1 to 4 channels, shape " +
+                               shape_text(shape) + " has " + std::to_string(shape.back()) +
+                               (layout == Layout::hwc ? " (planar images are layout='chw')" : " (planar batches are layout='nchw')"))
+                                  .c_str());
+    }
+    return g;
+}
+
+// Elements arrive as their codes (a list of Python ints converts far faster than one of enum members: a
+// batch's per-sample list is on every training step's path).
+std::vector<Orientation> elements_of(const std::vector<int>& codes) {
+    std::vector<Orientation> elements(codes.size());
+    for (std::size_t i = 0; i < codes.size(); ++i) {
+        if (codes[i] < 0 || codes[i] > 7) {
+            throw nb::value_error(("element code " + std::to_string(codes[i]) + " is not one of 0-7 (identity, rot90, rot180, rot270, "
+                                   "flip-h, flip-v, transpose, transverse)")
+                                      .c_str());
+        }
+        elements[i] = static_cast<Orientation>(codes[i]);
+    }
+    return elements;
+}
+
+// The one output element of each sample: one element for all, or one per sample.
+std::vector<Orientation> per_sample(const std::vector<Orientation>& elements, const Geometry& g) {
+    if (elements.size() == 1) return std::vector<Orientation>(static_cast<std::size_t>(g.samples), elements.front());
+    if (static_cast<std::int64_t>(elements.size()) != g.samples) {
+        throw nb::value_error(("elements= has " + std::to_string(elements.size()) + " entries for a batch of " +
+                               std::to_string(g.samples) + " samples")
+                                  .c_str());
+    }
+    return elements;
+}
+
+// Whether the output's height and width are swapped; refuses per-sample elements that would give
+// samples of a non-square batch different shapes (one array cannot hold them).
+bool output_swaps_axes(const std::vector<Orientation>& elements, const Geometry& g) {
+    if (elements.empty()) return false;  // an empty batch with its empty list of elements
+    const bool swaps = swaps_axes(elements.front());
+    if (g.height == g.width) return swaps;
+    for (Orientation o : elements) {
+        if (swaps_axes(o) != swaps) {
+            throw nb::value_error(("elements mix ones that swap height and width (rot90, rot270, transpose, transverse) with ones that "
+                                   "keep them, on non-square " +
+                                   std::to_string(g.height) + "x" + std::to_string(g.width) +
+                                   " samples: the results would not fit one array. Use square samples, elements of one "
+                                   "kind, or one call per sample")
+                                      .c_str());
+        }
+    }
+    return swaps;
+}
+
+std::vector<std::int64_t> output_shape(const std::vector<std::int64_t>& shape, Layout layout, const std::vector<Orientation>& elements) {
+    const Geometry g = geometry_of(shape, layout);
+    std::vector<std::int64_t> out = shape;
+    per_sample(elements, g);  // checks the count
+    if (output_swaps_axes(elements, g)) {
+        const auto h = static_cast<std::size_t>(height_axis(layout));
+        std::swap(out[h], out[h + 1]);
+    }
+    return out;
+}
+
+template <class Array>
+std::vector<std::int64_t> shape_of(const Array& a) {
+    std::vector<std::int64_t> shape(a.ndim());
+    for (std::size_t i = 0; i < a.ndim(); ++i) shape[i] = a.shape(i);
+    return shape;
+}
+
+SampleType sample_type_of(nb::dlpack::dtype t, const char* role) {
+    const auto code = static_cast<nb::dlpack::dtype_code>(t.code);
+    if (t.lanes == 1) {
+        if (code == nb::dlpack::dtype_code::UInt && t.bits == 8) return SampleType::u8;
+        if (code == nb::dlpack::dtype_code::UInt && t.bits == 16) return SampleType::u16;
+        if (code == nb::dlpack::dtype_code::Float && t.bits == 32) return SampleType::f32;
+    }
+    std::string name;
+    switch (code) {
+        case nb::dlpack::dtype_code::Int: name = "int"; break;
+        case nb::dlpack::dtype_code::UInt: name = "uint"; break;
+        case nb::dlpack::dtype_code::Float: name = "float"; break;
+        case nb::dlpack::dtype_code::Bfloat: name = "bfloat"; break;
+        case nb::dlpack::dtype_code::Bool: name = "bool"; break;
+        default: name = "type code " + std::to_string(t.code) + " of "; break;
+    }
+    name += std::to_string(t.bits);
+    throw nb::type_error((std::string(role) + " has dtype " + name + ": gpurotate takes uint8, uint16 or float32").c_str());
+}
+
+enum class Place { cpu, cuda };
+
+template <class Array>
+Place place_of(const Array& a, const char* role) {
+    switch (a.device_type()) {
+        case nb::device::cpu::value:
+        case nb::device::cuda_host::value: return Place::cpu;
+        case nb::device::cuda::value:
+        case nb::device::cuda_managed::value: return Place::cuda;
+        default:
+            throw nb::type_error((std::string(role) + " lives on DLPack device type " + std::to_string(a.device_type()) +
+                                  ": gpurotate takes CPU and CUDA arrays")
+                                     .c_str());
+    }
+}
+
+// The library reads and writes tightly packed rows: any other strides are refused, never guessed at.
+// Axes of extent 1 may have any stride (NumPy and PyTorch give them arbitrary ones), and so may any axis of
+// an empty array (DLPack gives its strides as 0).
+template <class Array>
+void require_c_contiguous(const Array& a, const char* role, Layout layout) {
+    if (a.size() == 0) return;
+    std::int64_t expected = 1;
+    bool contiguous = true;
+    for (std::size_t i = a.ndim(); i-- > 0;) {
+        if (a.shape(i) != 1 && a.stride(i) != expected) contiguous = false;
+        expected *= a.shape(i);
+    }
+    if (contiguous) return;
+    std::vector<std::int64_t> strides(a.ndim());
+    for (std::size_t i = 0; i < a.ndim(); ++i) strides[i] = a.stride(i);
+    std::string hint = "pass a contiguous copy (numpy.ascontiguousarray(x), x.contiguous())";
+    if (layout == Layout::nchw || layout == Layout::chw) {
+        hint += "; a channels-last tensor is contiguous as layout='nhwc' after x.permute(0, 2, 3, 1)";
+    }
+    throw nb::value_error((std::string(role) + " is not C-contiguous (shape " + shape_text(shape_of(a)) + ", element strides " +
+                           shape_text(strides) + "): " + hint)
+                              .c_str());
+}
+
+struct Checked {
+    Geometry geometry;
+    PixelFormat format;
+    Place place;
+    std::vector<Orientation> elements;  // one per sample
+};
+
+// Every check of a (source, destination) pair, before any pixel moves.
+Checked check_pair(const SourceArray& src, const DestinationArray& dst, Layout layout, const std::vector<Orientation>& elements) {
+    Checked c;
+    const std::vector<std::int64_t> in_shape = shape_of(src);
+    c.geometry = geometry_of(in_shape, layout);
+    c.format = {sample_type_of(src.dtype(), "the input"), c.geometry.channels};
+    c.place = place_of(src, "the input");
+    require_c_contiguous(src, "the input", layout);
+    c.elements = per_sample(elements, c.geometry);
+    const std::vector<std::int64_t> expected = output_shape(in_shape, layout, elements);
+
+    if (src.dtype() != dst.dtype()) {
+        sample_type_of(dst.dtype(), "out");  // names a dtype gpurotate does not take at all
+        throw nb::type_error("out has another dtype than the input (gpurotate converts no samples)");
+    }
+    if (place_of(dst, "out") != c.place || dst.device_id() != src.device_id()) {
+        throw nb::value_error(("out is on " + std::string(place_of(dst, "out") == Place::cpu ? "the CPU" : "a CUDA device") + " (device " +
+                               std::to_string(dst.device_id()) + "), the input on " +
+                               (c.place == Place::cpu ? "the CPU" : "a CUDA device") + " (device " + std::to_string(src.device_id()) +
+                               "): they must be on the same device")
+                                  .c_str());
+    }
+    if (shape_of(dst) != expected) {
+        throw nb::value_error(("out has shape " + shape_text(shape_of(dst)) + ", the result has shape " + shape_text(expected)).c_str());
+    }
+    require_c_contiguous(dst, "out", layout);
+    // The library refuses overlapping images; a batch could still overlap across images, so compare the
+    // whole arrays' bytes.
+    const auto begin_in = reinterpret_cast<std::uintptr_t>(src.data());
+    const auto begin_out = reinterpret_cast<std::uintptr_t>(dst.data());
+    if (src.nbytes() && dst.nbytes() && begin_in < begin_out + dst.nbytes() && begin_out < begin_in + src.nbytes()) {
+        throw nb::value_error("out shares memory with the input: gpurotate writes its result to other memory "
+                              "(apply_inplace does involutions in place on the GPU)");
+    }
+    return c;
+}
+
+// Image i of the arrays as library views.
+struct Views {
+    const std::byte* src;
+    std::byte* dst;
+    std::size_t image_bytes;
+    std::int64_t width;
+    std::int64_t height;
+    std::int64_t out_width;
+    std::int64_t out_height;
+    PixelFormat format;
+
+    ConstImageView source(std::int64_t i) const {
+        return {src + static_cast<std::size_t>(i) * image_bytes, width, height, static_cast<std::size_t>(width) * format.pixel_bytes(), format};
+    }
+    ImageView destination(std::int64_t i) const {
+        return {dst + static_cast<std::size_t>(i) * image_bytes, out_width, out_height,
+                static_cast<std::size_t>(out_width) * format.pixel_bytes(), format};
+    }
+};
+
+Views views_of(const SourceArray& src, const DestinationArray& dst, const Checked& c, bool swapped) {
+    const Geometry& g = c.geometry;
+    return {static_cast<const std::byte*>(src.data()),
+            static_cast<std::byte*>(dst.data()),
+            static_cast<std::size_t>(g.width * g.height) * c.format.pixel_bytes(),
+            g.width,
+            g.height,
+            swapped ? g.height : g.width,
+            swapped ? g.width : g.height,
+            c.format};
+}
+
+// Small images (a batch's planes) are below the CPU backend's threshold for threads of their own, so a
+// batch spreads its images over the cores, one thread each; a few large images use every core each.
+void run_on_cpu(const Views& v, std::int64_t images, const std::function<Orientation(std::int64_t)>& element_of) {
+    const std::int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+    if (images < cores) {
+        for (std::int64_t i = 0; i < images; ++i) transform(v.source(i), v.destination(i), element_of(i), Backend::cpu);
+        return;
+    }
+    const std::int64_t min_images = std::max<std::int64_t>(1, static_cast<std::int64_t>((std::size_t{256} << 10) / std::max<std::size_t>(1, v.image_bytes)));
+    detail::parallel_for(images, min_images, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t i = begin; i < end; ++i) {
+            transform_multi(v.source(i), {TransformTarget{element_of(i), v.destination(i)}}, Backend::cpu, 1);
+        }
+    });
+}
+
+CUstream_st* as_stream(std::uintptr_t handle) { return reinterpret_cast<CUstream_st*>(handle); }
+
+void transform_arrays(const SourceArray& src, DestinationArray& dst, const std::vector<int>& codes, const std::string& layout_text,
+                      std::uintptr_t stream) {
+    const Layout layout = parse_layout(layout_text);
+    const std::vector<Orientation> elements = elements_of(codes);
+    const Checked c = check_pair(src, dst, layout, elements);
+    const Geometry& g = c.geometry;
+    if (g.images == 0 || g.width == 0 || g.height == 0) return;  // nothing to move; the shapes are checked
+    const bool uniform = std::all_of(c.elements.begin(), c.elements.end(), [&](Orientation o) { return o == c.elements.front(); });
+    const Views v = views_of(src, dst, c, output_swaps_axes(c.elements, g));
+    const auto element_of = [&](std::int64_t image) { return c.elements[static_cast<std::size_t>(image / g.images_per_sample)]; };
+
+    nb::gil_scoped_release release;
+    if (c.place == Place::cpu) {
+        run_on_cpu(v, g.images, element_of);
+    } else if (uniform) {
+        for (std::int64_t first = 0; first < g.images; first += max_batch_launch) {
+            const auto count = static_cast<int>(std::min(max_batch_launch, g.images - first));
+            transform_device_batch(v.source(first), v.destination(first), c.elements.front(), count, v.image_bytes, v.image_bytes,
+                                   as_stream(stream));
+        }
+    } else {
+        std::vector<GroupedTransform> table;
+        table.reserve(static_cast<std::size_t>(g.images));
+        for (std::int64_t i = 0; i < g.images; ++i) table.push_back({v.source(i), v.destination(i), element_of(i)});
+        transform_device_grouped(table, as_stream(stream));
+    }
+}
+
+void transform_in_place(DestinationArray& array, Orientation element, const std::string& layout_text, std::uintptr_t stream) {
+    const Layout layout = parse_layout(layout_text);
+    const Geometry g = geometry_of(shape_of(array), layout);
+    const PixelFormat format{sample_type_of(array.dtype(), "the array"), g.channels};
+    if (place_of(array, "the array") != Place::cuda) {
+        throw nb::type_error("apply_inplace runs on the GPU only and this array is in host memory: "
+                             "use apply(x, op) (or apply(x, op, out=y)) on the CPU");
+    }
+    require_c_contiguous(array, "the array", layout);
+    if (g.images == 0 || g.width == 0 || g.height == 0) return;
+    const std::size_t pitch = static_cast<std::size_t>(g.width) * format.pixel_bytes();
+    auto* data = static_cast<std::byte*>(array.data());
+    nb::gil_scoped_release release;
+    for (std::int64_t i = 0; i < g.images; ++i) {
+        transform_in_place_device({data + static_cast<std::size_t>(i) * pitch * static_cast<std::size_t>(g.height), g.width, g.height, pitch, format},
+                                  element, as_stream(stream));
+    }
+}
+
+// gpurotate::Error as Python exceptions: the class says the category, `code` carries ErrorCode's value
+// (the CLI's exit status), the message is the library's.
+struct ErrorClasses {
+    PyObject* error = nullptr;
+    PyObject* usage = nullptr;
+    PyObject* device = nullptr;
+};
+
+ErrorClasses& error_classes() {
+    static ErrorClasses classes;  // owned by the module for the life of the process
+    return classes;
+}
+
+void register_errors(nb::module_& m) {
+    ErrorClasses& c = error_classes();
+    c.error = PyErr_NewExceptionWithDoc("gpurotate.Error", "A gpurotate library error; `code` is its category (the CLI's exit status).",
+                                        PyExc_RuntimeError, nullptr);
+    nb::object usage_bases = nb::make_tuple(nb::handle(c.error), nb::handle(PyExc_ValueError));
+    c.usage = PyErr_NewExceptionWithDoc("gpurotate.UsageError", "An invalid argument, as the library judged it (code 2).",
+                                        usage_bases.ptr(), nullptr);
+    c.device = PyErr_NewExceptionWithDoc("gpurotate.DeviceError",
+                                         "CUDA unavailable (or this build without it), or a CUDA call failed (code 5).", c.error, nullptr);
+    if (!c.error || !c.usage || !c.device) throw nb::python_error();
+    m.attr("Error") = nb::handle(c.error);
+    m.attr("UsageError") = nb::handle(c.usage);
+    m.attr("DeviceError") = nb::handle(c.device);
+    nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+        try {
+            std::rethrow_exception(p);
+        } catch (const Error& e) {
+            const ErrorClasses& classes = error_classes();
+            PyObject* type = e.code() == ErrorCode::usage ? classes.usage : e.code() == ErrorCode::device ? classes.device : classes.error;
+            nb::object exception = nb::handle(type)(e.what());
+            exception.attr("code") = static_cast<int>(e.code());
+            PyErr_SetObject(type, exception.ptr());
+        }
+    });
+}
+
+}  // namespace
+}  // namespace gpurotate::python
+
+NB_MODULE(_gpurotate, m) {
+    using namespace gpurotate;
+    using namespace gpurotate::python;
+    m.doc() = "gpurotate's C++ library: the D4 group and its transforms on CPU and CUDA arrays (use the gpurotate package).";
+    m.attr("__version__") = version();
+    register_errors(m);
+
+    nb::enum_<Orientation>(m, "Orientation", nb::is_arithmetic(),
+                           "The 8 elements of D4, as the C++ enum gpurotate::Orientation (same values, same order).\n\n"
+                           "rot90 is CLOCKWISE (ImageMagick's -rotate 90), the opposite of numpy.rot90(k=1) and torch.rot90.")
+        .value("identity", Orientation::identity, "no change")
+        .value("rot90", Orientation::rot90, "90 degrees clockwise (numpy.rot90(x, k=-1))")
+        .value("rot180", Orientation::rot180, "180 degrees")
+        .value("rot270", Orientation::rot270, "90 degrees counter-clockwise (numpy.rot90(x, k=1))")
+        .value("flip_h", Orientation::flip_h, "mirror left-right: the width axis reversed")
+        .value("flip_v", Orientation::flip_v, "mirror top-bottom: the height axis reversed")
+        .value("transpose", Orientation::transpose, "mirror across the main diagonal: out[y, x] = in[x, y]")
+        .value("transverse", Orientation::transverse, "mirror across the anti-diagonal");
+
+    m.def("then", &then, nb::arg("first"), nb::arg("second"), "The single element equal to applying `first`, then `second`.");
+    m.def("inverse", &inverse, nb::arg("element"), "The element that undoes `element`.");
+    m.def("swaps_axes", &swaps_axes, nb::arg("element"), "Whether `element` exchanges height and width.");
+    m.def(
+        "name", [](Orientation o) { return std::string(name(o)); }, nb::arg("element"),
+        "The CLI name of `element`: identity, rot90, rot180, rot270, flip-h, flip-v, transpose, transverse.");
+    m.def(
+        "parse",
+        [](const std::string& text) {
+            if (const auto o = parse_orientation(text)) return *o;
+            throw nb::value_error(("unknown operation '" + text +
+                                   "': identity, rot90, rot180, rot270, flip-h, flip-v, transpose or transverse")
+                                      .c_str());
+        },
+        nb::arg("name"), "The element with this CLI name (flip-h, ...); ValueError for any other text.");
+    m.def("built_with_cuda", &cuda_compiled_in, "Whether this build has the CUDA backend.");
+    m.def("cuda_available", &cuda_available, "Whether this build has the CUDA backend and a usable GPU is present.");
+
+    m.def(
+        "output_shape",
+        [](const std::vector<std::int64_t>& shape, const std::string& layout, const std::vector<int>& codes) {
+            return output_shape(shape, parse_layout(layout), elements_of(codes));
+        },
+        nb::arg("shape"), nb::arg("layout"), nb::arg("elements"),
+        "The shape of the result for an input of `shape` in `layout` (hw, hwc, chw, nchw, nhwc): one element code\n"
+        "(0-7, Orientation's values) for all, or one per sample of a batch layout. Raises ValueError where the shape does not fit the layout\n"
+        "or per-sample elements would give non-square samples different shapes.");
+    m.def("transform", &transform_arrays, nb::arg("src").noconvert(), nb::arg("dst").noconvert(), nb::arg("elements"),
+          nb::arg("layout"), nb::arg("stream") = 0,
+          "Writes `elements` (codes 0-7) applied to `src` into `dst` (C-contiguous arrays of one dtype, uint8, uint16 or\n"
+          "float32, on one device; `dst` of output_shape's shape, not overlapping `src`). One element for all,\n"
+          "or one per sample of a batch. CPU arrays: the CPU backend, returning when done. CUDA arrays: one\n"
+          "launch per 65535 images (the grouped launch for per-sample elements) on `stream` (a cudaStream_t as\n"
+          "an int) on the current device, returning without synchronising.");
+    m.def("transform_in_place", &transform_in_place, nb::arg("array").noconvert(), nb::arg("element"), nb::arg("layout"),
+          nb::arg("stream") = 0,
+          "Applies an involution (not rot90 or rot270) to a CUDA array in place, one launch per image or plane\n"
+          "on `stream`; square images only for transpose and transverse.");
+}

@@ -1,0 +1,172 @@
+"""Bad input raises a clear exception and never writes a wrong result."""
+
+import ctypes
+
+import numpy as np
+import pytest
+
+import gpurotate
+from reference import random_array
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint32, np.float16, np.float64, np.bool_, np.complex64])
+def test_unsupported_dtypes(dtype):
+    with pytest.raises(TypeError, match="uint8, uint16 or float32"):
+        gpurotate.apply(np.zeros((4, 5), dtype), "rot90")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda x: x.T, lambda x: x[:, ::2], lambda x: x[::-1], lambda x: np.asfortranarray(x)[:, :5]],
+    ids=["transposed", "column-step", "negative-stride", "fortran"],
+)
+def test_non_contiguous_input(make):
+    x = make(random_array((6, 10), np.uint8))
+    assert not x.flags.c_contiguous
+    with pytest.raises(ValueError, match="C-contiguous"):
+        gpurotate.apply(x, "rot90")
+
+
+def test_channels_last_hint():
+    x = np.moveaxis(random_array((2, 5, 5, 3), np.uint8), 3, 1)  # NCHW shape, NHWC memory
+    with pytest.raises(ValueError, match="layout='nhwc'"):
+        gpurotate.apply(x, "rot90", layout="nchw")
+
+
+def test_mismatched_out():
+    x = random_array((4, 6, 3), np.uint8)
+    untouched = np.full((6, 4, 3), 7, np.uint8)
+    cases = [
+        (np.zeros((4, 6, 3), np.uint8), ValueError, "shape"),
+        (np.zeros((6, 4, 3), np.uint16), TypeError, "dtype"),
+        (np.zeros((6, 4, 3), np.float64), TypeError, "dtype"),
+        (np.zeros((4, 6, 3), np.uint8).transpose(1, 0, 2), ValueError, "C-contiguous"),
+        (np.zeros((6, 4, 4), np.uint8)[:, :, :3], ValueError, "C-contiguous"),
+    ]
+    for out, error, message in cases:
+        with pytest.raises(error, match=message):
+            gpurotate.apply(x, "rot90", out=out)
+    read_only = untouched.copy()
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        gpurotate.apply(x, "rot90", out=read_only)
+    np.testing.assert_array_equal(read_only, untouched)
+
+
+def test_out_overlapping_input():
+    x = random_array((2, 3, 4, 4), np.uint8)
+    before = x.copy()
+    with pytest.raises(ValueError, match="shares memory"):
+        gpurotate.apply(x, "rot90", layout="nchw", out=x)
+    big = random_array((5, 1, 4, 4), np.uint8)
+    with pytest.raises(ValueError, match="shares memory"):
+        gpurotate.apply(big[1:], "flip-h", layout="nchw", out=big[:-1])
+    np.testing.assert_array_equal(x, before)
+
+
+def test_cuda_only_calls_with_host_arrays():
+    x = random_array((4, 4), np.uint8)
+    with pytest.raises(TypeError, match="GPU only"):
+        gpurotate.apply_inplace(x, "rot180")
+    with pytest.raises(ValueError, match="stream= is for CUDA arrays"):
+        gpurotate.apply(x, "rot90", stream=0)
+
+
+def test_bad_operations():
+    x = random_array((4, 4), np.uint8)
+    with pytest.raises(ValueError, match="unknown operation 'rot45'"):
+        gpurotate.apply(x, "rot45")
+    with pytest.raises(ValueError, match="0-7"):
+        gpurotate.apply(x, 8)
+    with pytest.raises(TypeError, match="an operation is"):
+        gpurotate.apply(x, 1.5)
+    with pytest.raises(TypeError, match="either ops"):
+        gpurotate.apply(x)
+    with pytest.raises(TypeError, match="either ops"):
+        gpurotate.apply(x[None, None], "rot90", elements=[1])
+
+
+def test_bad_layouts():
+    with pytest.raises(ValueError, match="unknown layout"):
+        gpurotate.apply(random_array((4, 4), np.uint8), "rot90", layout="whc")
+    with pytest.raises(ValueError, match="needs a 3-D array"):
+        gpurotate.apply(random_array((4, 4), np.uint8), "rot90", layout="hwc")
+    with pytest.raises(ValueError, match="1 to 4 channels"):
+        gpurotate.apply(random_array((4, 4, 5), np.uint8), "rot90", layout="hwc")
+    with pytest.raises(ValueError, match="cannot infer"):
+        gpurotate.apply(np.zeros(5, np.uint8), "rot90")
+
+
+def test_bad_per_sample_elements():
+    x = random_array((3, 2, 4, 4), np.uint8)
+    with pytest.raises(ValueError, match="3 samples"):
+        gpurotate.apply(x, elements=[1, 2], layout="nchw")
+    with pytest.raises(ValueError, match="batch"):
+        gpurotate.apply(x[0], elements=[1], layout="chw")
+    with pytest.raises(ValueError, match="0-7"):
+        gpurotate.apply(x, elements=[1, 2, 9], layout="nchw")
+    with pytest.raises(TypeError, match="sequence"):
+        gpurotate.apply(x, elements="rot90", layout="nchw")
+
+
+def test_not_an_array():
+    with pytest.raises(TypeError, match="NumPy array"):
+        gpurotate.apply([[1, 2], [3, 4]], "rot90")
+
+
+def test_library_errors_become_gpurotate_exceptions():
+    # A side of 2^31 pixels is refused by the library itself (its kernels index with int); np.empty maps
+    # the 2 GiB without touching it.
+    x = np.empty((1, 2**31), np.uint8)
+    with pytest.raises(gpurotate.UsageError, match="2\\^31") as raised:
+        gpurotate.apply(x, "flip-h")
+    assert raised.value.code == 2
+    assert isinstance(raised.value, ValueError) and isinstance(raised.value, gpurotate.Error)
+    assert issubclass(gpurotate.DeviceError, gpurotate.Error) and issubclass(gpurotate.Error, RuntimeError)
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", _DLDevice),
+        ("ndim", ctypes.c_int32),
+        ("dtype", _DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+def _cuda_capsule(keep, shape):
+    """A DLPack capsule that claims CUDA memory (it is host memory: only for machines without a GPU)."""
+    buffer = np.zeros(shape, np.uint8)
+    dims = (ctypes.c_int64 * len(shape))(*shape)
+    tensor = _DLManagedTensor()
+    tensor.dl_tensor = _DLTensor(buffer.ctypes.data, _DLDevice(2, 0), len(shape), _DLDataType(1, 8, 1), dims, None, 0)
+    keep += [buffer, dims, tensor]
+    new_capsule = ctypes.pythonapi.PyCapsule_New
+    new_capsule.restype = ctypes.py_object
+    new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    return new_capsule(ctypes.addressof(tensor), b"dltensor", None)
+
+
+def test_cuda_array_without_a_usable_gpu_is_a_device_error():
+    if gpurotate.cuda_available():
+        pytest.skip("a GPU is usable here: the GPU tests cover CUDA arrays")
+    keep = []
+    src, dst = _cuda_capsule(keep, (4, 6)), _cuda_capsule(keep, (6, 4))
+    with pytest.raises(gpurotate.DeviceError) as raised:
+        gpurotate._gpurotate.transform(src, dst, [gpurotate.Orientation.rot90], "hw", 0)
+    assert raised.value.code == 5
