@@ -34,11 +34,13 @@ struct FamilyTable {
     void add(const GroupedTransform& g, AxisMap map, Extent tile) {
         const int tiles_x = static_cast<int>((g.dst.width + tile.width - 1) / tile.width);
         const int tiles_y = static_cast<int>((g.dst.height + tile.height - 1) / tile.height);
+        const long long tiles = static_cast<long long>(tiles_x) * tiles_y * g.planes;
+        if (tiles >= (1LL << 31)) throw Error(ErrorCode::usage, "a grouped image of " + std::to_string(tiles) + " tiles (fewer than 2^31)");
         images.push_back({TransformArgs{g.src.data, g.src.pitch, g.dst.data, g.dst.pitch, g.src.extent(), static_cast<int>(g.dst.width),
-                                        static_cast<int>(g.dst.height), map, tiles_y},
-                          (map.mirror_x ? 1 : 0) + (map.mirror_y ? 2 : 0), tiles_x});
+                                        static_cast<int>(g.dst.height), map, tiles_y, g.src_plane_stride, g.dst_plane_stride},
+                          (map.mirror_x ? 1 : 0) + (map.mirror_y ? 2 : 0), tiles_x, tiles_x * tiles_y});
         first.push_back(total);
-        total += static_cast<long long>(tiles_x) * tiles_y;
+        total += tiles;
     }
 
     void clear() {
@@ -107,9 +109,12 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
     for (std::size_t i = 0; i < count; ++i) {
         const GroupedTransform& g = images[i];
         const AxisMap map = axis_map(g.orientation);
-        if (!vectorized_applies(g.src, g.dst, map)) {
+        // Every plane of a stack is where the first is, plane strides further on: they must keep its alignment.
+        const bool planes_on_vectors = g.planes == 1 || (g.src_plane_stride % vector_bytes == 0 && g.dst_plane_stride % vector_bytes == 0);
+        if (!vectorized_applies(g.src, g.dst, map) || !planes_on_vectors) {
             table[family_tiles].add(g, map, GroupedTiles<AlignedWord<S>>::tile_shape);
-            tiles_aligned = tiles_aligned && allows_aligned_word(g.src.data, g.src.pitch, S) && allows_aligned_word(g.dst.data, g.dst.pitch, S);
+            tiles_aligned = tiles_aligned && allows_aligned_word(g.src.data, g.src.pitch, S) && allows_aligned_word(g.dst.data, g.dst.pitch, S) &&
+                            (g.planes == 1 || (allows_aligned_word(nullptr, g.src_plane_stride, S) && allows_aligned_word(nullptr, g.dst_plane_stride, S)));
         } else {
             const bool shifted = loads_shifted_columns(map.mirror_x, g.src.width, S);
             if (map.swap_axes) {

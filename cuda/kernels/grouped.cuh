@@ -18,9 +18,10 @@
 namespace gpurotate::detail {
 
 struct GroupedImage {
-    TransformArgs args;
+    TransformArgs args;  ///< the first plane's; src_image_stride and dst_image_stride step to the next
     int mirrors;  ///< 1: mirror x, 2: mirror y (the body within the family)
     int tiles_x;  ///< tile columns of its output, in its family's tile shape
+    int plane_tiles;  ///< tiles of one plane (tiles_x * args.tiles_y); the image's tiles run plane after plane
 };
 
 /// One launch's table, in device memory: one GroupedImage and first tile per image.
@@ -109,13 +110,16 @@ __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(G
         // stores leave the table alone, so through a reference it reloaded the arguments after every store
         // (about 110 table loads to 16 pixel loads in the 1-byte transpose body): 1024 mixed u8c1 images
         // rotated at 58% of copy against 67-73% now (H100, bench/RESULTS.md, eighth session).
-        const GroupedImage image = table.images[lo];
+        GroupedImage image = table.images[lo];
+        const int local = static_cast<int>(t - table.first_tile[lo]);  // an image has fewer than 2^31 tiles: 32-bit division
+        const int plane = local / image.plane_tiles, in_plane = local - plane * image.plane_tiles;
+        image.args.src += static_cast<std::size_t>(plane) * image.args.src_image_stride;
+        image.args.dst += static_cast<std::size_t>(plane) * image.args.dst_image_stride;
         // Pointers loaded from memory are generic; these let the compiler emit global loads and stores, as
         // it does for a single image's kernel parameters.
         __builtin_assume(__isGlobal(image.args.src));
         __builtin_assume(__isGlobal(image.args.dst));
-        const int local = static_cast<int>(t - table.first_tile[lo]);  // an image has fewer than 2^31 tiles: 32-bit division
-        Family::tile(image.mirrors, image.args, local % image.tiles_x, local / image.tiles_x, shared);
+        Family::tile(image.mirrors, image.args, in_plane % image.tiles_x, in_plane / image.tiles_x, shared);
     }
 }
 

@@ -92,11 +92,17 @@ void transform_in_place_device(ImageView image, Orientation o, CUstream_st* stre
 void transform_device_batch(ConstImageView src, ImageView dst, Orientation o, int count, std::size_t src_image_stride,
                             std::size_t dst_image_stride, CUstream_st* stream, CudaKernel kernel = CudaKernel::automatic);
 
-/// One image of a grouped launch: its source and destination in device memory and its own element.
+/// One image of a grouped launch: its source and destination in device memory and its own element. An
+/// image may be a stack of `planes` planes of the same size and element, `src_plane_stride` and
+/// `dst_plane_stride` bytes apart (a sample of a planar CHW batch: C planes, one element): one table entry
+/// for all of them, so the host's work is per sample, not per plane.
 struct GroupedTransform {
     ConstImageView src;
     ImageView dst;
     Orientation orientation;
+    int planes = 1;
+    std::size_t src_plane_stride = 0;  ///< bytes from one plane's first pixel to the next's (with planes > 1)
+    std::size_t dst_plane_stride = 0;
 };
 
 /// Transforms every image of `images` (device memory; any sizes, one pixel width; each with its own

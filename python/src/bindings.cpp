@@ -374,9 +374,13 @@ void transform_arrays(const SourceArray& src, DestinationArray& dst, const std::
                                    as_stream(stream));
         }
     } else {
+        // One entry per sample, its planes (CHW's C) a stack of one element: the host's work is per sample.
+        const std::int64_t planes = g.images_per_sample;
         std::vector<GroupedTransform> table;
-        table.reserve(static_cast<std::size_t>(g.images));
-        for (std::int64_t i = 0; i < g.images; ++i) table.push_back({v.source(i), v.destination(i), element_of(i)});
+        table.reserve(static_cast<std::size_t>(g.images / planes));
+        for (std::int64_t i = 0; i < g.images; i += planes) {
+            table.push_back({v.source(i), v.destination(i), element_of(i), static_cast<int>(planes), v.image_bytes, v.image_bytes});
+        }
         transform_device_grouped(table, as_stream(stream));
     }
 }

@@ -171,6 +171,11 @@ void transform_device_grouped(const std::vector<GroupedTransform>& images, CUstr
     if (images.empty()) throw Error(ErrorCode::usage, "a grouped launch needs at least one image");
     for (const GroupedTransform& g : images) {
         validate_pair(g.src, g.dst, g.orientation);
+        if (g.planes < 1) throw Error(ErrorCode::usage, "a grouped image of " + std::to_string(g.planes) + " planes (1 or more)");
+        if (g.planes > 1 && (g.src_plane_stride < g.src.pitch * static_cast<std::size_t>(g.src.height) ||
+                             g.dst_plane_stride < g.dst.pitch * static_cast<std::size_t>(g.dst.height))) {
+            throw Error(ErrorCode::usage, "grouped plane strides are smaller than one plane: planes would overlap");
+        }
         if (g.src.format.pixel_bytes() != images.front().src.format.pixel_bytes()) {
             throw Error(ErrorCode::usage, "a grouped launch takes one pixel width: " + to_string(images.front().src.format) + " and " +
                                               to_string(g.src.format) + " differ");
