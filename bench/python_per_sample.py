@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Host time and GPU time of gpurotate.apply with one element per sample (random D4 augmentation), apart.
+
+python_bench.py times a call as a user sees it, host work included; here the host time is 50 calls back to
+back divided by 50, and the GPU time 50 calls queued behind a long sleep kernel (so the host never starves
+the GPU) timed by CUDA events, against the same run's y.copy_(x).
+
+    PYTHONPATH=build/python python3 bench/python_per_sample.py
+"""
+import time
+
+import torch
+
+import gpurotate
+
+
+def main():
+    for n, c, s in [(256, 3, 224), (64, 3, 512)]:
+        x = torch.randint(0, 255, (n, c, s, s), dtype=torch.uint8, device="cuda")
+        y = torch.empty_like(x)
+        codes = torch.randint(0, 8, (n,)).tolist()
+        for _ in range(5):
+            gpurotate.apply(x, elements=codes, layout="nchw", out=y)
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(50):
+            gpurotate.apply(x, elements=codes, layout="nchw", out=y)
+        host_ms = (time.perf_counter() - start) / 50 * 1e3
+        torch.cuda.synchronize()
+
+        def gpu_ms(call):
+            begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            torch.cuda._sleep(int(200e6))
+            begin.record()
+            for _ in range(50):
+                call()
+            end.record()
+            torch.cuda.synchronize()
+            return begin.elapsed_time(end) / 50
+
+        ours = gpu_ms(lambda: gpurotate.apply(x, elements=codes, layout="nchw", out=y))
+        copy = gpu_ms(lambda: y.copy_(x))
+        print(f"{n}x{c}x{s}x{s} u8, random D4 per sample: host {host_ms:.3f} ms a call, GPU {ours:.4f} ms a call, "
+              f"copy {copy:.4f} ms: {100 * copy / ours:.1f}% of copy")
+
+
+if __name__ == "__main__":
+    main()
