@@ -1,0 +1,102 @@
+#pragma once
+// The CPU backend's register-level moves, on 16-byte vectors of the compilers' vector extensions (GCC 12+ and
+// clang both have __builtin_shufflevector): the compiler picks the instructions of whatever target the unit is
+// built for (SSE2 unpacks and pshufd on plain x86-64, NEON zips elsewhere), so there is one source for every ISA.
+// A pixel of a power-of-two width is one lane of a vector; the other widths do not use this header. Included
+// only by transform_cpu_kernels.hpp, whose units are built for different targets: hence the unnamed namespace.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+namespace gpurotate::detail::simd {
+namespace {
+
+typedef std::uint8_t U8x16 __attribute__((vector_size(16)));
+typedef std::uint16_t U16x8 __attribute__((vector_size(16)));
+typedef std::uint32_t U32x4 __attribute__((vector_size(16)));
+typedef std::uint64_t U64x2 __attribute__((vector_size(16)));
+
+inline constexpr std::size_t vector_bytes = 16;
+
+/// Whether a pixel of `bytes` is one lane of a 16-byte vector.
+constexpr bool is_lane_width(std::size_t bytes) { return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8; }
+
+template <std::size_t LaneBytes>
+struct LaneVectorOf;
+template <>
+struct LaneVectorOf<1> { using type = U8x16; };
+template <>
+struct LaneVectorOf<2> { using type = U16x8; };
+template <>
+struct LaneVectorOf<4> { using type = U32x4; };
+template <>
+struct LaneVectorOf<8> { using type = U64x2; };
+
+/// A vector whose lanes are pixels of `LaneBytes`.
+template <std::size_t LaneBytes>
+using LaneVector = typename LaneVectorOf<LaneBytes>::type;
+
+/// Pixels of `LaneBytes` in one vector: the side of the square block `transpose_block` turns.
+template <std::size_t LaneBytes>
+inline constexpr std::size_t lanes = vector_bytes / LaneBytes;
+
+// memcpy, not a dereference: the pixels may sit at any address, and this compiles to one unaligned move.
+template <class V>
+inline V load(const std::byte* p) {
+    V v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+template <class V>
+inline void store(std::byte* p, V v) {
+    std::memcpy(p, &v, sizeof v);
+}
+
+namespace shuffle_index {
+// Lane j of interleave_low(a, b) is a[j/2] for even j, b[j/2] for odd j (indices >= N name b's lanes).
+constexpr int interleave_low(int n, int j) { return (j % 2 ? n : 0) + j / 2; }
+constexpr int interleave_high(int n, int j) { return (j % 2 ? n : 0) + n / 2 + j / 2; }
+}  // namespace shuffle_index
+
+template <class V, std::size_t... J>
+inline V interleave_low(V a, V b, std::index_sequence<J...>) {
+    return __builtin_shufflevector(a, b, shuffle_index::interleave_low(sizeof...(J), J)...);
+}
+
+template <class V, std::size_t... J>
+inline V interleave_high(V a, V b, std::index_sequence<J...>) {
+    return __builtin_shufflevector(a, b, shuffle_index::interleave_high(sizeof...(J), J)...);
+}
+
+template <class V, std::size_t... J>
+inline V reversed(V v, std::index_sequence<J...>) {
+    return __builtin_shufflevector(v, v, (sizeof...(J) - 1 - J)...);
+}
+
+/// The vector's pixels in the opposite order.
+template <std::size_t LaneBytes>
+inline LaneVector<LaneBytes> reverse_lanes(LaneVector<LaneBytes> v) {
+    return reversed(v, std::make_index_sequence<lanes<LaneBytes>>{});
+}
+
+/// Transposes the N x N block of pixels held by N vectors (row i in rows[i]), N = lanes<LaneBytes>: after
+/// log2(N) rounds of the perfect shuffle (interleaving row j with row j + N/2), rows[c] holds column c.
+template <std::size_t LaneBytes>
+inline void transpose_block(std::array<LaneVector<LaneBytes>, lanes<LaneBytes>>& rows) {
+    constexpr std::size_t n = lanes<LaneBytes>;
+    for (std::size_t round = 1; round < n; round *= 2) {
+        std::array<LaneVector<LaneBytes>, n> next;
+        for (std::size_t j = 0; j < n / 2; ++j) {
+            next[2 * j] = interleave_low(rows[j], rows[j + n / 2], std::make_index_sequence<n>{});
+            next[2 * j + 1] = interleave_high(rows[j], rows[j + n / 2], std::make_index_sequence<n>{});
+        }
+        rows = next;
+    }
+}
+
+}  // namespace
+}  // namespace gpurotate::detail::simd
