@@ -2,7 +2,9 @@
 // The CPU backend's register-level moves, on 16-byte vectors of the compilers' vector extensions (GCC 12+ and
 // clang both have __builtin_shufflevector): the compiler picks the instructions of whatever target the unit is
 // built for (SSE2 unpacks and pshufd on plain x86-64, NEON zips elsewhere), so there is one source for every ISA.
-// A pixel of a power-of-two width is one lane of a vector; the other widths do not use this header. Included
+// A pixel of a power-of-two width is one lane of a vector; a 3- or 6-byte pixel is spread into a lane of 4 or 8
+// bytes on loading and packed back on storing (one byte shuffle each way), so that the same lane moves serve
+// it; 12- and 16-byte pixels do not use this header. Included
 // only by transform_cpu_kernels.hpp, whose units are built for different targets: hence the unnamed namespace.
 
 #include <array>
@@ -23,6 +25,12 @@ inline constexpr std::size_t vector_bytes = 16;
 
 /// Whether a pixel of `bytes` is one lane of a 16-byte vector.
 constexpr bool is_lane_width(std::size_t bytes) { return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8; }
+
+/// The lane a pixel of `bytes` travels in: its own width, or 4 and 8 bytes for 3- and 6-byte pixels.
+constexpr std::size_t lane_bytes(std::size_t bytes) { return bytes == 3 ? 4 : bytes == 6 ? 8 : bytes; }
+
+/// Whether pixels of `bytes` travel in vector lanes (1, 2, 3, 4, 6 and 8 bytes).
+constexpr bool has_lane(std::size_t bytes) { return is_lane_width(lane_bytes(bytes)); }
 
 template <std::size_t LaneBytes>
 struct LaneVectorOf;
@@ -57,6 +65,16 @@ inline void store(std::byte* p, V v) {
 }
 
 namespace shuffle_index {
+// Byte j of the spread vector: byte j % lane of pixel j / lane (the lane's spare bytes take byte 0).
+constexpr int spread(std::size_t pixel, std::size_t j) {
+    const std::size_t lane = lane_bytes(pixel);
+    return static_cast<int>(j % lane < pixel ? j / lane * pixel + j % lane : 0);
+}
+// Byte j of the packed vector: byte j % pixel of lane j / pixel (the bytes beyond the pixels take byte 0).
+constexpr int pack(std::size_t pixel, std::size_t j) {
+    const std::size_t lane = lane_bytes(pixel);
+    return static_cast<int>(j < vector_bytes / lane * pixel ? j / pixel * lane + j % pixel : 0);
+}
 // Lane j of interleave_low(a, b) is a[j/2] for even j, b[j/2] for odd j (indices >= N name b's lanes).
 constexpr int interleave_low(int n, int j) { return (j % 2 ? n : 0) + j / 2; }
 constexpr int interleave_high(int n, int j) { return (j % 2 ? n : 0) + n / 2 + j / 2; }
@@ -75,6 +93,39 @@ inline V interleave_high(V a, V b, std::index_sequence<J...>) {
 template <class V, std::size_t... J>
 inline V reversed(V v, std::index_sequence<J...>) {
     return __builtin_shufflevector(v, v, (sizeof...(J) - 1 - J)...);
+}
+
+template <std::size_t PixelBytes, std::size_t... J>
+inline U8x16 spread(U8x16 v, std::index_sequence<J...>) {
+    return __builtin_shufflevector(v, v, shuffle_index::spread(PixelBytes, J)...);
+}
+
+template <std::size_t PixelBytes, std::size_t... J>
+inline U8x16 pack(U8x16 v, std::index_sequence<J...>) {
+    return __builtin_shufflevector(v, v, shuffle_index::pack(PixelBytes, J)...);
+}
+
+/// The lanes<lane_bytes(PixelBytes)> pixels at `p`, one a lane. Reads a whole vector: for 3- and 6-byte pixels,
+/// 4 bytes beyond them, which the caller must own.
+template <std::size_t PixelBytes>
+inline LaneVector<lane_bytes(PixelBytes)> load_pixels(const std::byte* p) {
+    using V = LaneVector<lane_bytes(PixelBytes)>;
+    if constexpr (lane_bytes(PixelBytes) == PixelBytes) {
+        return load<V>(p);
+    } else {
+        return (V)spread<PixelBytes>(load<U8x16>(p), std::make_index_sequence<vector_bytes>{});
+    }
+}
+
+/// Stores the pixels of `v` at `p`. Writes a whole vector: for 3- and 6-byte pixels, 4 bytes of garbage beyond
+/// them, which the caller must own and overwrite later.
+template <std::size_t PixelBytes>
+inline void store_pixels(std::byte* p, LaneVector<lane_bytes(PixelBytes)> v) {
+    if constexpr (lane_bytes(PixelBytes) == PixelBytes) {
+        store(p, v);
+    } else {
+        store(p, pack<PixelBytes>((U8x16)v, std::make_index_sequence<vector_bytes>{}));
+    }
 }
 
 /// The vector's pixels in the opposite order.

@@ -59,11 +59,18 @@ inline void copy_pixel(std::byte* dst, const std::byte* src) {
 template <std::size_t Bytes>
 void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
     std::int64_t x = 0;
-    if constexpr (simd::is_lane_width(Bytes)) {
-        using V = simd::LaneVector<Bytes>;
-        constexpr std::int64_t k = simd::lanes<Bytes>;
-        for (; x + k <= width; x += k) {
-            simd::store(out + x * Bytes, simd::reverse_lanes<Bytes>(simd::load<V>(in + (width - x - k) * Bytes)));
+    if constexpr (simd::has_lane(Bytes)) {
+        constexpr std::int64_t k = simd::lanes<simd::lane_bytes(Bytes)>;
+        constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
+        constexpr auto pixel = static_cast<std::int64_t>(Bytes);
+        // A vector read past the pixels it needs (3- and 6-byte pixels) must stay in the row: the first
+        // output pixels, from the row's end, go one by one.
+        const std::int64_t first_loadable = std::min(width, (vector - k * pixel + pixel - 1) / pixel);
+        const std::byte* source = in + (width - 1) * Bytes;
+        for (std::byte* o = out; x < first_loadable; ++x, o += Bytes, source -= Bytes) copy_pixel<Bytes>(o, source);
+        for (; x + k <= width && x * pixel + vector <= width * pixel; x += k) {
+            simd::store_pixels<Bytes>(out + x * Bytes,
+                                      simd::reverse_lanes<simd::lane_bytes(Bytes)>(simd::load_pixels<Bytes>(in + (width - x - k) * Bytes)));
         }
     }
     const std::byte* source = in + (width - 1 - x) * Bytes;
@@ -114,31 +121,41 @@ struct TransposeWalk {
         }
     }
 
-    // Square blocks of lanes<Bytes> pixels, turned in registers: a block's source rows are loaded as one vector
+    // Square blocks of k pixels a side, turned in registers: a block's source rows are loaded as one vector
     // each, and each column becomes one vector store into an output row. A mirrored source column order only
-    // changes which output row receives which column.
+    // changes which output row receives which column. For 3- and 6-byte pixels the vectors reach 4 bytes past
+    // the block on both sides: a load must stay inside its source row, and a store's spare bytes land on pixels
+    // to its right that this thread writes next (so never past the output row's end).
     void blocks(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
-        using V = simd::LaneVector<Bytes>;
-        constexpr std::int64_t k = simd::lanes<Bytes>;
+        constexpr std::size_t lane = simd::lane_bytes(Bytes);
+        constexpr std::int64_t k = simd::lanes<lane>;
+        constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
+        constexpr auto pixel = static_cast<std::int64_t>(Bytes);
         const std::ptrdiff_t step = source_row_step();
-        const std::int64_t x_blocks_end = x_begin + (x_end - x_begin) / k * k;
+        const std::int64_t x_blocks_end =
+            std::max(x_begin, std::min(x_begin + (x_end - x_begin) / k * k, (f.output.width * pixel - vector) / pixel + 1));
         std::int64_t y = y_begin;
         for (; y + k <= y_end; y += k) {
             const std::int64_t first_column = MirrorX ? f.source.width - y - k : y;
-            for (std::int64_t x = x_begin; x < x_blocks_end; x += k) {
-                const std::byte* s = source_pixel(first_column, source_row(x));
-                std::array<V, k> block;
-                for (std::int64_t i = 0; i < k; ++i) block[i] = simd::load<V>(s + i * step);
-                simd::transpose_block<Bytes>(block);
-                for (std::int64_t c = 0; c < k; ++c) simd::store(output_pixel(x, MirrorX ? y + k - 1 - c : y + c), block[c]);
+            if (first_column * pixel + vector > f.source.width * pixel) {
+                pixels(x_begin, x_end, y, y + k);
+                continue;
             }
-            pixels(x_blocks_end, x_end, y, y + k);
+            std::int64_t x = x_begin;
+            for (; x + k <= x_blocks_end; x += k) {
+                const std::byte* s = source_pixel(first_column, source_row(x));
+                std::array<simd::LaneVector<lane>, k> block;
+                for (std::int64_t i = 0; i < k; ++i) block[i] = simd::load_pixels<Bytes>(s + i * step);
+                simd::transpose_block<lane>(block);
+                for (std::int64_t c = 0; c < k; ++c) simd::store_pixels<Bytes>(output_pixel(x, MirrorX ? y + k - 1 - c : y + c), block[c]);
+            }
+            pixels(x, x_end, y, y + k);
         }
         pixels(x_begin, x_end, y, y_end);
     }
 
     void tile(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
-        if constexpr (simd::is_lane_width(Bytes)) {
+        if constexpr (simd::has_lane(Bytes)) {
             blocks(x_begin, x_end, y_begin, y_end);
         } else {
             pixels(x_begin, x_end, y_begin, y_end);
