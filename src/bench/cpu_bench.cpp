@@ -156,7 +156,8 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
 #else
     const std::string opencv_note = "OpenCV: not built with it";
 #endif
-    out << "gpurotate bench --cpu: " << std::thread::hardware_concurrency() << " hardware threads, " << threads << " used; " << opencv_note
+    out << "gpurotate bench --cpu: " << std::thread::hardware_concurrency() << " hardware threads, " << threads << " used; "
+        << name(detail::runnable_cpu_kernels().back()) << " kernels; " << opencv_note
         << "\n" << options.reps << " samples each (median), gpurotate, OpenCV and a memcpy of the same bytes on the same threads interleaved;\n"
         << "GB/s = (bytes read + bytes written) / time; %memcpy = memcpy time / gpurotate time; vs OpenCV = OpenCV time / gpurotate time;\n"
         << "OpenCV's transverse is cv::transpose then cv::flip(-1) in place\n";

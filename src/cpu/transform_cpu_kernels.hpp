@@ -27,7 +27,7 @@ struct TransposeTilePolicy {
     std::int64_t source_rows;
     std::size_t source_row_bytes;
 };
-inline constexpr TransposeTilePolicy transpose_tiles{512, 64};
+inline constexpr TransposeTilePolicy transpose_tiles{256, 64};
 
 /// Output bytes below which a thread is not worth starting.
 inline constexpr std::int64_t min_bytes_per_thread = 256 << 10;
