@@ -32,13 +32,13 @@ inline constexpr TransposeTilePolicy transpose_tiles{256, 64};
 /// Output bytes below which a thread is not worth starting.
 inline constexpr std::int64_t min_bytes_per_thread = 256 << 10;
 
-// Rounded down to whole register blocks where the pixels travel in vector lanes: a tile row left over
-// (21 rows of 3-byte pixels in 64 bytes, blocks of 4) would go pixel by pixel, a quarter of the time for 5%
-// of the pixels.
+// Pixels of 3, 6 and 12 bytes take three lines' worth of each source row (64, 32 and 16 pixels), so that a
+// tile ends where a line does: with one line's worth (21, 10, 5 pixels) the line a tile boundary cuts would
+// be fetched twice, once for each tile.
 template <std::size_t Bytes>
 constexpr std::int64_t output_rows_per_tile() {
-    constexpr std::size_t block = simd::has_lane(Bytes) ? simd::lanes<simd::lane_bytes(Bytes)> : 1;
-    return static_cast<std::int64_t>(std::max<std::size_t>(block, transpose_tiles.source_row_bytes / Bytes / block * block));
+    constexpr std::size_t odd_factor = Bytes / natural_alignment(Bytes);
+    return static_cast<std::int64_t>(transpose_tiles.source_row_bytes * odd_factor / Bytes);
 }
 
 // Both images, as raw bytes: the kernels below compute their own addresses.
