@@ -18,10 +18,9 @@
 namespace gpurotate::detail {
 namespace {
 
-
 /// How a transposing element walks the output. A tile is `source_rows` output columns by the output rows
-/// whose sources are `source_row_bytes` of each of those source rows: one cache line of each source row is
-/// read into L1/L2 once and used by every output row of the tile, and the output is written tile row by
+/// whose sources are `source_row_bytes` of each of those source rows (three times that for 3-, 6- and 12-byte
+/// pixels, below): each source line is read into L1/L2 once and used by every output row of the tile, and the output is written tile row by
 /// tile row, left to right.
 struct TransposeTilePolicy {
     std::int64_t source_rows;
