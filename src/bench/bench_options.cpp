@@ -82,6 +82,8 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
                  "time the CPU backend against OpenCV and memcpy (default sizes 6000x4000 and 1920x1080, types u8c1,u8c3,u8c4,u16c3,f32c1)");
     app.add_option("--threads", bench_options.threads, "with --cpu, threads for gpurotate and OpenCV (default: all cores)")
         ->check(CLI::Range(1, 1024));
+    app.add_option("--cpu-kernels", bench_options.cpu_kernels, "with --cpu, the CPU kernels' instruction set: baseline or avx2 (default: the best)")
+        ->check(CLI::IsMember({"baseline", "avx2"}));
     app.add_flag("--no-ceilings", bench_options.no_ceilings,
                         "run only the kernels --kernel names, not the copy ceilings too (for profilers; no shares of copy)");
 

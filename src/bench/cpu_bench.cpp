@@ -138,6 +138,14 @@ void print_rows(const std::vector<CpuRow>& rows, std::size_t bytes_moved, std::o
 }  // namespace
 
 int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
+    detail::CpuKernels kernels = detail::runnable_cpu_kernels().back();
+    if (!options.cpu_kernels.empty()) {
+        kernels = options.cpu_kernels == "avx2" ? detail::CpuKernels::avx2 : detail::CpuKernels::baseline;
+        const auto& runnable = detail::runnable_cpu_kernels();
+        if (std::find(runnable.begin(), runnable.end(), kernels) == runnable.end()) {
+            throw Error(ErrorCode::usage, "--cpu-kernels " + options.cpu_kernels + ": not built or not runnable on this CPU");
+        }
+    }
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     const std::vector<Extent> sizes =
         options.size_given ? std::vector<Extent>{{options.width, options.height}} : std::vector<Extent>{{6000, 4000}, {1920, 1080}};
@@ -157,7 +165,7 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
     const std::string opencv_note = "OpenCV: not built with it";
 #endif
     out << "gpurotate bench --cpu: " << std::thread::hardware_concurrency() << " hardware threads, " << threads << " used; "
-        << name(detail::runnable_cpu_kernels().back()) << " kernels; " << opencv_note
+        << name(kernels) << " kernels; " << opencv_note
         << "\n" << options.reps << " samples each (median), gpurotate, OpenCV and a memcpy of the same bytes on the same threads interleaved;\n"
         << "GB/s = (bytes read + bytes written) / time; %memcpy = memcpy time / gpurotate time; vs OpenCV = OpenCV time / gpurotate time;\n"
         << "OpenCV's transverse is cv::transpose then cv::flip(-1) in place\n";
@@ -188,7 +196,7 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
                 b.expected = Image(out_extent.width, out_extent.height, format);
                 plain_transform(src, b.expected.view(), o);
                 CpuRow row{type_name, o};
-                const auto ours = [&] { detail::transform_cpu(src, b.out.view(), axis_map(o), threads); };
+                const auto ours = [&] { detail::transform_cpu(src, b.out.view(), axis_map(o), threads, kernels); };
                 std::memset(b.out.data(), 0xa5, b.out.size_bytes());
                 ours();
                 row.verified = same_pixels(b.out.view(), b.expected.view());

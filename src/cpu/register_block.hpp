@@ -2,10 +2,11 @@
 // The CPU backend's register-level moves, on 16-byte vectors of the compilers' vector extensions (GCC 12+ and
 // clang both have __builtin_shufflevector): the compiler picks the instructions of whatever target the unit is
 // built for (SSE2 unpacks and pshufd on plain x86-64, NEON zips elsewhere), so there is one source for every ISA.
-// A pixel of a power-of-two width is one lane of a vector; a 3- or 6-byte pixel is spread into a lane of 4 or 8
-// bytes on loading and packed back on storing (one byte shuffle each way), so that the same lane moves serve
-// it; 12- and 16-byte pixels do not use this header. Included
-// only by transform_cpu_kernels.hpp, whose units are built for different targets: hence the unnamed namespace.
+// A pixel of a power-of-two width is one lane of a vector; a 3-byte pixel is spread into a lane of 4 bytes on
+// loading and packed back on storing (one byte shuffle each way), so that the same lane moves serve it. 6-byte
+// pixels measured no faster spread into 8-byte lanes (two per vector) than moved one by one, so they, and
+// 12- and 16-byte pixels, do not use this header. Included only by transform_cpu_kernels.hpp, whose units are
+// built for different targets: hence the unnamed namespace.
 
 #include <array>
 #include <cstddef>
@@ -26,11 +27,24 @@ inline constexpr std::size_t vector_bytes = 16;
 /// Whether a pixel of `bytes` is one lane of a 16-byte vector.
 constexpr bool is_lane_width(std::size_t bytes) { return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8; }
 
-/// The lane a pixel of `bytes` travels in: its own width, or 4 and 8 bytes for 3- and 6-byte pixels.
-constexpr std::size_t lane_bytes(std::size_t bytes) { return bytes == 3 ? 4 : bytes == 6 ? 8 : bytes; }
+/// The lane a pixel of `bytes` travels in: its own width, or 4 bytes for a 3-byte pixel.
+constexpr std::size_t lane_bytes(std::size_t bytes) { return bytes == 3 ? 4 : bytes; }
 
-/// Whether pixels of `bytes` travel in vector lanes (1, 2, 3, 4, 6 and 8 bytes).
-constexpr bool has_lane(std::size_t bytes) { return is_lane_width(lane_bytes(bytes)); }
+/// Whether the target has a byte shuffle instruction (SSSE3's pshufb, NEON's tbl). Without one, an arbitrary
+/// byte permutation compiles to a long run of shifts and unpacks: measured on plain x86-64 (SSE2), spreading
+/// 3-byte pixels made rot90 of RGB8 2.7x slower than moving the pixels one by one, and reversing bytes made the
+/// mirrors of 1-byte pixels 2x slower.
+#if defined(__SSSE3__) || defined(__ARM_NEON)
+inline constexpr bool has_byte_shuffle = true;
+#else
+inline constexpr bool has_byte_shuffle = false;
+#endif
+
+/// Whether pixels of `bytes` travel in vector lanes: 1, 2, 4 and 8 bytes, and 3 where bytes shuffle.
+constexpr bool has_lane(std::size_t bytes) { return is_lane_width(bytes) || (has_byte_shuffle && bytes == 3); }
+
+/// Whether a vector of pixels of `bytes` reverses in one cheap shuffle (pixels of 1 byte need a byte shuffle).
+constexpr bool reverses_in_vectors(std::size_t bytes) { return has_lane(bytes) && (bytes > 1 || has_byte_shuffle); }
 
 template <std::size_t LaneBytes>
 struct LaneVectorOf;
@@ -105,8 +119,8 @@ inline U8x16 pack(U8x16 v, std::index_sequence<J...>) {
     return __builtin_shufflevector(v, v, shuffle_index::pack(PixelBytes, J)...);
 }
 
-/// The lanes<lane_bytes(PixelBytes)> pixels at `p`, one a lane. Reads a whole vector: for 3- and 6-byte pixels,
-/// 4 bytes beyond them, which the caller must own.
+/// The lanes<lane_bytes(PixelBytes)> pixels at `p`, one a lane. Reads a whole vector: for 3-byte pixels, 4 bytes
+/// beyond them, which the caller must own.
 template <std::size_t PixelBytes>
 inline LaneVector<lane_bytes(PixelBytes)> load_pixels(const std::byte* p) {
     using V = LaneVector<lane_bytes(PixelBytes)>;
@@ -117,8 +131,8 @@ inline LaneVector<lane_bytes(PixelBytes)> load_pixels(const std::byte* p) {
     }
 }
 
-/// Stores the pixels of `v` at `p`. Writes a whole vector: for 3- and 6-byte pixels, 4 bytes of garbage beyond
-/// them, which the caller must own and overwrite later.
+/// Stores the pixels of `v` at `p`. Writes a whole vector: for 3-byte pixels, 4 bytes of garbage beyond them,
+/// which the caller must own and overwrite later.
 template <std::size_t PixelBytes>
 inline void store_pixels(std::byte* p, LaneVector<lane_bytes(PixelBytes)> v) {
     if constexpr (lane_bytes(PixelBytes) == PixelBytes) {

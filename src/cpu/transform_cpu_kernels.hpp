@@ -62,11 +62,20 @@ inline void copy_pixel(std::byte* dst, const std::byte* src) {
 template <std::size_t Bytes>
 void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
     std::int64_t x = 0;
-    if constexpr (simd::has_lane(Bytes)) {
+    if constexpr (Bytes == 1 && !simd::reverses_in_vectors(1)) {
+        // Without a byte shuffle, eight 1-byte pixels still reverse in one 64-bit byte swap.
+        for (; x + 8 <= width; x += 8) {
+            std::uint64_t eight;
+            std::memcpy(&eight, in + (width - x - 8), 8);
+            eight = __builtin_bswap64(eight);
+            std::memcpy(out + x, &eight, 8);
+        }
+    }
+    if constexpr (simd::reverses_in_vectors(Bytes)) {
         constexpr std::int64_t k = simd::lanes<simd::lane_bytes(Bytes)>;
         constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
         constexpr auto pixel = static_cast<std::int64_t>(Bytes);
-        // A vector read past the pixels it needs (3- and 6-byte pixels) must stay in the row: the first
+        // A vector read past the pixels it needs (3-byte pixels) must stay in the row: the first
         // output pixels, from the row's end, go one by one.
         const std::int64_t first_loadable = std::min(width, (vector - k * pixel + pixel - 1) / pixel);
         const std::byte* source = in + (width - 1) * Bytes;
@@ -126,7 +135,7 @@ struct TransposeWalk {
 
     // Square blocks of k pixels a side, turned in registers: a block's source rows are loaded as one vector
     // each, and each column becomes one vector store into an output row. A mirrored source column order only
-    // changes which output row receives which column. For 3- and 6-byte pixels the vectors reach 4 bytes past
+    // changes which output row receives which column. For 3-byte pixels the vectors reach 4 bytes past
     // the block on both sides: a load must stay inside its source row, and a store's spare bytes land on pixels
     // to its right that this thread writes next (so never past the output row's end).
     void blocks(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
