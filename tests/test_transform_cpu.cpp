@@ -4,6 +4,8 @@
 #include "reference.hpp"
 #include "test_support.hpp"
 
+#include "cpu/transform_cpu.hpp"
+
 #include <gpurotate/error.hpp>
 #include <gpurotate/transform.hpp>
 
@@ -57,6 +59,81 @@ TEST_CASE("CPU backend handles padded and unaligned pitches") {
         gpurotate::transform(padded, out, o, gpurotate::Backend::cpu);
         CAPTURE(gpurotate::name(o));
         CHECK(test_support::first_difference(out, expected.view()) == -1);
+    }
+}
+
+namespace {
+
+// Sizes around the vector kernels' edges: blocks of 1 to 16 pixels a side, 3- and 6-byte pixels' vectors
+// reaching past their block, tiles of 256 source rows, and one image big enough to be cut among threads.
+std::vector<test_support::Size> vector_edge_sizes() {
+    return {{1, 1},  {1, 40},  {40, 1},   {2, 17},   {16, 16},  {17, 15},  {15, 17},   {32, 48},
+            {33, 47}, {64, 64}, {65, 63}, {256, 20}, {257, 31}, {20, 513}, {520, 260}, {1031, 517}};
+}
+
+void check_kernels_on(gpurotate::ConstImageView src, Orientation o, const gpurotate::Image& expected, unsigned threads,
+                      gpurotate::detail::CpuKernels kernels, std::byte* out_storage, std::size_t out_pitch) {
+    gpurotate::ImageView out{out_storage, expected.width(), expected.height(), out_pitch, src.format};
+    for (std::int64_t y = 0; y < out.height; ++y) std::memset(out.row(y), 0xa5, out.row_bytes());
+    gpurotate::detail::transform_cpu(src, out, gpurotate::axis_map(o), threads, kernels);
+    CAPTURE(gpurotate::detail::name(kernels));
+    CAPTURE(threads);
+    CHECK(test_support::first_difference(out, expected.view()) == -1);
+}
+
+}  // namespace
+
+TEST_CASE("CPU kernels of every instruction set match the reference around their blocks and tiles, on 1 and 3 threads") {
+    std::uint32_t seed = 500;
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const auto& size : vector_edge_sizes()) {
+            const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
+            for (Orientation o : gpurotate::all_orientations) {
+                const gpurotate::Image expected = reference::transform(src, o);
+                std::vector<std::byte> out(expected.size_bytes());
+                CAPTURE(gpurotate::to_string(format));
+                CAPTURE(size.width);
+                CAPTURE(size.height);
+                CAPTURE(gpurotate::name(o));
+                for (const auto kernels : gpurotate::detail::runnable_cpu_kernels()) {
+                    for (const unsigned threads : {1u, 3u}) {
+                        check_kernels_on(src.view(), o, expected, threads, kernels, out.data(), expected.view().pitch);
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("CPU kernels of every instruction set handle padded pitches at odd addresses for every width") {
+    std::uint32_t seed = 900;
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const test_support::Size size : {test_support::Size{37, 29}, test_support::Size{70, 33}, test_support::Size{1, 45}}) {
+            const gpurotate::Image packed = test_support::random_image(size.width, size.height, format, seed++);
+            const std::size_t row_bytes = packed.view().row_bytes();
+            // Odd spare bytes per row at an odd address: every vector load and store is unaligned, and the spare
+            // bytes after the last pixel hold the poison, so a vector that writes past a row shows.
+            std::vector<std::byte> storage(1 + (row_bytes + 13) * static_cast<std::size_t>(size.height), std::byte{0x5a});
+            gpurotate::ImageView padded{storage.data() + 1, size.width, size.height, row_bytes + 13, format};
+            for (std::int64_t y = 0; y < size.height; ++y) std::memcpy(padded.row(y), packed.view().row(y), row_bytes);
+            for (Orientation o : gpurotate::all_orientations) {
+                const gpurotate::Image expected = reference::transform(packed, o);
+                const std::size_t out_pitch = expected.view().row_bytes() + 7;
+                for (const auto kernels : gpurotate::detail::runnable_cpu_kernels()) {
+                    std::vector<std::byte> out(3 + out_pitch * static_cast<std::size_t>(expected.height()), std::byte{0xa5});
+                    CAPTURE(gpurotate::to_string(format));
+                    CAPTURE(size.width);
+                    CAPTURE(gpurotate::name(o));
+                    check_kernels_on(padded, o, expected, 1, kernels, out.data() + 3, out_pitch);
+                    bool padding_untouched = out[0] == std::byte{0xa5} && out[1] == std::byte{0xa5} && out[2] == std::byte{0xa5};
+                    for (std::int64_t y = 0; y < expected.height(); ++y) {
+                        const std::byte* spare = out.data() + 3 + static_cast<std::size_t>(y) * out_pitch + expected.view().row_bytes();
+                        for (int i = 0; i < 7; ++i) padding_untouched = padding_untouched && spare[i] == std::byte{0xa5};
+                    }
+                    CHECK(padding_untouched);
+                }
+            }
+        }
     }
 }
 

@@ -24,6 +24,10 @@ struct BenchOptions {
     std::string json_path;                 ///< write every row as JSON here, if set
     bool list_kernels = false;             ///< print the kernel names and exit
     bool no_ceilings = false;              ///< time only the named kernels, not the copies the shares of copy need
+    bool cpu = false;                      ///< time the CPU backend against OpenCV and memcpy instead of the GPU kernels
+    bool size_given = false;               ///< --size was on the command line (the CPU rows default to two sizes otherwise)
+    unsigned threads = 0;                  ///< CPU rows: threads for gpurotate and OpenCV (0: all cores)
+    std::string cpu_kernels;               ///< CPU rows: "baseline" or "avx2" (empty: the best this CPU runs)
 };
 
 /// The `--type` names: u8c1 u8c2 u8c3 u8c4 u16c1 u16c3 u16c4 f32c1 f32c3 f32c4.
@@ -32,5 +36,9 @@ std::vector<std::pair<std::string, PixelFormat>> bench_types();
 /// Runs the benchmark, printing tables to `out`. Returns the process exit status (non-zero if a
 /// kernel's output failed verification). Throws Error (device) without a usable GPU.
 int run_bench(const BenchOptions& options, std::ostream& out);
+
+/// `--cpu`: the CPU backend against OpenCV's rotate/flip/transpose (where built with OpenCV) and a memcpy of
+/// the same bytes, every output verified. Returns non-zero if an output failed verification. Needs no GPU.
+int run_cpu_bench(const BenchOptions& options, std::ostream& out);
 
 }  // namespace gpurotate::bench

@@ -36,6 +36,7 @@ void parse_bench_lists(const std::string& size, const std::string& grouped_sizes
         const Extent e = parse_extent(size, "--size");
         o.width = e.width;
         o.height = e.height;
+        o.size_given = true;
     }
     for (const std::string& text : split_commas(grouped_sizes)) o.grouped_sizes.push_back(parse_extent(text, "--grouped-sizes"));
     for (const std::string& t : split_commas(types)) {
@@ -77,6 +78,12 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
     app.add_option("--reps", bench_options.reps, "timed samples per kernel (median)")->check(CLI::Range(1, 100000));
     app.add_option("--json", bench_options.json_path, "also write every row to this JSON file");
     app.add_flag("--list", bench_options.list_kernels, "list the kernels and exit");
+    app.add_flag("--cpu", bench_options.cpu,
+                 "time the CPU backend against OpenCV and memcpy (default sizes 6000x4000 and 1920x1080, types u8c1,u8c3,u8c4,u16c3,f32c1)");
+    app.add_option("--threads", bench_options.threads, "with --cpu, threads for gpurotate and OpenCV (default: all cores)")
+        ->check(CLI::Range(1, 1024));
+    app.add_option("--cpu-kernels", bench_options.cpu_kernels, "with --cpu, the CPU kernels' instruction set: baseline or avx2 (default: the best)")
+        ->check(CLI::IsMember({"baseline", "avx2"}));
     app.add_flag("--no-ceilings", bench_options.no_ceilings,
                         "run only the kernels --kernel names, not the copy ceilings too (for profilers; no shares of copy)");
 

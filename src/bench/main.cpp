@@ -10,6 +10,6 @@ int main(int argc, char** argv) {
         int exit_status = 0;
         const auto options = gpurotate::bench::parse_bench_options(argc, argv, exit_status);
         if (!options) return exit_status;
-        return gpurotate::bench::run_bench(*options, std::cout);
+        return options->cpu ? gpurotate::bench::run_cpu_bench(*options, std::cout) : gpurotate::bench::run_bench(*options, std::cout);
     });
 }

@@ -1,0 +1,167 @@
+#pragma once
+// The CPU backend's register-level moves, on 16-byte vectors of the compilers' vector extensions (GCC 12+ and
+// clang both have __builtin_shufflevector): the compiler picks the instructions of whatever target the unit is
+// built for (SSE2 unpacks and pshufd on plain x86-64, NEON zips elsewhere), so there is one source for every ISA.
+// A pixel of a power-of-two width is one lane of a vector; a 3-byte pixel is spread into a lane of 4 bytes on
+// loading and packed back on storing (one byte shuffle each way), so that the same lane moves serve it. 6-byte
+// pixels measured no faster spread into 8-byte lanes (two per vector) than moved one by one, so they, and
+// 12- and 16-byte pixels, do not use this header. Included only by transform_cpu_kernels.hpp, whose units are
+// built for different targets: hence the unnamed namespace.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+namespace gpurotate::detail::simd {
+namespace {
+
+typedef std::uint8_t U8x16 __attribute__((vector_size(16)));
+typedef std::uint16_t U16x8 __attribute__((vector_size(16)));
+typedef std::uint32_t U32x4 __attribute__((vector_size(16)));
+typedef std::uint64_t U64x2 __attribute__((vector_size(16)));
+
+inline constexpr std::size_t vector_bytes = 16;
+
+/// Whether a pixel of `bytes` is one lane of a 16-byte vector.
+constexpr bool is_lane_width(std::size_t bytes) { return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8; }
+
+/// The lane a pixel of `bytes` travels in: its own width, or 4 bytes for a 3-byte pixel.
+constexpr std::size_t lane_bytes(std::size_t bytes) { return bytes == 3 ? 4 : bytes; }
+
+/// Whether the target has a byte shuffle instruction (SSSE3's pshufb, NEON's tbl). Without one, an arbitrary
+/// byte permutation compiles to a long run of shifts and unpacks: measured on plain x86-64 (SSE2), spreading
+/// 3-byte pixels made rot90 of RGB8 2.7x slower than moving the pixels one by one, and reversing bytes made the
+/// mirrors of 1-byte pixels 2x slower.
+#if defined(__SSSE3__) || defined(__ARM_NEON)
+inline constexpr bool has_byte_shuffle = true;
+#else
+inline constexpr bool has_byte_shuffle = false;
+#endif
+
+/// Whether pixels of `bytes` travel in vector lanes: 1, 2, 4 and 8 bytes, and 3 where bytes shuffle.
+constexpr bool has_lane(std::size_t bytes) { return is_lane_width(bytes) || (has_byte_shuffle && bytes == 3); }
+
+/// Whether a vector of pixels of `bytes` reverses in one cheap shuffle (pixels of 1 byte need a byte shuffle).
+constexpr bool reverses_in_vectors(std::size_t bytes) { return has_lane(bytes) && (bytes > 1 || has_byte_shuffle); }
+
+template <std::size_t LaneBytes>
+struct LaneVectorOf;
+template <>
+struct LaneVectorOf<1> { using type = U8x16; };
+template <>
+struct LaneVectorOf<2> { using type = U16x8; };
+template <>
+struct LaneVectorOf<4> { using type = U32x4; };
+template <>
+struct LaneVectorOf<8> { using type = U64x2; };
+
+/// A vector whose lanes are pixels of `LaneBytes`.
+template <std::size_t LaneBytes>
+using LaneVector = typename LaneVectorOf<LaneBytes>::type;
+
+/// Pixels of `LaneBytes` in one vector: the side of the square block `transpose_block` turns.
+template <std::size_t LaneBytes>
+inline constexpr std::size_t lanes = vector_bytes / LaneBytes;
+
+// memcpy, not a dereference: the pixels may sit at any address, and this compiles to one unaligned move.
+template <class V>
+inline V load(const std::byte* p) {
+    V v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+template <class V>
+inline void store(std::byte* p, V v) {
+    std::memcpy(p, &v, sizeof v);
+}
+
+namespace shuffle_index {
+// Byte j of the spread vector: byte j % lane of pixel j / lane (the lane's spare bytes take byte 0).
+constexpr int spread(std::size_t pixel, std::size_t j) {
+    const std::size_t lane = lane_bytes(pixel);
+    return static_cast<int>(j % lane < pixel ? j / lane * pixel + j % lane : 0);
+}
+// Byte j of the packed vector: byte j % pixel of lane j / pixel (the bytes beyond the pixels take byte 0).
+constexpr int pack(std::size_t pixel, std::size_t j) {
+    const std::size_t lane = lane_bytes(pixel);
+    return static_cast<int>(j < vector_bytes / lane * pixel ? j / pixel * lane + j % pixel : 0);
+}
+// Lane j of interleave_low(a, b) is a[j/2] for even j, b[j/2] for odd j (indices >= N name b's lanes).
+constexpr int interleave_low(int n, int j) { return (j % 2 ? n : 0) + j / 2; }
+constexpr int interleave_high(int n, int j) { return (j % 2 ? n : 0) + n / 2 + j / 2; }
+}  // namespace shuffle_index
+
+template <class V, std::size_t... J>
+inline V interleave_low(V a, V b, std::index_sequence<J...>) {
+    return __builtin_shufflevector(a, b, shuffle_index::interleave_low(sizeof...(J), J)...);
+}
+
+template <class V, std::size_t... J>
+inline V interleave_high(V a, V b, std::index_sequence<J...>) {
+    return __builtin_shufflevector(a, b, shuffle_index::interleave_high(sizeof...(J), J)...);
+}
+
+template <class V, std::size_t... J>
+inline V reversed(V v, std::index_sequence<J...>) {
+    return __builtin_shufflevector(v, v, (sizeof...(J) - 1 - J)...);
+}
+
+template <std::size_t PixelBytes, std::size_t... J>
+inline U8x16 spread(U8x16 v, std::index_sequence<J...>) {
+    return __builtin_shufflevector(v, v, shuffle_index::spread(PixelBytes, J)...);
+}
+
+template <std::size_t PixelBytes, std::size_t... J>
+inline U8x16 pack(U8x16 v, std::index_sequence<J...>) {
+    return __builtin_shufflevector(v, v, shuffle_index::pack(PixelBytes, J)...);
+}
+
+/// The lanes<lane_bytes(PixelBytes)> pixels at `p`, one a lane. Reads a whole vector: for 3-byte pixels, 4 bytes
+/// beyond them, which the caller must own.
+template <std::size_t PixelBytes>
+inline LaneVector<lane_bytes(PixelBytes)> load_pixels(const std::byte* p) {
+    using V = LaneVector<lane_bytes(PixelBytes)>;
+    if constexpr (lane_bytes(PixelBytes) == PixelBytes) {
+        return load<V>(p);
+    } else {
+        return (V)spread<PixelBytes>(load<U8x16>(p), std::make_index_sequence<vector_bytes>{});
+    }
+}
+
+/// Stores the pixels of `v` at `p`. Writes a whole vector: for 3-byte pixels, 4 bytes of garbage beyond them,
+/// which the caller must own and overwrite later.
+template <std::size_t PixelBytes>
+inline void store_pixels(std::byte* p, LaneVector<lane_bytes(PixelBytes)> v) {
+    if constexpr (lane_bytes(PixelBytes) == PixelBytes) {
+        store(p, v);
+    } else {
+        store(p, pack<PixelBytes>((U8x16)v, std::make_index_sequence<vector_bytes>{}));
+    }
+}
+
+/// The vector's pixels in the opposite order.
+template <std::size_t LaneBytes>
+inline LaneVector<LaneBytes> reverse_lanes(LaneVector<LaneBytes> v) {
+    return reversed(v, std::make_index_sequence<lanes<LaneBytes>>{});
+}
+
+/// Transposes the N x N block of pixels held by N vectors (row i in rows[i]), N = lanes<LaneBytes>: after
+/// log2(N) rounds of the perfect shuffle (interleaving row j with row j + N/2), rows[c] holds column c.
+template <std::size_t LaneBytes>
+inline void transpose_block(std::array<LaneVector<LaneBytes>, lanes<LaneBytes>>& rows) {
+    constexpr std::size_t n = lanes<LaneBytes>;
+    for (std::size_t round = 1; round < n; round *= 2) {
+        std::array<LaneVector<LaneBytes>, n> next;
+        for (std::size_t j = 0; j < n / 2; ++j) {
+            next[2 * j] = interleave_low(rows[j], rows[j + n / 2], std::make_index_sequence<n>{});
+            next[2 * j + 1] = interleave_high(rows[j], rows[j + n / 2], std::make_index_sequence<n>{});
+        }
+        rows = next;
+    }
+}
+
+}  // namespace
+}  // namespace gpurotate::detail::simd

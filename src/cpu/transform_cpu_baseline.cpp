@@ -1,0 +1,10 @@
+#include "cpu/transform_cpu_kernels.hpp"
+#include "cpu/transform_cpu_targets.hpp"
+
+namespace gpurotate::detail {
+
+void transform_cpu_baseline(ConstImageView src, ImageView dst, AxisMap map, unsigned max_threads) {
+    transform_cpu_kernels(src, dst, map, max_threads);
+}
+
+}  // namespace gpurotate::detail

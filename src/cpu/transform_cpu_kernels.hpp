@@ -1,0 +1,224 @@
+#pragma once
+// The CPU backend's kernels, included by one unit per instruction set (transform_cpu_baseline.cpp,
+// transform_cpu_avx2.cpp): the same source compiled with different target flags, one of which
+// transform_cpu.cpp picks at run time. Everything here is in an unnamed namespace so that each unit keeps
+// its own copy: a shared inline function would let the linker hand the AVX2 instructions to the baseline.
+
+#include "core/parallel_for.hpp"
+#include "core/pixel_word.hpp"
+#include "cpu/register_block.hpp"
+
+#include <gpurotate/image.hpp>
+#include <gpurotate/orientation.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace gpurotate::detail {
+namespace {
+
+/// How a transposing element walks the output. A tile is `source_rows` output columns by the output rows
+/// whose sources are `source_row_bytes` of each of those source rows (three times that for 3-, 6- and 12-byte
+/// pixels, below): each source line is read into L1/L2 once and used by every output row of the tile, and the output is written tile row by
+/// tile row, left to right.
+struct TransposeTilePolicy {
+    std::int64_t source_rows;
+    std::size_t source_row_bytes;
+};
+inline constexpr TransposeTilePolicy transpose_tiles{256, 64};
+
+/// Output bytes below which a thread is not worth starting.
+inline constexpr std::int64_t min_bytes_per_thread = 256 << 10;
+
+// Pixels of 3, 6 and 12 bytes take three lines' worth of each source row (64, 32 and 16 pixels), so that a
+// tile ends where a line does: with one line's worth (21, 10, 5 pixels) the line a tile boundary cuts would
+// be fetched twice, once for each tile.
+template <std::size_t Bytes>
+constexpr std::int64_t output_rows_per_tile() {
+    constexpr std::size_t odd_factor = Bytes / natural_alignment(Bytes);
+    return static_cast<std::int64_t>(transpose_tiles.source_row_bytes * odd_factor / Bytes);
+}
+
+// Both images, as raw bytes: the kernels below compute their own addresses.
+struct Frame {
+    const std::byte* src;
+    std::size_t src_pitch;
+    Extent source;
+    std::byte* dst;
+    std::size_t dst_pitch;
+    Extent output;
+};
+
+// Words are moved with memcpy: the pixel bytes may live in any buffer, and memcpy of a fixed small size
+// compiles to plain loads and stores without breaking aliasing rules.
+template <std::size_t Bytes>
+inline void copy_pixel(std::byte* dst, const std::byte* src) {
+    std::memcpy(dst, src, Bytes);
+}
+
+// ---------------------------------------------------------------- elements that keep rows as rows
+
+template <std::size_t Bytes>
+void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
+    std::int64_t x = 0;
+    if constexpr (Bytes == 1 && !simd::reverses_in_vectors(1)) {
+        // Without a byte shuffle, eight 1-byte pixels still reverse in one 64-bit byte swap.
+        for (; x + 8 <= width; x += 8) {
+            std::uint64_t eight;
+            std::memcpy(&eight, in + (width - x - 8), 8);
+            eight = __builtin_bswap64(eight);
+            std::memcpy(out + x, &eight, 8);
+        }
+    }
+    if constexpr (simd::reverses_in_vectors(Bytes)) {
+        constexpr std::int64_t k = simd::lanes<simd::lane_bytes(Bytes)>;
+        constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
+        constexpr auto pixel = static_cast<std::int64_t>(Bytes);
+        // A vector read past the pixels it needs (3-byte pixels) must stay in the row: the first
+        // output pixels, from the row's end, go one by one.
+        const std::int64_t first_loadable = std::min(width, (vector - k * pixel + pixel - 1) / pixel);
+        const std::byte* source = in + (width - 1) * Bytes;
+        for (std::byte* o = out; x < first_loadable; ++x, o += Bytes, source -= Bytes) copy_pixel<Bytes>(o, source);
+        for (; x + k <= width && x * pixel + vector <= width * pixel; x += k) {
+            simd::store_pixels<Bytes>(out + x * Bytes,
+                                      simd::reverse_lanes<simd::lane_bytes(Bytes)>(simd::load_pixels<Bytes>(in + (width - x - k) * Bytes)));
+        }
+    }
+    const std::byte* source = in + (width - 1 - x) * Bytes;
+    for (std::byte* o = out + x * Bytes; x < width; ++x, o += Bytes, source -= Bytes) copy_pixel<Bytes>(o, source);
+}
+
+template <std::size_t Bytes>
+void mirror_rows(const Frame& f, AxisMap map, std::int64_t y_begin, std::int64_t y_end) {
+    const std::size_t row_bytes = static_cast<std::size_t>(f.output.width) * Bytes;
+    for (std::int64_t y = y_begin; y < y_end; ++y) {
+        const std::byte* source_row = f.src + static_cast<std::size_t>(map.mirror_y ? f.source.height - 1 - y : y) * f.src_pitch;
+        std::byte* out = f.dst + static_cast<std::size_t>(y) * f.dst_pitch;
+        if (map.mirror_x) {
+            reverse_row<Bytes>(out, source_row, f.output.width);
+        } else {
+            std::memcpy(out, source_row, row_bytes);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- elements that swap the axes
+// Output (x, y) reads source (sx, sy) = (MirrorX ? W-1-y : y, MirrorY ? H-1-x : x): along an output row the
+// source column is fixed and the source row steps by one, so each output row is a column of the source.
+
+template <std::size_t Bytes, bool MirrorX, bool MirrorY>
+struct TransposeWalk {
+    const Frame& f;
+
+    std::int64_t source_column(std::int64_t y) const { return MirrorX ? f.source.width - 1 - y : y; }
+    std::int64_t source_row(std::int64_t x) const { return MirrorY ? f.source.height - 1 - x : x; }
+    std::ptrdiff_t source_row_step() const {
+        return MirrorY ? -static_cast<std::ptrdiff_t>(f.src_pitch) : static_cast<std::ptrdiff_t>(f.src_pitch);
+    }
+    const std::byte* source_pixel(std::int64_t sx, std::int64_t sy) const {
+        return f.src + static_cast<std::size_t>(sy) * f.src_pitch + static_cast<std::size_t>(sx) * Bytes;
+    }
+    std::byte* output_pixel(std::int64_t x, std::int64_t y) const {
+        return f.dst + static_cast<std::size_t>(y) * f.dst_pitch + static_cast<std::size_t>(x) * Bytes;
+    }
+
+    // One pixel at a time: the widths that are not a vector lane, and the edges of a tile that do not fill a block.
+    void pixels(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
+        const std::ptrdiff_t step = source_row_step();
+        for (std::int64_t y = y_begin; y < y_end; ++y) {
+            const std::byte* s = source_pixel(source_column(y), source_row(x_begin));
+            std::byte* o = output_pixel(x_begin, y);
+            for (std::int64_t x = x_begin; x < x_end; ++x, o += Bytes, s += step) copy_pixel<Bytes>(o, s);
+        }
+    }
+
+    // Square blocks of k pixels a side, turned in registers: a block's source rows are loaded as one vector
+    // each, and each column becomes one vector store into an output row. A mirrored source column order only
+    // changes which output row receives which column. For 3-byte pixels the vectors reach 4 bytes past
+    // the block on both sides: a load must stay inside its source row, and a store's spare bytes land on pixels
+    // to its right that this thread writes next (so never past the output row's end).
+    void blocks(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
+        constexpr std::size_t lane = simd::lane_bytes(Bytes);
+        constexpr std::int64_t k = simd::lanes<lane>;
+        constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
+        constexpr auto pixel = static_cast<std::int64_t>(Bytes);
+        const std::ptrdiff_t step = source_row_step();
+        const std::int64_t x_blocks_end =
+            std::max(x_begin, std::min(x_begin + (x_end - x_begin) / k * k, (f.output.width * pixel - vector) / pixel + 1));
+        std::int64_t y = y_begin;
+        for (; y + k <= y_end; y += k) {
+            const std::int64_t first_column = MirrorX ? f.source.width - y - k : y;
+            if (first_column * pixel + vector > f.source.width * pixel) {
+                pixels(x_begin, x_end, y, y + k);
+                continue;
+            }
+            std::int64_t x = x_begin;
+            for (; x + k <= x_blocks_end; x += k) {
+                const std::byte* s = source_pixel(first_column, source_row(x));
+                std::array<simd::LaneVector<lane>, k> block;
+                for (std::int64_t i = 0; i < k; ++i) block[i] = simd::load_pixels<Bytes>(s + i * step);
+                simd::transpose_block<lane>(block);
+                for (std::int64_t c = 0; c < k; ++c) simd::store_pixels<Bytes>(output_pixel(x, MirrorX ? y + k - 1 - c : y + c), block[c]);
+            }
+            pixels(x, x_end, y, y + k);
+        }
+        pixels(x_begin, x_end, y, y_end);
+    }
+
+    void tile(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
+        if constexpr (simd::has_lane(Bytes)) {
+            blocks(x_begin, x_end, y_begin, y_end);
+        } else {
+            pixels(x_begin, x_end, y_begin, y_end);
+        }
+    }
+
+    void rows(std::int64_t y_begin, std::int64_t y_end) const {
+        for (std::int64_t tile_y = y_begin; tile_y < y_end; tile_y += output_rows_per_tile<Bytes>()) {
+            const std::int64_t tile_y_end = std::min(tile_y + output_rows_per_tile<Bytes>(), y_end);
+            for (std::int64_t tile_x = 0; tile_x < f.output.width; tile_x += transpose_tiles.source_rows) {
+                tile(tile_x, std::min(tile_x + transpose_tiles.source_rows, f.output.width), tile_y, tile_y_end);
+            }
+        }
+    }
+};
+
+template <std::size_t Bytes>
+void transpose_rows(const Frame& f, AxisMap map, std::int64_t y_begin, std::int64_t y_end) {
+    if (map.mirror_x) {
+        if (map.mirror_y) {
+            TransposeWalk<Bytes, true, true>{f}.rows(y_begin, y_end);
+        } else {
+            TransposeWalk<Bytes, true, false>{f}.rows(y_begin, y_end);
+        }
+    } else if (map.mirror_y) {
+        TransposeWalk<Bytes, false, true>{f}.rows(y_begin, y_end);
+    } else {
+        TransposeWalk<Bytes, false, false>{f}.rows(y_begin, y_end);
+    }
+}
+
+void transform_cpu_kernels(ConstImageView src, ImageView dst, AxisMap map, unsigned max_threads) {
+    const Frame frame{src.data, src.pitch, src.extent(), dst.data, dst.pitch, dst.extent()};
+    visit_pixel_word(src.format.pixel_bytes(), false, [&](auto word) {
+        constexpr std::size_t bytes = sizeof(word);
+        const auto row_bytes = static_cast<std::int64_t>(std::max<std::size_t>(1, dst.row_bytes()));
+        // Threads take whole tile rows, so that no two write the same output lines.
+        const std::int64_t rows_per_unit = map.swap_axes ? output_rows_per_tile<bytes>() : 1;
+        const std::int64_t units = (dst.height + rows_per_unit - 1) / rows_per_unit;
+        const std::int64_t min_units = std::max<std::int64_t>(1, min_bytes_per_thread / (row_bytes * rows_per_unit));
+        parallel_for(units, min_units, [&](std::int64_t begin, std::int64_t end) {
+            const std::int64_t y_begin = begin * rows_per_unit;
+            const std::int64_t y_end = std::min(end * rows_per_unit, dst.height);
+            if (map.swap_axes) {
+                transpose_rows<bytes>(frame, map, y_begin, y_end);
+            } else {
+                mirror_rows<bytes>(frame, map, y_begin, y_end);
+            }
+        }, max_threads);
+    });
+}
+
+}  // namespace
+}  // namespace gpurotate::detail
