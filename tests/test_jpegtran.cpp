@@ -59,7 +59,8 @@ TEST_CASE("JPEG to JPEG is jpegtran's lossless transform for every element, subs
     test_support::TempDir dir;
     for (const Sampling& s : samplings) {
         const bool grey = std::string(s.cjpeg) == "grey";
-        for (const auto& [width, height] : {std::pair{4 * 16, 3 * 16}, std::pair{4 * 16 + 5, 3 * 16 + 3}}) {
+        for (const auto& sides : {std::pair{4 * 16, 3 * 16}, std::pair{4 * 16 + 5, 3 * 16 + 3}}) {
+            const int width = sides.first, height = sides.second;  // not a structured binding: CAPTURE cannot take one in clang 14
             const std::string pnm = dir.file("in.pnm"), in = dir.file("in.jpg");
             write_pnm(pnm, width, height, grey);
             const std::string sampling = grey ? " -grayscale" : std::string(" -sample ") + s.cjpeg;
