@@ -78,15 +78,15 @@ void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
         // A vector read past the pixels it needs (3-byte pixels) must stay in the row: the first
         // output pixels, from the row's end, go one by one.
         const std::int64_t first_loadable = std::min(width, (vector - k * pixel + pixel - 1) / pixel);
-        const std::byte* source = in + (width - 1) * Bytes;
-        for (std::byte* o = out; x < first_loadable; ++x, o += Bytes, source -= Bytes) copy_pixel<Bytes>(o, source);
+        // Indices, not a pointer walked backwards: one step past the row's first pixel would point before
+        // the buffer (undefined; clang's UBSan reports it).
+        for (; x < first_loadable; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
         for (; x + k <= width && x * pixel + vector <= width * pixel; x += k) {
             simd::store_pixels<Bytes>(out + x * Bytes,
                                       simd::reverse_lanes<simd::lane_bytes(Bytes)>(simd::load_pixels<Bytes>(in + (width - x - k) * Bytes)));
         }
     }
-    const std::byte* source = in + (width - 1 - x) * Bytes;
-    for (std::byte* o = out + x * Bytes; x < width; ++x, o += Bytes, source -= Bytes) copy_pixel<Bytes>(o, source);
+    for (; x < width; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
 }
 
 template <std::size_t Bytes>
