@@ -3,7 +3,6 @@
 #include "codecs/decode_limits.hpp"
 #include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
-#include "codecs/turbojpeg_codec.hpp"
 #include "codecs/turbojpeg_handle.hpp"
 
 #include <gpurotate/error.hpp>
@@ -53,7 +52,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
                                                                                        std::vector<LosslessJpegReport>& reports) {
     std::vector<std::optional<std::vector<std::uint8_t>>> results;
     reports.assign(variants.size(), LosslessJpegReport{});
-    if (!is_jpeg(jpeg) || !turbojpeg_available()) return results;
+    if (!is_jpeg(jpeg)) return results;
     if (jpeg.size() > std::numeric_limits<unsigned long>::max()) throw Error(ErrorCode::input, "cannot read '" + path + "': file too large");
     const TurboJpegHandle handle(tjInitTransform());
     if (!handle) throw Error(ErrorCode::internal, "TurboJPEG: cannot create a transformer");
@@ -83,16 +82,13 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     if (transforms.empty()) return results;
     std::vector<unsigned char*> out(transforms.size(), nullptr);
     std::vector<unsigned long> out_size(transforms.size(), 0);
-    const auto free_all = [&] {
-        for (unsigned char* p : out) tjFree(p);
-    };
-    if (tjTransform(handle.get(), jpeg.data(), static_cast<unsigned long>(jpeg.size()), static_cast<int>(transforms.size()), out.data(), out_size.data(),
-                    transforms.data(), 0) != 0) {
-        free_all();
-        throw damaged();
-    }
+    std::vector<TurboJpegBuffer> owned;  // freed however this function leaves: a failed transform may have filled some
+    owned.reserve(transforms.size());
+    const int status = tjTransform(handle.get(), jpeg.data(), static_cast<unsigned long>(jpeg.size()), static_cast<int>(transforms.size()), out.data(),
+                                   out_size.data(), transforms.data(), 0);
+    for (unsigned char* buffer : out) owned.emplace_back(buffer);
+    if (status != 0) throw damaged();
     for (std::size_t k = 0; k < written.size(); ++k) results[written[k]] = std::vector<std::uint8_t>(out[k], out[k] + out_size[k]);
-    free_all();
     for (std::size_t i : written) {
         std::vector<std::uint8_t>& result = *results[i];
         const ImageMetadata* metadata = variants[i].metadata;

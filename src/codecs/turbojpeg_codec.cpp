@@ -84,7 +84,7 @@ std::vector<std::uint8_t> turbojpeg_encode(ConstImageView image, int quality, Ch
     const int status = tjCompress2(h, reinterpret_cast<const unsigned char*>(image.data), static_cast<int>(image.width),
                                    static_cast<int>(image.pitch), static_cast<int>(image.height), channels == 1 ? TJPF_GRAY : TJPF_RGB,
                                    &jpeg, &size, subsampling, quality, 0);
-    std::unique_ptr<unsigned char, decltype(&tjFree)> owned(jpeg, &tjFree);
+    const TurboJpegBuffer owned(jpeg);
     if (status != 0) throw Error(ErrorCode::output, std::string("JPEG encoding failed: ") + tjGetErrorStr2(h));
     return std::vector<std::uint8_t>(jpeg, jpeg + size);
 }

@@ -1,5 +1,5 @@
 #pragma once
-// TurboJPEG's handles (compressor, decompressor, transformer) owned.
+// TurboJPEG's handles (compressor, decompressor, transformer) and the buffers it allocates, owned.
 
 #include <turbojpeg.h>
 
@@ -11,5 +11,10 @@ struct TurboJpegHandleDeleter {
     void operator()(void* handle) const noexcept { tjDestroy(handle); }
 };
 using TurboJpegHandle = std::unique_ptr<void, TurboJpegHandleDeleter>;
+
+struct TurboJpegBufferDeleter {
+    void operator()(unsigned char* buffer) const noexcept { tjFree(buffer); }
+};
+using TurboJpegBuffer = std::unique_ptr<unsigned char, TurboJpegBufferDeleter>;
 
 }  // namespace gpurotate::detail
