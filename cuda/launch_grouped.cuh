@@ -114,7 +114,7 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
         if (!vectorized_applies(g.src, g.dst, map) || !planes_on_vectors) {
             table[family_tiles].add(g, map, GroupedTiles<AlignedWord<S>>::tile_shape);
             tiles_aligned = tiles_aligned && allows_aligned_word(g.src.data, g.src.pitch, S) && allows_aligned_word(g.dst.data, g.dst.pitch, S) &&
-                            (g.planes == 1 || (allows_aligned_word(nullptr, g.src_plane_stride, S) && allows_aligned_word(nullptr, g.dst_plane_stride, S)));
+                            (g.planes == 1 || (g.src_plane_stride % natural_alignment(S) == 0 && g.dst_plane_stride % natural_alignment(S) == 0));
         } else {
             const bool shifted = loads_shifted_columns(map.mirror_x, g.src.width, S);
             if (map.swap_axes) {

@@ -127,9 +127,11 @@ struct TransposeWalk {
     void pixels(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
         const std::ptrdiff_t step = source_row_step();
         for (std::int64_t y = y_begin; y < y_end; ++y) {
-            const std::byte* s = source_pixel(source_column(y), source_row(x_begin));
+            const std::byte* first = source_pixel(source_column(y), source_row(x_begin));
             std::byte* o = output_pixel(x_begin, y);
-            for (std::int64_t x = x_begin; x < x_end; ++x, o += Bytes, s += step) copy_pixel<Bytes>(o, s);
+            // Offsets from the first pixel, not a pointer stepped after the last one: with MirrorY that step
+            // would point above the image's first row, outside the buffer (as reverse_row's once did).
+            for (std::int64_t x = x_begin; x < x_end; ++x, o += Bytes) copy_pixel<Bytes>(o, first + (x - x_begin) * step);
         }
     }
 
