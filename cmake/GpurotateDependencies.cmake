@@ -27,20 +27,26 @@ file(STRINGS ${GPUROTATE_SPNG_INCLUDE_DIR}/spng.h gpurotate_spng_version_lines R
 string(REGEX REPLACE "[^0-9;]" "" gpurotate_spng_version "${gpurotate_spng_version_lines}")
 string(REPLACE ";" "." GPUROTATE_SPNG_VERSION "${gpurotate_spng_version}")
 
-# libjpeg-turbo's TurboJPEG (libturbojpeg0-dev): fast JPEG decoding and encoding; optional (stb or OpenCV otherwise).
-set(GPUROTATE_WITH_TURBOJPEG AUTO CACHE STRING "Use libjpeg-turbo (TurboJPEG) for JPEG: AUTO, ON or OFF")
+# libjpeg-turbo (libturbojpeg0-dev and libjpeg62-turbo-dev): TurboJPEG for fast JPEG decoding and encoding,
+# libjpeg's transcoding API for the lossless transforms; optional (stb or OpenCV decode JPEG otherwise).
+set(GPUROTATE_WITH_TURBOJPEG AUTO CACHE STRING "Use libjpeg-turbo (TurboJPEG and libjpeg) for JPEG: AUTO, ON or OFF")
 set(GPUROTATE_HAVE_TURBOJPEG OFF)
 set(GPUROTATE_TURBOJPEG_SUMMARY "off")
 if(NOT GPUROTATE_WITH_TURBOJPEG STREQUAL "OFF")
   find_path(GPUROTATE_TURBOJPEG_INCLUDE_DIR turbojpeg.h)
   find_library(GPUROTATE_TURBOJPEG_LIBRARY NAMES turbojpeg)
-  if(GPUROTATE_TURBOJPEG_INCLUDE_DIR AND GPUROTATE_TURBOJPEG_LIBRARY)
+  find_path(GPUROTATE_LIBJPEG_INCLUDE_DIR jpeglib.h)
+  # Debian keeps jconfig.h under the multiarch folder, which the compiler searches only below /usr.
+  find_path(GPUROTATE_LIBJPEG_CONFIG_DIR jconfig.h PATH_SUFFIXES ${CMAKE_LIBRARY_ARCHITECTURE})
+  find_library(GPUROTATE_LIBJPEG_LIBRARY NAMES jpeg)
+  if(GPUROTATE_TURBOJPEG_INCLUDE_DIR AND GPUROTATE_TURBOJPEG_LIBRARY AND GPUROTATE_LIBJPEG_INCLUDE_DIR AND GPUROTATE_LIBJPEG_CONFIG_DIR
+     AND GPUROTATE_LIBJPEG_LIBRARY)
     set(GPUROTATE_HAVE_TURBOJPEG ON)
-    set(GPUROTATE_TURBOJPEG_SUMMARY "${GPUROTATE_TURBOJPEG_LIBRARY}")
+    set(GPUROTATE_TURBOJPEG_SUMMARY "${GPUROTATE_TURBOJPEG_LIBRARY}, ${GPUROTATE_LIBJPEG_LIBRARY}")
   elseif(GPUROTATE_WITH_TURBOJPEG STREQUAL "ON")
-    message(FATAL_ERROR "TurboJPEG not found: install libturbojpeg0-dev")
+    message(FATAL_ERROR "libjpeg-turbo not found: install libturbojpeg0-dev and libjpeg62-turbo-dev")
   else()
-    set(GPUROTATE_TURBOJPEG_SUMMARY "not found (install libturbojpeg0-dev for fast JPEG)")
+    set(GPUROTATE_TURBOJPEG_SUMMARY "not found (install libturbojpeg0-dev and libjpeg62-turbo-dev for fast and lossless JPEG)")
   endif()
 endif()
 

@@ -227,7 +227,7 @@ private:
         return std::any_of(job.outputs.begin(), job.outputs.end(), [this](const PlannedOutput& out) { return sink_for(out).is_jpeg(); });
     }
 
-    /// Writes the JPEG variants of `job` that the lossless transform makes, one tjTransform for all, and
+    /// Writes the JPEG variants of `job` that the lossless transform makes, one coefficient read for all, and
     /// returns the job of the outputs left to decode and encode. Throws Error (input) for a damaged JPEG.
     Job transform_losslessly(const Job& job, const detail::ImageSource& source, bool& any_failed) {
         const Orientation upright = upright_of(job, source.orientation_tag());
@@ -250,7 +250,7 @@ private:
             encoded = source.transform_losslessly(variants, settings_.jpeg_edge, settings_.strip, settings_.max_pixels, reports);
         }
         transform_ns_ += nanoseconds_since(start);
-        if (encoded.empty()) return job;  // not TurboJPEG's to do: everything is decoded
+        if (encoded.empty()) return job;  // not a JPEG, or no libjpeg-turbo: everything is decoded
         start = Clock::now();
         Job rest{job.input, {}};
         std::vector<bool> made(job.outputs.size(), false);

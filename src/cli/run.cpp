@@ -117,7 +117,7 @@ bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource
         transformed = source.transform_losslessly({detail::LosslessJpegVariant{element, &metadata}}, options.jpeg_edge, options.strip,
                                                   options.max_pixels, reports);
     }
-    if (transformed.empty()) return false;  // no TurboJPEG in this build
+    if (transformed.empty()) return false;  // no libjpeg-turbo in this build
     const detail::LosslessJpegReport& report = reports.front();
     if (!transformed.front()) {
         if (options.jpeg_edge == detail::JpegEdge::error) throw detail::imperfect_transform_error(source.path(), element, report);

@@ -1,32 +1,265 @@
+// The lossless transform through libjpeg's transcoding API: jpeg_read_coefficients decodes the
+// entropy-coded data once, our block transform (dct_blocks.hpp) moves the coefficients, and
+// jpeg_write_coefficients entropy-codes each variant. TurboJPEG's tjTransform does the same through
+// jpegtran's transupp, whose block-column walk over the source took a third of a 12 MP rot90; the tiled
+// walk here and one scratch array per output shape (not one per variant) are why this path is libjpeg's.
+
 #include "codecs/jpeg_lossless.hpp"
 
+#include "codecs/dct_blocks.hpp"
 #include "codecs/decode_limits.hpp"
 #include "codecs/jpeg_signature.hpp"
-#include "codecs/metadata.hpp"
-#include "codecs/turbojpeg_handle.hpp"
 
 #include <gpurotate/error.hpp>
 
-#include <turbojpeg.h>
-
+#include <algorithm>
+#include <csetjmp>
+#include <cstdio>  // jpeglib.h uses FILE and size_t without including their headers
+#include <cstring>
 #include <limits>
-#include <memory>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include <jpeglib.h>
+#include <jerror.h>  // after jpeglib.h, which it needs
+
+static_assert(sizeof(JCOEF) == sizeof(std::int16_t) && DCTSIZE2 == 64, "libjpeg's blocks are 8x8 16-bit coefficients");
 
 namespace gpurotate::detail {
 namespace {
 
-int tj_operation(Orientation element) {
-    switch (element) {
-        case Orientation::identity: return TJXOP_NONE;
-        case Orientation::rot90: return TJXOP_ROT90;  // clockwise, as ours
-        case Orientation::rot180: return TJXOP_ROT180;
-        case Orientation::rot270: return TJXOP_ROT270;
-        case Orientation::flip_h: return TJXOP_HFLIP;
-        case Orientation::flip_v: return TJXOP_VFLIP;
-        case Orientation::transpose: return TJXOP_TRANSPOSE;
-        case Orientation::transverse: return TJXOP_TRANSVERSE;
+// libjpeg reports a fatal error by calling error_exit, which must not return: it jumps back to the
+// setjmp of the call that started the work (every libjpeg call below sits in a function whose only
+// objects are trivially destructible, as longjmp requires). Warnings on damaged data are not fatal,
+// as in TurboJPEG and jpegtran; they are counted, not printed.
+struct JpegErrors {
+    jpeg_error_mgr manager;
+    std::jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+};
+
+[[noreturn]] void jump_on_error(j_common_ptr info) {
+    auto* errors = reinterpret_cast<JpegErrors*>(info->err);
+    info->err->format_message(info, errors->message);
+    std::longjmp(errors->jump, 1);
+}
+
+void keep_quiet(j_common_ptr) {}
+
+void install(JpegErrors& errors) {
+    jpeg_std_error(&errors.manager);
+    errors.manager.error_exit = jump_on_error;
+    errors.manager.output_message = keep_quiet;
+    errors.message[0] = '\0';
+}
+
+struct Reader {
+    jpeg_decompress_struct info{};
+    JpegErrors errors{};
+    bool created = false;
+    Reader() = default;
+    Reader(const Reader&) = delete;
+    Reader& operator=(const Reader&) = delete;
+    ~Reader() {
+        if (created) jpeg_destroy_decompress(&info);
     }
-    return TJXOP_NONE;
+};
+
+// The output grows in a std::vector (libjpeg's jpeg_mem_dest would realloc a malloc buffer of its own).
+struct VectorDestination {
+    jpeg_destination_mgr manager;
+    std::vector<std::uint8_t>* bytes;
+};
+
+void start_destination(j_compress_ptr info) {
+    auto* destination = reinterpret_cast<VectorDestination*>(info->dest);
+    destination->manager.next_output_byte = destination->bytes->data();
+    destination->manager.free_in_buffer = destination->bytes->size();
+}
+
+boolean grow_destination(j_compress_ptr info) {
+    auto* destination = reinterpret_cast<VectorDestination*>(info->dest);
+    std::vector<std::uint8_t>& bytes = *destination->bytes;
+    const std::size_t used = bytes.size();
+    bool grown = true;
+    try {
+        bytes.resize(used * 2);
+    } catch (...) {
+        grown = false;
+    }
+    if (!grown) ERREXIT(info, JERR_OUT_OF_MEMORY);  // outside the catch: a jump must not leave one
+    destination->manager.next_output_byte = bytes.data() + used;
+    destination->manager.free_in_buffer = bytes.size() - used;
+    return TRUE;
+}
+
+void finish_destination(j_compress_ptr info) {
+    auto* destination = reinterpret_cast<VectorDestination*>(info->dest);
+    destination->bytes->resize(destination->bytes->size() - destination->manager.free_in_buffer);
+}
+
+struct Writer {
+    jpeg_compress_struct info{};
+    JpegErrors errors{};
+    VectorDestination destination{};
+    bool created = false;
+    Writer() = default;
+    Writer(const Writer&) = delete;
+    Writer& operator=(const Writer&) = delete;
+    ~Writer() {
+        if (created) jpeg_destroy_compress(&info);
+    }
+};
+
+// A component's block arrays: the source's, or a scratch output of one shape, reused by each variant of
+// that shape. Virtual arrays must be requested before jpeg_read_coefficients realizes them all at once.
+struct ComponentArrays {
+    jvirt_barray_ptr arrays[MAX_COMPONENTS] = {};
+    std::vector<JBLOCKROW> rows[MAX_COMPONENTS];
+};
+
+// How one variant is written: its element, the source region it reads (whole MCUs along the mirrored
+// sides where trimmed) and the output's size.
+struct Plan {
+    std::size_t variant = 0;
+    AxisMap map{};
+    JDIMENSION region_width = 0, region_height = 0;
+};
+
+JDIMENSION round_up(JDIMENSION value, int multiple) {
+    const auto m = static_cast<JDIMENSION>(multiple);
+    return (value + m - 1) / m * m;
+}
+
+int mcu_width_of(const jpeg_decompress_struct& info) { return info.num_components == 1 ? DCTSIZE : info.max_h_samp_factor * DCTSIZE; }
+int mcu_height_of(const jpeg_decompress_struct& info) { return info.num_components == 1 ? DCTSIZE : info.max_v_samp_factor * DCTSIZE; }
+
+bool read_header(Reader& reader, const std::vector<std::uint8_t>& jpeg, bool keep_markers) {
+    if (setjmp(reader.errors.jump)) return false;
+    reader.info.err = &reader.errors.manager;
+    jpeg_create_decompress(&reader.info);
+    reader.created = true;
+    jpeg_mem_src(&reader.info, jpeg.data(), static_cast<unsigned long>(jpeg.size()));
+    if (keep_markers) {
+        jpeg_save_markers(&reader.info, JPEG_COM, 0xffff);
+        for (int n = 0; n < 16; ++n) jpeg_save_markers(&reader.info, JPEG_APP0 + n, 0xffff);
+    }
+    if (jpeg_read_header(&reader.info, TRUE) != JPEG_HEADER_OK) ERREXIT(&reader.info, JERR_NO_IMAGE);
+    return true;
+}
+
+// Requests an output of the source's block layout, transposed where `swap`: per component, a whole
+// number of its MCU's blocks each way, as jpeg_write_coefficients reads them.
+bool request_scratch(Reader& reader, bool swap, ComponentArrays& scratch) {
+    if (setjmp(reader.errors.jump)) return false;
+    for (int c = 0; c < reader.info.num_components; ++c) {
+        const jpeg_component_info& component = reader.info.comp_info[c];
+        const JDIMENSION columns = round_up(component.width_in_blocks, component.h_samp_factor);
+        const JDIMENSION rows = round_up(component.height_in_blocks, component.v_samp_factor);
+        scratch.arrays[c] = reader.info.mem->request_virt_barray(reinterpret_cast<j_common_ptr>(&reader.info), JPOOL_IMAGE, FALSE,
+                                                                 swap ? rows : columns, swap ? columns : rows,
+                                                                 static_cast<JDIMENSION>(std::max(component.h_samp_factor, component.v_samp_factor)));
+    }
+    return true;
+}
+
+bool read_coefficients(Reader& reader, ComponentArrays& source) {
+    if (setjmp(reader.errors.jump)) return false;
+    jvirt_barray_ptr* arrays = jpeg_read_coefficients(&reader.info);
+    for (int c = 0; c < reader.info.num_components; ++c) source.arrays[c] = arrays[c];
+    return true;
+}
+
+// The rows of each array, one access at a time (in order, so that writable rows count as defined). Every
+// array lives in memory (libjpeg-turbo's memory manager has no backing store), so the rows stay put.
+bool map_rows(Reader& reader, ComponentArrays& arrays, bool swap, bool writable) {
+    if (setjmp(reader.errors.jump)) return false;
+    for (int c = 0; c < reader.info.num_components; ++c) {
+        const jpeg_component_info& component = reader.info.comp_info[c];
+        const JDIMENSION rows =
+            swap ? round_up(component.width_in_blocks, component.h_samp_factor) : round_up(component.height_in_blocks, component.v_samp_factor);
+        arrays.rows[c].resize(rows);
+        for (JDIMENSION row = 0; row < rows; ++row) {
+            arrays.rows[c][row] = reader.info.mem->access_virt_barray(reinterpret_cast<j_common_ptr>(&reader.info), arrays.arrays[c], row, 1,
+                                                                      writable ? TRUE : FALSE)[0];
+        }
+    }
+    return true;
+}
+
+// A scratch array is written first by our transform, so where the kernel gives huge pages on request
+// (transparent huge pages in "madvise" mode, Debian's default), asking first saves one page fault per 4 KiB.
+void ask_for_huge_pages(const std::vector<JBLOCKROW>& rows, JDIMENSION blocks_per_row) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        if (rows[i] != rows[i - 1] + blocks_per_row) return;  // not one allocation
+    }
+    if (rows.empty()) return;
+    constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+    const auto begin = reinterpret_cast<std::uintptr_t>(rows.front()), end = reinterpret_cast<std::uintptr_t>(rows.back() + blocks_per_row);
+    const std::uintptr_t first = (begin + huge - 1) / huge * huge, last = end / huge * huge;
+    if (first < last) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // advice: failure costs nothing
+#else
+    (void)rows;
+    (void)blocks_per_row;
+#endif
+}
+
+bool is_app_marker(const jpeg_saved_marker_ptr marker, int app, const char* signature, unsigned length) {
+    return marker->marker == JPEG_APP0 + app && marker->data_length >= length && std::memcmp(marker->data, signature, length) == 0;
+}
+
+// Writes `plan`'s output from `arrays` (the source's for the identity, the scratch otherwise): the source's
+// coding (quantization tables, sampling, progressive or arithmetic coding) transposed where the axes swap,
+// then its markers (the EXIF as `exif` says, where given), as jpegtran -copy all writes them.
+bool write_variant(Reader& reader, Writer& writer, const Plan& plan, jvirt_barray_ptr* arrays, bool strip, const std::vector<std::uint8_t>* exif,
+                   std::vector<std::uint8_t>& out) {
+    if (setjmp(writer.errors.jump)) return false;
+    writer.info.err = &writer.errors.manager;
+    jpeg_create_compress(&writer.info);
+    writer.created = true;
+    writer.destination.bytes = &out;
+    writer.destination.manager.init_destination = start_destination;
+    writer.destination.manager.empty_output_buffer = grow_destination;
+    writer.destination.manager.term_destination = finish_destination;
+    writer.info.dest = &writer.destination.manager;
+
+    jpeg_copy_critical_parameters(&reader.info, &writer.info);
+    writer.info.image_width = plan.map.swap_axes ? plan.region_height : plan.region_width;
+    writer.info.image_height = plan.map.swap_axes ? plan.region_width : plan.region_height;
+    if (plan.map.swap_axes) {
+        for (int c = 0; c < writer.info.num_components; ++c) std::swap(writer.info.comp_info[c].h_samp_factor, writer.info.comp_info[c].v_samp_factor);
+        for (JQUANT_TBL* table : writer.info.quant_tbl_ptrs) {
+            if (!table) continue;
+            for (int row = 0; row < DCTSIZE; ++row) {
+                for (int column = row + 1; column < DCTSIZE; ++column) std::swap(table->quantval[row * DCTSIZE + column], table->quantval[column * DCTSIZE + row]);
+            }
+        }
+        std::swap(writer.info.X_density, writer.info.Y_density);  // non-square pixels turn with the image
+    }
+    if (reader.info.progressive_mode) jpeg_simple_progression(&writer.info);
+    writer.info.arith_code = reader.info.arith_code;
+    jpeg_write_coefficients(&writer.info, arrays);
+    if (!strip) {
+        bool exif_written = false;
+        for (jpeg_saved_marker_ptr marker = reader.info.marker_list; marker; marker = marker->next) {
+            // The encoder writes its own JFIF and Adobe markers where it writes any.
+            if (writer.info.write_JFIF_header && is_app_marker(marker, 0, "JFIF", 5)) continue;
+            if (writer.info.write_Adobe_marker && is_app_marker(marker, 14, "Adobe", 5)) continue;
+            if (exif && !exif_written && is_app_marker(marker, 1, "Exif\0", 6) && marker->data_length == 6 + exif->size()) {
+                jpeg_write_m_header(&writer.info, marker->marker, marker->data_length);
+                for (unsigned i = 0; i < 6; ++i) jpeg_write_m_byte(&writer.info, marker->data[i]);
+                for (const std::uint8_t byte : *exif) jpeg_write_m_byte(&writer.info, byte);
+                exif_written = true;
+                continue;
+            }
+            jpeg_write_marker(&writer.info, marker->marker, marker->data, marker->data_length);
+        }
+    }
+    jpeg_finish_compress(&writer.info);
+    return true;
 }
 
 }  // namespace
@@ -54,53 +287,76 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     reports.assign(variants.size(), LosslessJpegReport{});
     if (!is_jpeg(jpeg)) return results;
     if (jpeg.size() > std::numeric_limits<unsigned long>::max()) throw Error(ErrorCode::input, "cannot read '" + path + "': file too large");
-    const TurboJpegHandle handle(tjInitTransform());
-    if (!handle) throw Error(ErrorCode::internal, "TurboJPEG: cannot create a transformer");
-    const auto damaged = [&] { return Error(ErrorCode::input, "cannot transform '" + path + "': corrupt JPEG: " + tjGetErrorStr2(handle.get())); };
-    int width = 0, height = 0, subsampling = 0, colorspace = 0;
-    if (tjDecompressHeader3(handle.get(), jpeg.data(), static_cast<unsigned long>(jpeg.size()), &width, &height, &subsampling, &colorspace) != 0) {
-        throw damaged();
-    }
-    check_declared_size(path, width, height, options);
-    if (subsampling < 0 || subsampling >= TJ_NUMSAMP) throw Error(ErrorCode::input, "cannot transform '" + path + "': unknown chroma subsampling");
+    Reader reader;
+    install(reader.errors);
+    const auto damaged = [&] { return Error(ErrorCode::input, "cannot transform '" + path + "': corrupt JPEG: " + reader.errors.message); };
+    if (!read_header(reader, jpeg, !strip)) throw damaged();
+    const jpeg_decompress_struct& info = reader.info;
+    check_declared_size(path, info.image_width, info.image_height, options);
+    const int mcu_width = mcu_width_of(info), mcu_height = mcu_height_of(info);
 
-    // The variants this call writes: the perfect ones, and with trim the others too.
-    std::vector<tjtransform> transforms;
-    std::vector<std::size_t> written;
+    // The variants this call writes: the perfect ones, and with trim the others too (the mirrored sides cut
+    // to whole MCUs, as jpegtran -trim; an image under one MCU across has nothing to keep and is re-encoded).
+    std::vector<Plan> plans;
+    bool needs_scratch[2] = {false, false};  // [swap]
     for (std::size_t i = 0; i < variants.size(); ++i) {
         LosslessJpegReport& report = reports[i];
-        report = LosslessJpegReport{width, height, width, height, tjMCUWidth[subsampling], tjMCUHeight[subsampling]};
-        report.perfect = jpeg_transform_is_perfect(variants[i].element, width, height, report.mcu_width, report.mcu_height);
+        report = LosslessJpegReport{info.image_width, info.image_height, info.image_width, info.image_height, mcu_width, mcu_height};
+        report.perfect = jpeg_transform_is_perfect(variants[i].element, info.image_width, info.image_height, mcu_width, mcu_height);
         if (!report.perfect && edge != JpegEdge::trim) continue;
-        tjtransform t{};
-        t.op = tj_operation(variants[i].element);
-        t.options = (report.perfect ? TJXOPT_PERFECT : TJXOPT_TRIM) | (strip ? TJXOPT_COPYNONE : 0);
-        transforms.push_back(t);
-        written.push_back(i);
+        Plan plan{i, axis_map(variants[i].element), info.image_width, info.image_height};
+        if (plan.map.mirror_x) plan.region_width -= plan.region_width % static_cast<JDIMENSION>(mcu_width);
+        if (plan.map.mirror_y) plan.region_height -= plan.region_height % static_cast<JDIMENSION>(mcu_height);
+        if (plan.region_width == 0 || plan.region_height == 0) continue;
+        report.trimmed = !report.perfect;
+        report.out_width = plan.map.swap_axes ? plan.region_height : plan.region_width;
+        report.out_height = plan.map.swap_axes ? plan.region_width : plan.region_height;
+        if (variants[i].element != Orientation::identity) needs_scratch[plan.map.swap_axes] = true;
+        plans.push_back(plan);
     }
     results.resize(variants.size());
-    if (transforms.empty()) return results;
-    std::vector<unsigned char*> out(transforms.size(), nullptr);
-    std::vector<unsigned long> out_size(transforms.size(), 0);
-    std::vector<TurboJpegBuffer> owned;  // freed however this function leaves: a failed transform may have filled some
-    owned.reserve(transforms.size());
-    const int status = tjTransform(handle.get(), jpeg.data(), static_cast<unsigned long>(jpeg.size()), static_cast<int>(transforms.size()), out.data(),
-                                   out_size.data(), transforms.data(), 0);
-    for (unsigned char* buffer : out) owned.emplace_back(buffer);
-    if (status != 0) throw damaged();
-    for (std::size_t k = 0; k < written.size(); ++k) results[written[k]] = std::vector<std::uint8_t>(out[k], out[k] + out_size[k]);
-    for (std::size_t i : written) {
-        std::vector<std::uint8_t>& result = *results[i];
-        const ImageMetadata* metadata = variants[i].metadata;
-        if (!strip && metadata && !metadata->exif.empty()) replace_jpeg_exif(result, metadata->exif);
-        int out_width = 0, out_height = 0;
-        if (tjDecompressHeader3(handle.get(), result.data(), static_cast<unsigned long>(result.size()), &out_width, &out_height, &subsampling,
-                                &colorspace) != 0) {
-            throw damaged();
+    if (plans.empty()) return results;
+
+    ComponentArrays source, scratch[2];
+    for (const bool swap : {false, true}) {
+        if (needs_scratch[swap] && !request_scratch(reader, swap, scratch[swap])) throw damaged();
+    }
+    if (!read_coefficients(reader, source) || !map_rows(reader, source, false, false)) throw damaged();
+    for (const bool swap : {false, true}) {
+        if (!needs_scratch[swap]) continue;
+        if (!map_rows(reader, scratch[swap], swap, true)) throw damaged();
+        for (int c = 0; c < info.num_components; ++c) {
+            const jpeg_component_info& component = info.comp_info[c];
+            ask_for_huge_pages(scratch[swap].rows[c], swap ? round_up(component.height_in_blocks, component.v_samp_factor)
+                                                           : round_up(component.width_in_blocks, component.h_samp_factor));
         }
-        reports[i].out_width = out_width;
-        reports[i].out_height = out_height;
-        reports[i].trimmed = !reports[i].perfect;
+    }
+
+    for (const Plan& plan : plans) {
+        const LosslessJpegVariant& variant = variants[plan.variant];
+        ComponentArrays* arrays = &source;
+        if (variant.element != Orientation::identity) {
+            arrays = &scratch[plan.map.swap_axes];
+            for (int c = 0; c < info.num_components; ++c) {
+                const jpeg_component_info& component = info.comp_info[c];
+                // The region's blocks in this component: exact along a trimmed side, which is whole MCUs.
+                const auto blocks = [&](JDIMENSION pixels, int factor, int max_factor) {
+                    return (static_cast<std::int64_t>(pixels) * factor + max_factor * DCTSIZE - 1) / (max_factor * DCTSIZE);
+                };
+                transform_dct_blocks(plan.map, reinterpret_cast<DctBlockRows>(source.rows[c].data()),
+                                     blocks(plan.region_width, component.h_samp_factor, info.max_h_samp_factor),
+                                     blocks(plan.region_height, component.v_samp_factor, info.max_v_samp_factor),
+                                     reinterpret_cast<DctBlockRows>(arrays->rows[c].data()));
+            }
+        }
+        std::vector<std::uint8_t> out(jpeg.size() + 4096);
+        Writer writer;
+        install(writer.errors);
+        const std::vector<std::uint8_t>* exif = variant.metadata && !variant.metadata->exif.empty() ? &variant.metadata->exif : nullptr;
+        if (!write_variant(reader, writer, plan, arrays->arrays, strip, exif, out)) {
+            throw Error(ErrorCode::input, "cannot transform '" + path + "': " + writer.errors.message);
+        }
+        results[plan.variant] = std::move(out);
     }
     return results;
 }

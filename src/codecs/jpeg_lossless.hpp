@@ -1,6 +1,6 @@
 #pragma once
-// A JPEG's D4 transform in the compressed domain: libjpeg-turbo's tjTransform moves the DCT coefficient
-// blocks (and transposes or negates them) without decoding, so the output holds exactly the input's
+// A JPEG's D4 transform in the compressed domain: the DCT coefficient blocks move (transposed or negated,
+// dct_blocks.hpp) without decoding, so the output holds exactly the input's
 // pixels, rotated, at the input's quality and subsampling, with its markers (EXIF, ICC, XMP, comments).
 
 #include <gpurotate/error.hpp>
@@ -50,10 +50,10 @@ struct LosslessJpegVariant {
     const ImageMetadata* metadata = nullptr;  ///< nullptr: the markers as they are
 };
 
-/// Transforms of one JPEG, all from one decode of its entropy-coded data (tjTransform with n transforms):
+/// Transforms of one JPEG, all from one decode of its entropy-coded data (one jpeg_read_coefficients):
 /// the single-image command's one, `augment`'s variants. One result per variant, in order: its bytes, or nothing where the transform is not
 /// perfect and `edge` is not trim (reports[i].perfect says so; the caller re-encodes or refuses). Nothing
-/// at all (an empty vector) without TurboJPEG or when `jpeg` is not a JPEG. Throws Error (input) naming
+/// at all (an empty vector) without libjpeg-turbo or when `jpeg` is not a JPEG. Throws Error (input) naming
 /// `path` for a damaged JPEG or one over `options.max_pixels`.
 std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                                        const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
