@@ -1,6 +1,7 @@
 // PNG to PNG keeps the input's PNG character: colour type, bit depth, palette, tRNS and the ancillary
 // chunks (pHYs swapped with the axes), through the CLI and augment, checked on the PNG conformance suite
-// (PngSuite, as Debian's golang-1.19-src ships it) and on files built here chunk by chunk. Everything is
+// (PngSuite: all of it as Debian's libsixel-examples ships it, or the 15 basic files and derived ones in
+// golang-1.19-src) and on files built here chunk by chunk. Everything is
 // read back with libspng and a chunk walker of this file's own, and the pixels compared, as RGBA, against
 // the naive reference.
 
@@ -28,7 +29,22 @@ using test_support::run;
 namespace {
 
 const std::string exe = GPUROTATE_EXE;
-const std::string pngsuite = "/usr/share/go-1.19/src/image/png/testdata/pngsuite";
+// libsixel-examples has the whole suite (174 files, all but exif2c08) in folders by theme, the corrupt ones in
+// corrupted/; golang-1.19-src, where that is absent, has the 15 basic files and variants of its own.
+const std::string pngsuite = [] {
+    const std::string whole = "/usr/share/doc/libsixel-examples/examples/images/pngsuite";
+    return std::filesystem::is_directory(whole) ? whole : std::string("/usr/share/go-1.19/src/image/png/testdata/pngsuite");
+}();
+
+// The suite's PNG files, sorted: the corrupt ones (in corrupted/) or all the others.
+std::vector<std::string> pngsuite_files(bool corrupt) {
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(pngsuite)) {
+        if (entry.path().extension() == ".png" && (entry.path().parent_path().filename() == "corrupted") == corrupt) files.push_back(entry.path().string());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
 
 // One chunk as the file has it, and where it stands: 0 before PLTE, 1 between PLTE and IDAT, 2 after IDAT.
 struct Chunk {
@@ -164,14 +180,10 @@ std::string palette_png_with_every_chunk() {
 
 TEST_CASE("PngSuite: every colour type and depth keeps its stored format, palette, tRNS, chunks and pixels under every element") {
     if (!std::filesystem::is_directory(pngsuite)) {
-        MESSAGE("SKIPPED: " << pngsuite << " is absent (apt-get install golang-1.19-src)");
+        MESSAGE("SKIPPED: " << pngsuite << " is absent (apt-get install libsixel-examples, or golang-1.19-src)");
         return;
     }
-    std::vector<std::string> files;
-    for (const auto& entry : std::filesystem::directory_iterator(pngsuite)) {
-        if (entry.path().extension() == ".png") files.push_back(entry.path().string());
-    }
-    std::sort(files.begin(), files.end());
+    const std::vector<std::string> files = pngsuite_files(false);
     REQUIRE(files.size() >= 30);
     test_support::TempDir dir;
     for (const std::string& file : files) {
@@ -184,6 +196,21 @@ TEST_CASE("PngSuite: every colour type and depth keeps its stored format, palett
             REQUIRE_MESSAGE(r.status == 0, r.output);
             check_png_kept(in, test_support::file_bytes(out), o, expected_chunks(chunks_of(in), o));
         }
+    }
+}
+
+TEST_CASE("PngSuite's corrupt files are refused as input errors, and nothing is written") {
+    const std::vector<std::string> corrupt = std::filesystem::is_directory(pngsuite) ? pngsuite_files(true) : std::vector<std::string>{};
+    if (corrupt.empty()) {
+        MESSAGE("SKIPPED: no corrupted/ folder in " << pngsuite << " (apt-get install libsixel-examples)");
+        return;
+    }
+    test_support::TempDir dir;
+    for (const std::string& file : corrupt) {
+        CAPTURE(file);
+        const auto r = run(quote(exe) + " " + quote(file) + " --rot90 -o " + quote(dir.file("out.png")));
+        CHECK_MESSAGE(r.status == 3, r.output);
+        CHECK_FALSE(std::filesystem::exists(dir.file("out.png")));
     }
 }
 
