@@ -14,6 +14,17 @@ import torch
 import gpurotate
 
 
+def host_ms_of(call):
+    """The host's time a call: 50 back to back, the GPU idle before and drained after."""
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(50):
+        call()
+    elapsed = (time.perf_counter() - start) / 50 * 1e3
+    torch.cuda.synchronize()
+    return elapsed
+
+
 def main():
     for n, c, s in [(256, 3, 224), (64, 3, 512)]:
         x = torch.randint(0, 255, (n, c, s, s), dtype=torch.uint8, device="cuda")
@@ -21,12 +32,7 @@ def main():
         codes = torch.randint(0, 8, (n,)).tolist()
         for _ in range(5):
             gpurotate.apply(x, elements=codes, layout="nchw", out=y)
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(50):
-            gpurotate.apply(x, elements=codes, layout="nchw", out=y)
-        host_ms = (time.perf_counter() - start) / 50 * 1e3
-        torch.cuda.synchronize()
+        host_ms = host_ms_of(lambda: gpurotate.apply(x, elements=codes, layout="nchw", out=y))
 
         def gpu_ms(call):
             begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -42,6 +48,15 @@ def main():
         copy = gpu_ms(lambda: y.copy_(x))
         print(f"{n}x{c}x{s}x{s} u8, random D4 per sample: host {host_ms:.3f} ms a call, GPU {ours:.4f} ms a call, "
               f"copy {copy:.4f} ms: {100 * copy / ours:.1f}% of copy")
+        # Where the time goes: one element for all, and elements alternating within one kernel family
+        # (transposes, mirrors) or across both.
+        patterns = {"rot90 for all": [1], "rot90/transpose alternating": [1, 6], "flip-h/flip-v alternating": [4, 5],
+                    "rot90/flip-h alternating": [1, 4], "all 8 in turn": list(range(8))}
+        for label, cycle in patterns.items():
+            pattern = [cycle[i % len(cycle)] for i in range(n)]
+            ms = gpu_ms(lambda: gpurotate.apply(x, elements=pattern, layout="nchw", out=y))
+            host = host_ms_of(lambda: gpurotate.apply(x, elements=pattern, layout="nchw", out=y))
+            print(f"    {label:30s} GPU {ms:.4f} ms a call: {100 * copy / ms:.1f}% of copy; host {host:.3f} ms a call")
 
 
 if __name__ == "__main__":

@@ -13,4 +13,13 @@ inline int current_device_multiprocessors() {
     return sms;
 }
 
+/// Whether the current device lets a kernel start while the one before it on the stream drains
+/// (programmatic dependent launch: compute capability 9.0 and later).
+inline bool current_device_overlaps_launches() {
+    int device = 0, major = 0;
+    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+    GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    return major >= 9;
+}
+
 }  // namespace gpurotate::detail

@@ -72,6 +72,11 @@ void launch_in_place(ImageView image, AxisMap map, bool aligned_word, cudaStream
 template <int S>
 void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream);
 
+/// A batch of one size with an element per image, S-byte pixels (launch_grouped.cuh).
+template <int S>
+void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation* elements, int count, std::size_t src_image_stride,
+                           std::size_t dst_image_stride, cudaStream_t stream);
+
 // The multi-output transform's launchers (launch_multi_output.cuh).
 
 /// Whether the vectorized fused kernel for S-byte pixels can write every target (see its header).

@@ -36,4 +36,11 @@ void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t c
     with_pixel_width(images[0].src.format.pixel_bytes(), [&](auto width) { launch_grouped<decltype(width)::value>(images, count, stream); });
 }
 
+void transform_device_batch_elements_cuda(ConstImageView src, ImageView dst, const Orientation* elements, int count, std::size_t src_image_stride,
+                                          std::size_t dst_image_stride, cudaStream_t stream) {
+    with_pixel_width(src.format.pixel_bytes(), [&](auto width) {
+        launch_batch_elements<decltype(width)::value>(src, dst, elements, count, src_image_stride, dst_image_stride, stream);
+    });
+}
+
 }  // namespace gpurotate::detail

@@ -6,8 +6,11 @@
 // translation unit (cuda/instantiate/grouped.cu.in).
 
 #include "check.cuh"
+#include "blocks_per_sm_cap.cuh"
+#include "device_query.cuh"
 #include "kernels/grouped.cuh"
 #include "launch.cuh"
+#include "launch_vectorized.cuh"
 
 #include "core/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
@@ -161,6 +164,81 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
                       : launch_family<GroupedTiles<UnalignedWord<S>>>(view(family_tiles), stream);
     }
     GPUROTATE_CUDA_CHECK(cudaFreeAsync(device_table, stream));
+}
+
+/// A batch of one size with an element per image (transform_device_batch_elements): the images sorted
+/// into the vectorized families, each family's images in launches of the batch kernel that carry their
+/// list in the parameters (blockIdx.z indexing it), with the single launches' blocks-per-SM caps. Where the
+/// vectorized kernels do not apply, the grouped launch (one entry per image) does the work.
+template <int S>
+void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation* elements, int count, std::size_t src_image_stride,
+                           std::size_t dst_image_stride, cudaStream_t stream) {
+    thread_local std::vector<std::uint32_t> lists[grouped_families];
+    for (auto& list : lists) list.clear();
+    // Alignment decides for the whole batch (one size, every element); each element's family and mirror
+    // bits are looked up, not worked out per image.
+    if (src_image_stride % vector_bytes != 0 || dst_image_stride % vector_bytes != 0 || !vectorized_applies(src, dst, AxisMap{})) {
+        std::vector<GroupedTransform> images(static_cast<std::size_t>(count));
+        for (int k = 0; k < count; ++k) {
+            images[static_cast<std::size_t>(k)] = {ConstImageView{src.data + static_cast<std::size_t>(k) * src_image_stride, src.width, src.height,
+                                                                  src.pitch, src.format},
+                                                   ImageView{dst.data + static_cast<std::size_t>(k) * dst_image_stride, dst.width, dst.height,
+                                                             dst.pitch, dst.format},
+                                                   elements[k]};
+        }
+        launch_grouped<S>(images.data(), images.size(), stream);
+        return;
+    }
+    GroupedFamily family_of[8];
+    std::uint32_t mirrors_of[8];
+    for (const Orientation o : all_orientations) {
+        const AxisMap map = axis_map(o);
+        const bool shifted = loads_shifted_columns(map.mirror_x, src.width, S);
+        family_of[static_cast<int>(o)] = map.swap_axes ? (shifted ? family_shifted_transposes : family_transposes)
+                                                       : (shifted ? family_shifted_mirrors : family_mirrors);
+        mirrors_of[static_cast<int>(o)] = (map.mirror_x ? 1u : 0u) + (map.mirror_y ? 2u : 0u);
+    }
+    for (int i = 0; i < count; ++i) {
+        const int code = static_cast<int>(elements[i]);
+        lists[family_of[code]].push_back(static_cast<std::uint32_t>(i) * 4u + mirrors_of[code]);
+    }
+    // Launches after the first overlap the one before (disjoint images; see transform_batch_elements_kernel).
+    const bool overlaps = current_device_overlaps_launches();
+    bool launched = false;
+    const auto launch = [&](auto family_bodies, int f, bool swap, int blocks_per_sm) {
+        using Family = decltype(family_bodies);
+        constexpr auto kernel = transform_batch_elements_kernel<Family>;
+        const std::size_t shared = blocks_per_sm > 0 && !lists[f].empty() ? shared_bytes_for_blocks_per_sm<kernel>(blocks_per_sm) : 0;
+        for (std::size_t first = 0; first < lists[f].size(); first += batch_entries_per_launch) {
+            const std::size_t n = std::min<std::size_t>(batch_entries_per_launch, lists[f].size() - first);
+            BatchEntries entries{};
+            std::copy_n(lists[f].begin() + static_cast<std::ptrdiff_t>(first), n, entries.image_and_mirrors);
+            const Launch l{src, dst, AxisMap{swap, false, false}, BatchLayout{static_cast<int>(n), src_image_stride, dst_image_stride}, stream};
+            const TransformArgs args = make_args(l, static_cast<int>(Family::tile_shape.height));
+            cudaLaunchConfig_t config{};
+            config.gridDim = grid_for(args, static_cast<int>(Family::tile_shape.width), l);
+            config.blockDim = dim3(vectorized_threads);
+            config.dynamicSmemBytes = shared;
+            config.stream = stream;
+            cudaLaunchAttribute overlap{};
+            overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+            overlap.val.programmaticStreamSerializationAllowed = 1;
+            if (launched && overlaps) {  // the first launch waits for the stream's earlier work as usual
+                config.attrs = &overlap;
+                config.numAttrs = 1;
+            }
+            GPUROTATE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args, entries));
+            launched = true;
+        }
+    };
+    // One launch a family, not one an element: at 768 planes of 224x224 u8, eight launches took 0.092 ms
+    // where two took 0.051 (bench/RESULTS.md, fifteenth session).
+    launch(GroupedTransposes<S>{}, family_transposes, true, tuned_blocks_per_sm(S));
+    launch(GroupedMirrors<S>{}, family_mirrors, false, tuned_mirror_blocks_per_sm(S));
+    if constexpr (S % vector_bytes != 0) {
+        launch(GroupedTransposes<S, ColumnShift::shifted>{}, family_shifted_transposes, true, tuned_blocks_per_sm(S));
+        launch(GroupedMirrors<S, ColumnShift::shifted>{}, family_shifted_mirrors, false, tuned_mirror_blocks_per_sm(S));
+    }
 }
 
 }  // namespace gpurotate::detail

@@ -11,6 +11,9 @@
 
 #include "core/cuda_backend.hpp"
 
+#include <array>
+#include <vector>
+
 #include <cuda_runtime.h>
 #include <doctest/doctest.h>
 
@@ -256,6 +259,109 @@ TEST_CASE("transform_device_batch transforms every image of a batch in one launc
             }
         }
     }
+}
+
+TEST_CASE("transform_device_batch_elements gives each image of a batch its own element") {
+    // Square images take all 8 elements in one batch (each at least twice, in a shuffled order); oblong ones
+    // take the four that swap the axes, then the four that keep them. A batch stride off 16 bytes takes the
+    // grouped launch instead.
+    constexpr int count = 19;
+    struct Case {
+        test_support::Size size;
+        bool swapping;  // for oblong sizes: the axis-swapping four, else the other four
+        std::size_t stride_pad;
+    };
+    const Case cases[] = {{{37, 37}, false, 0}, {{64, 64}, false, 0}, {{53, 31}, true, 0}, {{53, 31}, false, 0}, {{40, 40}, false, 4}};
+    for (const auto& format : test_support::formats_of_every_width()) {
+        for (const Case& test : cases) {
+            const test_support::Size size = test.size;
+            const bool square = size.width == size.height;
+            std::vector<Orientation> elements(count);
+            for (int i = 0; i < count; ++i) {
+                const int k = (i * 5 + 3) % 8;
+                elements[static_cast<std::size_t>(i)] = square ? static_cast<Orientation>(k)
+                                                               : (test.swapping ? std::array{Orientation::rot90, Orientation::rot270, Orientation::transpose,
+                                                                                             Orientation::transverse}[static_cast<std::size_t>(k % 4)]
+                                                                                : std::array{Orientation::identity, Orientation::rot180, Orientation::flip_h,
+                                                                                             Orientation::flip_v}[static_cast<std::size_t>(k % 4)]);
+            }
+            const gpurotate::Image tall = test_support::random_image(size.width, size.height * count, format, 91);
+            const gpurotate::Extent out = gpurotate::output_extent(elements.front(), {size.width, size.height});
+            const std::size_t src_pitch = (tall.view().row_bytes() + 15) / 16 * 16;
+            const std::size_t dst_pitch = (static_cast<std::size_t>(out.width) * format.pixel_bytes() + 15) / 16 * 16;
+            const std::size_t src_stride = src_pitch * static_cast<std::size_t>(size.height) + test.stride_pad * format.pixel_bytes();
+            const std::size_t dst_stride = dst_pitch * static_cast<std::size_t>(out.height) + test.stride_pad * format.pixel_bytes();
+            void* d_src = nullptr;
+            void* d_dst = nullptr;
+            REQUIRE_CUDA(cudaMalloc(&d_src, src_stride * count));
+            REQUIRE_CUDA(cudaMalloc(&d_dst, dst_stride * count));
+            for (int i = 0; i < count; ++i) {
+                REQUIRE_CUDA(cudaMemcpy2D(static_cast<std::byte*>(d_src) + src_stride * i, src_pitch, tall.view().row(size.height * i),
+                                          tall.view().row_bytes(), tall.view().row_bytes(), static_cast<std::size_t>(size.height),
+                                          cudaMemcpyHostToDevice));
+            }
+            REQUIRE_CUDA(cudaMemset(d_dst, 0, dst_stride * count));
+            REQUIRE_CUDA(cudaDeviceSynchronize());
+            gpurotate::ConstImageView sv(static_cast<std::byte*>(d_src), size.width, size.height, src_pitch, format);
+            gpurotate::ImageView dv{static_cast<std::byte*>(d_dst), out.width, out.height, dst_pitch, format};
+            gpurotate::transform_device_batch_elements(sv, dv, elements.data(), count, src_stride, dst_stride, nullptr);
+            REQUIRE_CUDA(cudaDeviceSynchronize());
+            for (int i = 0; i < count; ++i) {
+                gpurotate::Image one(size.width, size.height, format);
+                std::memcpy(one.data(), tall.view().row(size.height * i), one.size_bytes());
+                const gpurotate::Image expected = reference::transform(one, elements[static_cast<std::size_t>(i)]);
+                gpurotate::Image got(out.width, out.height, format);
+                REQUIRE_CUDA(cudaMemcpy2D(got.data(), got.view().row_bytes(), static_cast<std::byte*>(d_dst) + dst_stride * i, dst_pitch,
+                                          got.view().row_bytes(), static_cast<std::size_t>(out.height), cudaMemcpyDeviceToHost));
+                CAPTURE(gpurotate::to_string(format));
+                CAPTURE(size.width);
+                CAPTURE(size.height);
+                CAPTURE(test.stride_pad);
+                CAPTURE(gpurotate::name(elements[static_cast<std::size_t>(i)]));
+                CAPTURE(i);
+                CHECK(test_support::first_difference(got.view(), expected.view()) == -1);
+            }
+            REQUIRE_CUDA(cudaFree(d_src));
+            REQUIRE_CUDA(cudaFree(d_dst));
+        }
+    }
+    // An oblong batch mixing elements that swap the axes with ones that keep them has no one output size.
+    const gpurotate::PixelFormat u8{gpurotate::SampleType::u8, 1};
+    const Orientation mixed[] = {Orientation::rot90, Orientation::flip_h};
+    gpurotate::ConstImageView sv(reinterpret_cast<const std::byte*>(16), 32, 16, 32, u8);
+    gpurotate::ImageView dv{reinterpret_cast<std::byte*>(16), 16, 32, 16, u8};
+    CHECK_THROWS_AS(gpurotate::transform_device_batch_elements(sv, dv, mixed, 2, 512, 512, nullptr), gpurotate::Error);
+}
+
+TEST_CASE("transform_device_batch_elements takes batches larger than one launch's list") {
+    // 2101 images of 16x16 u8: each family holds about 1050, over the 960 a launch carries.
+    constexpr int count = 2101, side = 16;
+    const gpurotate::PixelFormat u8{gpurotate::SampleType::u8, 1};
+    const gpurotate::Image tall = test_support::random_image(side, side * count, u8, 5);
+    std::vector<Orientation> elements(count);
+    for (int i = 0; i < count; ++i) elements[static_cast<std::size_t>(i)] = static_cast<Orientation>((i * 3) % 8);
+    const std::size_t stride = side * side;
+    void* d_src = nullptr;
+    void* d_dst = nullptr;
+    REQUIRE_CUDA(cudaMalloc(&d_src, stride * count));
+    REQUIRE_CUDA(cudaMalloc(&d_dst, stride * count));
+    REQUIRE_CUDA(cudaMemcpy(d_src, tall.data(), stride * count, cudaMemcpyHostToDevice));
+    REQUIRE_CUDA(cudaMemset(d_dst, 0, stride * count));
+    gpurotate::ConstImageView sv(static_cast<std::byte*>(d_src), side, side, side, u8);
+    gpurotate::ImageView dv{static_cast<std::byte*>(d_dst), side, side, side, u8};
+    gpurotate::transform_device_batch_elements(sv, dv, elements.data(), count, stride, stride, nullptr);
+    gpurotate::Image got(side, side * count, u8);
+    REQUIRE_CUDA(cudaMemcpy(got.data(), d_dst, stride * count, cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (int i = 0; i < count; ++i) {
+        gpurotate::Image one(side, side, u8), out(side, side, u8);
+        std::memcpy(one.data(), tall.view().row(side * i), stride);
+        std::memcpy(out.data(), got.view().row(side * i), stride);
+        if (test_support::first_difference(out.view(), reference::transform(one, elements[static_cast<std::size_t>(i)]).view()) != -1) ++wrong;
+    }
+    CHECK(wrong == 0);
+    REQUIRE_CUDA(cudaFree(d_src));
+    REQUIRE_CUDA(cudaFree(d_dst));
 }
 
 TEST_CASE("transform_in_place_device applies every involution in place and refuses the rest") {

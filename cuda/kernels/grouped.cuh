@@ -123,4 +123,41 @@ __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(G
     }
 }
 
+/// The images of one launch of a batch of one size with an element per image
+/// (transform_device_batch_elements), passed in the kernel's parameters: no table to copy to the GPU
+/// first, and so no wait for the previous call's copy out of a staging buffer. 960 of them keep the
+/// parameters under the 4 KiB that every CUDA version passes; larger batches take several launches.
+constexpr int batch_entries_per_launch = 960;
+struct BatchEntries {
+    std::uint32_t image_and_mirrors[batch_entries_per_launch];  ///< image index * 4 + mirror bits (1: x, 2: y)
+};
+
+/// The batch kernel of transpose_vectorized_kernel and mirror_vectorized_kernel (blockIdx.z picks the
+/// image, blocks loop over tile rows), with the image and its element taken from `entries`. A launch holds
+/// the images of one body family, which picks the body by the mirror bits for the whole block.
+template <class Family>
+__global__ void __launch_bounds__(vectorized_threads) transform_batch_elements_kernel(TransformArgs args, const __grid_constant__ BatchEntries entries) {
+    __shared__ alignas(16) unsigned char shared[Family::shared_bytes];
+    const std::uint32_t entry = entries.image_and_mirrors[blockIdx.z];
+    const int mirrors = static_cast<int>(entry & 3u);
+    TransformArgs a = args;
+    a.src += static_cast<std::size_t>(entry >> 2) * a.src_image_stride;
+    a.dst += static_cast<std::size_t>(entry >> 2) * a.dst_image_stride;
+    a.map.mirror_x = (mirrors & 1) != 0;
+    a.map.mirror_y = (mirrors & 2) != 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    // The next family's launch works on other images: it may start as soon as every block here has (its
+    // blocks then fill the SMs this launch's last wave leaves idle).
+    cudaTriggerProgrammaticLaunchCompletion();
+#endif
+    for (int row = static_cast<int>(blockIdx.y); row < a.tiles_y; row += static_cast<int>(gridDim.y)) {
+        Family::tile(mirrors, a, static_cast<int>(blockIdx.x), row, shared);
+    }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    // Where this launch overlapped the one before, it ends only after that one has: work that follows on
+    // the stream then finds every image of the batch written. (Without an overlap this returns at once.)
+    cudaGridDependencySynchronize();
+#endif
+}
+
 }  // namespace gpurotate::detail

@@ -92,6 +92,14 @@ void transform_in_place_device(ImageView image, Orientation o, CUstream_st* stre
 void transform_device_batch(ConstImageView src, ImageView dst, Orientation o, int count, std::size_t src_image_stride,
                             std::size_t dst_image_stride, CUstream_st* stream, CudaKernel kernel = CudaKernel::automatic);
 
+/// As transform_device_batch, with its own element for each image: image i gets `elements[i]` (random
+/// D4 augmentation of a batch). The output's size must be every element's: elements that swap the axes
+/// mix with ones that do not only on square images. The images of each kernel family (transposes,
+/// mirrors) run in one launch that indexes them, so a random element per image costs about what one
+/// element for all does.
+void transform_device_batch_elements(ConstImageView src, ImageView dst, const Orientation* elements, int count, std::size_t src_image_stride,
+                                     std::size_t dst_image_stride, CUstream_st* stream);
+
 /// One image of a grouped launch: its source and destination in device memory and its own element. An
 /// image may be a stack of `planes` planes of the same size and element, `src_plane_stride` and
 /// `dst_plane_stride` bytes apart (a sample of a planar CHW batch: C planes, one element): one table entry

@@ -367,21 +367,24 @@ void transform_arrays(const SourceArray& src, DestinationArray& dst, const std::
     nb::gil_scoped_release release;
     if (c.place == Place::cpu) {
         run_on_cpu(v, g.images, element_of);
-    } else if (uniform) {
+    } else {
+        // A random element per sample: one element per plane (CHW's C planes share their sample's), the
+        // batch launch indexing each kernel family's planes.
+        std::vector<Orientation> per_plane;
+        if (!uniform) {
+            per_plane.resize(static_cast<std::size_t>(g.images));
+            for (std::int64_t i = 0; i < g.images; ++i) per_plane[static_cast<std::size_t>(i)] = element_of(i);
+        }
         for (std::int64_t first = 0; first < g.images; first += max_batch_launch) {
             const auto count = static_cast<int>(std::min(max_batch_launch, g.images - first));
-            transform_device_batch(v.source(first), v.destination(first), c.elements.front(), count, v.image_bytes, v.image_bytes,
-                                   as_stream(stream));
+            if (uniform) {
+                transform_device_batch(v.source(first), v.destination(first), c.elements.front(), count, v.image_bytes, v.image_bytes,
+                                       as_stream(stream));
+            } else {
+                transform_device_batch_elements(v.source(first), v.destination(first), per_plane.data() + first, count, v.image_bytes,
+                                                v.image_bytes, as_stream(stream));
+            }
         }
-    } else {
-        // One entry per sample, its planes (CHW's C) a stack of one element: the host's work is per sample.
-        const std::int64_t planes = g.images_per_sample;
-        std::vector<GroupedTransform> table;
-        table.reserve(static_cast<std::size_t>(g.images / planes));
-        for (std::int64_t i = 0; i < g.images; i += planes) {
-            table.push_back({v.source(i), v.destination(i), element_of(i), static_cast<int>(planes), v.image_bytes, v.image_bytes});
-        }
-        transform_device_grouped(table, as_stream(stream));
     }
 }
 

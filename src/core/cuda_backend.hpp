@@ -57,6 +57,10 @@ void transform_device_vectorized_variant(ConstImageView src, ImageView dst, Axis
 /// Enqueues one launch for all `count` images of a grouped transform (arguments already validated).
 void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream);
 
+/// Enqueues a batch of one size with an element per image (arguments already validated).
+void transform_device_batch_elements_cuda(ConstImageView src, ImageView dst, const Orientation* elements, int count, std::size_t src_image_stride,
+                                          std::size_t dst_image_stride, CUstream_st* stream);
+
 /// Enqueues the in-place involution `map` on `image`. Arguments already validated.
 void transform_in_place_cuda(ImageView image, AxisMap map, CUstream_st* stream);
 

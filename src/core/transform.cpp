@@ -184,16 +184,38 @@ void transform_device_grouped(const std::vector<GroupedTransform>& images, CUstr
     detail::transform_device_grouped_cuda(images.data(), images.size(), stream);
 }
 
-void transform_device_batch(ConstImageView src, ImageView dst, Orientation o, int count, std::size_t src_image_stride,
-                            std::size_t dst_image_stride, CUstream_st* stream, CudaKernel kernel) {
-    validate_pair(src, dst, o);
+namespace {
+
+void validate_batch(ConstImageView src, ConstImageView dst, int count, std::size_t src_image_stride, std::size_t dst_image_stride) {
     if (count < 1 || count > 65535) throw Error(ErrorCode::usage, "batch of " + std::to_string(count) + " images (1 to 65535)");
     const std::size_t src_image = src.pitch * static_cast<std::size_t>(src.height);
     const std::size_t dst_image = dst.pitch * static_cast<std::size_t>(dst.height);
     if (count > 1 && (src_image_stride < src_image || dst_image_stride < dst_image)) {
         throw Error(ErrorCode::usage, "batch image strides are smaller than one image: images would overlap");
     }
+}
+
+}  // namespace
+
+void transform_device_batch(ConstImageView src, ImageView dst, Orientation o, int count, std::size_t src_image_stride,
+                            std::size_t dst_image_stride, CUstream_st* stream, CudaKernel kernel) {
+    validate_pair(src, dst, o);
+    validate_batch(src, dst, count, src_image_stride, dst_image_stride);
     detail::transform_device_cuda(src, dst, axis_map(o), kernel, stream, {count, src_image_stride, dst_image_stride});
+}
+
+void transform_device_batch_elements(ConstImageView src, ImageView dst, const Orientation* elements, int count, std::size_t src_image_stride,
+                                     std::size_t dst_image_stride, CUstream_st* stream) {
+    if (!elements) throw Error(ErrorCode::usage, "a batch with an element per image needs the elements");
+    validate_batch(src, dst, count, src_image_stride, dst_image_stride);
+    bool validated[8] = {};
+    for (int i = 0; i < count; ++i) {
+        const auto code = static_cast<unsigned>(elements[i]);
+        if (code >= 8) throw Error(ErrorCode::usage, "element " + std::to_string(code) + " of image " + std::to_string(i) + " is not one of D4's 8");
+        if (!validated[code]) validate_pair(src, dst, elements[i]);  // its output size must be dst's
+        validated[code] = true;
+    }
+    detail::transform_device_batch_elements_cuda(src, dst, elements, count, src_image_stride, dst_image_stride, stream);
 }
 
 }  // namespace gpurotate
