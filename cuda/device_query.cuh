@@ -3,6 +3,9 @@
 
 #include "check.cuh"
 
+#include <cstddef>
+#include <utility>
+
 namespace gpurotate::detail {
 
 /// Streaming multiprocessors of the current device.
@@ -20,6 +23,26 @@ inline bool current_device_overlaps_launches() {
     GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
     GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
     return major >= 9;
+}
+
+/// Launches `kernel` on `grid`, overlapping the kernel before it on `stream` where `overlap` (programmatic
+/// dependent launch): for a launcher's second and later launches over data disjoint from the earlier
+/// ones', whose kernels trigger their dependents early and synchronise on their prerequisite at the end.
+template <class... Params, class... Args>
+void launch_overlapping(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream, bool overlap, Args&&... args) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = shared;
+    config.stream = stream;
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    if (overlap) {
+        config.attrs = &attribute;
+        config.numAttrs = 1;
+    }
+    GPUROTATE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
 }
 
 }  // namespace gpurotate::detail

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpurotate::detail {
@@ -94,11 +95,12 @@ private:
     Event copied_;
 };
 
+/// One family's launch; `overlap`: it may start while the family launched before it drains (they hold
+/// different images).
 template <class FamilyBodies>
-void launch_family(const GroupedTable& table, cudaStream_t stream) {
+void launch_family(const GroupedTable& table, cudaStream_t stream, bool overlap) {
     const unsigned blocks = static_cast<unsigned>(std::min<long long>(table.total_tiles, 1LL << 30));
-    transform_grouped_kernel<FamilyBodies><<<blocks, vectorized_threads, 0, stream>>>(table);
-    GPUROTATE_CUDA_CHECK(cudaGetLastError());
+    launch_overlapping(transform_grouped_kernel<FamilyBodies>, dim3(blocks), dim3(vectorized_threads), 0, stream, overlap, table);
 }
 
 template <int S>
@@ -153,15 +155,23 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
         return GroupedTable{reinterpret_cast<const GroupedImage*>(base + offsets[f][0]), reinterpret_cast<const long long*>(base + offsets[f][1]),
                             static_cast<int>(table[f].images.size()), table[f].total};
     };
-    if (table[family_transposes].total > 0) launch_family<GroupedTransposes<S>>(view(family_transposes), stream);
-    if (table[family_mirrors].total > 0) launch_family<GroupedMirrors<S>>(view(family_mirrors), stream);
+    // Every launch after the first overlaps the one before (the first waits for the table's copy).
+    const bool overlaps = current_device_overlaps_launches();
+    bool launched = false;
+    const auto next_overlaps = [&] { return std::exchange(launched, true) && overlaps; };
+    if (table[family_transposes].total > 0) launch_family<GroupedTransposes<S>>(view(family_transposes), stream, next_overlaps());
+    if (table[family_mirrors].total > 0) launch_family<GroupedMirrors<S>>(view(family_mirrors), stream, next_overlaps());
     if constexpr (S % vector_bytes != 0) {  // 16-byte pixels are whole vectors at every width
-        if (table[family_shifted_transposes].total > 0) launch_family<GroupedTransposes<S, ColumnShift::shifted>>(view(family_shifted_transposes), stream);
-        if (table[family_shifted_mirrors].total > 0) launch_family<GroupedMirrors<S, ColumnShift::shifted>>(view(family_shifted_mirrors), stream);
+        if (table[family_shifted_transposes].total > 0) {
+            launch_family<GroupedTransposes<S, ColumnShift::shifted>>(view(family_shifted_transposes), stream, next_overlaps());
+        }
+        if (table[family_shifted_mirrors].total > 0) {
+            launch_family<GroupedMirrors<S, ColumnShift::shifted>>(view(family_shifted_mirrors), stream, next_overlaps());
+        }
     }
     if (table[family_tiles].total > 0) {  // not visit_pixel_word: its switch would instantiate every width here
-        tiles_aligned ? launch_family<GroupedTiles<AlignedWord<S>>>(view(family_tiles), stream)
-                      : launch_family<GroupedTiles<UnalignedWord<S>>>(view(family_tiles), stream);
+        tiles_aligned ? launch_family<GroupedTiles<AlignedWord<S>>>(view(family_tiles), stream, next_overlaps())
+                      : launch_family<GroupedTiles<UnalignedWord<S>>>(view(family_tiles), stream, next_overlaps());
     }
     GPUROTATE_CUDA_CHECK(cudaFreeAsync(device_table, stream));
 }
@@ -215,19 +225,9 @@ void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation*
             std::copy_n(lists[f].begin() + static_cast<std::ptrdiff_t>(first), n, entries.image_and_mirrors);
             const Launch l{src, dst, AxisMap{swap, false, false}, BatchLayout{static_cast<int>(n), src_image_stride, dst_image_stride}, stream};
             const TransformArgs args = make_args(l, static_cast<int>(Family::tile_shape.height));
-            cudaLaunchConfig_t config{};
-            config.gridDim = grid_for(args, static_cast<int>(Family::tile_shape.width), l);
-            config.blockDim = dim3(vectorized_threads);
-            config.dynamicSmemBytes = shared;
-            config.stream = stream;
-            cudaLaunchAttribute overlap{};
-            overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-            overlap.val.programmaticStreamSerializationAllowed = 1;
-            if (launched && overlaps) {  // the first launch waits for the stream's earlier work as usual
-                config.attrs = &overlap;
-                config.numAttrs = 1;
-            }
-            GPUROTATE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args, entries));
+            // The first launch waits for the stream's earlier work as usual.
+            launch_overlapping(kernel, grid_for(args, static_cast<int>(Family::tile_shape.width), l), dim3(vectorized_threads), shared, stream,
+                               launched && overlaps, args, entries);
             launched = true;
         }
     };

@@ -101,9 +101,24 @@ __device__ __forceinline__ int image_of_tile(const GroupedTable& table, long lon
     return first;
 }
 
+/// For a launcher's launches over disjoint images (programmatic dependent launch, compute capability 9.0
+/// and later): the next launch may start once every block of this one has, and this one ends only after
+/// the launch it overlapped has, so work that follows on the stream finds every image written.
+__device__ __forceinline__ void let_the_next_launch_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+__device__ __forceinline__ void end_after_the_overlapped_launch() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();  // returns at once where nothing was overlapped
+#endif
+}
+
 template <class Family>
 __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(GroupedTable table) {
     __shared__ alignas(16) unsigned char shared[Family::shared_bytes];
+    let_the_next_launch_start();
     for (long long t = blockIdx.x; t < table.total_tiles; t += gridDim.x) {
         const int lo = image_of_tile(table, t);
         // A copy in registers, not a reference into the table: the compiler cannot tell that the image's
@@ -121,6 +136,7 @@ __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(G
         __builtin_assume(__isGlobal(image.args.dst));
         Family::tile(image.mirrors, image.args, in_plane % image.tiles_x, in_plane / image.tiles_x, shared);
     }
+    end_after_the_overlapped_launch();
 }
 
 /// The images of one launch of a batch of one size with an element per image
@@ -145,19 +161,11 @@ __global__ void __launch_bounds__(vectorized_threads) transform_batch_elements_k
     a.dst += static_cast<std::size_t>(entry >> 2) * a.dst_image_stride;
     a.map.mirror_x = (mirrors & 1) != 0;
     a.map.mirror_y = (mirrors & 2) != 0;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    // The next family's launch works on other images: it may start as soon as every block here has (its
-    // blocks then fill the SMs this launch's last wave leaves idle).
-    cudaTriggerProgrammaticLaunchCompletion();
-#endif
+    let_the_next_launch_start();
     for (int row = static_cast<int>(blockIdx.y); row < a.tiles_y; row += static_cast<int>(gridDim.y)) {
         Family::tile(mirrors, a, static_cast<int>(blockIdx.x), row, shared);
     }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    // Where this launch overlapped the one before, it ends only after that one has: work that follows on
-    // the stream then finds every image of the batch written. (Without an overlap this returns at once.)
-    cudaGridDependencySynchronize();
-#endif
+    end_after_the_overlapped_launch();
 }
 
 }  // namespace gpurotate::detail

@@ -161,6 +161,8 @@ def _refuse_autograd(x: Any, kind: str, role: str) -> None:
 def _element_codes(elements: Any) -> list[int]:
     """Codes 0-7 (the module checks their range): plain ints pass as they are, since this list is on every
     training step's path."""
+    if type(elements) is list and all(type(e) is int for e in elements):
+        return elements  # the common case, without a copy
     if hasattr(elements, "tolist"):  # NumPy, PyTorch (a CUDA tensor is read back: a synchronisation), CuPy
         elements = elements.tolist()
     if isinstance(elements, (str, bytes)) or not isinstance(elements, Iterable):
