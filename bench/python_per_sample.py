@@ -51,7 +51,9 @@ def main():
         # Where the time goes: one element for all, and elements alternating within one kernel family
         # (transposes, mirrors) or across both.
         patterns = {"rot90 for all": [1], "rot90/transpose alternating": [1, 6], "flip-h/flip-v alternating": [4, 5],
-                    "rot90/flip-h alternating": [1, 4], "all 8 in turn": list(range(8))}
+                    "rot90/flip-h alternating": [1, 4], "rot270/transverse alternating": [3, 7],
+                    "the four that swap, in turn": [1, 3, 6, 7], "the four that keep, in turn": [0, 2, 4, 5],
+                    "all 8 in turn": list(range(8))}
         for label, cycle in patterns.items():
             pattern = [cycle[i % len(cycle)] for i in range(n)]
             ms = gpu_ms(lambda: gpurotate.apply(x, elements=pattern, layout="nchw", out=y))

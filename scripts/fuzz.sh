@@ -12,9 +12,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 harnesses=(fuzz_png fuzz_jpeg fuzz_jpeg_transform fuzz_stb fuzz_header fuzz_metadata fuzz_roundtrip)
-# fuzz_jpeg_transform runs tjTransform on every input (about 160 us each here), so its count is smaller.
-# fuzz_roundtrip's count keeps it well inside its time cap: with 60,000 it reached slow inputs after a code
-# change and ran into the cap (43,815 runs in 600 s), which made its work time-bound again.
+# fuzz_jpeg_transform runs the lossless JPEG transform on every input (about 160 us each here), so its count
+# is smaller. fuzz_roundtrip encodes and decodes every input six times: its inputs are held to 64K pixels (its
+# own limit) and its count keeps it well inside its time cap (with 60,000 and the shared 4 MP limit it once
+# reached slow inputs after a code change and ran into the cap, 43,815 runs in 600 s).
 declare -A ci_runs=([fuzz_png]=2000000 [fuzz_jpeg]=1000000 [fuzz_jpeg_transform]=150000 [fuzz_stb]=150000 [fuzz_header]=5000000 [fuzz_metadata]=200000 [fuzz_roundtrip]=20000)
 ci=false
 if [ "${1:-}" = --ci ]; then

@@ -308,6 +308,10 @@ TEST_CASE("every input the fuzzers found a defect with is refused cleanly by eve
     // With libjpeg-turbo, stb never decodes a JPEG; without it, the Huffman check refuses this one.
     CHECK(message.find(gpurotate::detail::turbojpeg_available() ? "does not begin with the start-of-image marker" : "more than 256 codes") !=
           std::string::npos);
+    // stb's PNM reader overflowed an int on a header number of eleven digits; it is refused before stb reads it.
+    const std::string pnm = test_support::file_bytes(dir + "/stb-pnm-header-number-over-int.pnm");
+    CHECK(code_of([&] { gpurotate::detail::stb_decode({pnm.begin(), pnm.end()}, "n", {}, why); }, &message) == ErrorCode::input);
+    CHECK(message.find("larger than 2147483647") != std::string::npos);
     // stb's HDR reader looped forever on run-length data that end early; so would a truncated real file.
     test_support::TempDir tmp;
     gpurotate::write_image(tmp.file("t.hdr"), test_support::random_image(40, 12, {SampleType::f32, 3}, 4, test_support::FloatRange::unit).view());

@@ -9,6 +9,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -154,6 +155,29 @@ bool tga_pixels_complete(const std::vector<std::uint8_t>& b) {
     return pos <= b.size();
 }
 
+// Whether the header integers (width, height, maxval) of a binary PNM (P5, P6: the ones stb reads) each fit
+// in an int: stb accumulates them in an int, digit by digit, and overflows on a longer one (found by
+// fuzz_stb). Whitespace and '#' comments between them, as the format allows; anything else is stb's to judge.
+bool pnm_header_fits(const std::vector<std::uint8_t>& b) {
+    if (b.size() < 2 || b[0] != 'P' || (b[1] != '5' && b[1] != '6')) return true;
+    std::size_t pos = 2;
+    for (int field = 0; field < 3; ++field) {
+        while (pos < b.size() && (std::isspace(b[pos]) || b[pos] == '#')) {
+            if (b[pos] == '#') {
+                while (pos < b.size() && b[pos] != '\n' && b[pos] != '\r') ++pos;
+            } else {
+                ++pos;
+            }
+        }
+        std::int64_t value = 0;
+        for (; pos < b.size() && b[pos] >= '0' && b[pos] <= '9'; ++pos) {
+            value = value * 10 + (b[pos] - '0');
+            if (value > std::numeric_limits<int>::max()) return false;
+        }
+    }
+    return true;
+}
+
 // Whether stb would read `bytes` as a TGA: it has no signature, so: none of the others'.
 bool may_be_tga(const std::vector<std::uint8_t>& b) {
     if (b.size() < 4) return false;
@@ -211,6 +235,9 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     }
     if (is_jpeg(bytes) && !jpeg_huffman_tables_fit(bytes)) {  // before stbi_info, which reads the tables too
         throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: a Huffman table has more than 256 codes");
+    }
+    if (!pnm_header_fits(bytes)) {  // before stbi_info, which reads the header too
+        throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt PNM: a header number is larger than 2147483647");
     }
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(data, size, &width, &height, &channels)) {
