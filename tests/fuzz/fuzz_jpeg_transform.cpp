@@ -10,15 +10,6 @@
 #include "codecs/jpeg_lossless.hpp"
 #include "codecs/metadata.hpp"
 
-namespace {
-
-// Its own, smaller pixel limit: the coefficient arrays (and their page faults) grow with the size a header
-// declares, so a fixed-seed CI run that mutated its way to 4 MP headers ran at a third of its speed. The
-// limit itself is the decoders' and test_limits.cpp's to test.
-constexpr std::int64_t transform_max_pixels = std::int64_t{1} << 18;
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::vector<std::uint8_t> bytes(data, data + size);
     using namespace gpurotate;
@@ -31,8 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::vector<detail::LosslessJpegVariant> variants{{first, &after_first}};
         if (size % 5 == 0) variants.push_back({second, &after_second});
         std::vector<detail::LosslessJpegReport> reports;
-        detail::transform_jpeg_lossless_variants(bytes, "fuzz.jpg", variants, edge, size % 2 == 0,
-                                                 ReadOptions{HostMemory::pageable, transform_max_pixels}, reports);
+        detail::transform_jpeg_lossless_variants(bytes, "fuzz.jpg", variants, edge, size % 2 == 0, fuzz::read_options(), reports);
     } catch (const Error&) {
     }
     return 0;

@@ -8,8 +8,11 @@
 
 namespace gpurotate::fuzz {
 
-/// 4 megapixels: far above the corpus images, far below libFuzzer's 2 GiB memory limit at 16 bytes a pixel.
-inline constexpr std::int64_t max_pixels = std::int64_t{1} << 22;
+/// 256K pixels (512x512): far above the corpus images, and small enough that no input costs a harness more
+/// than a few milliseconds. At 4 megapixels, fixed-seed CI runs that mutated their way to big headers ran at
+/// a third of their speed or less (fuzz_stb 1,064 executions a second instead of 25,000, fuzz_jpeg_transform
+/// 974 instead of 6,250; bench/RESULTS.md, fifteenth session), which a change anywhere could set off.
+inline constexpr std::int64_t max_pixels = std::int64_t{1} << 18;
 
 inline ReadOptions read_options() { return ReadOptions{HostMemory::pageable, max_pixels}; }
 

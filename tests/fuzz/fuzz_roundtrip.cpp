@@ -21,8 +21,8 @@ bool same_pixels(gpurotate::ConstImageView a, gpurotate::ConstImageView b) {
 }
 
 // Its own, smaller pixel limit: this harness encodes every input five times and decodes it six, so an input
-// it can grow to the shared 4 MP limit ran at 45 executions a second instead of thousands, and a fixed-seed
-// CI run that found one took minutes. What the limit itself does is fuzz_header's and the decoders' job.
+// at the shared limit costs it six times what it costs the others (at the old 4 MP limit it ran at 45
+// executions a second). What the limit itself does is fuzz_header's and the decoders' job.
 constexpr std::int64_t roundtrip_max_pixels = std::int64_t{1} << 16;
 
 }  // namespace
