@@ -100,6 +100,19 @@ TEST_CASE("JPEG to JPEG is jpegtran's lossless transform for every element, subs
     }
 }
 
+TEST_CASE("--jpeg-edge trim on an image under one MCU across re-encodes it whole: trimming would leave nothing") {
+    test_support::TempDir dir;
+    const std::string pnm = dir.file("in.pnm"), in = dir.file("in.jpg"), out = dir.file("out.jpg");
+    write_pnm(pnm, 10, 12, false);
+    REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -sample 2x2 -outfile " + quote(in) + " " + quote(pnm)).status == 0);
+    const auto flipped = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --flip-h --jpeg-edge trim -v -o " + quote(out));
+    CAPTURE(flipped.output);
+    REQUIRE(flipped.status == 0);
+    CHECK(flipped.output.find("trimming would leave nothing") != std::string::npos);
+    const std::string pixels = decoded(out);  // djpeg's PPM: its header names the size
+    CHECK(pixels.rfind("P6\n10 12\n", 0) == 0);
+}
+
 TEST_CASE("four rot90 of a JPEG give the file back bit for bit") {
     test_support::TempDir dir;
     for (const Sampling& s : samplings) {

@@ -122,9 +122,11 @@ bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource
     if (!transformed.front()) {
         if (options.jpeg_edge == detail::JpegEdge::error) throw detail::imperfect_transform_error(source.path(), element, report);
         if (options.verbose) {
+            // With trim, only an image under one MCU across its mirrored side gets here: trimming would leave nothing.
             log << "gpurotate: JPEG re-encoded: " << name(element) << " of " << report.width << "x" << report.height << " with "
-                << report.mcu_width << "x" << report.mcu_height << " MCUs would move a partial edge block (--jpeg-edge trim keeps it lossless "
-                << "by dropping it)\n";
+                << report.mcu_width << "x" << report.mcu_height << " MCUs would move a partial edge block"
+                << (options.jpeg_edge == detail::JpegEdge::trim ? " (and is under one MCU across, so trimming would leave nothing)\n"
+                                                                 : " (--jpeg-edge trim keeps it lossless by dropping it)\n");
         }
         return false;
     }
