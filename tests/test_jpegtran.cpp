@@ -111,6 +111,13 @@ TEST_CASE("--jpeg-edge trim on an image under one MCU across re-encodes it whole
     CHECK(flipped.output.find("trimming would leave nothing") != std::string::npos);
     const std::string pixels = decoded(out);  // djpeg's PPM: its header names the size
     CHECK(pixels.rfind("P6\n10 12\n", 0) == 0);
+    // augment does the same for such a variant: re-encoded, not failed.
+    const std::string in_dir = dir.file("in"), out_dir = dir.file("out");
+    REQUIRE(run("mkdir -p " + quote(in_dir) + " && cp " + quote(in) + " " + quote(in_dir + "/tiny.jpg")).status == 0);
+    const auto augmented = run(quote(GPUROTATE_EXE) + " augment " + quote(in_dir) + " -o " + quote(out_dir) + " --ops flip-h --jpeg-edge trim -j 1");
+    CAPTURE(augmented.output);
+    CHECK(augmented.status == 0);
+    CHECK(decoded(out_dir + "/tiny_flip-h.jpg").rfind("P6\n10 12\n", 0) == 0);
 }
 
 TEST_CASE("four rot90 of a JPEG give the file back bit for bit") {

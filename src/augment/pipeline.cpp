@@ -257,7 +257,9 @@ private:
         for (std::size_t k = 0; k < jpeg_outputs.size(); ++k) {
             const std::size_t i = jpeg_outputs[k];
             const detail::LosslessJpegReport& report = reports[k];
-            if (!encoded[k] && settings_.jpeg_edge == detail::JpegEdge::reencode) continue;
+            // Re-encoded: the imperfect variants by default, and with trim those under one MCU across their
+            // mirrored side (trimming would leave nothing), as the single-image command does.
+            if (!encoded[k] && settings_.jpeg_edge != detail::JpegEdge::error) continue;
             made[i] = true;
             const bool ok = write_output(job, job.outputs[i], report.out_width, report.out_height, [&] {
                 if (!encoded[k]) throw detail::imperfect_transform_error(job.input.path, variants[k].element, report);
