@@ -65,10 +65,11 @@ TEST_CASE("CPU backend handles padded and unaligned pitches") {
 namespace {
 
 // Sizes around the vector kernels' edges: blocks of 1 to 16 pixels a side, 3- and 6-byte pixels' vectors
-// reaching past their block, tiles of 256 source rows, and one image big enough to be cut among threads.
+// reaching past their block, tiles of 768 source rows (one row past a column of tiles, two columns and a part),
+// and one image big enough to be cut among threads.
 std::vector<test_support::Size> vector_edge_sizes() {
-    return {{1, 1},  {1, 40},  {40, 1},   {2, 17},   {16, 16},  {17, 15},  {15, 17},   {32, 48},
-            {33, 47}, {64, 64}, {65, 63}, {256, 20}, {257, 31}, {20, 513}, {520, 260}, {1031, 517}};
+    return {{1, 1},   {1, 40},  {40, 1},   {2, 17},   {16, 16},  {17, 15},  {15, 17},   {32, 48},    {33, 47},
+            {64, 64}, {65, 63}, {256, 20}, {257, 31}, {20, 513}, {20, 769}, {520, 260}, {1031, 517}, {129, 1543}};
 }
 
 void check_kernels_on(gpurotate::ConstImageView src, Orientation o, const gpurotate::Image& expected, unsigned threads,
