@@ -9,6 +9,7 @@
 #include "codecs/dct_blocks.hpp"
 #include "codecs/decode_limits.hpp"
 #include "codecs/jpeg_signature.hpp"
+#include "codecs/metadata.hpp"
 
 #include <gpurotate/error.hpp>
 
@@ -55,17 +56,21 @@ void install(JpegErrors& errors) {
     errors.message[0] = '\0';
 }
 
-struct Reader {
-    jpeg_decompress_struct info{};
+// A libjpeg object with its error manager, destroyed once created.
+template <class Info, void (*Destroy)(Info*)>
+struct LibjpegObject {
+    Info info{};
     JpegErrors errors{};
     bool created = false;
-    Reader() = default;
-    Reader(const Reader&) = delete;
-    Reader& operator=(const Reader&) = delete;
-    ~Reader() {
-        if (created) jpeg_destroy_decompress(&info);
+    LibjpegObject() { install(errors); }
+    LibjpegObject(const LibjpegObject&) = delete;
+    LibjpegObject& operator=(const LibjpegObject&) = delete;
+    ~LibjpegObject() {
+        if (created) Destroy(&info);
     }
 };
+using Reader = LibjpegObject<jpeg_decompress_struct, jpeg_destroy_decompress>;
+using Writer = LibjpegObject<jpeg_compress_struct, jpeg_destroy_compress>;
 
 // The output grows in a std::vector (libjpeg's jpeg_mem_dest would realloc a malloc buffer of its own).
 struct VectorDestination {
@@ -100,19 +105,6 @@ void finish_destination(j_compress_ptr info) {
     destination->bytes->resize(destination->bytes->size() - destination->manager.free_in_buffer);
 }
 
-struct Writer {
-    jpeg_compress_struct info{};
-    JpegErrors errors{};
-    VectorDestination destination{};
-    bool created = false;
-    Writer() = default;
-    Writer(const Writer&) = delete;
-    Writer& operator=(const Writer&) = delete;
-    ~Writer() {
-        if (created) jpeg_destroy_compress(&info);
-    }
-};
-
 // A component's block arrays: the source's, or a scratch output of one shape, reused by each variant of
 // that shape. Virtual arrays must be requested before jpeg_read_coefficients realizes them all at once.
 struct ComponentArrays {
@@ -133,6 +125,17 @@ JDIMENSION round_up(JDIMENSION value, int multiple) {
     return (value + m - 1) / m * m;
 }
 
+// A component's block array: a whole number of its MCU's blocks each way, as jpeg_write_coefficients reads
+// them; transposed where `swap` (a scratch output whose axes are the source's swapped).
+struct BlockShape {
+    JDIMENSION columns, rows;
+};
+BlockShape array_shape(const jpeg_component_info& component, bool swap) {
+    const JDIMENSION columns = round_up(component.width_in_blocks, component.h_samp_factor);
+    const JDIMENSION rows = round_up(component.height_in_blocks, component.v_samp_factor);
+    return swap ? BlockShape{rows, columns} : BlockShape{columns, rows};
+}
+
 int mcu_width_of(const jpeg_decompress_struct& info) { return info.num_components == 1 ? DCTSIZE : info.max_h_samp_factor * DCTSIZE; }
 int mcu_height_of(const jpeg_decompress_struct& info) { return info.num_components == 1 ? DCTSIZE : info.max_v_samp_factor * DCTSIZE; }
 
@@ -150,16 +153,14 @@ bool read_header(Reader& reader, const std::vector<std::uint8_t>& jpeg, bool kee
     return true;
 }
 
-// Requests an output of the source's block layout, transposed where `swap`: per component, a whole
-// number of its MCU's blocks each way, as jpeg_write_coefficients reads them.
+// Requests an output of the source's block layout, transposed where `swap`.
 bool request_scratch(Reader& reader, bool swap, ComponentArrays& scratch) {
     if (setjmp(reader.errors.jump)) return false;
     for (int c = 0; c < reader.info.num_components; ++c) {
         const jpeg_component_info& component = reader.info.comp_info[c];
-        const JDIMENSION columns = round_up(component.width_in_blocks, component.h_samp_factor);
-        const JDIMENSION rows = round_up(component.height_in_blocks, component.v_samp_factor);
-        scratch.arrays[c] = reader.info.mem->request_virt_barray(reinterpret_cast<j_common_ptr>(&reader.info), JPOOL_IMAGE, FALSE,
-                                                                 swap ? rows : columns, swap ? columns : rows,
+        const BlockShape shape = array_shape(component, swap);
+        scratch.arrays[c] = reader.info.mem->request_virt_barray(reinterpret_cast<j_common_ptr>(&reader.info), JPOOL_IMAGE, FALSE, shape.columns,
+                                                                 shape.rows,
                                                                  static_cast<JDIMENSION>(std::max(component.h_samp_factor, component.v_samp_factor)));
     }
     return true;
@@ -177,9 +178,7 @@ bool read_coefficients(Reader& reader, ComponentArrays& source) {
 bool map_rows(Reader& reader, ComponentArrays& arrays, bool swap, bool writable) {
     if (setjmp(reader.errors.jump)) return false;
     for (int c = 0; c < reader.info.num_components; ++c) {
-        const jpeg_component_info& component = reader.info.comp_info[c];
-        const JDIMENSION rows =
-            swap ? round_up(component.width_in_blocks, component.h_samp_factor) : round_up(component.height_in_blocks, component.v_samp_factor);
+        const JDIMENSION rows = array_shape(reader.info.comp_info[c], swap).rows;
         arrays.rows[c].resize(rows);
         for (JDIMENSION row = 0; row < rows; ++row) {
             arrays.rows[c][row] = reader.info.mem->access_virt_barray(reinterpret_cast<j_common_ptr>(&reader.info), arrays.arrays[c], row, 1,
@@ -213,18 +212,16 @@ bool is_app_marker(const jpeg_saved_marker_ptr marker, int app, const char* sign
 
 // Writes `plan`'s output from `arrays` (the source's for the identity, the scratch otherwise): the source's
 // coding (quantization tables, sampling, progressive or arithmetic coding) transposed where the axes swap,
-// then its markers (the EXIF as `exif` says, where given), as jpegtran -copy all writes them.
-bool write_variant(Reader& reader, Writer& writer, const Plan& plan, jvirt_barray_ptr* arrays, bool strip, const std::vector<std::uint8_t>* exif,
-                   std::vector<std::uint8_t>& out) {
+// then its markers, as jpegtran -copy all writes them.
+bool write_variant(Reader& reader, Writer& writer, VectorDestination& destination, const Plan& plan, jvirt_barray_ptr* arrays, bool strip) {
     if (setjmp(writer.errors.jump)) return false;
     writer.info.err = &writer.errors.manager;
     jpeg_create_compress(&writer.info);
     writer.created = true;
-    writer.destination.bytes = &out;
-    writer.destination.manager.init_destination = start_destination;
-    writer.destination.manager.empty_output_buffer = grow_destination;
-    writer.destination.manager.term_destination = finish_destination;
-    writer.info.dest = &writer.destination.manager;
+    destination.manager.init_destination = start_destination;
+    destination.manager.empty_output_buffer = grow_destination;
+    destination.manager.term_destination = finish_destination;
+    writer.info.dest = &destination.manager;
 
     jpeg_copy_critical_parameters(&reader.info, &writer.info);
     writer.info.image_width = plan.map.swap_axes ? plan.region_height : plan.region_width;
@@ -243,18 +240,10 @@ bool write_variant(Reader& reader, Writer& writer, const Plan& plan, jvirt_barra
     writer.info.arith_code = reader.info.arith_code;
     jpeg_write_coefficients(&writer.info, arrays);
     if (!strip) {
-        bool exif_written = false;
         for (jpeg_saved_marker_ptr marker = reader.info.marker_list; marker; marker = marker->next) {
             // The encoder writes its own JFIF and Adobe markers where it writes any.
             if (writer.info.write_JFIF_header && is_app_marker(marker, 0, "JFIF", 5)) continue;
             if (writer.info.write_Adobe_marker && is_app_marker(marker, 14, "Adobe", 5)) continue;
-            if (exif && !exif_written && is_app_marker(marker, 1, "Exif\0", 6) && marker->data_length == 6 + exif->size()) {
-                jpeg_write_m_header(&writer.info, marker->marker, marker->data_length);
-                for (unsigned i = 0; i < 6; ++i) jpeg_write_m_byte(&writer.info, marker->data[i]);
-                for (const std::uint8_t byte : *exif) jpeg_write_m_byte(&writer.info, byte);
-                exif_written = true;
-                continue;
-            }
             jpeg_write_marker(&writer.info, marker->marker, marker->data, marker->data_length);
         }
     }
@@ -288,7 +277,6 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     if (!is_jpeg(jpeg)) return results;
     if (jpeg.size() > std::numeric_limits<unsigned long>::max()) throw Error(ErrorCode::input, "cannot read '" + path + "': file too large");
     Reader reader;
-    install(reader.errors);
     const auto damaged = [&] { return Error(ErrorCode::input, "cannot transform '" + path + "': corrupt JPEG: " + reader.errors.message); };
     if (!read_header(reader, jpeg, !strip)) throw damaged();
     const jpeg_decompress_struct& info = reader.info;
@@ -325,11 +313,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     for (const bool swap : {false, true}) {
         if (!needs_scratch[swap]) continue;
         if (!map_rows(reader, scratch[swap], swap, true)) throw damaged();
-        for (int c = 0; c < info.num_components; ++c) {
-            const jpeg_component_info& component = info.comp_info[c];
-            ask_for_huge_pages(scratch[swap].rows[c], swap ? round_up(component.height_in_blocks, component.v_samp_factor)
-                                                           : round_up(component.width_in_blocks, component.h_samp_factor));
-        }
+        for (int c = 0; c < info.num_components; ++c) ask_for_huge_pages(scratch[swap].rows[c], array_shape(info.comp_info[c], swap).columns);
     }
 
     for (const Plan& plan : plans) {
@@ -350,12 +334,13 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
             }
         }
         std::vector<std::uint8_t> out(jpeg.size() + 4096);
+        VectorDestination destination{{}, &out};  // declared first: it outlives the writer that points at it
         Writer writer;
-        install(writer.errors);
-        const std::vector<std::uint8_t>* exif = variant.metadata && !variant.metadata->exif.empty() ? &variant.metadata->exif : nullptr;
-        if (!write_variant(reader, writer, plan, arrays->arrays, strip, exif, out)) {
+        if (!write_variant(reader, writer, destination, plan, arrays->arrays, strip)) {
             throw Error(ErrorCode::input, "cannot transform '" + path + "': " + writer.errors.message);
         }
+        // The EXIF as it belongs on this variant (orientation tag, pixel dimensions): the same size, in place.
+        if (!strip && variant.metadata && !variant.metadata->exif.empty()) replace_jpeg_exif(out, variant.metadata->exif);
         results[plan.variant] = std::move(out);
     }
     return results;
