@@ -25,6 +25,18 @@ inline bool current_device_overlaps_launches() {
     return major >= 9;
 }
 
+/// A launcher's chain of launches over disjoint data: each after the first overlaps the one before it,
+/// where the device can (the first waits for the stream's earlier work as usual).
+class OverlappingLaunches {
+public:
+    /// Whether the next launch overlaps the one before it.
+    bool next() { return std::exchange(launched_, true) && overlaps_; }
+
+private:
+    bool overlaps_ = current_device_overlaps_launches();
+    bool launched_ = false;
+};
+
 /// Launches `kernel` on `grid`, overlapping the kernel before it on `stream` where `overlap` (programmatic
 /// dependent launch): for a launcher's second and later launches over data disjoint from the earlier
 /// ones', whose kernels trigger their dependents early and synchronise on their prerequisite at the end.

@@ -30,6 +30,14 @@ namespace gpurotate::detail {
 // Images whose mirrored source columns are loaded shifted have families of their own (grouped.cuh).
 enum GroupedFamily { family_transposes, family_shifted_transposes, family_mirrors, family_shifted_mirrors, family_tiles, grouped_families };
 
+/// The vectorized family of an image of `width` S-byte pixels under `map`.
+template <int S>
+GroupedFamily vectorized_family(AxisMap map, std::int64_t width) {
+    const bool shifted = loads_shifted_columns(map.mirror_x, width, S);
+    if (map.swap_axes) return shifted ? family_shifted_transposes : family_transposes;
+    return shifted ? family_shifted_mirrors : family_mirrors;
+}
+
 struct FamilyTable {
     std::vector<GroupedImage> images;
     std::vector<long long> first;
@@ -121,12 +129,7 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
             tiles_aligned = tiles_aligned && allows_aligned_word(g.src.data, g.src.pitch, S) && allows_aligned_word(g.dst.data, g.dst.pitch, S) &&
                             (g.planes == 1 || (g.src_plane_stride % natural_alignment(S) == 0 && g.dst_plane_stride % natural_alignment(S) == 0));
         } else {
-            const bool shifted = loads_shifted_columns(map.mirror_x, g.src.width, S);
-            if (map.swap_axes) {
-                table[shifted ? family_shifted_transposes : family_transposes].add(g, map, GroupedTransposes<S>::tile_shape);
-            } else {
-                table[shifted ? family_shifted_mirrors : family_mirrors].add(g, map, GroupedMirrors<S>::tile_shape);
-            }
+            table[vectorized_family<S>(map, g.src.width)].add(g, map, map.swap_axes ? GroupedTransposes<S>::tile_shape : GroupedMirrors<S>::tile_shape);
         }
     }
     // One allocation for every family's two arrays, filled from one page-locked buffer.
@@ -155,23 +158,20 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
         return GroupedTable{reinterpret_cast<const GroupedImage*>(base + offsets[f][0]), reinterpret_cast<const long long*>(base + offsets[f][1]),
                             static_cast<int>(table[f].images.size()), table[f].total};
     };
-    // Every launch after the first overlaps the one before (the first waits for the table's copy).
-    const bool overlaps = current_device_overlaps_launches();
-    bool launched = false;
-    const auto next_overlaps = [&] { return std::exchange(launched, true) && overlaps; };
-    if (table[family_transposes].total > 0) launch_family<GroupedTransposes<S>>(view(family_transposes), stream, next_overlaps());
-    if (table[family_mirrors].total > 0) launch_family<GroupedMirrors<S>>(view(family_mirrors), stream, next_overlaps());
+    OverlappingLaunches chain;  // the first launch waits for the table's copy
+    if (table[family_transposes].total > 0) launch_family<GroupedTransposes<S>>(view(family_transposes), stream, chain.next());
+    if (table[family_mirrors].total > 0) launch_family<GroupedMirrors<S>>(view(family_mirrors), stream, chain.next());
     if constexpr (S % vector_bytes != 0) {  // 16-byte pixels are whole vectors at every width
         if (table[family_shifted_transposes].total > 0) {
-            launch_family<GroupedTransposes<S, ColumnShift::shifted>>(view(family_shifted_transposes), stream, next_overlaps());
+            launch_family<GroupedTransposes<S, ColumnShift::shifted>>(view(family_shifted_transposes), stream, chain.next());
         }
         if (table[family_shifted_mirrors].total > 0) {
-            launch_family<GroupedMirrors<S, ColumnShift::shifted>>(view(family_shifted_mirrors), stream, next_overlaps());
+            launch_family<GroupedMirrors<S, ColumnShift::shifted>>(view(family_shifted_mirrors), stream, chain.next());
         }
     }
     if (table[family_tiles].total > 0) {  // not visit_pixel_word: its switch would instantiate every width here
-        tiles_aligned ? launch_family<GroupedTiles<AlignedWord<S>>>(view(family_tiles), stream, next_overlaps())
-                      : launch_family<GroupedTiles<UnalignedWord<S>>>(view(family_tiles), stream, next_overlaps());
+        tiles_aligned ? launch_family<GroupedTiles<AlignedWord<S>>>(view(family_tiles), stream, chain.next())
+                      : launch_family<GroupedTiles<UnalignedWord<S>>>(view(family_tiles), stream, chain.next());
     }
     GPUROTATE_CUDA_CHECK(cudaFreeAsync(device_table, stream));
 }
@@ -203,18 +203,14 @@ void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation*
     std::uint32_t mirrors_of[8];
     for (const Orientation o : all_orientations) {
         const AxisMap map = axis_map(o);
-        const bool shifted = loads_shifted_columns(map.mirror_x, src.width, S);
-        family_of[static_cast<int>(o)] = map.swap_axes ? (shifted ? family_shifted_transposes : family_transposes)
-                                                       : (shifted ? family_shifted_mirrors : family_mirrors);
+        family_of[static_cast<int>(o)] = vectorized_family<S>(map, src.width);
         mirrors_of[static_cast<int>(o)] = (map.mirror_x ? 1u : 0u) + (map.mirror_y ? 2u : 0u);
     }
     for (int i = 0; i < count; ++i) {
         const int code = static_cast<int>(elements[i]);
         lists[family_of[code]].push_back(static_cast<std::uint32_t>(i) * 4u + mirrors_of[code]);
     }
-    // Launches after the first overlap the one before (disjoint images; see transform_batch_elements_kernel).
-    const bool overlaps = current_device_overlaps_launches();
-    bool launched = false;
+    OverlappingLaunches chain;  // disjoint images; see transform_batch_elements_kernel
     const auto launch = [&](auto family_bodies, int f, bool swap, int blocks_per_sm) {
         using Family = decltype(family_bodies);
         constexpr auto kernel = transform_batch_elements_kernel<Family>;
@@ -225,10 +221,8 @@ void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation*
             std::copy_n(lists[f].begin() + static_cast<std::ptrdiff_t>(first), n, entries.image_and_mirrors);
             const Launch l{src, dst, AxisMap{swap, false, false}, BatchLayout{static_cast<int>(n), src_image_stride, dst_image_stride}, stream};
             const TransformArgs args = make_args(l, static_cast<int>(Family::tile_shape.height));
-            // The first launch waits for the stream's earlier work as usual.
             launch_overlapping(kernel, grid_for(args, static_cast<int>(Family::tile_shape.width), l), dim3(vectorized_threads), shared, stream,
-                               launched && overlaps, args, entries);
-            launched = true;
+                               chain.next(), args, entries);
         }
     };
     // One launch a family, not one an element: at 768 planes of 224x224 u8, eight launches took 0.092 ms
