@@ -1,6 +1,7 @@
 // `gpurotate augment`: list, plan, refuse what must be refused before any work, run the pipeline, report.
 
 #include "augment/augment_options.hpp"
+#include "augment/heap_reuse.hpp"
 #include "augment/input_list.hpp"
 #include "augment/interrupt.hpp"
 #include "augment/manifest.hpp"
@@ -313,6 +314,7 @@ int run_augment(const AugmentOptions& o) {
     PipelineTotals totals;
     {
         Progress progress(static_cast<std::int64_t>(jobs.size()), o.quiet);
+        detail::keep_large_blocks_for_reuse();
         totals = run_pipeline(jobs, settings, manifest, progress);
     }
     // Outputs were written without an fsync each: one flush of the file system makes them durable before

@@ -2,44 +2,68 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 namespace gpurotate::detail {
 namespace {
 
-using Signs = std::array<std::int16_t, 64>;
+// A block row of 8 coefficients in one 16-byte vector (the compilers' vector extensions: SSE2 on x86-64,
+// NEON elsewhere), so that a block's sign flips and its transpose are a few dozen vector instructions where
+// the scalar loops took one multiply per coefficient (the transform was 18% of a lossless augment's time).
+typedef std::int16_t Row __attribute__((vector_size(16)));
+using Block = std::array<Row, 8>;
+
+Block load(const DctBlock& block) {
+    Block rows;
+    std::memcpy(rows.data(), block, sizeof rows);
+    return rows;
+}
+
+void store(DctBlock& block, const Block& rows) { std::memcpy(block, rows.data(), sizeof rows); }
 
 // The sign of each output coefficient (row = vertical frequency, column = horizontal): -1 where the
 // source coefficient it comes from has an odd frequency along a mirrored source axis.
-Signs signs_of(AxisMap map) {
-    Signs signs{};
+Block signs_of(AxisMap map) {
+    Block signs{};
     for (int row = 0; row < 8; ++row) {
         for (int column = 0; column < 8; ++column) {
             const int source_row = map.swap_axes ? column : row, source_column = map.swap_axes ? row : column;
             const bool negate = (map.mirror_x && source_column % 2) != (map.mirror_y && source_row % 2);
-            signs[static_cast<std::size_t>(row * 8 + column)] = negate ? -1 : 1;
+            signs[static_cast<std::size_t>(row)][column] = negate ? -1 : 1;
         }
     }
     return signs;
 }
 
-// In int: -(-32768) wraps back into int16 as libjpeg's own transforms do; real coefficients stay within +-2^11.
-void copy_block(const DctBlock& source, DctBlock& destination, const Signs& signs) {
-    for (int i = 0; i < 64; ++i) destination[i] = static_cast<std::int16_t>(source[i] * signs[static_cast<std::size_t>(i)]);
+// In 16 bits: -(-32768) wraps back to -32768 as libjpeg's own transforms do; real coefficients stay within +-2^11.
+Block signed_rows(Block rows, const Block& signs) {
+    for (std::size_t i = 0; i < 8; ++i) rows[i] *= signs[i];
+    return rows;
 }
 
-void transpose_block(const DctBlock& source, DctBlock& destination, const Signs& signs) {
-    for (int row = 0; row < 8; ++row) {
-        for (int column = 0; column < 8; ++column) {
-            const int i = row * 8 + column;
-            destination[i] = static_cast<std::int16_t>(source[column * 8 + row] * signs[static_cast<std::size_t>(i)]);
+// Three rounds of interleaving row j with row j + 4 (the perfect shuffle): rows become columns.
+Block transposed(Block rows) {
+    for (int round = 0; round < 3; ++round) {
+        Block next;
+        for (std::size_t j = 0; j < 4; ++j) {
+            next[2 * j] = __builtin_shufflevector(rows[j], rows[j + 4], 0, 8, 1, 9, 2, 10, 3, 11);
+            next[2 * j + 1] = __builtin_shufflevector(rows[j], rows[j + 4], 4, 12, 5, 13, 6, 14, 7, 15);
         }
+        rows = next;
     }
+    return rows;
+}
+
+void copy_block(const DctBlock& source, DctBlock& destination, const Block& signs) { store(destination, signed_rows(load(source), signs)); }
+
+void transpose_block(const DctBlock& source, DctBlock& destination, const Block& signs) {
+    store(destination, signed_rows(transposed(load(source)), signs));
 }
 
 }  // namespace
 
 void transform_dct_blocks(AxisMap map, DctBlockRows source, std::int64_t width, std::int64_t height, DctBlockRows destination) {
-    const Signs signs = signs_of(map);
+    const Block signs = signs_of(map);
     if (!map.swap_axes) {
         for (std::int64_t y = 0; y < height; ++y) {
             const DctBlock* from = source[map.mirror_y ? height - 1 - y : y];

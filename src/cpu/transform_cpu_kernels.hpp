@@ -153,12 +153,11 @@ struct TransposeWalk {
         const std::ptrdiff_t step = source_row_step();
         const std::int64_t x_blocks_end =
             std::max(x_begin, std::min(x_begin + (x_end - x_begin) / k * k, (f.output.width * pixel - vector) / pixel + 1));
-        std::int64_t y = y_begin;
-        for (; y + k <= y_end; y += k) {
+        const auto block_row = [&](std::int64_t y) {
             const std::int64_t first_column = MirrorX ? f.source.width - y - k : y;
             if (first_column * pixel + vector > f.source.width * pixel) {
                 pixels(x_begin, x_end, y, y + k);
-                continue;
+                return;
             }
             std::int64_t x = x_begin;
             for (; x + k <= x_blocks_end; x += k) {
@@ -169,8 +168,16 @@ struct TransposeWalk {
                 for (std::int64_t c = 0; c < k; ++c) simd::store_pixels<Bytes>(output_pixel(x, MirrorX ? y + k - 1 - c : y + c), block[c]);
             }
             pixels(x, x_end, y, y + k);
+        };
+        // Source columns ascending, as in rows(): with MirrorX the output rows go from the last.
+        const std::int64_t blocks_end = y_begin + (y_end - y_begin) / k * k;
+        if constexpr (MirrorX) {
+            pixels(x_begin, x_end, blocks_end, y_end);
+            for (std::int64_t y = blocks_end - k; y >= y_begin; y -= k) block_row(y);
+        } else {
+            for (std::int64_t y = y_begin; y < blocks_end; y += k) block_row(y);
+            pixels(x_begin, x_end, blocks_end, y_end);
         }
-        pixels(x_begin, x_end, y, y_end);
     }
 
     void tile(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
@@ -182,11 +189,17 @@ struct TransposeWalk {
     }
 
     // A column of tiles at a time (see TransposeTilePolicy): down the output, along the same source rows.
+    // The tiles go the way the source columns ascend (from the output's last rows with MirrorX): the cores'
+    // next-line prefetchers fetch the line after the one a tile misses, which is the next tile's only when
+    // the walk goes forward along the source rows (rot270 and transverse of u8c1 ran at 60% of rot90's speed).
     void rows(std::int64_t y_begin, std::int64_t y_end) const {
         for (std::int64_t tile_x = 0; tile_x < f.output.width; tile_x += transpose_tiles.source_rows) {
             const std::int64_t tile_x_end = std::min(tile_x + transpose_tiles.source_rows, f.output.width);
-            for (std::int64_t tile_y = y_begin; tile_y < y_end; tile_y += output_rows_per_tile<Bytes>()) {
-                tile(tile_x, tile_x_end, tile_y, std::min(tile_y + output_rows_per_tile<Bytes>(), y_end));
+            constexpr std::int64_t tile_rows = output_rows_per_tile<Bytes>();
+            const std::int64_t tiles = (y_end - y_begin + tile_rows - 1) / tile_rows;
+            for (std::int64_t t = 0; t < tiles; ++t) {
+                const std::int64_t tile_y = y_begin + (MirrorX ? tiles - 1 - t : t) * tile_rows;
+                tile(tile_x, tile_x_end, tile_y, std::min(tile_y + tile_rows, y_end));
             }
         }
     }
