@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 namespace gpurotate::detail::simd {
@@ -146,6 +147,49 @@ inline void store_pixels(std::byte* p, LaneVector<lane_bytes(PixelBytes)> v) {
 template <std::size_t LaneBytes>
 inline LaneVector<LaneBytes> reverse_lanes(LaneVector<LaneBytes> v) {
     return reversed(v, std::make_index_sequence<lanes<LaneBytes>>{});
+}
+
+/// Whether pixels of `bytes` reverse three vectors at a time (`reverse_pixels_of_three`): 6- and 12-byte
+/// pixels, three 2- or 4-byte lanes each, 8 or 4 of them in 48 bytes (2-byte lanes gathered from three
+/// vectors need a byte shuffle; 4-byte lanes move with SSE2's own shuffles).
+constexpr bool reverses_in_three_vectors(std::size_t bytes) { return (bytes == 6 && has_byte_shuffle) || bytes == 12; }
+
+namespace shuffle_index {
+// Lane j of the reversal of three vectors of N lanes holding 3-lane pixels: lane j % 3 of pixel
+// (pixels - 1 - j / 3), as an index into the concatenation of the three vectors.
+constexpr int reversed_triple(int n, int j) { return (n - 1 - j / 3) * 3 + j % 3; }
+// Where lane t of output vector o comes from: its index into the pair (first, second) of input vectors
+// (0..2n-1), or into the third input vector when `from_third`. Lanes the other source gives are 0.
+constexpr int from_pair(int n, int o, int t, int first) {
+    const int k = reversed_triple(n, o * n + t);
+    return k / n == first ? k % n : k / n == first + 1 ? n + k % n : 0;
+}
+constexpr int from_single(int n, int o, int t, int third) {
+    const int k = reversed_triple(n, o * n + t);
+    return k / n == third ? k % n : 0;
+}
+constexpr bool lane_from_single(int n, int o, int t, int third) { return reversed_triple(n, o * n + t) / n == third; }
+}  // namespace shuffle_index
+
+template <class V, int O, std::size_t... T>
+inline V reversed_triple_part(const std::array<V, 3>& in, std::index_sequence<T...>) {
+    constexpr int n = sizeof...(T);
+    // Output vector O draws on at most the vectors 2 - O - 1 .. 2 - O + 1: a pair and one more.
+    constexpr int first = O == 0 ? 1 : 0, third = O == 0 ? 0 : 2;
+    const V pair = __builtin_shufflevector(in[first], in[first + 1], shuffle_index::from_pair(n, O, static_cast<int>(T), first)...);
+    const V single = __builtin_shufflevector(in[third], in[third], shuffle_index::from_single(n, O, static_cast<int>(T), third)...);
+    constexpr V take_single = {(shuffle_index::lane_from_single(n, O, static_cast<int>(T), third) ? static_cast<typename std::remove_reference_t<decltype(V{}[0])>>(-1) : 0)...};
+    return (single & take_single) | (pair & ~take_single);
+}
+
+/// The 3 * lanes / 3 pixels of three lanes each (6- or 12-byte pixels, in 2- or 4-byte lanes) held by
+/// three vectors, in the opposite order: each output vector is one two-vector shuffle, one single-vector
+/// shuffle and a blend.
+template <class V>
+inline std::array<V, 3> reverse_pixels_of_three(const std::array<V, 3>& in) {
+    constexpr std::size_t n = sizeof(V) / sizeof(V{}[0]);
+    return {reversed_triple_part<V, 0>(in, std::make_index_sequence<n>{}), reversed_triple_part<V, 1>(in, std::make_index_sequence<n>{}),
+            reversed_triple_part<V, 2>(in, std::make_index_sequence<n>{})};
 }
 
 /// Transposes the N x N block of pixels held by N vectors (row i in rows[i]), N = lanes<LaneBytes>: after

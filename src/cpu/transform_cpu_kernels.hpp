@@ -91,6 +91,16 @@ void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
                                       simd::reverse_lanes<simd::lane_bytes(Bytes)>(simd::load_pixels<Bytes>(in + (width - x - k) * Bytes)));
         }
     }
+    if constexpr (simd::reverses_in_three_vectors(Bytes)) {
+        using V = simd::LaneVector<Bytes / 3>;
+        constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
+        constexpr std::int64_t k = 3 * vector / static_cast<std::int64_t>(Bytes);  // pixels in three vectors
+        for (; x + k <= width; x += k) {
+            const std::byte* from = in + (width - x - k) * Bytes;
+            const std::array<V, 3> reversed = simd::reverse_pixels_of_three<V>({simd::load<V>(from), simd::load<V>(from + vector), simd::load<V>(from + 2 * vector)});
+            for (std::int64_t i = 0; i < 3; ++i) simd::store(out + x * Bytes + i * vector, reversed[static_cast<std::size_t>(i)]);
+        }
+    }
     for (; x < width; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
 }
 
