@@ -141,7 +141,8 @@ struct TransposeWalk {
     // One pixel at a time: the widths that are not a vector lane, and the edges of a tile that do not fill a block.
     void pixels(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
         const std::ptrdiff_t step = source_row_step();
-        for (std::int64_t y = y_begin; y < y_end; ++y) {
+        for (std::int64_t i = y_begin; i < y_end; ++i) {
+            const std::int64_t y = MirrorX ? y_end - 1 - (i - y_begin) : i;  // source columns ascending, as in rows()
             const std::byte* first = source_pixel(source_column(y), source_row(x_begin));
             std::byte* o = output_pixel(x_begin, y);
             // Offsets from the first pixel, not a pointer stepped after the last one: with MirrorY that step
