@@ -64,10 +64,18 @@ struct GroupedVectorized {
     }
 };
 
-template <int S, bool MirrorX, bool MirrorY>
-using TransposeBody = VectorizedTranspose<S, MirrorX, MirrorY>;  // the production lane layout
+/// The axis-swapping family: one body with the image's mirrors read at run time (VectorizedTranspose's
+/// RuntimeMirrors), so that a launch mixing rot90, rot270, transpose and transverse runs one body's code.
 template <int S, ColumnShift Shift = ColumnShift::aligned>
-using GroupedTransposes = GroupedVectorized<TransposeBody, S, Shift>;
+struct GroupedTransposes {
+    using Body = VectorizedTranspose<S, false, false, vectorized_lanes_x, 1, true, false, false, true>;  // the production lane layout
+    static constexpr Extent tile_shape{Body::Tile::tile_w, Body::Tile::tile_h};
+    static constexpr int staging_words = Body::staging_words;
+    static constexpr std::size_t shared_bytes = sizeof(std::uint32_t) * staging_words * vectorized_warps;
+    __device__ static void tile(int, const TransformArgs& a, int col, int row, unsigned char* shared) {
+        run_tile<Body, Shift>(a, col, row, reinterpret_cast<std::uint32_t*>(shared) + (threadIdx.x / 32) * staging_words);
+    }
+};
 template <int S, ColumnShift Shift = ColumnShift::aligned>
 using GroupedMirrors = GroupedVectorized<VectorizedMirror, S, Shift>;
 

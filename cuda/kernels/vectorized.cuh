@@ -297,8 +297,15 @@ struct VectorizedTransposeTile {
 /// 76-86% of copy on an H100 against 92-96% in sequence, the others within a point (bench/RESULTS.md,
 /// seventh session). `Unrolled` = true is the bench's `vectorized-unrolled` row.
 /// `SplitRows` takes SplitVectorBlock's blocks (a tuning-study row).
+/// `RuntimeMirrors`: the mirrors are the image's (a.map), not MirrorX and MirrorY: one body for all four
+/// axis-swapping elements, for launches that mix them (grouped, one element per image of a batch). A mirrored
+/// y is then a walk up the source rows and a mirrored x a walk up the block's output rows, both addresses;
+/// the fixed bodies instead gather the mirrored columns, for which a runtime choice would need registers
+/// indexed at run time. Four fixed bodies in one kernel, used at once, overflowed the instruction cache:
+/// stalls for want of an instruction rose from 1.4 to 13.8 per issue and the kernel took 54 us where one
+/// body took 31 (ncu, 768 planes of 224x224 u8 on an H100; bench/RESULTS.md, sixteenth session).
 template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
-          bool Unrolled = false, bool SplitRows = false>
+          bool Unrolled = false, bool SplitRows = false, bool RuntimeMirrors = false>
 struct VectorizedTranspose {
     using Tile = VectorizedTransposeTile<S, LanesX, BlocksScale, SplitRows>;
     using B = typename Tile::B;
@@ -312,6 +319,29 @@ struct VectorizedTranspose {
     /// Shared words each warp needs for its staging buffer.
     static constexpr int staging_words = staged ? Staging::buffer_words : 1;
 
+    __device__ __forceinline__ static bool mirror_x(const TransformArgs& a) {
+        if constexpr (RuntimeMirrors) {
+            return a.map.mirror_x;
+        } else {
+            return MirrorX;
+        }
+    }
+    __device__ __forceinline__ static bool mirror_y(const TransformArgs& a) {
+        if constexpr (RuntimeMirrors) {
+            return a.map.mirror_y;
+        } else {
+            return MirrorY;
+        }
+    }
+    /// The block's output row (0..K-1) that its gathered column i goes to (see gather_output_row).
+    __device__ __forceinline__ static int output_row_of(const TransformArgs& a, int i) {
+        if constexpr (RuntimeMirrors) {
+            return a.map.mirror_x ? K - 1 - i : i;
+        } else {
+            return i;
+        }
+    }
+
     /// Loads the block whose output starts at (x_out, y_out) into `rows`. AllInside: all of it, unchecked;
     /// else only its first `rows_inside` source rows and of each its first `bytes_inside` bytes (the rest
     /// zero). Shifted: the mirrored source columns do not start on a vector (load_words_shifted); a block
@@ -320,9 +350,10 @@ struct VectorizedTranspose {
     __device__ __forceinline__ static void load_block(const TransformArgs& a, int x_out, int y_out, int rows_inside, int bytes_inside,
                                                       std::uint32_t (&rows)[R * row_words]) {
         const int W = static_cast<int>(a.src_extent.width), H = static_cast<int>(a.src_extent.height);
-        const int source_x = MirrorX ? W - (y_out + K) : y_out;
+        const int source_x = mirror_x(a) ? W - (y_out + K) : y_out;
+        const bool up = mirror_y(a);
         const auto row_of = [&](int r) {
-            const int source_y = MirrorY ? H - 1 - (x_out + r) : x_out + r;
+            const int source_y = up ? H - 1 - (x_out + r) : x_out + r;
             return a.src + static_cast<std::size_t>(source_y) * a.src_pitch;
         };
         // 1-byte pixels, a whole block, the whole warp here (tile_body's vote): shared chunks. Measured against
@@ -352,9 +383,10 @@ struct VectorizedTranspose {
         }
     }
 
-    /// Output row i of the block: pixel p (i, or K - 1 - i mirrored) of each of its R source rows.
+    /// Gathered column i of the block: pixel p of each of its R source rows, p = K - 1 - i with a fixed
+    /// mirrored x (output row i), else p = i (output row output_row_of(i)).
     __device__ __forceinline__ static void gather_output_row(const std::uint32_t (&rows)[R * row_words], int i, std::uint32_t (&out)[out_words]) {
-        const int p = MirrorX ? K - 1 - i : i;
+        const int p = !RuntimeMirrors && MirrorX ? K - 1 - i : i;
 #pragma unroll
         for (int j = 0; j < out_words; ++j) {
             // Output byte b is byte b % S of pixel p of block row b / S.
@@ -383,10 +415,11 @@ struct VectorizedTranspose {
         load_block<false, Shifted>(a, x_out, y_out, rows_inside, columns_inside * S, rows);
 #pragma unroll
         for (int i = 0; i < K; ++i) {
-            if (i >= columns_inside) break;
+            const int row = output_row_of(a, i);
+            if (row >= columns_inside) continue;
             std::uint32_t out[out_words];
             gather_output_row(rows, i, out);
-            std::byte* const out_row = a.dst + static_cast<std::size_t>(y_out + i) * a.dst_pitch + static_cast<std::size_t>(x_out) * S;
+            std::byte* const out_row = a.dst + static_cast<std::size_t>(y_out + row) * a.dst_pitch + static_cast<std::size_t>(x_out) * S;
             if (rows_inside == R) {
                 store_words<R * S>(out_row, out);
             } else {
@@ -396,9 +429,9 @@ struct VectorizedTranspose {
     }
 
     __device__ static void tile(const TransformArgs& a, int tile_col, int tile_row, std::uint32_t* warp_staging) {
-        if constexpr (MirrorX) {
+        if constexpr (MirrorX || RuntimeMirrors) {
             // The same for the whole image: no divergence, and whole rows keep the plain loads.
-            if (loads_shifted_columns(MirrorX, a.src_extent.width, S)) {
+            if (loads_shifted_columns(mirror_x(a), a.src_extent.width, S)) {
                 tile_body<true>(a, tile_col, tile_row, warp_staging);
                 return;
             }
@@ -433,20 +466,21 @@ struct VectorizedTranspose {
             for (int i = 0; i < K; ++i) {
                 std::uint32_t out[out_words];
                 gather_output_row(rows, i, out);
+                const int row = output_row_of(a, i);
                 bool stored = false;
                 if constexpr (staged) {
                     if (whole_tile) {  // the same for the whole block, so the warp stays converged
                         staging.put(lane_x, lane_y % Tile::lanes_y_per_warp, out);
                         const int x_warp = x0 + (blk * Tile::lanes_y + warp * Tile::lanes_y_per_warp) * R;
                         staging.store(lane, [&](int slot) {
-                            return a.dst + static_cast<std::size_t>(tile_row * Tile::tile_h + slot * K + i) * a.dst_pitch +
+                            return a.dst + static_cast<std::size_t>(tile_row * Tile::tile_h + slot * K + row) * a.dst_pitch +
                                    static_cast<std::size_t>(x_warp) * S;
                         });
                         stored = true;
                     }
                 }
                 if (!stored) {
-                    store_words<R * S>(a.dst + static_cast<std::size_t>(y_out + i) * a.dst_pitch + static_cast<std::size_t>(x_out) * S,
+                    store_words<R * S>(a.dst + static_cast<std::size_t>(y_out + row) * a.dst_pitch + static_cast<std::size_t>(x_out) * S,
                                        out);
                 }
             }
