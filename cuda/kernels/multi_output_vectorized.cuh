@@ -6,7 +6,9 @@
 // The grid walks the *source*, so each source byte is read once whatever the number of targets.
 //
 // The element is a template parameter of the block writer (a switch per target, uniform across the
-// launch), so every mirror is a register renaming. Blocks that overhang the image copy pixel by pixel.
+// launch), so every mirror is a register renaming or a row address; for 1-byte pixels the mirror that
+// picks rows is read at run time (row_mirror_per_target).
+// Blocks that overhang the image copy pixel by pixel.
 // Alignment (checked by the launcher): 16-byte aligned pointers and pitches; a source width that is a
 // multiple of K when a target mirrors x without swapping, a height that is a multiple of R when a target
 // swaps and mirrors y (the block's output columns then start on whole vectors).
@@ -16,16 +18,33 @@
 
 namespace gpurotate::detail {
 
-template <int S, bool Swap, bool MirrorX, bool MirrorY, int N>
+/// How write_block knows the mirror that picks output rows (y for the elements that keep the axes, x for
+/// those that swap them): fixed at compile time, or read from the target at run time.
+enum class RowMirror { no, yes, per_target };
+
+/// Where the fused kernel reads the row mirror at run time: for 1-byte pixels, whose blocks (16 x 16) make
+/// the largest bodies. Then the seven targets of an augmentation run four bodies, not seven, and a thread
+/// needs 96 registers, not 168: u8c1 at 8192x8192 took 0.191 ms against 0.207 (0.55 of seven launches
+/// against 0.60). 2- and 4-byte pixels lost 3-4% the same way (u8c4 0.875 against 0.846 ms), so they keep
+/// one body per element (H100, bench/RESULTS.md, sixteenth session).
+template <int S>
+inline constexpr bool row_mirror_per_target = S == 1;
+
+/// Writes the block to one target. `GatherMirror` is the mirror that reorders the pixels within an output
+/// row (x for the elements that keep the axes, y for those that swap them): a register renaming, so it is
+/// compiled in; the other one picks output rows, an address.
+template <int S, bool Swap, bool GatherMirror, RowMirror Rows, int N>
 __device__ __forceinline__ void write_block(const MultiTarget& t, const std::uint32_t (&rows)[N], int sx, int sy, int W, int H) {
     using B = VectorBlock<S>;
     constexpr int K = B::K, R = B::R;
     constexpr int row_words = K * S / 4;
+    const bool row_mirror = Rows == RowMirror::per_target ? (Swap ? t.map.mirror_x : t.map.mirror_y) : Rows == RowMirror::yes;
+    const bool mirror_x = Swap ? row_mirror : GatherMirror, mirror_y = Swap ? GatherMirror : row_mirror;
     if constexpr (!Swap) {
-        const int ox = MirrorX ? W - sx - K : sx;
+        const int ox = mirror_x ? W - sx - K : sx;
 #pragma unroll
         for (int r = 0; r < R; ++r) {
-            const int oy = MirrorY ? H - 1 - (sy + r) : sy + r;
+            const int oy = mirror_y ? H - 1 - (sy + r) : sy + r;
             std::uint32_t out[row_words];
 #pragma unroll
             for (int j = 0; j < row_words; ++j) {
@@ -33,7 +52,7 @@ __device__ __forceinline__ void write_block(const MultiTarget& t, const std::uin
 #pragma unroll
                 for (int q = 0; q < 4; ++q) {
                     const int b = 4 * j + q;  // output byte b is byte b % S of pixel b / S, mirrored from K - 1 - b / S
-                    src[q] = r * row_words * 4 + (MirrorX ? K - 1 - b / S : b / S) * S + b % S;
+                    src[q] = r * row_words * 4 + (GatherMirror ? K - 1 - b / S : b / S) * S + b % S;
                 }
                 out[j] = gather_word(rows, src[0], src[1], src[2], src[3]);
             }
@@ -41,24 +60,25 @@ __device__ __forceinline__ void write_block(const MultiTarget& t, const std::uin
         }
     } else {
         constexpr int out_words = R * S / 4;
-        const int oy0 = MirrorX ? W - sx - K : sx;
-        const int ox = MirrorY ? H - sy - R : sy;
+        const int oy0 = mirror_x ? W - sx - K : sx;
+        const int ox = mirror_y ? H - sy - R : sy;
 #pragma unroll
         for (int i = 0; i < K; ++i) {
-            const int p = MirrorX ? K - 1 - i : i;  // the block's source pixel column of output row oy0 + i
+            // Source pixel column i of the block goes to output row oy0 + i, or oy0 + K - 1 - i mirrored.
+            const int oy = oy0 + (mirror_x ? K - 1 - i : i);
             std::uint32_t out[out_words];
 #pragma unroll
             for (int j = 0; j < out_words; ++j) {
                 int src[4];
 #pragma unroll
                 for (int q = 0; q < 4; ++q) {
-                    const int b = 4 * j + q;  // output byte b: byte b % S of source row (b / S, reversed by MirrorY), pixel p
-                    const int row = MirrorY ? R - 1 - b / S : b / S;
-                    src[q] = row * row_words * 4 + p * S + b % S;
+                    const int b = 4 * j + q;  // output byte b: byte b % S of source row (b / S, reversed by the y mirror), pixel i
+                    const int row = GatherMirror ? R - 1 - b / S : b / S;
+                    src[q] = row * row_words * 4 + i * S + b % S;
                 }
                 out[j] = gather_word(rows, src[0], src[1], src[2], src[3]);
             }
-            store_words<R * S>(t.dst + static_cast<std::size_t>(oy0 + i) * t.pitch + static_cast<std::size_t>(ox) * S, out);
+            store_words<R * S>(t.dst + static_cast<std::size_t>(oy) * t.pitch + static_cast<std::size_t>(ox) * S, out);
         }
     }
 }
@@ -115,15 +135,26 @@ __global__ void __launch_bounds__(vectorized_threads) multi_output_vectorized_ke
 #pragma unroll 1
             for (int j = 0; j < a.count; ++j) {
                 const MultiTarget& t = a.targets[j];
-                switch (static_cast<int>(t.map.swap_axes) << 2 | static_cast<int>(t.map.mirror_x) << 1 | static_cast<int>(t.map.mirror_y)) {
-                    case 0: write_block<S, false, false, false>(t, rows, sx, sy, W, H); break;
-                    case 1: write_block<S, false, false, true>(t, rows, sx, sy, W, H); break;
-                    case 2: write_block<S, false, true, false>(t, rows, sx, sy, W, H); break;
-                    case 3: write_block<S, false, true, true>(t, rows, sx, sy, W, H); break;
-                    case 4: write_block<S, true, false, false>(t, rows, sx, sy, W, H); break;
-                    case 5: write_block<S, true, false, true>(t, rows, sx, sy, W, H); break;
-                    case 6: write_block<S, true, true, false>(t, rows, sx, sy, W, H); break;
-                    default: write_block<S, true, true, true>(t, rows, sx, sy, W, H); break;
+                if constexpr (row_mirror_per_target<S>) {
+                    constexpr RowMirror per_target = RowMirror::per_target;
+                    switch (static_cast<int>(t.map.swap_axes) << 1 | static_cast<int>(t.map.swap_axes ? t.map.mirror_y : t.map.mirror_x)) {
+                        case 0: write_block<S, false, false, per_target>(t, rows, sx, sy, W, H); break;
+                        case 1: write_block<S, false, true, per_target>(t, rows, sx, sy, W, H); break;
+                        case 2: write_block<S, true, false, per_target>(t, rows, sx, sy, W, H); break;
+                        default: write_block<S, true, true, per_target>(t, rows, sx, sy, W, H); break;
+                    }
+                } else {
+                    constexpr RowMirror no = RowMirror::no, yes = RowMirror::yes;
+                    switch (static_cast<int>(t.map.swap_axes) << 2 | static_cast<int>(t.map.mirror_x) << 1 | static_cast<int>(t.map.mirror_y)) {
+                        case 0: write_block<S, false, false, no>(t, rows, sx, sy, W, H); break;
+                        case 1: write_block<S, false, false, yes>(t, rows, sx, sy, W, H); break;
+                        case 2: write_block<S, false, true, no>(t, rows, sx, sy, W, H); break;
+                        case 3: write_block<S, false, true, yes>(t, rows, sx, sy, W, H); break;
+                        case 4: write_block<S, true, false, no>(t, rows, sx, sy, W, H); break;
+                        case 5: write_block<S, true, true, no>(t, rows, sx, sy, W, H); break;
+                        case 6: write_block<S, true, false, yes>(t, rows, sx, sy, W, H); break;
+                        default: write_block<S, true, true, yes>(t, rows, sx, sy, W, H); break;
+                    }
                 }
             }
         }
