@@ -10,7 +10,8 @@ namespace {
 // A block row of 8 coefficients in one 16-byte vector (the compilers' vector extensions: SSE2 on x86-64,
 // NEON elsewhere), so that a block's sign flips and its transpose are a few dozen vector instructions where
 // the scalar loops took one multiply per coefficient (the transform was 18% of a lossless augment's time).
-typedef std::int16_t Row __attribute__((vector_size(16)));
+// Unsigned lanes: multiplying by 0xFFFF negates modulo 2^16, defined for every coefficient.
+typedef std::uint16_t Row __attribute__((vector_size(16)));
 using Block = std::array<Row, 8>;
 
 Block load(const DctBlock& block) {
@@ -29,13 +30,13 @@ Block signs_of(AxisMap map) {
         for (int column = 0; column < 8; ++column) {
             const int source_row = map.swap_axes ? column : row, source_column = map.swap_axes ? row : column;
             const bool negate = (map.mirror_x && source_column % 2) != (map.mirror_y && source_row % 2);
-            signs[static_cast<std::size_t>(row)][column] = negate ? -1 : 1;
+            signs[static_cast<std::size_t>(row)][column] = negate ? 0xffff : 1;
         }
     }
     return signs;
 }
 
-// In 16 bits: -(-32768) wraps back to -32768 as libjpeg's own transforms do; real coefficients stay within +-2^11.
+// Modulo 2^16: -(-32768) is -32768 again, as in libjpeg's own transforms; real coefficients stay within +-2^11.
 Block signed_rows(Block rows, const Block& signs) {
     for (std::size_t i = 0; i < 8; ++i) rows[i] *= signs[i];
     return rows;
