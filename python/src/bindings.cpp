@@ -372,8 +372,9 @@ void transform_arrays(const SourceArray& src, DestinationArray& dst, const std::
         // batch launch indexing each kernel family's planes.
         std::vector<Orientation> per_plane;
         if (!uniform) {
-            per_plane.resize(static_cast<std::size_t>(g.images));
-            for (std::int64_t i = 0; i < g.images; ++i) per_plane[static_cast<std::size_t>(i)] = element_of(i);
+            // Sample by sample (a division per plane cost 3.8 us of a 768-plane call's 28).
+            per_plane.reserve(static_cast<std::size_t>(g.images));
+            for (const Orientation element : c.elements) per_plane.insert(per_plane.end(), static_cast<std::size_t>(g.images_per_sample), element);
         }
         for (std::int64_t first = 0; first < g.images; first += max_batch_launch) {
             const auto count = static_cast<int>(std::min(max_batch_launch, g.images - first));
