@@ -158,8 +158,9 @@ namespace shuffle_index {
 // Lane j of the reversal of three vectors of N lanes holding 3-lane pixels: lane j % 3 of pixel
 // (pixels - 1 - j / 3), as an index into the concatenation of the three vectors.
 constexpr int reversed_triple(int n, int j) { return (n - 1 - j / 3) * 3 + j % 3; }
-// Where lane t of output vector o comes from: its index into the pair (first, second) of input vectors
-// (0..2n-1), or into the third input vector when `from_third`. Lanes the other source gives are 0.
+// Where lane t of output vector o comes from: its index into the pair of input vectors `first`, `first` + 1
+// (0..2n-1), or into the single input vector `third` (0..n-1); lane_from_single says which. Lanes the other
+// source gives are 0.
 constexpr int from_pair(int n, int o, int t, int first) {
     const int k = reversed_triple(n, o * n + t);
     return k / n == first ? k % n : k / n == first + 1 ? n + k % n : 0;
@@ -174,7 +175,8 @@ constexpr bool lane_from_single(int n, int o, int t, int third) { return reverse
 template <class V, int O, std::size_t... T>
 inline V reversed_triple_part(const std::array<V, 3>& in, std::index_sequence<T...>) {
     constexpr int n = sizeof...(T);
-    // Output vector O draws on at most the vectors 2 - O - 1 .. 2 - O + 1: a pair and one more.
+    // Output vector 0 draws on input vectors 1 and 2; vectors 1 and 2 on 0 and 1, and vector 1 (with 4-byte
+    // lanes) on 2 as well.
     constexpr int first = O == 0 ? 1 : 0, third = O == 0 ? 0 : 2;
     const V pair = __builtin_shufflevector(in[first], in[first + 1], shuffle_index::from_pair(n, O, static_cast<int>(T), first)...);
     const V single = __builtin_shufflevector(in[third], in[third], shuffle_index::from_single(n, O, static_cast<int>(T), third)...);
@@ -182,8 +184,8 @@ inline V reversed_triple_part(const std::array<V, 3>& in, std::index_sequence<T.
     return (single & take_single) | (pair & ~take_single);
 }
 
-/// The 3 * lanes / 3 pixels of three lanes each (6- or 12-byte pixels, in 2- or 4-byte lanes) held by
-/// three vectors, in the opposite order: each output vector is one two-vector shuffle, one single-vector
+/// The pixels of three lanes each (6- or 12-byte pixels, in 2- or 4-byte lanes: as many as a vector has
+/// lanes) held by three vectors, in the opposite order: each output vector is one two-vector shuffle, one single-vector
 /// shuffle and a blend.
 template <class V>
 inline std::array<V, 3> reverse_pixels_of_three(const std::array<V, 3>& in) {

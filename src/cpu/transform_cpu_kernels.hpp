@@ -138,17 +138,30 @@ struct TransposeWalk {
         return f.dst + static_cast<std::size_t>(y) * f.dst_pitch + static_cast<std::size_t>(x) * Bytes;
     }
 
+    // Calls body(y, y_stop) for the runs of `step` output rows (the last one shorter where they do not divide)
+    // that cover [y_begin, y_end), in the order their source columns ascend: from the last run with MirrorX,
+    // whose output row y is source column W - 1 - y. The cores' next-line prefetchers fetch the line after the
+    // one a run misses, which is the next run's only when the walk goes forward along the source rows (rot270
+    // and transverse of u8c1 ran at 60% of rot90's speed walking backwards).
+    template <class Body>
+    static void in_source_column_order(std::int64_t y_begin, std::int64_t y_end, std::int64_t step, Body body) {
+        const std::int64_t runs = (y_end - y_begin + step - 1) / step;
+        for (std::int64_t r = 0; r < runs; ++r) {
+            const std::int64_t y = y_begin + (MirrorX ? runs - 1 - r : r) * step;
+            body(y, std::min(y + step, y_end));
+        }
+    }
+
     // One pixel at a time: the widths that are not a vector lane, and the edges of a tile that do not fill a block.
     void pixels(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
         const std::ptrdiff_t step = source_row_step();
-        for (std::int64_t i = y_begin; i < y_end; ++i) {
-            const std::int64_t y = MirrorX ? y_end - 1 - (i - y_begin) : i;  // source columns ascending, as in rows()
+        in_source_column_order(y_begin, y_end, 1, [&](std::int64_t y, std::int64_t) {
             const std::byte* first = source_pixel(source_column(y), source_row(x_begin));
             std::byte* o = output_pixel(x_begin, y);
             // Offsets from the first pixel, not a pointer stepped after the last one: with MirrorY that step
             // would point above the image's first row, outside the buffer (as reverse_row's once did).
             for (std::int64_t x = x_begin; x < x_end; ++x, o += Bytes) copy_pixel<Bytes>(o, first + (x - x_begin) * step);
-        }
+        });
     }
 
     // Square blocks of k pixels a side, turned in registers: a block's source rows are loaded as one vector
@@ -164,10 +177,12 @@ struct TransposeWalk {
         const std::ptrdiff_t step = source_row_step();
         const std::int64_t x_blocks_end =
             std::max(x_begin, std::min(x_begin + (x_end - x_begin) / k * k, (f.output.width * pixel - vector) / pixel + 1));
-        const auto block_row = [&](std::int64_t y) {
+        in_source_column_order(y_begin, y_end, k, [&](std::int64_t y, std::int64_t y_stop) {
+            // Rows short of a block, and blocks whose vectors would reach past their source row's end (the
+            // last columns), go pixel by pixel.
             const std::int64_t first_column = MirrorX ? f.source.width - y - k : y;
-            if (first_column * pixel + vector > f.source.width * pixel) {
-                pixels(x_begin, x_end, y, y + k);
+            if (y_stop - y < k || first_column * pixel + vector > f.source.width * pixel) {
+                pixels(x_begin, x_end, y, y_stop);
                 return;
             }
             std::int64_t x = x_begin;
@@ -178,17 +193,8 @@ struct TransposeWalk {
                 simd::transpose_block<lane>(block);
                 for (std::int64_t c = 0; c < k; ++c) simd::store_pixels<Bytes>(output_pixel(x, MirrorX ? y + k - 1 - c : y + c), block[c]);
             }
-            pixels(x, x_end, y, y + k);
-        };
-        // Source columns ascending, as in rows(): with MirrorX the output rows go from the last.
-        const std::int64_t blocks_end = y_begin + (y_end - y_begin) / k * k;
-        if constexpr (MirrorX) {
-            pixels(x_begin, x_end, blocks_end, y_end);
-            for (std::int64_t y = blocks_end - k; y >= y_begin; y -= k) block_row(y);
-        } else {
-            for (std::int64_t y = y_begin; y < blocks_end; y += k) block_row(y);
-            pixels(x_begin, x_end, blocks_end, y_end);
-        }
+            pixels(x, x_end, y, y_stop);
+        });
     }
 
     void tile(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
@@ -199,19 +205,13 @@ struct TransposeWalk {
         }
     }
 
-    // A column of tiles at a time (see TransposeTilePolicy): down the output, along the same source rows.
-    // The tiles go the way the source columns ascend (from the output's last rows with MirrorX): the cores'
-    // next-line prefetchers fetch the line after the one a tile misses, which is the next tile's only when
-    // the walk goes forward along the source rows (rot270 and transverse of u8c1 ran at 60% of rot90's speed).
+    // A column of tiles at a time (see TransposeTilePolicy): down the output, along the same source rows,
+    // the tiles (and within them the blocks and rows) in the order their source columns ascend.
     void rows(std::int64_t y_begin, std::int64_t y_end) const {
         for (std::int64_t tile_x = 0; tile_x < f.output.width; tile_x += transpose_tiles.source_rows) {
             const std::int64_t tile_x_end = std::min(tile_x + transpose_tiles.source_rows, f.output.width);
-            constexpr std::int64_t tile_rows = output_rows_per_tile<Bytes>();
-            const std::int64_t tiles = (y_end - y_begin + tile_rows - 1) / tile_rows;
-            for (std::int64_t t = 0; t < tiles; ++t) {
-                const std::int64_t tile_y = y_begin + (MirrorX ? tiles - 1 - t : t) * tile_rows;
-                tile(tile_x, tile_x_end, tile_y, std::min(tile_y + tile_rows, y_end));
-            }
+            in_source_column_order(y_begin, y_end, output_rows_per_tile<Bytes>(),
+                                   [&](std::int64_t tile_y, std::int64_t tile_y_end) { tile(tile_x, tile_x_end, tile_y, tile_y_end); });
         }
     }
 };
