@@ -34,18 +34,27 @@ struct GroupedTable {
 
 constexpr int most_of(int a, int b) { return a > b ? a : b; }
 
-/// The vectorized bodies of one family (Body<S, mirror x, mirror y>), the image's mirror bits picking one.
-/// Shift: ColumnShift::aligned for images whose mirrored columns start on vectors (or that mirror none),
-/// ColumnShift::shifted for the images that mirror the columns of rows that are not whole vectors (a family
-/// of its own: with both bodies in one kernel, the 3-byte transposes needed 219 registers a thread, not 163).
+/// Shared bytes of a block whose warps stage `words` words each.
+constexpr std::size_t staging_bytes(int words) { return sizeof(std::uint32_t) * static_cast<std::size_t>(words) * vectorized_warps; }
+
+/// This warp's `words` staging words in its block's shared bytes.
+__device__ __forceinline__ std::uint32_t* warp_staging(unsigned char* shared, int words) {
+    return reinterpret_cast<std::uint32_t*>(shared) + (threadIdx.x / 32) * words;
+}
+
+/// The vectorized bodies of one family (Body<S, mirror x, mirror y>: the mirrors), the image's mirror bits
+/// picking one. Shift: ColumnShift::aligned for images whose mirrored columns start on vectors (or that mirror
+/// none), ColumnShift::shifted for the images that mirror the columns of rows that are not whole vectors (a
+/// family of its own, as for the transposes: with both loads in one kernel, the 3-byte transposes needed 219
+/// registers a thread, not 163).
 template <template <int, bool, bool> class Body, int S, ColumnShift Shift = ColumnShift::aligned>
 struct GroupedVectorized {
     static constexpr Extent tile_shape{Body<S, false, false>::Tile::tile_w, Body<S, false, false>::Tile::tile_h};
     static constexpr int staging_words = most_of(most_of(Body<S, false, false>::staging_words, Body<S, true, false>::staging_words),
                                                  most_of(Body<S, false, true>::staging_words, Body<S, true, true>::staging_words));
-    static constexpr std::size_t shared_bytes = sizeof(std::uint32_t) * staging_words * vectorized_warps;
+    static constexpr std::size_t shared_bytes = staging_bytes(staging_words);
     __device__ static void tile(int mirrors, const TransformArgs& a, int col, int row, unsigned char* shared) {
-        std::uint32_t* const staging = reinterpret_cast<std::uint32_t*>(shared) + (threadIdx.x / 32) * staging_words;
+        std::uint32_t* const staging = warp_staging(shared, staging_words);
         // The same for the whole block, so no divergence.
         if constexpr (Shift == ColumnShift::shifted) {  // every image here mirrors x
             if (mirrors & 2) {
@@ -71,9 +80,9 @@ struct GroupedTransposes {
     using Body = VectorizedTranspose<S, false, false, vectorized_lanes_x, 1, true, false, false, true>;  // the production lane layout
     static constexpr Extent tile_shape{Body::Tile::tile_w, Body::Tile::tile_h};
     static constexpr int staging_words = Body::staging_words;
-    static constexpr std::size_t shared_bytes = sizeof(std::uint32_t) * staging_words * vectorized_warps;
+    static constexpr std::size_t shared_bytes = staging_bytes(staging_words);
     __device__ static void tile(int, const TransformArgs& a, int col, int row, unsigned char* shared) {
-        run_tile<Body, Shift>(a, col, row, reinterpret_cast<std::uint32_t*>(shared) + (threadIdx.x / 32) * staging_words);
+        run_tile<Body, Shift>(a, col, row, warp_staging(shared, staging_words));
     }
 };
 template <int S, ColumnShift Shift = ColumnShift::aligned>
@@ -158,7 +167,8 @@ struct BatchEntries {
 
 /// The batch kernel of transpose_vectorized_kernel and mirror_vectorized_kernel (blockIdx.z picks the
 /// image, blocks loop over tile rows), with the image and its element taken from `entries`. A launch holds
-/// the images of one body family, which picks the body by the mirror bits for the whole block.
+/// the images of one family; the mirror bits go into the image's map, which the transposes' one body reads,
+/// and pick one of the mirrors' bodies for the whole block.
 template <class Family>
 __global__ void __launch_bounds__(vectorized_threads) transform_batch_elements_kernel(TransformArgs args, const __grid_constant__ BatchEntries entries) {
     __shared__ alignas(16) unsigned char shared[Family::shared_bytes];
