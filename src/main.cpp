@@ -5,10 +5,15 @@
 #include "cli/options.hpp"
 #include "cli/run.hpp"
 
+#include <csignal>
 #include <cstring>
 #include <iostream>
 
 int main(int argc, char** argv) {
+    // Past a file-size limit (ulimit -f) the kernel's SIGXFSZ would kill the process mid-write and leave the
+    // temporary file behind; ignored, the write fails with EFBIG and takes the documented output-error path,
+    // which removes it.
+    std::signal(SIGXFSZ, SIG_IGN);
     return gpurotate::cli::exit_status_of("gpurotate", [&] {
         if (argc >= 2 && std::strcmp(argv[1], "bench") == 0) gpurotate::cli::forward_to_bench(argc, argv);
         int exit_status = 0;

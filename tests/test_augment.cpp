@@ -62,22 +62,28 @@ TEST_CASE("augment reports a corrupt input in the middle, skips it, and finishes
     const std::string good = test_support::file_bytes(dir.file("in/img1.png"));
     test_support::write_bytes(dir.file("in/cats/img3a.png"), good.substr(0, good.size() / 2));  // truncated
     test_support::write_bytes(dir.file("in/cats/notes.png"), "not an image at all");
+    // A JPEG cut short, of whole MCUs: its variants would be lossless, and are refused all the same.
+    gpurotate::write_image(dir.file("cut.jpg"), test_support::random_image(64, 48, {gpurotate::SampleType::u8, 3}, 201).view());
+    const std::string jpeg = test_support::file_bytes(dir.file("cut.jpg"));
+    test_support::write_bytes(dir.file("in/cats/cut.jpg"), jpeg.substr(0, jpeg.size() / 2));
     const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) +
                        " --ops rot90,flip-v -r --device cpu -j 2");
     CAPTURE(r.output);
     CHECK(r.status == 3);  // some inputs failed: the documented exit status
     CHECK(r.output.find("img3a.png") != std::string::npos);
     CHECK(r.output.find("notes.png") != std::string::npos);
+    CHECK(r.output.find("cut.jpg") != std::string::npos);
     check_complete(dir.file("out"), images, {Orientation::rot90, Orientation::flip_v}, dir.file("out/manifest.jsonl"));
     int failed = 0;
     for (const auto& record : records_of(dir.file("out/manifest.jsonl"))) {
         if (record.ok) continue;
         ++failed;
-        CHECK((record.input.find("img3a.png") != std::string::npos || record.input.find("notes.png") != std::string::npos));
+        CHECK((record.input.find("img3a.png") != std::string::npos || record.input.find("notes.png") != std::string::npos ||
+               record.input.find("cut.jpg") != std::string::npos));
         CHECK(!record.error.empty());
         CHECK_FALSE(test_support::file_exists(record.output));
     }
-    CHECK(failed == 4);
+    CHECK(failed == 6);
 }
 
 TEST_CASE("augment killed with SIGKILL mid-run leaves no partial file, and --resume completes the set") {
@@ -179,7 +185,7 @@ TEST_CASE("augment refuses collisions, existing outputs, outputs onto inputs and
         {"-o " + quote(dir.file("b")) + " --name '{stem}_{op}.xyz'", 2, "names no output format"},
         {"-o " + quote(dir.file("b")) + " --ops rot45", 2, "unknown operation"},
         {"-o " + quote(dir.file("b")) + " --shard 3/3", 2, "0 <= K < N"},
-        {"-o " + quote(dir.file("b")) + " --format xyz", 4, "xyz"},
+        {"-o " + quote(dir.file("b")) + " --format xyz", 2, "--format xyz: unknown output extension"},
         {"-o " + quote(dir.file("b")) + " --resume --overwrite", 2, "excludes"},
         {"-o " + quote(dir.file("b")) + " " + quote(dir.file("missing")), 3, "No such file"},
     };
@@ -205,12 +211,20 @@ TEST_CASE("augment refuses collisions, existing outputs, outputs onto inputs and
 TEST_CASE("augment reads @list files and keeps outputs out of its own input folder") {
     test_support::TempDir dir;
     const auto images = make_dataset(dir.file("in"), 4, 8, 800);
-    test_support::write_bytes(dir.file("list.txt"), "# two of them\n" + dir.file("in/img0.png") + "\n\n" + dir.file("in/cats/img1.png") + "\n");
+    // Blank lines, lines of blanks and comments after blanks are skipped.
+    test_support::write_bytes(dir.file("list.txt"), "# two of them\n" + dir.file("in/img0.png") + "\n\n  \t\n   # indented comment\n" +
+                                                        dir.file("in/cats/img1.png") + "\n");
     const auto r = run(quote(exe) + " augment @" + quote(dir.file("list.txt")) + " -o " + quote(dir.file("out")) + " --ops flip-h --device cpu");
     CAPTURE(r.output);
     CHECK(r.status == 0);
     CHECK(test_support::file_exists(dir.file("out/img0_flip-h.png")));
     CHECK(test_support::file_exists(dir.file("out/img1_flip-h.png")));
+    // A listed path that is missing is named with its list file and line.
+    test_support::write_bytes(dir.file("bad.txt"), dir.file("in/img0.png") + "\n" + dir.file("in/nope.png") + "\n");
+    const auto bad = run(quote(exe) + " augment @" + quote(dir.file("bad.txt")) + " -o " + quote(dir.file("out2")) + " --ops flip-h --device cpu");
+    CHECK(bad.status == 3);
+    CHECK(bad.output.find("nope.png") != std::string::npos);
+    CHECK(bad.output.find("line 2 of '" + dir.file("bad.txt") + "'") != std::string::npos);
     // Output folder inside the input folder: the second run must not read the first run's outputs.
     CHECK(run(quote(exe) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("in/aug")) + " --ops rot90 --device cpu").status == 0);
     const auto again = run(quote(exe) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("in/aug")) + " --ops rot90 --device cpu --resume");

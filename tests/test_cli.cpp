@@ -121,6 +121,11 @@ TEST_CASE("input errors exit 3 and leave nothing behind") {
     for (const char* name : {"empty.png", "corrupt.png", "truncated.png", "notes.txt", "truncated.jpg"}) {
         expect_failure(quote(dir.file(name)) + " --rot90 -o " + quote(out), 3, name, dir.file(name), out);
     }
+    // JPEG to JPEG, lossless: a file cut short is refused too, not written with its missing blocks grey.
+    for (const char* op : {"--transpose", "--flip-h", "--rot270"}) {
+        expect_failure(quote(dir.file("truncated.jpg")) + " " + op + " -o " + quote(dir.file("out.jpg")), 3, "Premature end of JPEG file",
+                       dir.file("truncated.jpg"), dir.file("out.jpg"));
+    }
     const auto missing = run(command_line(quote(dir.file("missing.png")) + " --rot90 -o " + quote(out)));
     CHECK(missing.status == 3);
     CHECK(missing.output.find("missing.png") != std::string::npos);
@@ -168,6 +173,12 @@ TEST_CASE("usage errors exit 2") {
         CHECK(result.output.rfind(args.rfind("bench", 0) == 0 ? "gpurotate-bench: error: " : "gpurotate: error: ", 0) == 0);
     }
     CHECK(run("ls -A " + quote(dir.path())).output.empty());
+    // The value given, and what is accepted, in full.
+    const auto device = run(command_line(quote(in) + " --device tpu -o " + quote(dir.file("o.png"))));
+    CHECK(device.output.find("--device: 'tpu' is not one of auto, cpu, cuda") != std::string::npos);
+    const auto pixels = run(command_line(quote(in) + " --max-pixels 10x -o " + quote(dir.file("o.png"))));
+    CHECK(pixels.status == 2);
+    CHECK(pixels.output.find("--max-pixels 10x: expected") != std::string::npos);
 }
 
 TEST_CASE("--device cuda exits 5 without a usable GPU and runs with one, its start-up beside the decode") {

@@ -144,8 +144,13 @@ TEST_CASE("without --auto-orient the tag is kept and a rotation warns, and --str
     CHECK(copy.status == 0);
     CHECK(copy.output.find("warning") == std::string::npos);  // no rotation, no trap
 
-    CHECK(run(quote(exe) + " " + quote(dir.file("in.png")) + " --rot90 --strip -o " + quote(dir.file("s.png"))).status == 0);
+    const auto stripped = run(quote(exe) + " " + quote(dir.file("in.png")) + " --rot90 --strip -o " + quote(dir.file("s.png")));
+    CHECK(stripped.status == 0);
     CHECK(gpurotate::read_metadata(dir.file("s.png")).empty());
+    CHECK(stripped.output.find("warning") == std::string::npos);  // no tag written, no trap
+    const auto bmp = run(quote(exe) + " " + quote(dir.file("in.png")) + " --rot90 -o " + quote(dir.file("r.bmp")));
+    CHECK(bmp.status == 0);
+    CHECK(bmp.output.find("EXIF orientation") == std::string::npos);  // BMP holds no EXIF
 }
 
 TEST_CASE("ICC profiles are kept byte for byte from JPEG and PNG to JPEG and PNG, in the CLI and augment") {

@@ -88,16 +88,25 @@ private:
     std::vector<InputFile> files_;
 };
 
-std::vector<std::string> read_list_file(const std::string& list) {
+struct ListedPath {
+    std::string path;
+    int line;
+};
+
+// The paths of a list file: one a line, taken as written (a name may start or end with a space); lines of
+// only blanks and lines whose first non-blank is '#' are skipped.
+std::vector<ListedPath> read_list_file(const std::string& list) {
     std::ifstream in(list);
     if (!in) throw Error(ErrorCode::input, "cannot read list file '" + list + "': " + std::strerror(errno));
-    std::vector<std::string> lines;
+    std::vector<ListedPath> paths;
     std::string line;
-    while (std::getline(in, line)) {
+    for (int number = 1; std::getline(in, line); ++number) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (!line.empty() && line[0] != '#') lines.push_back(line);
+        const auto first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] == '#') continue;
+        paths.push_back({line, number});
     }
-    return lines;
+    return paths;
 }
 
 }  // namespace
@@ -113,7 +122,14 @@ std::vector<InputFile> list_inputs(const std::vector<std::string>& arguments, bo
     Walker walker(recursive, exclude_dir);
     for (const std::string& argument : arguments) {
         if (!argument.empty() && argument[0] == '@') {
-            for (const std::string& entry : read_list_file(argument.substr(1))) walker.add_argument(entry);
+            const std::string list = argument.substr(1);
+            for (const ListedPath& entry : read_list_file(list)) {
+                try {
+                    walker.add_argument(entry.path);
+                } catch (const Error& e) {
+                    throw Error(e.code(), std::string(e.what()) + " (line " + std::to_string(entry.line) + " of '" + list + "')");
+                }
+            }
         } else {
             walker.add_argument(argument);
         }

@@ -1,4 +1,5 @@
 #include "augment/output_plan.hpp"
+#include "codecs/output_format.hpp"
 
 #include "core/text.hpp"
 
@@ -91,7 +92,7 @@ void check_name_template(const std::string& name_template, std::size_t operation
 std::vector<Job> plan_jobs(const std::vector<InputFile>& inputs, const AugmentOptions& options) {
     check_name_template(options.name_template, options.operations.size());
     const bool same = options.format == "same";
-    if (!same) check_output_format("x." + options.format);
+    if (!same) detail::output_format_of_extension("." + lowercase(options.format), "--format " + options.format, ErrorCode::usage);
     std::string out_dir = options.output_dir;
     while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
 

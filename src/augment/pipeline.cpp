@@ -366,9 +366,12 @@ private:
     }
 
     /// The element that makes an input upright (identity without --auto-orient), and the double-rotation
-    /// warning once a run for inputs whose tag stays.
+    /// warning once a run for inputs whose tag stays: kept, not stripped, in an output format that holds EXIF.
     Orientation upright_of(const Job& job, int orientation_tag) {
-        if (!settings_.auto_orient && orientation_tag > 1 && !warned_orientation_.exchange(true)) {
+        const bool tag_written = !settings_.strip && std::any_of(job.outputs.begin(), job.outputs.end(), [&](const PlannedOutput& out) {
+            return sink_for(out).holds_exif();
+        });
+        if (!settings_.auto_orient && orientation_tag > 1 && tag_written && !warned_orientation_.exchange(true)) {
             progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) has EXIF orientation " + std::to_string(orientation_tag) +
                               ", kept in its outputs: viewers will turn the variants again (--auto-orient makes inputs upright first)");
         }

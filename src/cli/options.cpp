@@ -1,6 +1,7 @@
 #include "cli/options.hpp"
 
 #include "cli/quantities.hpp"
+#include "core/text.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
@@ -32,6 +33,22 @@ constexpr OperationFlag operation_flags[] = {
     {"--transverse", Orientation::transverse, "mirror across the anti-diagonal (-transverse)"},
 };
 
+// A choice among names, mapped to its value. CLI11's CheckedTransformer lists the map in its error and writes
+// a 1-byte enum's values as characters, so the message stopped at the first zero ("Check tpu value in {auto->").
+template <class T>
+CLI::Validator one_of(const std::map<std::string, T>& choices, bool ignore_case = false) {
+    std::string names;
+    for (const auto& choice : choices) names += (names.empty() ? "" : ", ") + choice.first;
+    return CLI::Validator(
+        [choices, names, ignore_case](std::string& value) -> std::string {
+            const auto found = choices.find(ignore_case ? detail::lowercase(value) : value);
+            if (found == choices.end()) return "'" + value + "' is not one of " + names;
+            value = std::to_string(static_cast<long long>(found->second));
+            return {};
+        },
+        "", "");
+}
+
 }  // namespace
 
 std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
@@ -49,15 +66,15 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         flag_orientation[opt] = f.orientation;
     }
     const std::map<std::string, Backend> devices{{"auto", Backend::automatic}, {"cuda", Backend::cuda}, {"cpu", Backend::cpu}};
-    app.add_option("--device", options.device, "auto (GPU if present, else CPU), cuda, or cpu")
-        ->transform(CLI::CheckedTransformer(devices, CLI::ignore_case))
+    app.add_option("--device", options.device, "auto (one image: the CPU, which finishes before a GPU has started), cuda, or cpu")
+        ->transform(one_of(devices, true))
         ->option_text("auto|cuda|cpu (default auto)");
     const std::map<std::string, CudaKernel> kernels{{"auto", CudaKernel::automatic},
                                                     {"vectorized", CudaKernel::vectorized},
                                                     {"tile32-padded", CudaKernel::tile32_padded},
                                                     {"tile16-skiplines", CudaKernel::tile16_skiplines}};
     app.add_option("--kernel", options.kernel, "CUDA kernel: auto, vectorized, tile32-padded or tile16-skiplines")
-        ->transform(CLI::CheckedTransformer(kernels))
+        ->transform(one_of(kernels))
         ->option_text("auto|vectorized|tile32-padded|tile16-skiplines (default auto)");
     CLI::Option* quality = app.add_option("--quality", options.quality, "JPEG/WebP quality (a JPEG from a JPEG is then re-encoded, not transformed losslessly)")
                                ->check(CLI::Range(1, 100))
@@ -67,7 +84,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_option("--jpeg-edge", options.jpeg_edge,
                    "JPEG to JPEG where the lossless transform would move a partial edge block: reencode (decode and encode again), "
                    "trim (drop the partial blocks, as jpegtran -trim) or error")
-        ->transform(CLI::CheckedTransformer(jpeg_edges))
+        ->transform(one_of(jpeg_edges))
         ->option_text("reencode|trim|error (default reencode)");
     app.add_option("--png-level", options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
         ->check(CLI::Range(0, 9))
@@ -87,7 +104,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_option("--nvjpeg-decode", options.nvjpeg_decode,
                    "with --nvjpeg, who decodes: cpu (libjpeg-turbo while the GPU starts, then one upload) or gpu (nvJPEG: the "
                    "hardware decoder where the GPU has one)")
-        ->transform(CLI::CheckedTransformer(decoders))
+        ->transform(one_of(decoders))
         ->needs(nvjpeg)
         ->option_text("cpu|gpu (default cpu)");
     app.add_flag("--strip", options.strip, strip_help);
@@ -114,7 +131,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
             ->default_str("95");
     augment_cmd->add_option("--jpeg-edge", augment_options.jpeg_edge,
                             "JPEG variants of a JPEG where the lossless transform would move a partial edge block: reencode, trim or error")
-        ->transform(CLI::CheckedTransformer(jpeg_edges))
+        ->transform(one_of(jpeg_edges))
         ->option_text("reencode|trim|error (default reencode)");
     augment_cmd->add_option("--png-level", augment_options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
         ->check(CLI::Range(0, 9))
@@ -127,7 +144,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_option("--nvjpeg-decode", augment_options.nvjpeg_decode,
                             "with --nvjpeg, who decodes: cpu (libjpeg-turbo on the workers, then one upload) or gpu (nvJPEG: the hardware "
                             "decoder where the GPU has one)")
-        ->transform(CLI::CheckedTransformer(decoders))
+        ->transform(one_of(decoders))
         ->needs(augment_nvjpeg)
         ->option_text("cpu|gpu (default cpu)");
     augment_cmd->add_option("--max-pixels", augment_max_pixels, max_pixels_help)->default_str(max_pixels_default);
@@ -137,7 +154,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         ->default_str("{stem}_{op}.{ext}");
     augment_cmd->add_option("-j,--jobs", augment_options.jobs, "CPU worker threads (default: all cores)")->check(CLI::Range(1, 4096));
     augment_cmd->add_option("--device", augment_options.device, "auto (GPU if present, else CPU), cuda, or cpu")
-        ->transform(CLI::CheckedTransformer(devices, CLI::ignore_case))
+        ->transform(one_of(devices, true))
         ->option_text("auto|cuda|cpu (default auto)");
     augment_cmd->add_option("--devices", augment_devices, "GPUs to spread the work over: 0,1,... or all (default 0)");
     augment_cmd->add_option("--shard", augment_shard, "process only part K of N (0 <= K < N), chosen by a hash of each relative path");

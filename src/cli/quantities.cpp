@@ -10,9 +10,10 @@
 namespace gpurotate::cli {
 namespace {
 
-// A number with an optional K/M/G multiplier (and an ignored "iB"/"B" after it); nothing else.
-std::int64_t scaled(const std::string& text, double base, const std::string& flag, const std::string& expected) {
-    const auto bad = [&] { return Error(ErrorCode::usage, flag + " " + text + ": expected " + expected); };
+// A number with an optional K/M/G multiplier (and an ignored "iB"/"B" after it); nothing else. `given` is the
+// whole value on the command line, for the message (`text` may be one side of a WxH).
+std::int64_t scaled(const std::string& text, double base, const std::string& flag, const std::string& given, const std::string& expected) {
+    const auto bad = [&] { return Error(ErrorCode::usage, flag + " " + given + ": expected " + expected); };
     std::size_t used = 0;
     double value = 0;
     try {
@@ -36,15 +37,15 @@ std::int64_t parse_pixel_count(const std::string& text, const std::string& flag)
     if (detail::lowercase(text) == "none") return 0;
     const auto x = text.find('x');
     if (x != std::string::npos) {
-        const std::int64_t w = scaled(text.substr(0, x), 1000, flag, expected), h = scaled(text.substr(x + 1), 1000, flag, expected);
+        const std::int64_t w = scaled(text.substr(0, x), 1000, flag, text, expected), h = scaled(text.substr(x + 1), 1000, flag, text, expected);
         if (w > (std::int64_t{1} << 31) || h > (std::int64_t{1} << 31)) throw Error(ErrorCode::usage, flag + " " + text + ": expected " + expected);
         return w * h;
     }
-    return scaled(text, 1000, flag, expected);
+    return scaled(text, 1000, flag, text, expected);
 }
 
 std::int64_t parse_byte_count(const std::string& text, const std::string& flag) {
-    return scaled(text, 1024, flag, "a size in bytes such as 268435456, 256M or 4GiB");
+    return scaled(text, 1024, flag, text, "a size in bytes such as 268435456, 256M or 4GiB");
 }
 
 }  // namespace gpurotate::cli

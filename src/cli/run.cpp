@@ -185,7 +185,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     const int orientation_tag = source.orientation_tag();
     if (options.auto_orient) {
         element = then(orientation_from_exif(orientation_tag), element);
-    } else if (orientation_tag > 1 && element != Orientation::identity) {
+    } else if (orientation_tag > 1 && element != Orientation::identity && !options.strip && sink.holds_exif()) {
         log << "gpurotate: warning: '" << options.input << "' has EXIF orientation " << orientation_tag
             << ", kept in the output: viewers will turn the rotated pixels again (--auto-orient makes it upright first)\n";
     }

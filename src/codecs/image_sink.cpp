@@ -23,8 +23,7 @@ std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata&
     if (strip) return {};
     std::string lost;
     const auto add = [&](const std::string& words) { lost += (lost.empty() ? "" : ", ") + words; };
-    // JPEG and PNG outputs carry EXIF and the ICC profile (metadata.cpp, png_codec.cpp); the others none.
-    if (!is_jpeg() && !is_png()) {
+    if (!holds_exif()) {  // metadata.cpp, png_codec.cpp
         if (!metadata.exif.empty()) add("EXIF");
         if (!metadata.icc.empty()) add("ICC profile");
     }

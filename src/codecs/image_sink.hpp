@@ -23,6 +23,8 @@ public:
     OutputFormat format() const { return spec_->format; }
     bool is_jpeg() const { return format() == OutputFormat::jpeg; }
     bool is_png() const { return format() == OutputFormat::png; }
+    /// Whether the format carries EXIF (JPEG's APP1, PNG's eXIf) and an ICC profile; the others carry neither.
+    bool holds_exif() const { return is_jpeg() || is_png(); }
 
     /// Throws Error (output) unless the file can be created: its folder exists and is writable, and it does
     /// not exist unless `overwrite`. Called before the work starts, and by the writes.

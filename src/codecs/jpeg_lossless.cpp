@@ -33,8 +33,11 @@ namespace {
 
 // libjpeg reports a fatal error by calling error_exit, which must not return: it jumps back to the
 // setjmp of the call that started the work (every libjpeg call below sits in a function whose only
-// objects are trivially destructible, as longjmp requires). Warnings on damaged data are not fatal,
-// as in TurboJPEG and jpegtran; they are counted, not printed.
+// objects are trivially destructible, as longjmp requires). The warnings that mean missing or wrong
+// blocks (a file cut short, whose missing blocks libjpeg fills with grey; a bad code) are fatal too, as in
+// the decode path (TJFLAG_STOPONWARNING): a damaged file is refused, not transformed half-empty, where
+// jpegtran only warns. Bytes skipped before a marker and unusual JFIF or Adobe fields leave every block
+// intact and stay quiet.
 struct JpegErrors {
     jpeg_error_mgr manager;
     std::jmp_buf jump;
@@ -47,12 +50,21 @@ struct JpegErrors {
     std::longjmp(errors->jump, 1);
 }
 
-void keep_quiet(j_common_ptr) {}
+// Level -1 is a warning; levels 0 and up are trace messages, which stay quiet.
+void jump_on_damage(j_common_ptr info, int level) {
+    if (level >= 0) return;
+    switch (info->err->msg_code) {
+        case JWRN_JPEG_EOF: case JWRN_HIT_MARKER: case JWRN_HUFF_BAD_CODE: case JWRN_ARITH_BAD_CODE:
+        case JWRN_MUST_RESYNC: case JWRN_BOGUS_PROGRESSION: case JWRN_NOT_SEQUENTIAL:
+            jump_on_error(info);
+        default: return;
+    }
+}
 
 void install(JpegErrors& errors) {
     jpeg_std_error(&errors.manager);
     errors.manager.error_exit = jump_on_error;
-    errors.manager.output_message = keep_quiet;
+    errors.manager.emit_message = jump_on_damage;
     errors.message[0] = '\0';
 }
 

@@ -52,7 +52,10 @@ std::string describe_capacity(const OutputFormatSpec& spec) {
 }
 
 const OutputFormatSpec& output_format_named_by(const std::string& path) {
-    const std::string ext = lower_extension(path);
+    return output_format_of_extension(lower_extension(path), "cannot write '" + path + "'", ErrorCode::output);
+}
+
+const OutputFormatSpec& output_format_of_extension(const std::string& ext, const std::string& subject, ErrorCode code) {
     const auto& table = output_format_table();
     const auto spec = std::find_if(table.begin(), table.end(), [&](const OutputFormatSpec& s) {
         return std::find(s.extensions.begin(), s.extensions.end(), ext) != s.extensions.end();
@@ -62,12 +65,10 @@ const OutputFormatSpec& output_format_named_by(const std::string& path) {
         for (const auto& s : table) {
             if (!s.needs_opencv || opencv_codecs_available()) known += (known.empty() ? "" : " ") + join(s.extensions, [](const std::string& e) { return e; }, " ");
         }
-        throw Error(ErrorCode::output, "cannot write '" + path + "': unknown output extension '" + ext +
-                                           "' (known: " + known + ")");
+        throw Error(code, subject + ": unknown output extension '" + ext + "' (known: " + known + ")");
     }
     if (spec->needs_opencv && !opencv_codecs_available()) {
-        throw Error(ErrorCode::output, "cannot write '" + path + "': " + spec->name +
-                                           " output needs OpenCV, which this build does not have");
+        throw Error(code, subject + ": " + spec->name + " output needs OpenCV, which this build does not have");
     }
     return *spec;
 }

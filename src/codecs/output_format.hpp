@@ -1,6 +1,7 @@
 #pragma once
 // The output formats: which extension names which format, what each holds exactly, and who encodes it.
 
+#include <gpurotate/error.hpp>
 #include <gpurotate/image.hpp>
 
 #include <string>
@@ -32,6 +33,10 @@ std::string describe_capacity(const OutputFormatSpec& spec);
 /// The format `path`'s extension names, usable in this build. Throws Error (output) for an unknown
 /// extension or a format this build lacks.
 const OutputFormatSpec& output_format_named_by(const std::string& path);
+
+/// The format extension `ext` (lower case, with its dot: ".png") names, usable in this build; an Error with `code` whose
+/// message starts with `subject` ("--format xyz") otherwise.
+const OutputFormatSpec& output_format_of_extension(const std::string& ext, const std::string& subject, ErrorCode code);
 
 /// The format `path`'s extension names, usable in this build. Throws Error (output) for an unknown
 /// extension, a format this build lacks, or one that cannot hold `pixels` exactly.
