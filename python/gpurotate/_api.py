@@ -84,8 +84,15 @@ def _framework(x: Any) -> str:
 def _adopt(x: Any) -> tuple[Any, str]:
     """The array as NumPy, PyTorch or CuPy (a view, never a copy), and which."""
     kind = _framework(x)
+    if kind == "numpy" and not x.dtype.isnative:
+        raise TypeError(
+            f"the array has dtype {x.dtype.str}, in the other byte order: gpurotate takes uint8, uint16 or float32 in this "
+            "machine's order (x.astype(x.dtype.newbyteorder('=')))"
+        )
     if kind != "other":
         return x, kind
+    if isinstance(x, (bytes, str)):  # the buffer protocol would make them a 0-D array of strings
+        raise TypeError(f"expected an array (NumPy, PyTorch, CuPy), not {type(x).__name__}: decode image files first")
     if hasattr(x, "__cuda_array_interface__") or (
         hasattr(x, "__dlpack_device__") and x.__dlpack_device__()[0] not in (1, 3)
     ):
@@ -174,8 +181,8 @@ def _element_codes(elements: Any) -> list[int]:
         return elements  # the common case, checked at C speed and passed on without a copy
     if hasattr(elements, "tolist"):  # NumPy, PyTorch (a CUDA tensor is read back: a synchronisation), CuPy
         elements = elements.tolist()
-    if isinstance(elements, (str, bytes)) or not isinstance(elements, Iterable):
-        raise TypeError("elements= is a sequence of one element per sample (codes 0-7, names or Orientation)")
+    if isinstance(elements, (str, bytes, set, frozenset, dict)) or not isinstance(elements, Iterable):
+        raise TypeError("elements= is a sequence of one element per sample, in order (codes 0-7, names or Orientation)")
     return [e if type(e) is int else int(element(e)) for e in elements]
 
 
@@ -218,14 +225,25 @@ def apply(
     x, kind = _adopt(x)
     _refuse_autograd(x, kind, "x")
     shape = tuple(int(extent) for extent in x.shape)
-    layout = infer_layout(shape) if layout is None else layout
+    if layout is None:
+        layout = infer_layout(shape)
+    elif type(layout) is not str:
+        raise TypeError(f"layout= is one of 'hw', 'hwc', 'chw', 'nchw', 'nhwc', not {type(layout).__name__}")
     codes = [int(compose(ops))] if elements is None else _element_codes(elements)
-    if elements is not None and layout not in ("nchw", "nhwc"):
-        raise ValueError(f"elements= needs a batch: layout 'nchw' or 'nhwc', not '{layout}'")
+    if elements is not None:
+        if layout not in ("nchw", "nhwc"):
+            raise ValueError(f"elements= needs a batch: layout 'nchw' or 'nhwc', not '{layout}'")
+        if len(codes) == 1 and shape[0] != 1:  # the module takes a list of one as one element for all
+            raise ValueError(f"elements= has 1 entry for a batch of {shape[0]} samples: one element for all is ops")
     if out is None:
         out = _empty(x, kind, _gpurotate.output_shape(shape, layout, codes))
     else:  # the module checks out's shape against x's and the elements
-        _refuse_autograd(out, _framework(out), "out")
+        out_kind = _framework(out)
+        if out_kind == "other" and isinstance(out, (int, float, complex, str, bytes, list, tuple, dict, set)):
+            raise TypeError(f"out= is an array of the input's kind (NumPy, PyTorch, CuPy), not {type(out).__name__}")
+        _refuse_autograd(out, out_kind, "out")
+        if out_kind == "numpy" and not out.dtype.isnative:
+            raise TypeError(f"out has dtype {out.dtype.str}, in the other byte order: gpurotate writes this machine's order")
         if isinstance(out, np.ndarray) and not out.flags.writeable:
             raise ValueError("out is read-only")
     if not _on_cuda(x, kind):

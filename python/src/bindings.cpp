@@ -138,7 +138,7 @@ Geometry geometry_of(const std::vector<std::int64_t>& shape, Layout layout) {
 
 // Elements arrive as their codes (a list of Python ints converts far faster than one of enum members: a
 // batch's per-sample list is on every training step's path).
-std::vector<Orientation> elements_of(const std::vector<int>& codes) {
+std::vector<Orientation> elements_of(const std::vector<std::int64_t>& codes) {
     std::vector<Orientation> elements(codes.size());
     for (std::size_t i = 0; i < codes.size(); ++i) {
         if (codes[i] < 0 || codes[i] > 7) {
@@ -213,9 +213,10 @@ SampleType sample_type_of(nb::dlpack::dtype t, const char* role) {
         case nb::dlpack::dtype_code::Float: name = "float"; break;
         case nb::dlpack::dtype_code::Bfloat: name = "bfloat"; break;
         case nb::dlpack::dtype_code::Bool: name = "bool"; break;
+        case nb::dlpack::dtype_code::Complex: name = "complex"; break;
         default: name = "type code " + std::to_string(t.code) + " of "; break;
     }
-    name += std::to_string(t.bits);
+    if (code != nb::dlpack::dtype_code::Bool) name += std::to_string(t.bits);  // NumPy 2 and torch say bool
     throw nb::type_error((std::string(role) + " has dtype " + name + ": gpurotate takes uint8, uint16 or float32").c_str());
 }
 
@@ -353,7 +354,7 @@ void run_on_cpu(const Views& v, std::int64_t images, const std::function<Orienta
 
 CUstream_st* as_stream(std::uintptr_t handle) { return reinterpret_cast<CUstream_st*>(handle); }
 
-void transform_arrays(const SourceArray& src, DestinationArray& dst, const std::vector<int>& codes, const std::string& layout_text,
+void transform_arrays(const SourceArray& src, DestinationArray& dst, const std::vector<std::int64_t>& codes, const std::string& layout_text,
                       std::uintptr_t stream) {
     const Layout layout = parse_layout(layout_text);
     const std::vector<Orientation> elements = elements_of(codes);
@@ -489,7 +490,7 @@ NB_MODULE(_gpurotate, m) {
 
     m.def(
         "output_shape",
-        [](const std::vector<std::int64_t>& shape, const std::string& layout, const std::vector<int>& codes) {
+        [](const std::vector<std::int64_t>& shape, const std::string& layout, const std::vector<std::int64_t>& codes) {
             return output_shape(shape, parse_layout(layout), elements_of(codes));
         },
         nb::arg("shape"), nb::arg("layout"), nb::arg("elements"),

@@ -107,11 +107,40 @@ def test_bad_per_sample_elements():
         gpurotate.apply(x, elements=[1, 2, 9], layout="nchw")
     with pytest.raises(TypeError, match="sequence"):
         gpurotate.apply(x, elements="rot90", layout="nchw")
+    # One entry for a batch of three is a mistake, not one element for all (that is ops).
+    with pytest.raises(ValueError, match="1 entry for a batch of 3"):
+        gpurotate.apply(x, elements=[3], layout="nchw")
+    with pytest.raises(ValueError, match="1 entry for a batch of 3"):
+        gpurotate.apply(x, elements=np.array([3]), layout="nchw")
+    # Codes past a C int get the range message, not the binding's signature.
+    for code in (2**31, 2**32 + 1):
+        with pytest.raises(ValueError, match="0-7"):
+            gpurotate.apply(x, elements=[1, 2, code], layout="nchw")
+    # Unordered containers have no sample order.
+    with pytest.raises(TypeError, match="in order"):
+        gpurotate.apply(x[:2], elements={1, 3}, layout="nchw")
+
+
+def test_byte_order_and_argument_types():
+    with pytest.raises(TypeError, match="other byte order"):
+        gpurotate.apply(random_array((4, 5), np.uint16).astype(">u2"), "rot90")
+    with pytest.raises(TypeError, match="other byte order"):
+        gpurotate.apply(random_array((4, 5), np.float32), "rot90", out=np.empty((5, 4), ">f4"))
+    with pytest.raises(TypeError, match="out= is an array"):
+        gpurotate.apply(random_array((4, 5), np.uint8), "rot90", out=3)
+    with pytest.raises(TypeError, match="layout= is one of"):
+        gpurotate.apply(random_array((4, 5), np.uint8), "rot90", layout=5)
+    with pytest.raises(TypeError, match="dtype complex64"):
+        gpurotate.apply(np.zeros((4, 5), np.complex64), "rot90")
+    with pytest.raises(TypeError, match="dtype bool:"):
+        gpurotate.apply(np.zeros((4, 5), np.bool_), "rot90")
 
 
 def test_not_an_array():
     with pytest.raises(TypeError, match="NumPy array"):
         gpurotate.apply([[1, 2], [3, 4]], "rot90")
+    with pytest.raises(TypeError, match="not bytes"):
+        gpurotate.apply(b"abcd", "rot90")
 
 
 def test_library_errors_become_gpurotate_exceptions():
