@@ -226,6 +226,24 @@ TEST_CASE("output errors: unknown extension, format that cannot hold the pixels,
     CHECK(code_of([&] { gpurotate::write_image(dir.file("x.png"), rgb16.view()); }, &message) == gpurotate::ErrorCode::output);
     CHECK(message.find("already exists") != std::string::npos);
     gpurotate::write_image(dir.file("x.png"), rgb16.view(), {95, true});  // --overwrite replaces it
+    // The advice names only formats that hold the pixels: RGB16 goes to PNG, not to BMP or JPEG.
+    CHECK(code_of([&] { gpurotate::write_image(dir.file("x.bmp"), rgb16.view()); }, &message) == gpurotate::ErrorCode::output);
+    CHECK(message.find("e.g. .png") != std::string::npos);
+    CHECK(message.find(".jpg") == std::string::npos);
+    // A view without pixels is the caller's mistake in every format (one once crashed the BMP, TGA and HDR
+    // encoders): no memory, a side of 0, a pitch smaller than a row.
+    for (const char* name : {"v.png", "v.jpg", "v.bmp", "v.tga", "v.hdr"}) {
+        const PixelFormat format = std::string(name) == "v.hdr" ? PixelFormat{SampleType::f32, 3} : PixelFormat{SampleType::u8, 3};
+        const gpurotate::Image pixels(7, 3, format);
+        CAPTURE(name);
+        CHECK(code_of([&] { gpurotate::write_image(dir.file(name), gpurotate::ConstImageView{nullptr, 7, 3, 7 * format.pixel_bytes(), format}); }) ==
+              gpurotate::ErrorCode::usage);
+        CHECK(code_of([&] { gpurotate::write_image(dir.file(name), gpurotate::ConstImageView{pixels.data(), 7, 3, 0, format}); }) ==
+              gpurotate::ErrorCode::usage);
+        CHECK(code_of([&] { gpurotate::write_image(dir.file(name), gpurotate::ConstImageView{pixels.data(), 0, 3, 0, format}); }) ==
+              gpurotate::ErrorCode::usage);
+        CHECK(code_of([&] { gpurotate::encode_image(gpurotate::ConstImageView{}, name); }) == gpurotate::ErrorCode::usage);
+    }
     // Nothing but the finished outputs is left behind: no temporary files.
     CHECK(test_support::run("ls -A " + test_support::quote(dir.path())).output == "x.png\n");
 }

@@ -9,6 +9,8 @@
 #include <gpurotate/error.hpp>
 #include <gpurotate/transform.hpp>
 
+#include <algorithm>  // std::transform, which argument-dependent lookup finds beside gpurotate::transform
+
 #include <doctest/doctest.h>
 
 #if GPUROTATE_TEST_WITH_OPENCV
@@ -196,6 +198,12 @@ TEST_CASE("transform refuses bad arguments with usage errors") {
     gpurotate::Image square = test_support::random_image(8, 8, {gpurotate::SampleType::u8, 1}, 6);
     CHECK(code_of([&] { gpurotate::transform(square.view(), square.view(), Orientation::rot90, gpurotate::Backend::cpu); }) ==
           gpurotate::ErrorCode::usage);  // in place would read pixels it already overwrote
+    // A value outside D4's 8 codes is refused, not copied as if it were identity.
+    gpurotate::Image same(4, 3, src.format());
+    CHECK(code_of([&] { gpurotate::transform(src.view(), same.view(), static_cast<Orientation>(9), gpurotate::Backend::cpu); }) ==
+          gpurotate::ErrorCode::usage);
+    CHECK(code_of([&] { gpurotate::transform_in_place_device(square.view(), static_cast<Orientation>(200), nullptr); }) ==
+          gpurotate::ErrorCode::usage);
     // The grouped launch checks every image before anything runs (so these hold without a GPU too).
     gpurotate::Image rotated(3, 4, src.format()), grey(4, 3, {gpurotate::SampleType::u8, 1}), grey_out(4, 3, grey.format());
     CHECK(code_of([&] { gpurotate::transform_device_grouped({}, nullptr); }) == gpurotate::ErrorCode::usage);
@@ -205,6 +213,16 @@ TEST_CASE("transform refuses bad arguments with usage errors") {
               gpurotate::transform_device_grouped({{src.view(), rotated.view(), Orientation::rot90}, {grey.view(), grey_out.view(), Orientation::flip_h}},
                                                   nullptr);
           }) == gpurotate::ErrorCode::usage);  // two pixel widths
+}
+
+TEST_CASE("an unqualified transform of two mutable views calls gpurotate's, not std::transform") {
+    // A view's type names std::byte, so argument-dependent lookup also finds std::transform (<algorithm> is
+    // included above): the exact-match overload must win, or this would not compile.
+    using gpurotate::transform;
+    gpurotate::Image src = test_support::random_image(5, 3, {gpurotate::SampleType::u8, 3}, 12);
+    gpurotate::Image out(3, 5, src.format());
+    transform(src.view(), out.view(), Orientation::rot90, gpurotate::Backend::cpu);
+    CHECK(test_support::first_difference(out.view(), reference::transform(src, Orientation::rot90).view()) == -1);
 }
 
 TEST_CASE("the Image overload returns the transformed image") {

@@ -70,7 +70,9 @@ enum class HostMemory : std::uint8_t {
     pinned,    ///< page-locked memory that the GPU copies at full speed (falls back to pageable without CUDA)
 };
 
-/// An owning, tightly packed (pitch = width * pixel bytes) host image.
+/// An owning, tightly packed (pitch = width * pixel bytes) host image. A copy shares the pixels (a handle,
+/// freed with the last copy): copy into a new Image, e.g. through `transform` with identity, for pixels of
+/// one's own.
 class Image {
 public:
     Image() = default;

@@ -123,12 +123,17 @@ Image decode_image(const std::vector<std::uint8_t>& bytes, const ReadOptions& op
 
 /// Encodes `image` into the format named by `path`'s extension and writes it atomically: to a temporary
 /// file in the same directory, then renamed over `path`, so no partial file is ever left at `path`.
-/// Throws `Error` (output) if the extension is unknown, the format cannot hold the pixel format exactly,
-/// the directory is missing or not writable, or `path` exists and `options.overwrite` is false.
+/// Throws `Error` (output) if the extension is unknown, the format cannot hold the pixel format (HDR: at
+/// RGBE's precision, 8 bits of mantissa a pixel; every other format exactly), the directory is missing or
+/// not writable, or `path` exists and `options.overwrite` is false; `Error` (usage) for a view without
+/// pixels (no memory, a side of 0, a pitch smaller than a row). A process that may meet a file-size limit
+/// (ulimit -f) should ignore SIGXFSZ, as the gpurotate CLI does: the write then fails with an `Error` and
+/// removes its temporary file, where the signal would end the process and leave it.
 void write_image(const std::string& path, ConstImageView image, const WriteOptions& options = {});
 
 /// Encodes `image` into the format named by the extension of `name` (a path or just ".png"), in memory.
-/// Throws `Error` (output) if the extension is unknown or the format cannot hold the pixel format exactly.
+/// Throws `Error` (output) if the extension is unknown or the format cannot hold the pixel format (as
+/// write_image); `Error` (usage) for a view without pixels.
 std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& name, const WriteOptions& options = {});
 
 /// Throws `Error` (output) unless a file could be created at `path`: its directory exists and is writable,
@@ -150,7 +155,8 @@ std::vector<FormatInfo> output_formats();
 /// reject a bad output name before decoding anything.
 void check_output_format(const std::string& path);
 
-/// Throws `Error` (output) unless `path`'s extension names a format this build writes that holds `format` exactly.
+/// Throws `Error` (output) unless `path`'s extension names a format this build writes that holds `format`
+/// (exactly, but for HDR's RGBE precision).
 void check_output_format(const std::string& path, PixelFormat format);
 
 }  // namespace gpurotate

@@ -64,6 +64,12 @@ struct TransformOptions {
 void transform(ConstImageView src, ImageView dst, Orientation o, const TransformOptions& options);
 void transform(ConstImageView src, ImageView dst, Orientation o, Backend backend = Backend::automatic,
                CudaKernel kernel = CudaKernel::automatic);
+/// The same from a mutable view. A view's type names std::byte, so an unqualified call also finds
+/// std::transform by argument-dependent lookup; this exact match wins over that template.
+inline void transform(ImageView src, ImageView dst, Orientation o, Backend backend = Backend::automatic,
+                      CudaKernel kernel = CudaKernel::automatic) {
+    transform(ConstImageView(src), dst, o, backend, kernel);
+}
 
 /// Applies `o` to a host image and returns the result (pinned when the work went to the GPU).
 Image transform(const Image& src, Orientation o, const TransformOptions& options);

@@ -17,7 +17,7 @@ inline void check_declared_size(const std::string& path, std::int64_t width, std
     if (options.max_pixels > 0 && width > options.max_pixels / height) {
         throw Error(ErrorCode::input, "cannot decode '" + path + "': it declares " + size + " = " + std::to_string(width * height) +
                                           " pixels, over the limit of " + std::to_string(options.max_pixels) +
-                                          " (--max-pixels raises it)");
+                                          " (--max-pixels, or ReadOptions::max_pixels, raises it)");
     }
 }
 

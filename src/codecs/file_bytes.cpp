@@ -111,7 +111,7 @@ void check_output_path(const std::string& path, bool overwrite) {
     }
     if (::stat(path.c_str(), &info) == 0) {
         if (S_ISDIR(info.st_mode)) throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": it is a directory");
-        if (!overwrite) throw Error(ErrorCode::output, quoted(path) + " already exists (use --overwrite to replace it)");
+        if (!overwrite) throw Error(ErrorCode::output, quoted(path) + " already exists (--overwrite, or WriteOptions::overwrite, replaces it)");
     }
 }
 
@@ -132,7 +132,7 @@ void write_file_atomically(const std::string& path, const std::vector<std::uint8
     // existence check and the rename; with it, rename() replaces the old file in one step.
     if (!overwrite) {
         if (::link(temp.path().c_str(), path.c_str()) != 0) {
-            if (errno == EEXIST) throw Error(ErrorCode::output, quoted(path) + " already exists (use --overwrite to replace it)");
+            if (errno == EEXIST) throw Error(ErrorCode::output, quoted(path) + " already exists (--overwrite, or WriteOptions::overwrite, replaces it)");
             if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP) {
                 throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
             }

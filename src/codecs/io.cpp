@@ -11,6 +11,7 @@
 #include "codecs/png_codec.hpp"
 #include "codecs/stb_codec.hpp"
 #include "codecs/turbojpeg_codec.hpp"
+#include "core/validate.hpp"
 
 namespace gpurotate {
 
@@ -35,7 +36,7 @@ void check_output_format(const std::string& path) { detail::output_format_named_
 void check_output_format(const std::string& path, PixelFormat format) { detail::output_format_for(path, format); }
 
 void write_image(const std::string& path, ConstImageView image, const WriteOptions& options) {
-    detail::output_format_for(path, image.format);
+    detail::output_format_for(path, image.format);  // the view itself: encode_image
     detail::check_output_path(path, options.overwrite);  // fail before the encoding work, not after
     const std::vector<std::uint8_t> bytes = encode_image(image, path, options);
     detail::write_file_atomically(path, bytes, options.overwrite, options.durable);
@@ -43,6 +44,10 @@ void write_image(const std::string& path, ConstImageView image, const WriteOptio
 
 std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& name, const WriteOptions& options) {
     using detail::OutputFormat;
+    detail::validate_view(image, "the image to write");
+    if (image.width < 1 || image.height < 1) {
+        throw Error(ErrorCode::usage, "the image to write is " + std::to_string(image.width) + "x" + std::to_string(image.height) + ": no pixels");
+    }
     const auto& spec = detail::output_format_for(name, image.format);
     if (options.quality < 1 || options.quality > 100) {
         throw Error(ErrorCode::usage, "quality " + std::to_string(options.quality) + " is outside 1..100");

@@ -73,15 +73,31 @@ const OutputFormatSpec& output_format_of_extension(const std::string& ext, const
     return *spec;
 }
 
+namespace {
+
+bool holds(const OutputFormatSpec& spec, PixelFormat pixels) {
+    return std::find(spec.samples.begin(), spec.samples.end(), pixels.sample) != spec.samples.end() &&
+           std::find(spec.channels.begin(), spec.channels.end(), pixels.channels) != spec.channels.end();
+}
+
+// The extensions of this build's formats that hold `pixels`, for the refusal's advice.
+std::string formats_holding(PixelFormat pixels) {
+    std::string list;
+    for (const auto& s : output_format_table()) {
+        if (holds(s, pixels) && (!s.needs_opencv || opencv_codecs_available())) list += (list.empty() ? "" : " or ") + s.extensions.front();
+    }
+    return list.empty() ? "none of this build's formats does" : "e.g. " + list;
+}
+
+}  // namespace
+
 const OutputFormatSpec& output_format_for(const std::string& path, PixelFormat pixels) {
     const OutputFormatSpec* spec = &output_format_named_by(path);
-    const bool sample_ok = std::find(spec->samples.begin(), spec->samples.end(), pixels.sample) != spec->samples.end();
-    const bool channels_ok = std::find(spec->channels.begin(), spec->channels.end(), pixels.channels) != spec->channels.end();
-    if (!sample_ok || !channels_ok) {
+    if (!holds(*spec, pixels)) {
         throw Error(ErrorCode::output, "cannot write '" + path + "': " + spec->name + " cannot hold " +
                                            sample_name(pixels.sample) + " " + std::to_string(pixels.channels) +
                                            "-channel pixels exactly (it holds " + describe_capacity(*spec) +
-                                           "); choose another extension, e.g. .png or .tif");
+                                           "); choose another extension: " + formats_holding(pixels));
     }
     return *spec;
 }

@@ -17,7 +17,7 @@
 #include <limits>
 
 namespace gpurotate {
-namespace {
+namespace detail {
 
 void validate_view(const BasicImageView<const std::byte>& v, const char* role) {
     const std::string what = std::string(role) + " image";
@@ -37,7 +37,18 @@ void validate_view(const BasicImageView<const std::byte>& v, const char* role) {
     }
 }
 
+}  // namespace detail
+namespace {
+
+using detail::validate_view;
+
+// An enum holds any value of its type: a code outside D4's 8 would index the element tables.
+void check_element(Orientation o) {
+    if (static_cast<unsigned>(o) >= 8) throw Error(ErrorCode::usage, "element code " + std::to_string(static_cast<unsigned>(o)) + " is not one of D4's 8");
+}
+
 void validate_pair(ConstImageView src, ConstImageView dst, Orientation o) {
+    check_element(o);
     validate_view(src, "source");
     validate_view(dst, "destination");
     if (src.format != dst.format) {
@@ -101,7 +112,7 @@ Backend resolve_backend(Backend requested) {
     if (requested == Backend::cuda && !cuda_available()) {
         std::string problem;
         cuda_devices(&problem);
-        throw Error(ErrorCode::device, "--device cuda: no usable GPU (" + problem + ")");
+        throw Error(ErrorCode::device, "the CUDA backend has no usable GPU (" + problem + ")");
     }
     return requested;
 }
@@ -154,6 +165,7 @@ void transform_multi(ConstImageView src, const std::vector<TransformTarget>& tar
 bool is_involution(Orientation o) { return then(o, o) == Orientation::identity; }
 
 void transform_in_place_device(ImageView image, Orientation o, CUstream_st* stream) {
+    check_element(o);
     validate_view(ConstImageView(image), "in-place");
     if (swaps_axes(o) && image.width > 65535LL * 32) throw Error(ErrorCode::usage, "in-place transpose is limited to sides of 2,097,120 pixels");
     if (!is_involution(o)) {
