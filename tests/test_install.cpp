@@ -1,0 +1,52 @@
+// The installed package from another CMake project's side: `cmake --install` of this build tree into a
+// prefix, then a project of its own that finds it with find_package(gpurotate CONFIG), links
+// gpurotate::gpurotate, and rotates a sample exactly; the installed CLI runs too. Built in the plain tree
+// only (a sanitizer tree's library needs its sanitizer's runtime at link time).
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+#include <gpurotate/io.hpp>
+
+#include <doctest/doctest.h>
+
+using test_support::quote;
+using test_support::run;
+
+TEST_CASE("the installed package gives another CMake project gpurotate::gpurotate through find_package") {
+    test_support::TempDir dir;
+    const std::string cmake = quote(GPUROTATE_CMAKE_COMMAND), prefix = dir.file("prefix");
+    const auto install = run(cmake + " --install " + quote(GPUROTATE_BUILD_DIR) + " --prefix " + quote(prefix));
+    CAPTURE(install.output);
+    REQUIRE(install.status == 0);
+
+    REQUIRE(run("mkdir " + quote(dir.file("app"))).status == 0);
+    test_support::write_bytes(dir.file("app/CMakeLists.txt"),
+                              "cmake_minimum_required(VERSION 3.24)\n"
+                              "project(app CXX)\n"
+                              "find_package(gpurotate 0.1 CONFIG REQUIRED)\n"
+                              "add_executable(app app.cpp)\n"
+                              "target_link_libraries(app PRIVATE gpurotate::gpurotate)\n");
+    test_support::write_bytes(dir.file("app/app.cpp"),
+                              "#include <gpurotate/gpurotate.hpp>\n"
+                              "int main(int, char** argv) {\n"
+                              "    const gpurotate::Image in = gpurotate::read_image(argv[1]);\n"
+                              "    const gpurotate::Image out = gpurotate::transform(in, gpurotate::Orientation::rot90, gpurotate::Backend::cpu);\n"
+                              "    gpurotate::write_image(argv[2], out.view());\n"
+                              "}\n");
+    const auto configure = run(cmake + " -S " + quote(dir.file("app")) + " -B " + quote(dir.file("app/build")) + " -G " +
+                               quote(GPUROTATE_CMAKE_GENERATOR) + " -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=" + quote(prefix));
+    CAPTURE(configure.output);
+    REQUIRE(configure.status == 0);
+    const auto build = run(cmake + " --build " + quote(dir.file("app/build")));
+    CAPTURE(build.output);
+    REQUIRE(build.status == 0);
+
+    const std::string sample = std::string(GPUROTATE_SAMPLES) + "/chelsea.png";
+    REQUIRE(run(quote(dir.file("app/build/app")) + " " + quote(sample) + " " + quote(dir.file("out.png"))).status == 0);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("out.png")).view(),
+                                         reference::transform(gpurotate::read_image(sample), gpurotate::Orientation::rot90).view()) == -1);
+    const auto version = run(quote(prefix + "/bin/gpurotate") + " --version");
+    CHECK(version.status == 0);
+    CHECK(version.output.rfind("gpurotate ", 0) == 0);
+}
