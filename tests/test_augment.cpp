@@ -208,6 +208,25 @@ TEST_CASE("augment refuses collisions, existing outputs, outputs onto inputs and
     CHECK(records_of(dir.file("c/manifest.jsonl")).size() == 1);  // --overwrite starts a new manifest
 }
 
+TEST_CASE("augment never writes its manifest onto an input or an output") {
+    test_support::TempDir dir;
+    make_dataset(dir.file("in"), 2, 8, 900);
+    const std::string input = dir.file("in/img0.png"), before = test_support::file_bytes(input);
+    for (const char* flag : {"--overwrite", "--resume", ""}) {
+        const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops rot90 --device cpu --manifest " +
+                           quote(input) + " " + flag);
+        CAPTURE(flag);
+        CAPTURE(r.output);
+        CHECK(r.status == 4);
+        CHECK(r.output.find("is an input file") != std::string::npos);
+        CHECK(test_support::file_bytes(input) == before);
+    }
+    const auto onto_output = run(quote(exe) + " augment " + quote(input) + " -o " + quote(dir.file("out2")) + " --ops rot90 --device cpu --manifest " +
+                                 quote(dir.file("out2/img0_rot90.png")));
+    CHECK(onto_output.status == 2);
+    CHECK(onto_output.output.find("is also the path of the output") != std::string::npos);
+}
+
 TEST_CASE("augment reads @list files and keeps outputs out of its own input folder") {
     test_support::TempDir dir;
     const auto images = make_dataset(dir.file("in"), 4, 8, 800);

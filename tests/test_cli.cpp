@@ -158,6 +158,63 @@ TEST_CASE("output errors exit 4 and leave nothing behind") {
     CHECK(run("ls -A " + quote(dir.path()) + " | grep -c gpurotate-").output == "0\n");  // no temporary files left
 }
 
+TEST_CASE("an output that is a symbolic link is written through, and the longest file names are written") {
+    test_support::TempDir dir;
+    const std::string in = dir.file("in.png");
+    test_support::write_bytes(in, test_support::file_bytes(samples + "/chelsea.png"));
+    test_support::write_bytes(dir.file("other.png"), test_support::file_bytes(in));
+    REQUIRE(run("ln -s other.png " + quote(dir.file("link.png"))).status == 0);
+    expect_failure(quote(in) + " --rot90 -o " + quote(dir.file("link.png")), 4, "already exists", in, dir.file("other.png"));
+    REQUIRE(run(command_line(quote(in) + " --rot90 --overwrite -o " + quote(dir.file("link.png")))).status == 0);
+    CHECK(run("test -L " + quote(dir.file("link.png"))).status == 0);  // the link stays, as ImageMagick leaves it
+    const gpurotate::Image source = gpurotate::read_image(in);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("other.png")).view(),
+                                         reference::transform(source, gpurotate::Orientation::rot90).view()) == -1);
+    // A name of 255 bytes (NAME_MAX): its temporary file's name is cut to fit, not refused as too long.
+    const std::string longest = dir.file(std::string(251, 'a') + ".png");
+    CHECK(run(command_line(quote(in) + " --flip-h -o " + quote(longest))).status == 0);
+    CHECK(test_support::file_exists(longest));
+    CHECK(run("ls -A " + quote(dir.path()) + " | grep -c gpurotate-").output == "0\n");
+}
+
+TEST_CASE("GIF: an opaque one is RGB, a transparent one RGBA, and an animation says that only its first frame is written") {
+    test_support::TempDir dir;
+    const auto expected = [](int width, int height, int frame, bool transparent_white) {
+        gpurotate::Image image(width, height, {gpurotate::SampleType::u8, transparent_white ? 4 : 3});
+        const unsigned char palette[4][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 255}};
+        auto* p = reinterpret_cast<unsigned char*>(image.data());
+        for (int y = 0; y < height; ++y) {
+            for (int x = 0; x < width; ++x, p += image.format().channels) {
+                const int colour = (x + 2 * y + frame) % 4;
+                std::copy_n(palette[colour], 3, p);
+                if (transparent_white) p[3] = colour == 3 ? 0 : 255;
+            }
+        }
+        return image;
+    };
+    test_support::write_bytes(dir.file("opaque.gif"), test_support::gif_bytes(5, 3, 1, false));
+    test_support::write_bytes(dir.file("clear.gif"), test_support::gif_bytes(5, 3, 1, true));
+    test_support::write_bytes(dir.file("anim.gif"), test_support::gif_bytes(5, 3, 3, false));
+    REQUIRE(run(command_line(quote(dir.file("opaque.gif")) + " --rot90 -o " + quote(dir.file("opaque.png")))).status == 0);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("opaque.png")).view(),
+                                         reference::transform(expected(5, 3, 0, false), gpurotate::Orientation::rot90).view()) == -1);
+    CHECK(run(command_line(quote(dir.file("opaque.gif")) + " --rot90 -o " + quote(dir.file("opaque.jpg")))).status == 0);  // 3 channels fit
+    // Transparent pixels of a GIF decode with alpha 0; their colour is whatever the decoder gives them.
+    REQUIRE(run(command_line(quote(dir.file("clear.gif")) + " --transpose -o " + quote(dir.file("clear.png")))).status == 0);
+    const gpurotate::Image clear = gpurotate::read_image(dir.file("clear.png"));
+    const gpurotate::Image clear_expected = reference::transform(expected(5, 3, 0, true), gpurotate::Orientation::transpose);
+    REQUIRE(clear.format().channels == 4);
+    for (std::size_t i = 0; i < clear.size_bytes(); i += 4) {
+        CHECK(clear.data()[i + 3] == clear_expected.data()[i + 3]);
+        if (clear_expected.data()[i + 3] == std::byte{255}) CHECK(std::equal(clear.data() + i, clear.data() + i + 3, clear_expected.data() + i));
+    }
+    const auto animation = run(command_line(quote(dir.file("anim.gif")) + " --rot180 -o " + quote(dir.file("anim.png"))));
+    CHECK(animation.status == 0);
+    CHECK(animation.output.find("is an animation of 3 frames: only the first is written") != std::string::npos);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("anim.png")).view(),
+                                         reference::transform(expected(5, 3, 0, false), gpurotate::Orientation::rot180).view()) == -1);
+}
+
 TEST_CASE("usage errors exit 2") {
     test_support::TempDir dir;
     const std::string in = samples + "/chelsea.png";

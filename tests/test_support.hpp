@@ -13,6 +13,7 @@
 #include <functional>
 #include <iterator>
 #include <random>
+#include <algorithm>
 #include <string>
 #include <sys/wait.h>
 #include <vector>
@@ -172,6 +173,41 @@ inline std::uint32_t png_crc(const std::string& bytes, std::size_t begin, std::s
 /// Writes `v` big-endian into `bytes` at `pos` (PNG and JPEG header fields).
 inline void put_be(std::string& bytes, std::size_t pos, std::uint32_t v, int size) {
     for (int i = 0; i < size; ++i) bytes[pos + i] = static_cast<char>(v >> (8 * (size - 1 - i)));
+}
+
+/// A GIF of `frames` images of `width` x `height` in a 4-colour palette (red, green, blue, white), pixel
+/// (x, y) of frame f being colour (x + 2 y + f) % 4; with `transparent_white`, colour 3 is transparent. Written
+/// here, as no codec of the project writes GIF: LZW codes of 3 bits, a clear code before every two pixels so
+/// that the code table never grows past them.
+inline std::string gif_bytes(int width, int height, int frames, bool transparent_white) {
+    std::string g = "GIF89a";
+    const auto u16 = [&](int v) { g += static_cast<char>(v & 255), g += static_cast<char>(v >> 8); };
+    u16(width), u16(height);
+    g += static_cast<char>(0x81), g += '\0', g += '\0';  // a global colour table of 4 entries
+    g += std::string("\xff\x00\x00\x00\xff\x00\x00\x00\xff\xff\xff\xff", 12);
+    for (int f = 0; f < frames; ++f) {
+        if (transparent_white) g += std::string("\x21\xf9\x04\x01\x00\x00\x03\x00", 8);  // graphic control: index 3 transparent
+        g += static_cast<char>(0x2c), u16(0), u16(0), u16(width), u16(height), g += '\0';
+        g += static_cast<char>(2);  // LZW minimum code size: clear = 4, end = 5
+        std::string data;
+        unsigned bits = 0, count = 0;
+        const auto code = [&](unsigned c) {
+            bits |= c << count, count += 3;
+            while (count >= 8) data += static_cast<char>(bits & 255), bits >>= 8, count -= 8;
+        };
+        for (int i = 0; i < width * height; ++i) {
+            if (i % 2 == 0) code(4);
+            code(static_cast<unsigned>((i % width + 2 * (i / width) + f) % 4));
+        }
+        code(5);
+        if (count > 0) data += static_cast<char>(bits & 255);
+        for (std::size_t at = 0; at < data.size(); at += 255) {
+            const std::size_t n = std::min<std::size_t>(255, data.size() - at);
+            g += static_cast<char>(n), g += data.substr(at, n);
+        }
+        g += '\0';
+    }
+    return g + ";";
 }
 
 }  // namespace test_support

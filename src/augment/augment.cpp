@@ -8,6 +8,7 @@
 #include "augment/output_plan.hpp"
 #include "augment/pipeline.hpp"
 #include "augment/progress.hpp"
+#include "codecs/file_bytes.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 
 #include "core/text.hpp"
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <set>
 #include <thread>
@@ -55,23 +57,24 @@ void make_directories(const std::string& dir) {
 }
 
 // A run killed hard (SIGKILL, power loss) can leave the temporary files of the outputs it was writing;
-// --resume removes those of the outputs it is about to write: ".NAME.gpurotate-DIGITS.tmp".
+// --resume removes those of the outputs it is about to write: temporary_name_prefix(NAME) + "DIGITS.tmp".
 void remove_stale_temporaries(const std::vector<Job>& jobs) {
-    std::map<std::string, std::set<std::string>> names_by_dir;
+    static const std::string marker = ".gpurotate-";
+    std::map<std::string, std::set<std::string>> prefixes_by_dir;
     for (const Job& job : jobs) {
         for (const PlannedOutput& out : job.outputs) {
             const auto slash = out.path.find_last_of('/');
-            names_by_dir[out.path.substr(0, slash)].insert(out.path.substr(slash + 1));
+            prefixes_by_dir[out.path.substr(0, slash)].insert(detail::temporary_name_prefix(out.path.substr(slash + 1)));
         }
     }
-    for (const auto& [dir, names] : names_by_dir) {
+    for (const auto& [dir, prefixes] : prefixes_by_dir) {
         DIR* handle = ::opendir(dir.c_str());
         if (!handle) continue;
         while (const dirent* entry = ::readdir(handle)) {
             const std::string n = entry->d_name;
-            const auto marker = n.rfind(".gpurotate-");
-            if (n.size() < 5 || n[0] != '.' || marker == std::string::npos || n.compare(n.size() - 4, 4, ".tmp") != 0) continue;
-            if (names.count(n.substr(1, marker - 1))) ::unlink((dir + "/" + n).c_str());
+            const auto at = n.rfind(marker);
+            if (n.size() < 5 || n[0] != '.' || at == std::string::npos || n.compare(n.size() - 4, 4, ".tmp") != 0) continue;
+            if (prefixes.count(n.substr(0, at + marker.size()))) ::unlink((dir + "/" + n).c_str());
         }
         ::closedir(handle);
     }
@@ -88,6 +91,24 @@ ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOption
     for (const Job& job : jobs) {
         struct stat info {};
         if (::stat(job.input.path.c_str(), &info) == 0) inputs.insert({info.st_dev, info.st_ino});
+    }
+    // The manifest is written to (appended to with --resume) before any output: never onto an input or an output.
+    struct stat manifest_info {};
+    if (::stat(manifest_path.c_str(), &manifest_info) == 0 && inputs.count({manifest_info.st_dev, manifest_info.st_ino})) {
+        throw Error(ErrorCode::output, "manifest '" + manifest_path + "' is an input file: augment never replaces its inputs");
+    }
+    const std::filesystem::path manifest_file = std::filesystem::path(manifest_path).filename();
+    const auto canonical = [](const std::string& path) {
+        std::error_code ignored;  // a path that cannot be resolved compares as written
+        const std::filesystem::path resolved = std::filesystem::weakly_canonical(path, ignored);
+        return resolved.empty() ? std::filesystem::path(path) : resolved;
+    };
+    for (const Job& job : jobs) {
+        for (const PlannedOutput& out : job.outputs) {
+            if (std::filesystem::path(out.path).filename() == manifest_file && canonical(out.path) == canonical(manifest_path)) {
+                throw Error(ErrorCode::usage, "manifest '" + manifest_path + "' is also the path of the output of '" + job.input.path + "'");
+            }
+        }
     }
     const auto completed = o.resume ? completed_outputs(manifest_path) : std::map<std::string, std::uint64_t>{};
     ExistingCheck result;

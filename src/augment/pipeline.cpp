@@ -230,7 +230,7 @@ private:
     /// Writes the JPEG variants of `job` that the lossless transform makes, one coefficient read for all, and
     /// returns the job of the outputs left to decode and encode. Throws Error (input) for a damaged JPEG.
     Job transform_losslessly(const Job& job, const detail::ImageSource& source, bool& any_failed) {
-        const Orientation upright = upright_of(job, source.orientation_tag());
+        const Orientation upright = upright_of(job, source);
         std::vector<std::size_t> jpeg_outputs;
         std::vector<ImageMetadata> kept;
         kept.reserve(job.outputs.size());
@@ -300,7 +300,7 @@ private:
         // The variants side by side in the staging buffer, each packed, each starting on a 64-byte boundary:
         // laid out first, then pointed into the buffer once it has grown to hold them all.
         // With --auto-orient, each variant is its operation applied to the upright image.
-        const Orientation upright = upright_of(job, source.orientation_tag());
+        const Orientation upright = upright_of(job, source);
         std::vector<TransformTarget> targets;
         std::vector<std::size_t> offsets;
         std::size_t total = 0;
@@ -365,9 +365,20 @@ private:
         image_done(any_failed);
     }
 
-    /// The element that makes an input upright (identity without --auto-orient), and the double-rotation
-    /// warning once a run for inputs whose tag stays: kept, not stripped, in an output format that holds EXIF.
-    Orientation upright_of(const Job& job, int orientation_tag) {
+    /// The element that makes an input upright (identity without --auto-orient), and the warnings once a run:
+    /// an animation's other frames, and a double rotation for inputs whose tag stays (kept, not stripped, in
+    /// an output format that holds EXIF).
+    /// The warning, once a run, that an animated input gives only its first frame.
+    void warn_of_frames(const Job& job, const detail::ImageSource& source) {
+        if (source.frame_count() > 1 && !warned_frames_.exchange(true)) {
+            progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) is an animation of " +
+                              std::to_string(source.frame_count()) + " frames: only the first is written");
+        }
+    }
+
+    Orientation upright_of(const Job& job, const detail::ImageSource& source) {
+        warn_of_frames(job, source);
+        const int orientation_tag = source.orientation_tag();
         const bool tag_written = !settings_.strip && std::any_of(job.outputs.begin(), job.outputs.end(), [&](const PlannedOutput& out) {
             return sink_for(out).holds_exif();
         });
@@ -411,7 +422,7 @@ private:
             if (!warned_coder_.exchange(true)) progress_.message("gpurotate: warning: nvJPEG is not usable (" + jpeg_failure_ + "); JPEGs take the CPU codecs");
             return false;
         }
-        const Orientation upright = upright_of(job, source.orientation_tag());
+        const Orientation upright = upright_of(job, source);
         std::vector<Orientation> elements;
         for (const PlannedOutput& out : job.outputs) elements.push_back(then(upright, out.operation));
         detail::GpuJpegReport report;
@@ -570,6 +581,7 @@ private:
     std::exception_ptr fatal_;
     std::atomic<bool> fatal_flag_{false};
     std::atomic<bool> warned_orientation_{false};  // the EXIF warning once a run, not once an image
+    std::atomic<bool> warned_frames_{false};       // and the animation warning
     std::atomic<bool> noted_png_{false};           // what a PNG output leaves out, once a run
     std::atomic<bool> noted_unwritten_{false};     // what an output format cannot carry, once a run
     std::atomic<bool> warned_coder_{false};

@@ -183,6 +183,10 @@ void run_single_image(const Options& options, std::ostream& log) {
         return detail::ImageSource(options.input);
     }();
     const int orientation_tag = source.orientation_tag();
+    if (source.frame_count() > 1) {
+        log << "gpurotate: warning: '" << options.input << "' is an animation of " << source.frame_count()
+            << " frames: only the first is written\n";
+    }
     if (options.auto_orient) {
         element = then(orientation_from_exif(orientation_tag), element);
     } else if (orientation_tag > 1 && element != Orientation::identity && !options.strip && sink.holds_exif()) {

@@ -3,6 +3,7 @@
 #include <gpurotate/error.hpp>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <utility>
@@ -52,7 +53,7 @@ private:
 
 TemporaryFile create_temporary_beside(const std::string& path) {
     std::random_device entropy;
-    const std::string base = directory_of(path) + "/." + file_name_of(path) + ".gpurotate-";
+    const std::string base = directory_of(path) + "/" + temporary_name_prefix(file_name_of(path));
     for (int attempt = 0; attempt < 100; ++attempt) {
         const std::string candidate = base + std::to_string(entropy()) + ".tmp";
         // 0666 lets the process umask decide the final permissions, as for any file the user creates.
@@ -66,7 +67,23 @@ TemporaryFile create_temporary_beside(const std::string& path) {
     throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": no free temporary file name");
 }
 
+// Where a write to `path` goes: the file a symbolic link names (resolved whole), else `path` itself.
+std::string write_target(const std::string& path) {
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return path;
+    char* resolved = ::realpath(path.c_str(), nullptr);
+    if (!resolved) return path;  // a link to nothing: refused as an existing name, or replaced with --overwrite
+    std::string target = resolved;
+    std::free(resolved);
+    return target;
+}
+
 }  // namespace
+
+std::string temporary_name_prefix(const std::string& file_name) {
+    constexpr std::size_t name_max = 255, added = 1 + 11 + 10 + 4;  // ".", ".gpurotate-", up to 10 digits, ".tmp"
+    return "." + file_name.substr(0, name_max - added) + ".gpurotate-";
+}
 
 std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -115,7 +132,8 @@ void check_output_path(const std::string& path, bool overwrite) {
     }
 }
 
-void write_file_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes, bool overwrite, bool durable) {
+void write_file_atomically(const std::string& given_path, const std::vector<std::uint8_t>& bytes, bool overwrite, bool durable) {
+    const std::string path = write_target(given_path);
     check_output_path(path, overwrite);
     TemporaryFile temp = create_temporary_beside(path);
     std::size_t written = 0;

@@ -14,9 +14,17 @@ std::vector<std::uint8_t> read_file_bytes(const std::string& path);
 /// directory, `path` is not a directory, and `path` does not exist unless `overwrite`.
 void check_output_path(const std::string& path, bool overwrite);
 
+/// The start of the names of the temporary files that write_file_atomically makes beside the file named
+/// `file_name` (no folder): "." + the name + ".gpurotate-", then random digits and ".tmp". A name too long to
+/// take those 26 bytes within NAME_MAX (255) is cut here, so that every name the file system takes can be
+/// written.
+std::string temporary_name_prefix(const std::string& file_name);
+
 /// Writes `bytes` to a new temporary file beside `path`, flushes it, and renames it to `path`: a reader
 /// never sees a partial file, and on any failure the temporary file is removed. Throws Error (output).
-/// With `durable`, the data reach the disk (fsync) before the rename.
+/// With `durable`, the data reach the disk (fsync) before the rename. A `path` that is a symbolic link to
+/// a file is written through: the file it names is replaced and the link stays (as ImageMagick does).
+///
 void write_file_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes, bool overwrite, bool durable = true);
 
 }  // namespace gpurotate::detail

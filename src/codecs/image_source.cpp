@@ -1,5 +1,7 @@
 #include "codecs/image_source.hpp"
 
+#include "codecs/stb_codec.hpp"
+
 #include "codecs/file_bytes.hpp"
 #include "codecs/jpeg_segments.hpp"
 #include "codecs/jpeg_signature.hpp"
@@ -31,6 +33,8 @@ std::vector<std::optional<std::vector<std::uint8_t>>> ImageSource::transform_los
 }
 
 std::optional<JpegCharacter> ImageSource::jpeg_character() const { return is_jpeg() ? detail::jpeg_character(bytes_) : std::nullopt; }
+
+int ImageSource::frame_count() const { return std::max(1, gif_frame_count(bytes_)); }
 
 std::string ImageSource::other_jpeg_markers() const {
     const auto starts_with = [&](const JpegSegment& s, const char* text, std::size_t size) {

@@ -51,6 +51,9 @@ public:
     /// A JPEG's quality and chroma subsampling, which its re-encodes keep; nothing for other formats.
     std::optional<JpegCharacter> jpeg_character() const;
 
+    /// How many images the file holds: an animated GIF's frames, of which the first is decoded; 1 otherwise.
+    int frame_count() const;
+
     /// A JPEG's marker segments that `metadata()` does not hold, which only the lossless path copies, in
     /// words ("XMP, 2 comments, APP13"); empty where there are none or for other formats.
     std::string other_jpeg_markers() const;

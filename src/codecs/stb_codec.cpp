@@ -19,6 +19,15 @@
 namespace gpurotate::detail {
 namespace {
 
+// Whether every pixel of an RGBA buffer has alpha 255.
+bool opaque(const std::uint8_t* rgba, int width, int height) {
+    const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (rgba[4 * i + 3] != 255) return false;
+    }
+    return true;
+}
+
 using StbPixels = std::unique_ptr<void, decltype(&stbi_image_free)>;
 
 // stb reads a truncated JPEG without complaint and fills the missing rows with grey, so a JPEG must
@@ -267,9 +276,52 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     StbPixels owned(pixels, &stbi_image_free);
     if (!pixels) throw corrupt(stbi_failure_reason() ? stbi_failure_reason() : "decoder failed");
     format.channels = channels;
+    if (gif_frame_count(bytes) > 0 && channels == 4 && opaque(static_cast<const std::uint8_t*>(pixels), width, height)) {
+        // stb decodes every GIF to RGBA; a frame with no transparent pixel is RGB, as ImageMagick reads it, so
+        // that a JPEG takes it and a PNG keeps three channels.
+        format.channels = 3;
+        Image image(width, height, format, options.memory);
+        const auto* from = static_cast<const std::uint8_t*>(pixels);
+        auto* to = reinterpret_cast<std::uint8_t*>(image.data());
+        for (std::size_t i = 0, n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height); i < n; ++i) {
+            std::memcpy(to + 3 * i, from + 4 * i, 3);
+        }
+        return image;
+    }
     Image image(width, height, format, options.memory);
     std::memcpy(image.data(), pixels, image.size_bytes());
     return image;
+}
+
+int gif_frame_count(const std::vector<std::uint8_t>& bytes) {
+    // Header (6), logical screen descriptor (7) and its colour table, then blocks until the trailer: an image
+    // (descriptor, colour table, LZW data) or an extension, each data part as sub-blocks of a length byte and
+    // that many bytes, ended by a zero length. A file cut short counts the frames it began.
+    const std::size_t size = bytes.size();
+    if (size < 13 || std::memcmp(bytes.data(), "GIF8", 4) != 0) return 0;
+    const auto colour_table = [&](std::uint8_t flags) { return (flags & 0x80) ? std::size_t{3} << ((flags & 7) + 1) : 0; };
+    std::size_t at = 13 + colour_table(bytes[10]);
+    const auto skip_sub_blocks = [&] {
+        while (at < size && bytes[at] != 0) at += 1 + std::size_t{bytes[at]};
+        ++at;  // the zero length
+    };
+    int frames = 0;
+    while (at < size) {
+        const std::uint8_t block = bytes[at];
+        if (block == 0x2c) {  // image descriptor
+            ++frames;
+            if (at + 10 > size) break;
+            at += 10 + colour_table(bytes[at + 9]);
+            ++at;  // LZW minimum code size
+            skip_sub_blocks();
+        } else if (block == 0x21) {  // extension: label, then sub-blocks
+            at += 2;
+            skip_sub_blocks();
+        } else {
+            break;  // the trailer (0x3b), or damage
+        }
+    }
+    return frames;
 }
 
 std::vector<std::uint8_t> stb_encode_jpeg(ConstImageView image, int quality) {
