@@ -62,6 +62,7 @@ TEST_CASE("augment reports a corrupt input in the middle, skips it, and finishes
     const std::string good = test_support::file_bytes(dir.file("in/img1.png"));
     test_support::write_bytes(dir.file("in/cats/img3a.png"), good.substr(0, good.size() / 2));  // truncated
     test_support::write_bytes(dir.file("in/cats/notes.png"), "not an image at all");
+    REQUIRE(test_support::run("ln -s nowhere.png " + test_support::quote(dir.file("in/cats/gone.png"))).status == 0);  // a dangling link
     // A JPEG cut short, of whole MCUs: its variants would be lossless, and are refused all the same.
     gpurotate::write_image(dir.file("cut.jpg"), test_support::random_image(64, 48, {gpurotate::SampleType::u8, 3}, 201).view());
     const std::string jpeg = test_support::file_bytes(dir.file("cut.jpg"));
@@ -73,17 +74,18 @@ TEST_CASE("augment reports a corrupt input in the middle, skips it, and finishes
     CHECK(r.output.find("img3a.png") != std::string::npos);
     CHECK(r.output.find("notes.png") != std::string::npos);
     CHECK(r.output.find("cut.jpg") != std::string::npos);
+    CHECK(r.output.find("gone.png") != std::string::npos);
     check_complete(dir.file("out"), images, {Orientation::rot90, Orientation::flip_v}, dir.file("out/manifest.jsonl"));
     int failed = 0;
     for (const auto& record : records_of(dir.file("out/manifest.jsonl"))) {
         if (record.ok) continue;
         ++failed;
         CHECK((record.input.find("img3a.png") != std::string::npos || record.input.find("notes.png") != std::string::npos ||
-               record.input.find("cut.jpg") != std::string::npos));
+               record.input.find("cut.jpg") != std::string::npos || record.input.find("gone.png") != std::string::npos));
         CHECK(!record.error.empty());
         CHECK_FALSE(test_support::file_exists(record.output));
     }
-    CHECK(failed == 6);
+    CHECK(failed == 8);
 }
 
 TEST_CASE("augment killed with SIGKILL mid-run leaves no partial file, and --resume completes the set") {

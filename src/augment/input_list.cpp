@@ -73,7 +73,12 @@ private:
         for (const std::string& name : names) {
             const std::string path = join(dir, name);
             struct stat info {};
-            if (::stat(path.c_str(), &info) != 0) continue;  // a dangling link: nothing to read
+            if (::stat(path.c_str(), &info) != 0) {
+                // A dangling or looping link with an image's name: listed, so that reading it fails and is
+                // reported with the other failures, not dropped without a word.
+                if (has_image_extension(name)) files_.push_back({path, join(relative_dir, name)});
+                continue;
+            }
             if (S_ISDIR(info.st_mode)) {
                 if (recursive_) walk(path, join(relative_dir, name), info, false);
             } else if (S_ISREG(info.st_mode) && has_image_extension(name)) {

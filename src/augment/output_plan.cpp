@@ -113,7 +113,7 @@ std::vector<Job> plan_jobs(const std::vector<InputFile>& inputs, const AugmentOp
             const auto [it, inserted] = owner.emplace(path, input.path);
             if (!inserted) {
                 throw Error(ErrorCode::usage, "'" + it->second + "' and '" + input.path + "' would both be written to '" + path +
-                                                  "' (rename one, or use --name with other fields)");
+                                                  "' (rename one: --name's {stem}, {op} and {ext} are the same for both)");
             }
             job.outputs.push_back({op, path});
         }
