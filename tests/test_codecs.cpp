@@ -236,8 +236,9 @@ TEST_CASE("output errors: unknown extension, format that cannot hold the pixels,
         const PixelFormat format = std::string(name) == "v.hdr" ? PixelFormat{SampleType::f32, 3} : PixelFormat{SampleType::u8, 3};
         const gpurotate::Image pixels(7, 3, format);
         CAPTURE(name);
-        CHECK(code_of([&] { gpurotate::write_image(dir.file(name), gpurotate::ConstImageView{nullptr, 7, 3, 7 * format.pixel_bytes(), format}); }) ==
-              gpurotate::ErrorCode::usage);
+        CHECK(code_of([&] { gpurotate::write_image(dir.file(name), gpurotate::ConstImageView{nullptr, 7, 3, 7 * format.pixel_bytes(), format}); },
+                      &message) == gpurotate::ErrorCode::usage);
+        CHECK(message == "output image has no pixel memory");
         CHECK(code_of([&] { gpurotate::write_image(dir.file(name), gpurotate::ConstImageView{pixels.data(), 7, 3, 0, format}); }) ==
               gpurotate::ErrorCode::usage);
         CHECK(code_of([&] { gpurotate::write_image(dir.file(name), gpurotate::ConstImageView{pixels.data(), 0, 3, 0, format}); }) ==

@@ -95,13 +95,14 @@ TEST_CASE("the vectorized fused kernel writes all 8 elements exactly, over whole
 
 TEST_CASE("the vectorized fused kernel stages 3-, 6- and 12-byte stores, and stores directly where a mirrored height is not whole vectors") {
     // Heights of whole blocks whose bytes are not whole 16-byte vectors (72 RGB8 rows: 216 bytes; 76 RGB16
-    // rows: 456) leave the axis-swapping targets that mirror y unstaged; the others, and the 16-multiples,
-    // staged. Widths past a tile leave warps with blocks outside, which store directly too.
+    // rows: 456) leave the axis-swapping targets that mirror y unstaged; 80 and 136 rows of every width, and
+    // 72 of RGB16 and RGB32F, are staged. A warp spans 8 blocks of a row (128 RGB8 pixels): widths under that
+    // or past a whole tile leave warps with blocks outside, which store directly too.
     std::uint32_t seed = 6500;
     const std::vector<Orientation> all(std::begin(gpurotate::all_orientations), std::end(gpurotate::all_orientations));
     for (std::size_t bytes : {std::size_t{3}, std::size_t{6}, std::size_t{12}}) {
         const gpurotate::PixelFormat format = test_support::format_with_width(bytes);
-        for (const auto& size : {test_support::Size{48, 72}, test_support::Size{144, 76}, test_support::Size{400, 136}}) {
+        for (const auto& size : {test_support::Size{48, 72}, test_support::Size{144, 76}, test_support::Size{400, 136}, test_support::Size{400, 80}}) {
             if (bytes == 3 && size.height % 8 != 0) continue;  // 8-row blocks: the kernel does not apply
             const gpurotate::Image src = test_support::random_image(size.width, size.height, format, seed++);
             CAPTURE(gpurotate::to_string(format));

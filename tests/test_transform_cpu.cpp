@@ -223,6 +223,9 @@ TEST_CASE("an unqualified transform of two mutable views calls gpurotate's, not 
     gpurotate::Image out(3, 5, src.format());
     transform(src.view(), out.view(), Orientation::rot90, gpurotate::Backend::cpu);
     CHECK(test_support::first_difference(out.view(), reference::transform(src, Orientation::rot90).view()) == -1);
+    gpurotate::Image flipped(5, 3, src.format());
+    transform(src.view(), flipped.view(), Orientation::flip_h, gpurotate::TransformOptions{gpurotate::Backend::cpu, gpurotate::CudaKernel::automatic, 0});
+    CHECK(test_support::first_difference(flipped.view(), reference::transform(src, Orientation::flip_h).view()) == -1);
 }
 
 TEST_CASE("the Image overload returns the transformed image") {

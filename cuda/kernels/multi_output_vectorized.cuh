@@ -79,9 +79,9 @@ __device__ __forceinline__ void write_block(const MultiTarget& t, const std::uin
     if constexpr (!Swap) {
         const int ox = mirror_x ? W - sx - K : sx;
         const int ox_warp = mirror_x ? W - sx_warp - Tile::lanes_x * K : sx_warp;
-        // Staged segments start on a vector when the warp's first output column does: with a mirrored x,
-        // only where the image's width in bytes is whole vectors.
-        const bool staged = fused_staged<S> && p.staging != nullptr && (!mirror_x || W * S % 16 == 0);
+        // A mirrored x's segments start on vectors too: the launcher's W % K == 0 makes W * S a multiple of
+        // K * S = 48 bytes.
+        const bool staged = fused_staged<S> && p.staging != nullptr;
 #pragma unroll
         for (int r = 0; r < R; ++r) {
             const int oy = mirror_y ? H - 1 - (sy + r) : sy + r;

@@ -70,6 +70,9 @@ inline void transform(ImageView src, ImageView dst, Orientation o, Backend backe
                       CudaKernel kernel = CudaKernel::automatic) {
     transform(ConstImageView(src), dst, o, backend, kernel);
 }
+inline void transform(ImageView src, ImageView dst, Orientation o, const TransformOptions& options) {
+    transform(ConstImageView(src), dst, o, options);
+}
 
 /// Applies `o` to a host image and returns the result (pinned when the work went to the GPU).
 Image transform(const Image& src, Orientation o, const TransformOptions& options);

@@ -81,14 +81,19 @@ def _framework(x: Any) -> str:
     return "other"
 
 
+def _refuse_foreign_byte_order(array: Any, role: str) -> None:
+    """NumPy arrays in the other byte order (">u2" on x86): DLPack has no byte order, so they would be refused
+    with nanobind's signature, or read wrong."""
+    if isinstance(array, np.ndarray) and not array.dtype.isnative:
+        raise TypeError(
+            f"{role} has dtype {array.dtype.str}, in the other byte order: gpurotate takes uint8, uint16 or float32 in "
+            "this machine's order (a.astype(a.dtype.newbyteorder('=')))"
+        )
+
+
 def _adopt(x: Any) -> tuple[Any, str]:
     """The array as NumPy, PyTorch or CuPy (a view, never a copy), and which."""
     kind = _framework(x)
-    if kind == "numpy" and not x.dtype.isnative:
-        raise TypeError(
-            f"the array has dtype {x.dtype.str}, in the other byte order: gpurotate takes uint8, uint16 or float32 in this "
-            "machine's order (x.astype(x.dtype.newbyteorder('=')))"
-        )
     if kind != "other":
         return x, kind
     if isinstance(x, (bytes, str)):  # the buffer protocol would make them a 0-D array of strings
@@ -223,6 +228,7 @@ def apply(
     if (ops is None) == (elements is None):
         raise TypeError("pass either ops (one element for all) or elements= (one per sample), not both or neither")
     x, kind = _adopt(x)
+    _refuse_foreign_byte_order(x, "x")
     _refuse_autograd(x, kind, "x")
     shape = tuple(int(extent) for extent in x.shape)
     if layout is None:
@@ -233,7 +239,7 @@ def apply(
     if elements is not None:
         if layout not in ("nchw", "nhwc"):
             raise ValueError(f"elements= needs a batch: layout 'nchw' or 'nhwc', not '{layout}'")
-        if len(codes) == 1 and shape[0] != 1:  # the module takes a list of one as one element for all
+        if len(codes) == 1 and len(shape) == 4 and shape[0] != 1:  # the module takes a list of one as one element for all
             raise ValueError(f"elements= has 1 entry for a batch of {shape[0]} samples: one element for all is ops")
     if out is None:
         out = _empty(x, kind, _gpurotate.output_shape(shape, layout, codes))
@@ -242,8 +248,7 @@ def apply(
         if out_kind == "other" and isinstance(out, (int, float, complex, str, bytes, list, tuple, dict, set)):
             raise TypeError(f"out= is an array of the input's kind (NumPy, PyTorch, CuPy), not {type(out).__name__}")
         _refuse_autograd(out, out_kind, "out")
-        if out_kind == "numpy" and not out.dtype.isnative:
-            raise TypeError(f"out has dtype {out.dtype.str}, in the other byte order: gpurotate writes this machine's order")
+        _refuse_foreign_byte_order(out, "out")
         if isinstance(out, np.ndarray) and not out.flags.writeable:
             raise ValueError("out is read-only")
     if not _on_cuda(x, kind):

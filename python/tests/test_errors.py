@@ -124,6 +124,8 @@ def test_bad_per_sample_elements():
 def test_byte_order_and_argument_types():
     with pytest.raises(TypeError, match="other byte order"):
         gpurotate.apply(random_array((4, 5), np.uint16).astype(">u2"), "rot90")
+    with pytest.raises(TypeError, match="other byte order"):  # through the buffer protocol
+        gpurotate.apply(memoryview(random_array((4, 5), np.uint16).astype(">u2")), "rot90")
     with pytest.raises(TypeError, match="other byte order"):
         gpurotate.apply(random_array((4, 5), np.float32), "rot90", out=np.empty((5, 4), ">f4"))
     with pytest.raises(TypeError, match="out= is an array"):

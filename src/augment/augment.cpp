@@ -59,12 +59,13 @@ void make_directories(const std::string& dir) {
 // A run killed hard (SIGKILL, power loss) can leave the temporary files of the outputs it was writing;
 // --resume removes those of the outputs it is about to write: temporary_name_prefix(NAME) + "DIGITS.tmp".
 void remove_stale_temporaries(const std::vector<Job>& jobs) {
-    static const std::string marker = ".gpurotate-";
     std::map<std::string, std::set<std::string>> prefixes_by_dir;
     for (const Job& job : jobs) {
         for (const PlannedOutput& out : job.outputs) {
-            const auto slash = out.path.find_last_of('/');
-            prefixes_by_dir[out.path.substr(0, slash)].insert(detail::temporary_name_prefix(out.path.substr(slash + 1)));
+            const std::string target = detail::write_target(out.path);  // a link's temporaries lie beside its file
+            const auto slash = target.find_last_of('/');
+            prefixes_by_dir[slash == std::string::npos ? "." : target.substr(0, slash)].insert(
+                detail::temporary_name_prefix(target.substr(slash + 1)));
         }
     }
     for (const auto& [dir, prefixes] : prefixes_by_dir) {
@@ -72,9 +73,7 @@ void remove_stale_temporaries(const std::vector<Job>& jobs) {
         if (!handle) continue;
         while (const dirent* entry = ::readdir(handle)) {
             const std::string n = entry->d_name;
-            const auto at = n.rfind(marker);
-            if (n.size() < 5 || n[0] != '.' || at == std::string::npos || n.compare(n.size() - 4, 4, ".tmp") != 0) continue;
-            if (prefixes.count(n.substr(0, at + marker.size()))) ::unlink((dir + "/" + n).c_str());
+            if (prefixes.count(detail::temporary_name_prefix_of(n))) ::unlink((dir + "/" + n).c_str());
         }
         ::closedir(handle);
     }
@@ -97,15 +96,23 @@ ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOption
     if (::stat(manifest_path.c_str(), &manifest_info) == 0 && inputs.count({manifest_info.st_dev, manifest_info.st_ino})) {
         throw Error(ErrorCode::output, "manifest '" + manifest_path + "' is an input file: augment never replaces its inputs");
     }
-    const std::filesystem::path manifest_file = std::filesystem::path(manifest_path).filename();
-    const auto canonical = [](const std::string& path) {
+    const auto canonical = [](const std::filesystem::path& path) {
         std::error_code ignored;  // a path that cannot be resolved compares as written
         const std::filesystem::path resolved = std::filesystem::weakly_canonical(path, ignored);
-        return resolved.empty() ? std::filesystem::path(path) : resolved;
+        return resolved.empty() ? path : resolved;
     };
+    // Where the manifest's bytes go: through a link, even one to an output not written yet.
+    std::filesystem::path manifest_target = manifest_path;
+    std::error_code link_error;
+    if (std::filesystem::is_symlink(manifest_target, link_error)) {
+        const std::filesystem::path target = std::filesystem::read_symlink(manifest_target, link_error);
+        if (!link_error) manifest_target = target.is_absolute() ? target : manifest_target.parent_path() / target;
+    }
+    manifest_target = canonical(manifest_target);
     for (const Job& job : jobs) {
         for (const PlannedOutput& out : job.outputs) {
-            if (std::filesystem::path(out.path).filename() == manifest_file && canonical(out.path) == canonical(manifest_path)) {
+            // The names first: resolving every output's path would cost a walk of its folders each.
+            if (std::filesystem::path(out.path).filename() == manifest_target.filename() && canonical(out.path) == manifest_target) {
                 throw Error(ErrorCode::usage, "manifest '" + manifest_path + "' is also the path of the output of '" + job.input.path + "'");
             }
         }

@@ -365,9 +365,6 @@ private:
         image_done(any_failed);
     }
 
-    /// The element that makes an input upright (identity without --auto-orient), and the warnings once a run:
-    /// an animation's other frames, and a double rotation for inputs whose tag stays (kept, not stripped, in
-    /// an output format that holds EXIF).
     /// The warning, once a run, that an animated input gives only its first frame.
     void warn_of_frames(const Job& job, const detail::ImageSource& source) {
         if (source.frame_count() > 1 && !warned_frames_.exchange(true)) {
@@ -376,6 +373,9 @@ private:
         }
     }
 
+    /// The element that makes an input upright (identity without --auto-orient), and the warnings once a run:
+    /// an animation's other frames, and a double rotation for inputs whose tag stays (kept, not stripped, in
+    /// an output format that holds EXIF).
     Orientation upright_of(const Job& job, const detail::ImageSource& source) {
         warn_of_frames(job, source);
         const int orientation_tag = source.orientation_tag();

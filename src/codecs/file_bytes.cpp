@@ -19,6 +19,14 @@ std::string quoted(const std::string& path) { return "'" + path + "'"; }
 
 std::string system_reason() { return std::strerror(errno); }
 
+std::string already_exists(const std::string& path) {
+    return quoted(path) + " already exists (--overwrite, or WriteOptions::overwrite, replaces it)";
+}
+
+// A temporary file's name: "." + the output's name + the marker + random digits + the suffix.
+constexpr const char* temporary_marker = ".gpurotate-";
+constexpr const char* temporary_suffix = ".tmp";
+
 std::string directory_of(const std::string& path) {
     const auto slash = path.find_last_of('/');
     if (slash == std::string::npos) return ".";
@@ -55,7 +63,7 @@ TemporaryFile create_temporary_beside(const std::string& path) {
     std::random_device entropy;
     const std::string base = directory_of(path) + "/" + temporary_name_prefix(file_name_of(path));
     for (int attempt = 0; attempt < 100; ++attempt) {
-        const std::string candidate = base + std::to_string(entropy()) + ".tmp";
+        const std::string candidate = base + std::to_string(entropy()) + temporary_suffix;
         // 0666 lets the process umask decide the final permissions, as for any file the user creates.
         const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) return TemporaryFile(fd, candidate);
@@ -67,7 +75,8 @@ TemporaryFile create_temporary_beside(const std::string& path) {
     throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": no free temporary file name");
 }
 
-// Where a write to `path` goes: the file a symbolic link names (resolved whole), else `path` itself.
+}  // namespace
+
 std::string write_target(const std::string& path) {
     struct stat info {};
     if (::lstat(path.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return path;
@@ -78,11 +87,19 @@ std::string write_target(const std::string& path) {
     return target;
 }
 
-}  // namespace
-
 std::string temporary_name_prefix(const std::string& file_name) {
-    constexpr std::size_t name_max = 255, added = 1 + 11 + 10 + 4;  // ".", ".gpurotate-", up to 10 digits, ".tmp"
-    return "." + file_name.substr(0, name_max - added) + ".gpurotate-";
+    constexpr std::size_t name_max = 255, added = 1 + 11 + 10 + 4;  // ".", the marker, up to 10 digits, the suffix
+    return "." + file_name.substr(0, name_max - added) + temporary_marker;
+}
+
+std::string temporary_name_prefix_of(const std::string& name) {
+    const std::string marker = temporary_marker, suffix = temporary_suffix;
+    const auto at = name.rfind(marker);
+    if (name.empty() || name[0] != '.' || at == std::string::npos || name.size() < suffix.size() ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        return {};
+    }
+    return name.substr(0, at + marker.size());
 }
 
 std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
@@ -128,7 +145,7 @@ void check_output_path(const std::string& path, bool overwrite) {
     }
     if (::stat(path.c_str(), &info) == 0) {
         if (S_ISDIR(info.st_mode)) throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": it is a directory");
-        if (!overwrite) throw Error(ErrorCode::output, quoted(path) + " already exists (--overwrite, or WriteOptions::overwrite, replaces it)");
+        if (!overwrite) throw Error(ErrorCode::output, already_exists(path));
     }
 }
 
@@ -150,7 +167,7 @@ void write_file_atomically(const std::string& given_path, const std::vector<std:
     // existence check and the rename; with it, rename() replaces the old file in one step.
     if (!overwrite) {
         if (::link(temp.path().c_str(), path.c_str()) != 0) {
-            if (errno == EEXIST) throw Error(ErrorCode::output, quoted(path) + " already exists (--overwrite, or WriteOptions::overwrite, replaces it)");
+            if (errno == EEXIST) throw Error(ErrorCode::output, already_exists(path));
             if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP) {
                 throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
             }

@@ -20,6 +20,12 @@ void check_output_path(const std::string& path, bool overwrite);
 /// written.
 std::string temporary_name_prefix(const std::string& file_name);
 
+/// The temporary_name_prefix of the file whose temporary file `name` is, or "" where `name` is none.
+std::string temporary_name_prefix_of(const std::string& name);
+
+/// Where a write to `path` goes: the file a symbolic link names (resolved whole), else `path` itself.
+std::string write_target(const std::string& path);
+
 /// Writes `bytes` to a new temporary file beside `path`, flushes it, and renames it to `path`: a reader
 /// never sees a partial file, and on any failure the temporary file is removed. Throws Error (output).
 /// With `durable`, the data reach the disk (fsync) before the rename. A `path` that is a symbolic link to

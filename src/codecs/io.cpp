@@ -44,9 +44,9 @@ void write_image(const std::string& path, ConstImageView image, const WriteOptio
 
 std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& name, const WriteOptions& options) {
     using detail::OutputFormat;
-    detail::validate_view(image, "the image to write");
+    detail::validate_view(image, "output");
     if (image.width < 1 || image.height < 1) {
-        throw Error(ErrorCode::usage, "the image to write is " + std::to_string(image.width) + "x" + std::to_string(image.height) + ": no pixels");
+        throw Error(ErrorCode::usage, "output image is " + std::to_string(image.width) + "x" + std::to_string(image.height) + ": no pixels");
     }
     const auto& spec = detail::output_format_for(name, image.format);
     if (options.quality < 1 || options.quality > 100) {

@@ -34,10 +34,11 @@ namespace {
 // libjpeg reports a fatal error by calling error_exit, which must not return: it jumps back to the
 // setjmp of the call that started the work (every libjpeg call below sits in a function whose only
 // objects are trivially destructible, as longjmp requires). The warnings that mean missing or wrong
-// blocks (a file cut short, whose missing blocks libjpeg fills with grey; a bad code) are fatal too, as in
-// the decode path (TJFLAG_STOPONWARNING): a damaged file is refused, not transformed half-empty, where
-// jpegtran only warns. Bytes skipped before a marker and unusual JFIF or Adobe fields leave every block
-// intact and stay quiet.
+// blocks (a file cut short, whose missing blocks libjpeg fills with grey; a bad code) are fatal too: a
+// damaged file is refused, not transformed half-empty, where jpegtran only warns. Bytes skipped before a
+// marker and unusual JFIF or Adobe fields leave every block intact and stay quiet here, although the decode
+// path (TJFLAG_STOPONWARNING, which cannot tell warnings apart) refuses them: such a file is transformed
+// losslessly where its edges allow and refused where it would be re-encoded.
 struct JpegErrors {
     jpeg_error_mgr manager;
     std::jmp_buf jump;

@@ -17,11 +17,11 @@ namespace gpurotate::detail {
 std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options,
                                 std::string& why);
 
-/// Encodes with stb_image_write: "jpeg" (quality 1..100), "bmp", "tga", "hdr".
 /// How many images a GIF holds (an animation's frames; 1 for a still GIF), from its block structure; 0 for
 /// bytes that are not a GIF. gpurotate decodes the first.
 int gif_frame_count(const std::vector<std::uint8_t>& bytes);
 
+/// Encodes with stb_image_write: "jpeg" (quality 1..100), "bmp", "tga", "hdr".
 std::vector<std::uint8_t> stb_encode_jpeg(ConstImageView image, int quality);
 std::vector<std::uint8_t> stb_encode_bmp(ConstImageView image);
 std::vector<std::uint8_t> stb_encode_tga(ConstImageView image);

@@ -222,8 +222,8 @@ void transform_device_batch_elements(ConstImageView src, ImageView dst, const Or
     validate_batch(src, dst, count, src_image_stride, dst_image_stride);
     bool validated[8] = {};
     for (int i = 0; i < count; ++i) {
+        check_element(elements[i]);
         const auto code = static_cast<unsigned>(elements[i]);
-        if (code >= 8) throw Error(ErrorCode::usage, "element " + std::to_string(code) + " of image " + std::to_string(i) + " is not one of D4's 8");
         if (!validated[code]) validate_pair(src, dst, elements[i]);  // its output size must be dst's
         validated[code] = true;
     }

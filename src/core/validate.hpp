@@ -7,7 +7,7 @@
 
 namespace gpurotate::detail {
 
-/// Throws Error (usage) naming `role` ("source", "destination", "the image to write") unless `v` has pixel
+/// Throws Error (usage) naming `role` ("source", "destination", "output": "... image") unless `v` has pixel
 /// memory, a pixel format the library moves, sides below 2^31 and a pitch of at least a row.
 void validate_view(const BasicImageView<const std::byte>& v, const char* role);
 
