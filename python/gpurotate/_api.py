@@ -38,6 +38,8 @@ def element(op: Op) -> Orientation:
 
 def compose(ops: Ops) -> Orientation:
     """The one element equal to applying `ops` in order: compose(["rot90", "flip-h"]) is Orientation.transpose."""
+    if getattr(ops, "ndim", None) == 0 and hasattr(ops, "item"):  # a 0-d tensor or array: one code
+        ops = ops.item()
     if isinstance(ops, (str, bytes)) or not isinstance(ops, Iterable):
         return element(ops)
     result = Orientation.identity
@@ -175,8 +177,16 @@ def _run_on_cuda(call: Any, x: Any, kind: str, stream: Any) -> None:
 
 
 def _refuse_autograd(x: Any, kind: str, role: str) -> None:
-    if kind == "torch" and x.requires_grad:
+    """Tensors gpurotate cannot take as their values: autograd's, lazy negations and conjugations (whose
+    bytes are not their values: the transform would drop the sign), and devices other than CPU and CUDA."""
+    if kind != "torch":
+        return
+    if x.requires_grad:
         raise TypeError(f"{role} requires grad: gpurotate records no autograd graph; pass x.detach()")
+    if x.is_neg() or x.is_conj():
+        raise TypeError(f"{role} is a lazy negation or conjugation view: pass x.resolve_neg().resolve_conj()")
+    if x.device.type not in ("cpu", "cuda"):
+        raise TypeError(f"{role} is on {x.device}: gpurotate takes CPU and CUDA tensors")
 
 
 def _element_codes(elements: Any) -> list[int]:

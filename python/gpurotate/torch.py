@@ -9,15 +9,21 @@ or one for all with per_sample=False), of uint8, uint16 or float32. CUDA tensors
 stream of their device, CPU tensors on gpurotate's CPU backend (shared with PyTorch through DLPack, no
 copy). A non-contiguous input is made contiguous first (one copy). Several tensors in one call (an image
 and its mask) get the same elements. The draws use torch's random number generator (torch.manual_seed, or
-`generator=`), on the CPU. Non-square batches with per-sample draws that mix elements which swap height
+`generator=`), on the CPU; a DataLoader's workers each get a copy of a `generator=` and so draw the same
+sequence, where torch's own generator is seeded per worker: leave `generator=` out in worker processes, or
+reseed it in `worker_init_fn`. Non-square batches with per-sample draws that mix elements which swap height
 and width with ones that keep them raise ValueError (the results would not fit one tensor): use square
 crops, `per_sample=False`, or RandomFlip / RandomRotate90(quarter_turns=False).
 
-Needs only torch (not torchvision). No autograd: inputs that require grad raise TypeError.
+Needs only torch (not torchvision). torchvision's tv_tensors (Image, Mask, Video) come back as the same type;
+BoundingBoxes and KeyPoints, which are coordinates rather than pixels, raise TypeError. No autograd: inputs
+that require grad raise TypeError, whatever is drawn.
 """
 
 from __future__ import annotations
 
+import math
+import sys
 from typing import Optional, Sequence, Union
 
 import torch
@@ -28,6 +34,8 @@ from ._gpurotate import Orientation
 __all__ = ["RandomElements", "RandomD4", "RandomRotate90", "RandomFlip"]
 
 _LAYOUTS = {2: "hw", 3: "chw", 4: "nchw"}
+# torch.uint16 exists from torch 2.3 on.
+_DTYPES = tuple(d for d in (torch.uint8, getattr(torch, "uint16", None), torch.float32) if d is not None)
 
 
 class RandomElements(torch.nn.Module):
@@ -51,8 +59,8 @@ class RandomElements(torch.nn.Module):
         if not self.elements:
             raise ValueError("no elements to draw from")
         weights = [1.0] * len(self.elements) if weights is None else [float(w) for w in weights]
-        if len(weights) != len(self.elements) or min(weights) < 0 or sum(weights) <= 0:
-            raise ValueError("weights: one non-negative weight per element, not all zero")
+        if len(weights) != len(self.elements) or not all(math.isfinite(w) and w >= 0 for w in weights) or sum(weights) <= 0:
+            raise ValueError("weights: one finite, non-negative weight per element, not all zero")
         self.weights = torch.tensor(weights, dtype=torch.float64)
         self.per_sample = per_sample
         self.generator = generator
@@ -70,27 +78,59 @@ class RandomElements(torch.nn.Module):
         if not inputs:
             raise TypeError("expected at least one tensor")
         first = inputs[0]
-        if not isinstance(first, torch.Tensor) or first.dim() not in _LAYOUTS:
-            raise ValueError("expected tensors of shape [H, W], [C, H, W] or [N, C, H, W]")
+        _check_tensor(first)
         batch = first.dim() == 4 and self.per_sample
-        codes = self._draw_codes(first.shape[0] if batch else 1)
+        samples = first.shape[0] if batch else 1
+        for x in inputs:  # every input checked before the draw, so that a bad one fails whatever is drawn
+            _check_tensor(x)
+            if batch and (x.dim() < 3 or x.shape[0] != samples):
+                raise ValueError(f"a batch of {samples} samples ({list(first.shape)}) goes with tensors of {samples} "
+                                 f"samples, [N, C, H, W] or masks [N, H, W], not {list(x.shape)}")
+        codes = self._draw_codes(samples)
         outputs = tuple(self._apply(x, codes, batch) for x in inputs)
         return outputs[0] if len(outputs) == 1 else outputs
 
     def _apply(self, x: torch.Tensor, codes: list[int], batch: bool) -> torch.Tensor:
-        if not isinstance(x, torch.Tensor) or x.dim() not in _LAYOUTS:
-            raise ValueError("expected tensors of shape [H, W], [C, H, W] or [N, C, H, W]")
         if all(code == int(Orientation.identity) for code in codes):
             return x  # as torchvision's random flips do when they draw no flip
-        layout = _LAYOUTS[x.dim()]
-        x = x.contiguous()
-        if batch:
-            return _api.apply(x, elements=codes, layout=layout)
-        return _api.apply(x, codes[0], layout=layout)
+        tensor = x.as_subclass(torch.Tensor) if type(x) is not torch.Tensor else x
+        if batch and tensor.dim() == 3:  # a batch's masks [N, H, W]: N single-channel planes
+            out = _api.apply(tensor.contiguous().unsqueeze(1), elements=codes, layout="nchw").squeeze(1)
+        elif batch:
+            out = _api.apply(tensor.contiguous(), elements=codes, layout="nchw")
+        else:
+            out = _api.apply(tensor.contiguous(), codes[0], layout=_LAYOUTS[tensor.dim()])
+        return _like(out, x)
 
     def extra_repr(self) -> str:
         names = ", ".join(_api.NAMES[int(e)] for e in self.elements)
         return f"elements=[{names}], weights={self.weights.tolist()}, per_sample={self.per_sample}"
+
+
+def _tv_tensors():
+    """torchvision's tv_tensors where torchvision is imported (a tv_tensor input means it is), else None."""
+    return sys.modules.get("torchvision.tv_tensors")
+
+
+def _check_tensor(x) -> None:
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"expected torch tensors, not {type(x).__name__} (gpurotate.apply takes NumPy arrays)")
+    tv = _tv_tensors()
+    if tv is not None and isinstance(x, tuple(getattr(tv, n) for n in ("BoundingBoxes", "KeyPoints") if hasattr(tv, n))):
+        raise TypeError(f"{type(x).__name__} are coordinates, not pixels: gpurotate's transforms move images and masks only")
+    if x.dim() not in _LAYOUTS:
+        raise ValueError(f"expected tensors of shape [H, W], [C, H, W] or [N, C, H, W], not {list(x.shape)}")
+    if x.dtype not in _DTYPES:
+        raise TypeError(f"a tensor of {x.dtype}: gpurotate takes uint8, uint16 or float32")
+    _api._refuse_autograd(x, "torch", "an input")
+
+
+def _like(out: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """`out` as the tv_tensor type of `x` (Image, Mask, Video), so that what follows in a v2 pipeline sees it."""
+    tv = _tv_tensors()
+    if tv is not None and isinstance(x, tv.TVTensor):
+        return tv.wrap(out, like=x)
+    return out
 
 
 class RandomD4(RandomElements):

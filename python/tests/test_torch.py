@@ -86,6 +86,16 @@ def test_same_elements_for_every_input():
     assert torch.equal(out_image[:, :1], out_mask)
 
 
+def test_a_batch_with_masks_of_n_by_h_by_w():
+    image = torch.from_numpy(random_array((6, 3, 8, 8), np.uint8))
+    mask = image[:, 0].clone()  # [N, H, W]
+    out_image, out_mask = RandomD4(generator=torch.Generator().manual_seed(5))(image, mask)
+    assert out_mask.shape == (6, 8, 8)
+    assert torch.equal(out_image[:, 0], out_mask)
+    with pytest.raises(ValueError, match="6 samples"):
+        RandomD4()(image, mask[:4])
+
+
 def test_non_contiguous_and_hw_tensors():
     x = torch.from_numpy(random_array((4, 3, 8, 8), np.float32)).to(memory_format=torch.channels_last)
     y = RandomElements(["transpose"])(x)
@@ -103,6 +113,23 @@ def test_refusals():
         RandomElements(["rot90"])(torch.zeros((2, 3, 3), dtype=torch.float64))
     with pytest.raises(ValueError, match="weights"):
         RandomElements(["rot90", "flip-h"], weights=[1.0])
+    with pytest.raises(ValueError, match="weights"):
+        RandomElements(["rot90", "flip-h"], weights=[float("nan"), 1.0])
+    with pytest.raises(TypeError, match="torch tensors"):
+        RandomD4()(random_array((3, 4, 4), np.uint8))
+    # Refused whatever is drawn: an identity draw returns its input unchanged, after the checks.
+    for seed in range(12):
+        generator = torch.Generator().manual_seed(seed)
+        with pytest.raises(TypeError, match="requires grad"):
+            RandomD4(generator=generator)(torch.zeros((3, 4, 4), requires_grad=True))
+        with pytest.raises(TypeError, match="uint8, uint16 or float32"):
+            RandomFlip(generator=generator)(torch.zeros((3, 4, 4), dtype=torch.float64))
+    # A lazy negation's bytes are not its values: the sign would be dropped.
+    with pytest.raises(TypeError, match="negation"):
+        gpurotate.apply(torch.ones((2, 3))._neg_view(), "rot90")
+    # A 0-d tensor is one element code.
+    x = torch.from_numpy(random_array((3, 5), np.uint8))
+    np.testing.assert_array_equal(gpurotate.apply(x, torch.tensor(1)).numpy(), reference(x.numpy(), "rot90", "hw"))
 
 
 def test_composes_as_a_module():
@@ -117,6 +144,23 @@ def test_torchvision_v2_compose():
     x = torch.from_numpy(random_array((3, 6, 6), np.uint8))
     y = v2.Compose([RandomElements(["rot180"]), v2.ToDtype(torch.float32, scale=True)])(x)
     assert y.dtype == torch.float32 and y.shape == (3, 6, 6)
+
+
+def test_tv_tensors_keep_their_type_and_boxes_are_refused():
+    tv = pytest.importorskip("torchvision.tv_tensors", reason="torchvision is not installed")
+    v2 = pytest.importorskip("torchvision.transforms.v2", reason="torchvision is not installed")
+    image = tv.Image(torch.from_numpy(random_array((3, 16, 16), np.uint8)))
+    mask = tv.Mask(image[0].clone())
+    for seed in range(6):  # identity draws and the others alike
+        out_image, out_mask = RandomD4(generator=torch.Generator().manual_seed(seed))(image, mask)
+        assert type(out_image) is tv.Image and type(out_mask) is tv.Mask
+        assert torch.equal(out_image[0].as_subclass(torch.Tensor), out_mask.as_subclass(torch.Tensor))
+        # What follows in a v2 pipeline treats them as one image and its mask.
+        cropped_image, cropped_mask = v2.Compose([RandomD4(generator=torch.Generator().manual_seed(seed)), v2.RandomCrop(8)])(image, mask)
+        assert cropped_image.shape == (3, 8, 8) and cropped_mask.shape == (8, 8)
+    boxes = tv.BoundingBoxes([[1, 2, 5, 9]], format="XYXY", canvas_size=(16, 16))
+    with pytest.raises(TypeError, match="coordinates"):
+        RandomD4()(image, boxes)
 
 
 def test_importable_without_torchvision():
