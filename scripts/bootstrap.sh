@@ -6,10 +6,15 @@
 # Extra CMake arguments can be passed in GPUROTATE_CMAKE_ARGS (e.g. -DGPUROTATE_WITH_CUDA=OFF).
 set -euo pipefail
 
-mode="${1:-demo}"
-case "$mode" in
-  demo|test) ;;
-  *) echo "usage: scripts/bootstrap.sh demo|test" >&2; exit 2 ;;
+usage="usage: scripts/bootstrap.sh demo|test
+  demo  install what is missing (Debian packages), build build/gpurotate, rotate a sample image
+  test  the same, then the test suite, the Python package's tests, the suite under ASan+UBSan and TSan,
+        and a bounded fuzzing run (what CI runs)
+Extra CMake arguments: GPUROTATE_CMAKE_ARGS='-DGPUROTATE_WITH_CUDA=OFF ...'"
+case "${1:-demo}:$#" in
+  -h:*|--help:*) echo "$usage"; exit 0 ;;
+  demo:[01]|test:1) mode="${1:-demo}" ;;
+  *) echo "$usage" >&2; exit 2 ;;
 esac
 cd "$(dirname "$0")/.."
 
@@ -20,7 +25,9 @@ packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev z
 # The test command also builds the sanitizer presets (ASan with clang and its libFuzzer runtime),
 # compares JPEG transforms with jpegtran (libjpeg-turbo-progs) and PNG outputs on the PNG conformance suite
 # (PngSuite: libsixel-examples ships 174 of its 175 files, the corrupt ones included).
-[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev libjpeg-turbo-progs libsixel-examples)
+# And the Python package's tests: Python's headers, and venv for Debian's own python3, which takes no pip
+# installs (PEP 668).
+[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev libjpeg-turbo-progs libsixel-examples python3-dev python3-venv)
 missing=()
 if command -v dpkg-query >/dev/null; then
   for p in "${packages[@]}"; do
@@ -43,18 +50,26 @@ fi
 # already built here, so there is no second CUDA compile. pytest, numpy and nanobind come from PyPI if missing.
 python_args=()
 python_tests=no
+python=python3
+has_python_modules() { "$1" -c "import pytest, numpy, nanobind" 2>/dev/null; }
 if [ "$mode" = test ] && command -v python3 >/dev/null; then
-  python_missing=()
-  for module in pytest numpy nanobind; do
-    python3 -c "import $module" 2>/dev/null || python_missing+=("$module")
-  done
-  if ((${#python_missing[@]})); then
-    echo "bootstrap: installing ${python_missing[*]} (pip)"
-    python3 -m pip install --quiet "${python_missing[@]}" ||
-      echo "bootstrap: warning: could not install ${python_missing[*]} with pip" >&2
+  venv="$PWD/build/python-env"
+  if [ -x "$venv/bin/python" ] && has_python_modules "$venv/bin/python"; then
+    python="$venv/bin/python"  # made by an earlier run
+  elif ! has_python_modules python3; then
+    echo "bootstrap: installing pytest, numpy and nanobind (pip)"
+    if ! python3 -m pip install --quiet pytest numpy nanobind 2>/dev/null; then
+      # Debian's python3 refuses installs into itself (externally managed) and may have no pip: a venv of this tree's.
+      echo "bootstrap: python3 takes no pip installs; installing them into $venv instead"
+      if python3 -m venv "$venv" && "$venv/bin/python" -m pip install --quiet pytest numpy nanobind; then
+        python="$venv/bin/python"
+      else
+        echo "bootstrap: warning: could not install pytest, numpy and nanobind with pip" >&2
+      fi
+    fi
   fi
-  if python3 -c "import nanobind, numpy, pytest, sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" 2>/dev/null; then
-    python_args=(-DGPUROTATE_BUILD_PYTHON=ON "-DPython_EXECUTABLE=$(command -v python3)")
+  if "$python" -c "import nanobind, numpy, pytest, sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" 2>/dev/null; then
+    python_args=(-DGPUROTATE_BUILD_PYTHON=ON "-DPython_EXECUTABLE=$(command -v "$python")")
     python_tests=yes
   else
     python_args=(-DGPUROTATE_BUILD_PYTHON=OFF)  # also where an earlier run of this tree turned it on
@@ -63,7 +78,10 @@ if [ "$mode" = test ] && command -v python3 >/dev/null; then
 fi
 
 # shellcheck disable=SC2086  # GPUROTATE_CMAKE_ARGS is a list of arguments
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${GPUROTATE_CMAKE_ARGS:-} "${python_args[@]}"
+# Ninja for a new tree; a tree configured before (by hand, say, with CMake's default generator) keeps its own.
+generator=(-G Ninja)
+[ -f build/CMakeCache.txt ] && generator=()
+cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release ${GPUROTATE_CMAKE_ARGS:-} "${python_args[@]}"
 if [ "$mode" = demo ]; then
   cmake --build build --parallel --target gpurotate  # the tool and its OpenCV plugin; not the tests or the bench
 else
@@ -78,7 +96,7 @@ else
   ctest --test-dir build --output-on-failure --parallel "$(nproc)"
   if [ "$python_tests" = yes ]; then
     # No bytecode or cache folders left in the source tree.
-    PYTHONPATH=build/python PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -p no:cacheprovider python/tests
+    PYTHONPATH=build/python PYTHONDONTWRITEBYTECODE=1 "$python" -m pytest -q -p no:cacheprovider python/tests
   fi
   # The host code again under AddressSanitizer + UndefinedBehaviorSanitizer and, for the augment
   # pipeline's threads, ThreadSanitizer (CPU-only builds at -O1: build-asan/, build-tsan/); then every
