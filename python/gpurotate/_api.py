@@ -176,7 +176,7 @@ def _run_on_cuda(call: Any, x: Any, kind: str, stream: Any) -> None:
             call(_stream_handle(stream) if stream is not None else cupy.cuda.get_current_stream().ptr)
 
 
-def _refuse_autograd(x: Any, kind: str, role: str) -> None:
+def _refuse_unreadable_tensor(x: Any, kind: str, role: str) -> None:
     """Tensors gpurotate cannot take as their values: autograd's, lazy negations and conjugations (whose
     bytes are not their values: the transform would drop the sign), and devices other than CPU and CUDA."""
     if kind != "torch":
@@ -239,7 +239,7 @@ def apply(
         raise TypeError("pass either ops (one element for all) or elements= (one per sample), not both or neither")
     x, kind = _adopt(x)
     _refuse_foreign_byte_order(x, "x")
-    _refuse_autograd(x, kind, "x")
+    _refuse_unreadable_tensor(x, kind, "x")
     shape = tuple(int(extent) for extent in x.shape)
     if layout is None:
         layout = infer_layout(shape)
@@ -257,7 +257,7 @@ def apply(
         out_kind = _framework(out)
         if out_kind == "other" and isinstance(out, (int, float, complex, str, bytes, list, tuple, dict, set)):
             raise TypeError(f"out= is an array of the input's kind (NumPy, PyTorch, CuPy), not {type(out).__name__}")
-        _refuse_autograd(out, out_kind, "out")
+        _refuse_unreadable_tensor(out, out_kind, "out")
         _refuse_foreign_byte_order(out, "out")
         if isinstance(out, np.ndarray) and not out.flags.writeable:
             raise ValueError("out is read-only")
@@ -277,7 +277,7 @@ def apply_inplace(x: Any, op: Ops, *, layout: Optional[str] = None, stream: Any 
     pass cannot turn an image in place). One launch per image or plane, on the stream as in `apply`.
     """
     x, kind = _adopt(x)
-    _refuse_autograd(x, kind, "x")
+    _refuse_unreadable_tensor(x, kind, "x")
     layout = infer_layout(tuple(x.shape)) if layout is None else layout
     code = compose(op)
     if not _on_cuda(x, kind):

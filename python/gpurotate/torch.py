@@ -122,7 +122,7 @@ def _check_tensor(x) -> None:
         raise ValueError(f"expected tensors of shape [H, W], [C, H, W] or [N, C, H, W], not {list(x.shape)}")
     if x.dtype not in _DTYPES:
         raise TypeError(f"a tensor of {x.dtype}: gpurotate takes uint8, uint16 or float32")
-    _api._refuse_autograd(x, "torch", "an input")
+    _api._refuse_unreadable_tensor(x, "torch", "an input")
 
 
 def _like(out: torch.Tensor, x: torch.Tensor) -> torch.Tensor:

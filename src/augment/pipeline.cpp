@@ -367,9 +367,10 @@ private:
 
     /// The warning, once a run, that an animated input gives only its first frame.
     void warn_of_frames(const Job& job, const detail::ImageSource& source) {
-        if (source.frame_count() > 1 && !warned_frames_.exchange(true)) {
+        const int frames = source.frame_count();
+        if (frames > 1 && !warned_frames_.exchange(true)) {
             progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) is an animation of " +
-                              std::to_string(source.frame_count()) + " frames: only the first is written");
+                              std::to_string(frames) + " frames: only the first is written");
         }
     }
 

@@ -183,8 +183,8 @@ void run_single_image(const Options& options, std::ostream& log) {
         return detail::ImageSource(options.input);
     }();
     const int orientation_tag = source.orientation_tag();
-    if (source.frame_count() > 1) {
-        log << "gpurotate: warning: '" << options.input << "' is an animation of " << source.frame_count()
+    if (const int frames = source.frame_count(); frames > 1) {
+        log << "gpurotate: warning: '" << options.input << "' is an animation of " << frames
             << " frames: only the first is written\n";
     }
     if (options.auto_orient) {

@@ -276,7 +276,8 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     StbPixels owned(pixels, &stbi_image_free);
     if (!pixels) throw corrupt(stbi_failure_reason() ? stbi_failure_reason() : "decoder failed");
     format.channels = channels;
-    if (gif_frame_count(bytes) > 0 && channels == 4 && opaque(static_cast<const std::uint8_t*>(pixels), width, height)) {
+    const bool gif = bytes.size() >= 4 && std::memcmp(bytes.data(), "GIF8", 4) == 0;  // the signature; the frames are not needed here
+    if (gif && channels == 4 && opaque(static_cast<const std::uint8_t*>(pixels), width, height)) {
         // stb decodes every GIF to RGBA; a frame with no transparent pixel is RGB, as ImageMagick reads it, so
         // that a JPEG takes it and a PNG keeps three channels.
         format.channels = 3;
