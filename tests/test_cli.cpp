@@ -253,3 +253,22 @@ TEST_CASE("--device cuda exits 5 without a usable GPU and runs with one, its sta
         CHECK_FALSE(test_support::file_exists(dir.file("o.png")));
     }
 }
+
+#if GPUROTATE_TEST_WITH_OPENCV
+TEST_CASE("a lossless WebP stays lossless through a rotation; --quality makes it lossy") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(23, 17, {gpurotate::SampleType::u8, 3}, 91);
+    gpurotate::WriteOptions lossless;
+    lossless.lossless = true;
+    gpurotate::write_image(dir.file("in.webp"), image.view(), lossless);
+    REQUIRE(test_support::file_bytes(dir.file("in.webp")).find("VP8L") != std::string::npos);
+    const auto result = run(command_line(quote(dir.file("in.webp")) + " --rot90 -v -o " + quote(dir.file("out.webp"))));
+    REQUIRE(result.status == 0);
+    CHECK(result.output.find("WebP encoded losslessly") != std::string::npos);
+    CHECK(test_support::file_bytes(dir.file("out.webp")).find("VP8L") != std::string::npos);
+    const auto expected = gpurotate::transform(image, gpurotate::Orientation::rot90);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("out.webp")).view(), expected.view()) == -1);
+    REQUIRE(run(command_line(quote(dir.file("in.webp")) + " --rot90 --quality 80 -o " + quote(dir.file("lossy.webp")))).status == 0);
+    CHECK(test_support::file_bytes(dir.file("lossy.webp")).find("VP8L") == std::string::npos);
+}
+#endif

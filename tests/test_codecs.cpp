@@ -121,6 +121,120 @@ TEST_CASE("HDR refuses what RGBE cannot hold (negative, infinite, NaN) and write
     }
 }
 
+namespace {
+
+std::uint16_t u16_at(const gpurotate::Image& image, std::int64_t x, std::int64_t y, int c = 0) {
+    return reinterpret_cast<const std::uint16_t*>(image.view().row(y))[x * image.format().channels + c];
+}
+std::uint8_t u8_at(const gpurotate::Image& image, std::int64_t x, std::int64_t y, int c = 0) {
+    return reinterpret_cast<const std::uint8_t*>(image.view().row(y))[x * image.format().channels + c];
+}
+
+}  // namespace
+
+TEST_CASE("binary Netpbm: 16-bit samples in file order, maxval scaled to the full range, a PAM's RGB in order") {
+    test_support::TempDir dir;
+    const auto read = [&](const std::string& name, const std::string& bytes) {
+        test_support::write_bytes(dir.file(name), bytes);
+        return gpurotate::read_image(dir.file(name));
+    };
+    // Big-endian 16-bit samples: 0x0102 is 258, not 513.
+    const auto g16 = read("g16.pgm", std::string("P5\n# a comment\n3 1\n65535\n") + std::string("\x01\x02\x03\x04\xff\xfe", 6));
+    REQUIRE(g16.format() == PixelFormat{SampleType::u16, 1});
+    CHECK(u16_at(g16, 0, 0) == 0x0102);
+    CHECK(u16_at(g16, 1, 0) == 0x0304);
+    CHECK(u16_at(g16, 2, 0) == 0xfffe);
+    // maxval 1023: 512 of 1023 is 32800 of 65535 (rounded), 1023 is full.
+    const auto g10 = read("g10.pgm", std::string("P5 3 1 1023\n") + std::string("\x00\x00\x02\x00\x03\xff", 6));
+    REQUIRE(g10.format() == PixelFormat{SampleType::u16, 1});
+    CHECK(u16_at(g10, 0, 0) == 0);
+    CHECK(u16_at(g10, 1, 0) == 32800);
+    CHECK(u16_at(g10, 2, 0) == 65535);
+    // maxval 100, 8-bit: 50 is 128 of 255, 100 is 255.
+    const auto p100 = read("p100.ppm", std::string("P6 1 1 100\n") + std::string("\x32\x64\x00", 3));
+    REQUIRE(p100.format() == PixelFormat{SampleType::u8, 3});
+    CHECK(u8_at(p100, 0, 0, 0) == 128);
+    CHECK(u8_at(p100, 0, 0, 1) == 255);
+    CHECK(u8_at(p100, 0, 0, 2) == 0);
+    // PAM: red stays red (OpenCV read it as blue), alpha and 16 bits kept.
+    const auto rgb = read("rgb.pam", std::string("P7\nWIDTH 2\nHEIGHT 1\nDEPTH 3\nMAXVAL 255\nTUPLTYPE RGB\nENDHDR\n") + "\xc8\x64\x32\x0a\x14\x1e");
+    REQUIRE(rgb.format() == PixelFormat{SampleType::u8, 3});
+    CHECK(u8_at(rgb, 0, 0, 0) == 200);
+    CHECK(u8_at(rgb, 0, 0, 2) == 50);
+    CHECK(u8_at(rgb, 1, 0, 0) == 10);
+    const auto rgba = read("rgba.pam", std::string("P7\nWIDTH 1\nHEIGHT 1\nDEPTH 4\nMAXVAL 65535\nTUPLTYPE RGB_ALPHA\nENDHDR\n") +
+                                           std::string("\x12\x34\x00\x00\x00\x00\x80\x00", 8));
+    REQUIRE(rgba.format() == PixelFormat{SampleType::u16, 4});
+    CHECK(u16_at(rgba, 0, 0, 0) == 0x1234);
+    CHECK(u16_at(rgba, 0, 0, 3) == 0x8000);
+
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {"truncated.ppm", std::string("P6 2 2 255\n") + std::string(11, 'x')},
+        {"over-maxval.pgm", "P5 1 1 100\n\x65"},
+        {"no-endhdr.pam", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 255\n"},
+        {"five-channels.pam", std::string("P7\nWIDTH 1\nHEIGHT 1\nDEPTH 5\nMAXVAL 255\nENDHDR\n") + std::string(5, 'x')},
+        {"zero-maxval.pgm", "P5 1 1 0\nx"},
+    };
+    for (const auto& entry : bad) {
+        const std::string& name = entry.first;
+        CAPTURE(name);
+        test_support::write_bytes(dir.file(name), entry.second);
+        std::string message;
+        CHECK(code_of([&] { gpurotate::read_image(dir.file(name)); }, &message) == gpurotate::ErrorCode::input);
+        CHECK(message.find(dir.file(name)) != std::string::npos);
+    }
+}
+
+namespace {
+
+// A BMP of `width` x `height` palette indices coded as `runs` (RLE8 for 8 bits, RLE4 for 4), with the
+// palette 0 black, 1 red, 2 green, 3 blue.
+std::string rle_bmp(int width, int height, int bits, const std::string& runs) {
+    std::string b = "BM";
+    const auto u32 = [&](std::uint32_t v) { for (int i = 0; i < 4; ++i) b += static_cast<char>(v >> (8 * i) & 255); };
+    const auto u16 = [&](std::uint32_t v) { b += static_cast<char>(v & 255), b += static_cast<char>(v >> 8 & 255); };
+    u32(14 + 40 + 16 + static_cast<std::uint32_t>(runs.size())), u32(0), u32(14 + 40 + 16);
+    u32(40), u32(static_cast<std::uint32_t>(width)), u32(static_cast<std::uint32_t>(height)), u16(1), u16(static_cast<std::uint32_t>(bits));
+    u32(bits == 8 ? 1 : 2), u32(static_cast<std::uint32_t>(runs.size())), u32(2835), u32(2835), u32(4), u32(0);
+    b += std::string("\0\0\0\0\0\0\xff\0\0\xff\0\0\xff\0\0\0", 16);  // BGRX: black, red, green, blue
+    return b + runs;
+}
+
+}  // namespace
+
+TEST_CASE("run-length coded BMPs (RLE8, RLE4) of odd widths decode exactly, and cut-short runs are refused") {
+    test_support::TempDir dir;
+    // 5x3, bottom row first. RLE8: row 0 a run of 2 reds, then 3 absolute (red, green, blue) padded to even;
+    // row 1 a run of 3 greens and a delta 2 to the right (those stay index 0); row 2 3 absolute (blue, red,
+    // green), a run of 2 blacks, end of bitmap. (An absolute run is 3 or more: 00 02 is the delta code.)
+    const std::string rle8 = std::string("\x02\x01\x00\x03\x01\x02\x03\x00\x00\x00", 10) + std::string("\x03\x02\x00\x02\x02\x00\x00\x00", 8) +
+                             std::string("\x00\x03\x03\x01\x02\x00\x02\x00\x00\x01", 10);
+    // RLE4, the same pixels: a run's two nibbles alternate; absolute nibbles packed two a byte, padded to even bytes.
+    const std::string rle4 = std::string("\x02\x11\x00\x03\x12\x30\x00\x00", 8) + std::string("\x03\x22\x00\x02\x02\x00\x00\x00", 8) +
+                             std::string("\x00\x03\x31\x20\x02\x00\x00\x01", 8);
+    const std::uint8_t expected[3][5] = {{3, 1, 2, 0, 0}, {2, 2, 2, 0, 0}, {1, 1, 1, 2, 3}};  // top row first
+    const std::uint8_t rgb[4][3] = {{0, 0, 0}, {255, 0, 0}, {0, 255, 0}, {0, 0, 255}};
+    for (const int bits : {8, 4}) {
+        CAPTURE(bits);
+        const std::string path = dir.file("rle" + std::to_string(bits) + ".bmp");
+        test_support::write_bytes(path, rle_bmp(5, 3, bits, bits == 8 ? rle8 : rle4));
+        const auto image = gpurotate::read_image(path);
+        REQUIRE(image.format() == PixelFormat{SampleType::u8, 3});
+        REQUIRE(image.width() == 5);
+        for (int y = 0; y < 3; ++y) {
+            for (int x = 0; x < 5; ++x) {
+                CAPTURE(x);
+                CAPTURE(y);
+                for (int c = 0; c < 3; ++c) CHECK(u8_at(image, x, y, c) == rgb[expected[y][x]][c]);
+            }
+        }
+        test_support::write_bytes(path, rle_bmp(5, 3, bits, (bits == 8 ? rle8 : rle4).substr(0, 11)));
+        std::string message;
+        CHECK(code_of([&] { gpurotate::read_image(path); }, &message) == gpurotate::ErrorCode::input);
+        CHECK(message.find("truncated") != std::string::npos);
+    }
+}
+
 #if GPUROTATE_TEST_WITH_OPENCV
 TEST_CASE("OpenCV formats: TIFF exact for every depth, EXR exact for float") {
     test_support::TempDir dir;
@@ -161,6 +275,7 @@ TEST_CASE("bad input files give input errors naming the file") {
     const std::string jpg = test_support::file_bytes(dir.file("good.jpg"));
     const std::string bmp = test_support::file_bytes(dir.file("good.bmp"));
     const std::string tga = test_support::file_bytes(dir.file("good.tga"));
+    const std::string gif = test_support::gif_bytes(40, 30, 1, false);
     std::string raw_tga = tga.substr(0, 18) + std::string(40 * 30 * 3, '\x42');  // uncompressed, complete...
     raw_tga[2] = 2;
 
@@ -177,6 +292,8 @@ TEST_CASE("bad input files give input errors naming the file") {
         {"truncated.bmp", bmp.substr(0, bmp.size() - 1)},
         {"truncated.tga", tga.substr(0, tga.size() / 2)},
         {"truncated-raw.tga", raw_tga.substr(0, raw_tga.size() - 1)},  // ...less one byte
+        // stb decodes a GIF's first frame as far as its data go.
+        {"truncated.gif", gif.substr(0, gif.size() - 3)},
     };
     for (const auto& entry : cases) {  // named members, not a structured binding: CAPTURE cannot take one in clang 14
         const std::string& name = entry.first;

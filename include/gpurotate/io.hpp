@@ -93,6 +93,9 @@ struct WriteOptions {
                                               ///< into PNG outputs only); other formats drop it
     /// A JPEG's subsampling; automatic: 4:4:4 from quality 90 up and 4:2:0 below, as libvips does.
     ChromaSubsampling chroma = ChromaSubsampling::automatic;
+    /// WebP: lossless coding (`quality` unused). The CLI and `augment` set it for a WebP written from a
+    /// lossless WebP without --quality, so that such an image stays lossless.
+    bool lossless = false;
 };
 
 /// The most pixels an input may declare unless the caller says otherwise: 2^30 (32768 x 32768, OpenCV's

@@ -351,6 +351,8 @@ private:
             any_failed |= !write_output(job, job.outputs[i], pixels.width, pixels.height, [&] {
                 WriteOptions options;
                 options.quality = settings_.quality;
+                options.lossless = sink_for(job.outputs[i]).format() == detail::OutputFormat::webp && source.is_lossless_webp() &&
+                                   !settings_.quality_given;
                 if (character) {
                     if (!settings_.quality_given) options.quality = character->quality;
                     options.chroma = detail::chroma_after(character->chroma, swaps_axes(targets[i].orientation));

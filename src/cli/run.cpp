@@ -206,6 +206,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     // its chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
     WriteOptions write;
     write.quality = options.quality;
+    write.lossless = sink.format() == detail::OutputFormat::webp && source.is_lossless_webp() && !options.quality_given;
     std::string kept;
     if (jpeg_to_jpeg) {
         if (const auto character = source.jpeg_character()) {
@@ -258,6 +259,7 @@ void run_single_image(const Options& options, std::ostream& log) {
             << "gpurotate: decode " << decode_ms << " ms, " << (gpu ? "wait for the GPU " + fixed_ms(gpu_wait_ms) + ", " : "") << "transform " << transform_ms << " ms (with transfers), encode "
             << encode_ms << " ms\n";
         if (!kept.empty()) log << "gpurotate: JPEG encoded" << kept << ", chroma " << to_string(write.chroma) << "\n";
+        if (write.lossless) log << "gpurotate: WebP encoded losslessly, as the input is coded (--quality makes it lossy)\n";
         const std::string unwritten = sink.unwritten(source, output_metadata, options.strip);
         if (!unwritten.empty()) log << "gpurotate: " << unwritten << "\n";
         if (png_to_png) {

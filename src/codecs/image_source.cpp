@@ -8,6 +8,7 @@
 #include "codecs/metadata.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace gpurotate::detail {
 
@@ -15,6 +16,19 @@ ImageSource::ImageSource(std::string path)
     : path_(std::move(path)), bytes_(read_file_bytes(path_)), metadata_(metadata_of(bytes_)), orientation_tag_(exif_orientation(metadata_)) {}
 
 bool ImageSource::is_jpeg() const { return detail::is_jpeg(bytes_); }
+
+bool ImageSource::is_lossless_webp() const {
+    // RIFF, size, WEBP, then chunks (a fourcc, a little-endian size, data padded to even): a VP8L chunk, first
+    // or after VP8X and its metadata chunks, holds the image. An animation's ANMF frames are not looked into.
+    if (bytes_.size() < 20 || std::memcmp(bytes_.data(), "RIFF", 4) != 0 || std::memcmp(bytes_.data() + 8, "WEBP", 4) != 0) return false;
+    for (std::size_t at = 12; at + 8 <= bytes_.size();) {
+        if (std::memcmp(bytes_.data() + at, "VP8L", 4) == 0) return true;
+        if (std::memcmp(bytes_.data() + at, "VP8 ", 4) == 0) return false;
+        const std::size_t size = bytes_[at + 4] | bytes_[at + 5] << 8 | bytes_[at + 6] << 16 | std::size_t{bytes_[at + 7]} << 24;
+        at += 8 + size + (size & 1);
+    }
+    return false;
+}
 
 Image ImageSource::decode(std::int64_t max_pixels, bool stored_format) const {
     // Pageable memory even for the GPU: page-locked memory would need a CUDA context, which another thread
@@ -34,7 +48,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> ImageSource::transform_los
 
 std::optional<JpegCharacter> ImageSource::jpeg_character() const { return is_jpeg() ? detail::jpeg_character(bytes_) : std::nullopt; }
 
-int ImageSource::frame_count() const { return std::max(1, gif_frame_count(bytes_)); }
+int ImageSource::frame_count() const { return std::max(1, gif_layout(bytes_).frames); }
 
 std::string ImageSource::other_jpeg_markers() const {
     const auto starts_with = [&](const JpegSegment& s, const char* text, std::size_t size) {

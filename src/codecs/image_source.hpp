@@ -28,6 +28,8 @@ public:
     const std::vector<std::uint8_t>& bytes() const { return bytes_; }
     bool is_jpeg() const;
     bool is_png() const { return metadata_.png_storage.has_value(); }
+    /// Whether the file is a WebP coded losslessly (VP8L), which a WebP output keeps unless --quality is given.
+    bool is_lossless_webp() const;
     const ImageMetadata& metadata() const { return metadata_; }
     /// The EXIF Orientation tag (1-8), or 0 where there is none.
     int orientation_tag() const { return orientation_tag_; }

@@ -9,6 +9,7 @@
 #include "codecs/output_format.hpp"
 #include "codecs/png_chunks.hpp"
 #include "codecs/png_codec.hpp"
+#include "codecs/pnm_codec.hpp"
 #include "codecs/stb_codec.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 #include "core/validate.hpp"
@@ -21,6 +22,7 @@ Image decode_image(const std::vector<std::uint8_t>& bytes, const ReadOptions& op
     if (options.max_pixels < 0) throw Error(ErrorCode::usage, "max_pixels " + std::to_string(options.max_pixels) + " is negative");
     if (auto image = detail::turbojpeg_decode(bytes, path, options)) return std::move(*image);
     if (auto image = detail::decode_png(bytes, path, options)) return std::move(*image);
+    if (auto image = detail::decode_pnm(bytes, path, options)) return std::move(*image);
     std::string stb_reason;
     if (auto image = detail::stb_decode(bytes, path, options, stb_reason)) return std::move(*image);
     if (auto image = detail::opencv_decode(bytes, path, options)) return std::move(*image);
@@ -64,8 +66,9 @@ std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& 
         case OutputFormat::bmp: bytes = detail::stb_encode_bmp(image); break;
         case OutputFormat::tga: bytes = detail::stb_encode_tga(image); break;
         case OutputFormat::hdr: bytes = detail::stb_encode_hdr(image); break;
+        // OpenCV's WebP writer codes losslessly for a quality above 100.
+        case OutputFormat::webp: bytes = detail::opencv_encode(image, spec.format, options.lossless ? 101 : options.quality); break;
         case OutputFormat::tiff:
-        case OutputFormat::webp:
         case OutputFormat::exr: bytes = detail::opencv_encode(image, spec.format, options.quality); break;
     }
     if (options.metadata) bytes = detail::with_metadata(std::move(bytes), *options.metadata);

@@ -1,5 +1,6 @@
 #include "codecs/stb_codec.hpp"
 
+#include "codecs/bmp_rle.hpp"
 #include "codecs/decode_limits.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 
@@ -234,6 +235,7 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
         why = "file too large for stb_image";
         return std::nullopt;
     }
+    if (auto expanded = expand_rle_bmp(bytes, path, options)) return stb_decode(*expanded, path, options, why);
     const auto* data = bytes.data();
     const int size = static_cast<int>(bytes.size());
     // With libjpeg-turbo every JPEG is its: one that reaches stb here did not begin with the start-of-image
@@ -260,6 +262,9 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     if (is_jpeg(bytes) && !has_jpeg_end_marker(bytes)) throw corrupt("corrupt JPEG: file is truncated (no end-of-image marker)");
     if (!bmp_pixels_complete(bytes)) throw corrupt("corrupt BMP: file is truncated inside the pixel data");
     if (may_be_tga(bytes) && !tga_pixels_complete(bytes)) throw corrupt("corrupt TGA: file is truncated inside the pixel data");
+    // stb decodes a GIF whose first frame's data end early as far as they go, and returns the rest blank.
+    const bool gif = bytes.size() >= 4 && std::memcmp(bytes.data(), "GIF8", 4) == 0;
+    if (gif && !gif_layout(bytes).first_frame_complete) throw corrupt("corrupt GIF: file is truncated inside the first frame");
 
     PixelFormat format{SampleType::u8, channels};
     void* pixels = nullptr;
@@ -276,7 +281,6 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     StbPixels owned(pixels, &stbi_image_free);
     if (!pixels) throw corrupt(stbi_failure_reason() ? stbi_failure_reason() : "decoder failed");
     format.channels = channels;
-    const bool gif = bytes.size() >= 4 && std::memcmp(bytes.data(), "GIF8", 4) == 0;  // the signature; the frames are not needed here
     if (gif && channels == 4 && opaque(static_cast<const std::uint8_t*>(pixels), width, height)) {
         // stb decodes every GIF to RGBA; a frame with no transparent pixel is RGB, as ImageMagick reads it, so
         // that a JPEG takes it and a PNG keeps three channels.
@@ -294,27 +298,28 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     return image;
 }
 
-int gif_frame_count(const std::vector<std::uint8_t>& bytes) {
+GifLayout gif_layout(const std::vector<std::uint8_t>& bytes) {
     // Header (6), logical screen descriptor (7) and its colour table, then blocks until the trailer: an image
     // (descriptor, colour table, LZW data) or an extension, each data part as sub-blocks of a length byte and
     // that many bytes, ended by a zero length. A file cut short counts the frames it began.
     const std::size_t size = bytes.size();
-    if (size < 13 || std::memcmp(bytes.data(), "GIF8", 4) != 0) return 0;
+    GifLayout layout;
+    if (size < 13 || std::memcmp(bytes.data(), "GIF8", 4) != 0) return layout;
     const auto colour_table = [&](std::uint8_t flags) { return (flags & 0x80) ? std::size_t{3} << ((flags & 7) + 1) : 0; };
     std::size_t at = 13 + colour_table(bytes[10]);
-    const auto skip_sub_blocks = [&] {
+    const auto skip_sub_blocks = [&] {  // whether the zero length that ends them is in the file
         while (at < size && bytes[at] != 0) at += 1 + std::size_t{bytes[at]};
-        ++at;  // the zero length
+        return at++ < size;
     };
-    int frames = 0;
     while (at < size) {
         const std::uint8_t block = bytes[at];
         if (block == 0x2c) {  // image descriptor
-            ++frames;
+            ++layout.frames;
             if (at + 10 > size) break;
             at += 10 + colour_table(bytes[at + 9]);
             ++at;  // LZW minimum code size
-            skip_sub_blocks();
+            const bool complete = skip_sub_blocks();
+            if (layout.frames == 1) layout.first_frame_complete = complete;
         } else if (block == 0x21) {  // extension: label, then sub-blocks
             at += 2;
             skip_sub_blocks();
@@ -322,7 +327,7 @@ int gif_frame_count(const std::vector<std::uint8_t>& bytes) {
             break;  // the trailer (0x3b), or damage
         }
     }
-    return frames;
+    return layout;
 }
 
 std::vector<std::uint8_t> stb_encode_jpeg(ConstImageView image, int quality) {

@@ -17,9 +17,13 @@ namespace gpurotate::detail {
 std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options,
                                 std::string& why);
 
-/// How many images a GIF holds (an animation's frames; 1 for a still GIF), from its block structure; 0 for
-/// bytes that are not a GIF. gpurotate decodes the first.
-int gif_frame_count(const std::vector<std::uint8_t>& bytes);
+/// A GIF's block structure: how many images it holds (an animation's frames; 1 for a still GIF; 0 for bytes
+/// that are not a GIF), and whether the first, which gpurotate decodes, has all its data in the file.
+struct GifLayout {
+    int frames = 0;
+    bool first_frame_complete = false;
+};
+GifLayout gif_layout(const std::vector<std::uint8_t>& bytes);
 
 /// Encodes with stb_image_write: "jpeg" (quality 1..100), "bmp", "tga", "hdr".
 std::vector<std::uint8_t> stb_encode_jpeg(ConstImageView image, int quality);
