@@ -65,20 +65,23 @@ else()
   set(GPUROTATE_CLI11_SUMMARY "headers in ${GPUROTATE_CLI11_INCLUDE_DIR}")
 endif()
 
-# OpenCV (libopencv-dev): optional codecs and an independent reference in tests.
+# The codec plugin: OpenCV (libopencv-dev) for WebP and EXR, libtiff (libtiff-dev) for TIFF; optional
+# together. OpenCV is also an independent reference in tests.
 set(GPUROTATE_HAVE_OPENCV OFF)
 set(GPUROTATE_OPENCV_SUMMARY "off")
 if(NOT GPUROTATE_WITH_OPENCV STREQUAL "OFF")
   if(GPUROTATE_WITH_OPENCV STREQUAL "ON")
     find_package(OpenCV REQUIRED COMPONENTS core imgproc imgcodecs)
+    find_package(TIFF REQUIRED)
   else()
     find_package(OpenCV QUIET COMPONENTS core imgproc imgcodecs)
+    find_package(TIFF QUIET)
   endif()
-  if(OpenCV_FOUND)
+  if(OpenCV_FOUND AND TIFF_FOUND)
     set(GPUROTATE_HAVE_OPENCV ON)
-    set(GPUROTATE_OPENCV_SUMMARY "${OpenCV_VERSION} (TIFF, WebP, EXR; test reference)")
+    set(GPUROTATE_OPENCV_SUMMARY "${OpenCV_VERSION}, libtiff ${TIFF_VERSION} (TIFF, WebP, EXR; test reference)")
   else()
-    set(GPUROTATE_OPENCV_SUMMARY "not found (install libopencv-dev for TIFF, WebP, EXR)")
+    set(GPUROTATE_OPENCV_SUMMARY "not found (install libopencv-dev and libtiff-dev for TIFF, WebP, EXR)")
   endif()
 endif()
 

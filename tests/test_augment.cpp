@@ -10,6 +10,7 @@
 #include "augment/augment_options.hpp"
 #include "augment/manifest.hpp"
 #include "augment/output_plan.hpp"
+#include "codecs/file_bytes.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
@@ -17,6 +18,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <dirent.h>
@@ -181,7 +183,8 @@ TEST_CASE("augment refuses collisions, existing outputs, outputs onto inputs and
     };
     const Case cases[] = {
         {"-o " + quote(dir.file("a")) + " --format png", 2, "would both be written to"},  // img0.png and img0.bmp
-        {"-o " + quote(dir.file("in")) + " --ops identity --name '{stem}.{ext}'", 4, "is an input file"},
+        // Its outputs would lie among its inputs, and the next run (--resume too) would read them as inputs.
+        {"-o " + quote(dir.file("in")), 2, "is the output folder"},
         {"-o " + quote(dir.file("b")) + " --name '{stem}.png'", 2, "needs {op}"},
         {"-o " + quote(dir.file("b")) + " --name '../{stem}_{op}.png'", 2, "outputs stay inside the output folder"},
         {"-o " + quote(dir.file("b")) + " --name '{stem}_{op}.xyz'", 2, "names no output format"},
@@ -200,6 +203,10 @@ TEST_CASE("augment refuses collisions, existing outputs, outputs onto inputs and
         CHECK(r.output.find("gpurotate: error: ") != std::string::npos);
     }
     CHECK(run("ls " + quote(dir.file("a")) + " " + quote(dir.file("b"))).status != 0);  // nothing was created
+    const auto onto_input = run(quote(exe) + " augment " + quote(dir.file("in/img0.png")) + " -o " + quote(dir.file("in")) +
+                                " --ops identity --name '{stem}.{ext}' --device cpu");
+    CHECK(onto_input.status == 4);
+    CHECK(onto_input.output.find("is an input file") != std::string::npos);
     // A finished run is not silently redone: its outputs and its manifest are refused without --resume/--overwrite.
     REQUIRE(run(base + "-o " + quote(dir.file("c")) + " --ops rot90 --format png").status == 2);  // collision again
     REQUIRE(run(quote(exe) + " augment " + quote(dir.file("in/img0.png")) + " -o " + quote(dir.file("c")) + " --ops rot90 --device cpu").status == 0);
@@ -253,18 +260,108 @@ TEST_CASE("augment reads @list files and keeps outputs out of its own input fold
     CHECK(again.output.find("4 already complete") != std::string::npos);
 }
 
+TEST_CASE("augment --resume knows its outputs however OUTDIR is spelled, and from another working folder") {
+    test_support::TempDir dir;
+    make_dataset(dir.file("in"), 4, 8, 810);
+    const std::string args = " --ops rot90,flip-v -r --device cpu";
+    REQUIRE(run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + args).status == 0);
+    for (const std::string& spelling : {dir.file("./out"), dir.file("out") + "//", dir.path() + "//./out"}) {
+        const auto again = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(spelling) + args + " --resume");
+        CAPTURE(spelling);
+        CAPTURE(again.output);
+        CHECK(again.status == 0);
+        CHECK(again.output.find("0 outputs written") != std::string::npos);
+        CHECK(again.output.find("8 already complete") != std::string::npos);
+    }
+    // Relative paths from the folder above, where the first run gave absolute ones.
+    const auto relative = run("cd " + quote(dir.path()) + " && " + quote(exe) + " augment in -o out" + args + " --resume");
+    CAPTURE(relative.output);
+    CHECK(relative.output.find("8 already complete") != std::string::npos);
+    CHECK(records_of(dir.file("out/manifest.jsonl")).size() == 8);  // nothing was recorded twice
+}
+
+TEST_CASE("augment: @list lines keep their folders, a file named twice is read once, and a cut manifest line is dropped on --resume") {
+    test_support::TempDir dir;
+    const auto images = make_dataset(dir.file("in"), 8, 8, 820);  // in/img0.png ... and in/cats/img1.png, in/dogs/img3.png, ...
+    ::mkdir(dir.file("in/dogs2").c_str(), 0777);
+    gpurotate::write_image(dir.file("in/dogs2/img3.png"), images[0].pixels.view());  // img3.png twice, in two folders
+    test_support::write_bytes(dir.file("list.txt"), "in/dogs/img3.png\n./in/dogs2//img3.png\nin/dogs/img3.png\nin/img0.png\n" + dir.file("in/img4.png") + "\n");
+    const auto r = run("cd " + quote(dir.path()) + " && " + quote(exe) + " augment @list.txt -o out --ops rot90 --device cpu");
+    CAPTURE(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("4 inputs (0 failed), 4 outputs written") != std::string::npos);
+    CHECK(test_support::file_exists(dir.file("out/in/dogs/img3_rot90.png")));
+    CHECK(test_support::file_exists(dir.file("out/in/dogs2/img3_rot90.png")));
+    CHECK(test_support::file_exists(dir.file("out/in/img0_rot90.png")));
+    CHECK(test_support::file_exists(dir.file("out/img4_rot90.png")));  // an absolute line: its file name
+    // Files named on the command line keep their names only: the same name twice is refused, with the way out.
+    const auto clash = run(quote(exe) + " augment " + quote(dir.file("in/dogs/img3.png")) + " " + quote(dir.file("in/dogs2/img3.png")) + " -o " +
+                           quote(dir.file("out2")) + " --ops rot90 --device cpu");
+    CHECK(clash.status == 2);
+    CHECK(clash.output.find("@list") != std::string::npos);
+
+    // A run killed while writing a record leaves part of a line: --resume cuts it off and redoes its output.
+    const std::string manifest = dir.file("out/manifest.jsonl");
+    const std::string whole = test_support::file_bytes(manifest);
+    test_support::write_bytes(manifest, whole.substr(0, whole.size() - 40));
+    const auto resumed = run("cd " + quote(dir.path()) + " && " + quote(exe) + " augment @list.txt -o out --ops rot90 --device cpu --resume");
+    CAPTURE(resumed.output);
+    CHECK(resumed.status == 0);
+    CHECK(resumed.output.find("1 outputs written") != std::string::npos);
+    const auto lines = lines_of(manifest);
+    CHECK(lines.size() == 4);
+    for (const std::string& line : lines) {
+        gpurotate::augment::ManifestRecord record;
+        CAPTURE(line);
+        CHECK(gpurotate::augment::parse_json_line(line, record));
+    }
+}
+
+TEST_CASE("augment --overwrite clears a killed run's temporaries, and an output folder that cannot be made fails only its outputs") {
+    test_support::TempDir dir;
+    make_dataset(dir.file("in"), 4, 8, 830);  // in/img0.png, in/cats/img1.png, in/cats/small/img2.png, in/dogs/img3.png
+    const std::string base = quote(exe) + " augment " + quote(dir.file("in")) + " -r --ops rot90 --device cpu -o " + quote(dir.file("out"));
+    REQUIRE(run(base).status == 0);
+    const std::string stale = dir.file("out/" + gpurotate::detail::temporary_name_prefix("img0_rot90.png") + "12345.tmp");
+    test_support::write_bytes(stale, "left by a SIGKILL");
+    CHECK(run(base + " --overwrite").status == 0);
+    CHECK_FALSE(test_support::file_exists(stale));
+
+    ::mkdir(dir.file("blocked2").c_str(), 0777);
+    test_support::write_bytes(dir.file("blocked2/dogs"), "a file where a folder goes");
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -r --ops rot90 --device cpu -o " + quote(dir.file("blocked2")));
+    CAPTURE(r.output);
+    CHECK(r.status == 4);
+    CHECK(r.output.find("/dogs' is not a folder (its outputs fail)") != std::string::npos);
+    CHECK(test_support::file_exists(dir.file("blocked2/img0_rot90.png")));
+    CHECK(test_support::file_exists(dir.file("blocked2/cats/img1_rot90.png")));
+    const auto records = records_of(dir.file("blocked2/manifest.jsonl"));
+    CHECK(records.size() == 4);
+    CHECK(std::count_if(records.begin(), records.end(), [](const auto& rec) { return !rec.ok; }) == 1);
+}
+
 TEST_CASE("manifest lines round-trip any path, including bytes that are not UTF-8") {
-    gpurotate::augment::ManifestRecord r{"in/caf\xc3\xa9 \"q\"\\x\n\x01\xff.png", "rot90", "out/a.png", 3, 4, false, 17, "bad \xfe"};
+    gpurotate::augment::ManifestRecord r{"in/caf\xc3\xa9 \"q\"\\x\n\x01\xff.png", "rot90", "out/a.png", "a.png", 3, 4, false, 17, "bad \xfe"};
     const std::string line = gpurotate::augment::to_json_line(r);
     CHECK(line.find('\n') == std::string::npos);
+    // A byte outside UTF-8 is the lone surrogate of Python's surrogateescape, which json.loads and then
+    // os.path.exists read as the file's own name; a control character is itself.
+    CHECK(line.find("\\u0001\\udcff.png") != std::string::npos);
+    CHECK(line.find("caf\xc3\xa9") != std::string::npos);
     gpurotate::augment::ManifestRecord back;
     REQUIRE(gpurotate::augment::parse_json_line(line, back));
     CHECK(back.input == r.input);
+    CHECK(back.file == "a.png");
     CHECK(back.error == r.error);
     CHECK(back.width == 3);
     CHECK(back.height == 4);
     CHECK_FALSE(back.ok);
     CHECK_FALSE(gpurotate::augment::parse_json_line(line.substr(0, line.size() - 5), back));  // a torn line
+    // Older manifests wrote such a byte as \u00XX: still read as that byte, so that --resume takes them.
+    const std::string older = "{\"input\":\"x\\u00ff.png\",\"op\":\"rot90\",\"output\":\"o/x\\u00ff.png\",\"width\":1,\"height\":1,\"status\":\"ok\",\"bytes\":5}";
+    gpurotate::augment::ManifestRecord older_record;
+    REQUIRE(gpurotate::augment::parse_json_line(older, older_record));
+    CHECK(older_record.output == "o/x\xff.png");
 }
 
 TEST_CASE("shard hash, name template and option parsers") {

@@ -255,7 +255,7 @@ TEST_CASE("--device cuda exits 5 without a usable GPU and runs with one, its sta
 }
 
 #if GPUROTATE_TEST_WITH_OPENCV
-TEST_CASE("a lossless WebP stays lossless through a rotation; --quality makes it lossy") {
+TEST_CASE("a lossless WebP stays lossless through a rotation, and --quality makes it lossy") {
     test_support::TempDir dir;
     const auto image = test_support::random_image(23, 17, {gpurotate::SampleType::u8, 3}, 91);
     gpurotate::WriteOptions lossless;
@@ -270,5 +270,24 @@ TEST_CASE("a lossless WebP stays lossless through a rotation; --quality makes it
     CHECK(test_support::first_difference(gpurotate::read_image(dir.file("out.webp")).view(), expected.view()) == -1);
     REQUIRE(run(command_line(quote(dir.file("in.webp")) + " --rot90 --quality 80 -o " + quote(dir.file("lossy.webp")))).status == 0);
     CHECK(test_support::file_bytes(dir.file("lossy.webp")).find("VP8L") == std::string::npos);
+}
+
+TEST_CASE("a TIFF's ICC profile reaches a PNG and a TIFF output, and premultiplied alpha is said where it cannot be") {
+    test_support::TempDir dir;
+    gpurotate::ImageMetadata meta;
+    meta.icc.assign(200, 0x5a);
+    meta.associated_alpha = true;
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    gpurotate::write_image(dir.file("in.tif"), test_support::random_image(9, 7, {gpurotate::SampleType::u8, 4}, 62).view(), options);
+    const auto to_png = run(command_line(quote(dir.file("in.tif")) + " --rot90 -v -o " + quote(dir.file("out.png"))));
+    CAPTURE(to_png.output);
+    REQUIRE(to_png.status == 0);
+    CHECK(gpurotate::read_metadata(dir.file("out.png")).icc == meta.icc);
+    CHECK(to_png.output.find("that the alpha is premultiplied") != std::string::npos);
+    REQUIRE(run(command_line(quote(dir.file("in.tif")) + " --rot90 -o " + quote(dir.file("out.tif")))).status == 0);
+    const auto kept = gpurotate::read_metadata(dir.file("out.tif"));
+    CHECK(kept.icc == meta.icc);
+    CHECK(kept.associated_alpha);
 }
 #endif

@@ -236,10 +236,10 @@ TEST_CASE("run-length coded BMPs (RLE8, RLE4) of odd widths decode exactly, and 
 }
 
 #if GPUROTATE_TEST_WITH_OPENCV
-TEST_CASE("OpenCV formats: TIFF exact for every depth, EXR exact for float") {
+TEST_CASE("plugin formats: TIFF exact for every depth and channel count, EXR exact for float") {
     test_support::TempDir dir;
     for (SampleType s : {SampleType::u8, SampleType::u16, SampleType::f32}) {
-        for (int c : {1, 3, 4}) {
+        for (int c : {1, 2, 3, 4}) {  // alpha written unassociated (ExtraSamples 2), read back as stored, not premultiplied
             const PixelFormat f{s, c};
             const auto image = s == SampleType::f32 ? smooth_image(21, 13, f) : test_support::random_image(21, 13, f, 60);
             gpurotate::write_image(dir.file("t.tif"), image.view(), {95, true});
@@ -254,6 +254,25 @@ TEST_CASE("OpenCV formats: TIFF exact for every depth, EXR exact for float") {
     const auto back = gpurotate::read_image(dir.file("t.exr"));
     CHECK(back.format() == image.format());
     CHECK(test_support::first_difference(back.view(), image.view()) == -1);
+}
+
+TEST_CASE("a TIFF's ICC profile and premultiplied alpha travel: TIFF to TIFF, TIFF to PNG") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(9, 7, {SampleType::u16, 4}, 61);
+    gpurotate::ImageMetadata meta;
+    meta.icc.assign(300, 0);
+    for (std::size_t i = 0; i < meta.icc.size(); ++i) meta.icc[i] = static_cast<std::uint8_t>(i * 7);
+    meta.associated_alpha = true;
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    gpurotate::write_image(dir.file("in.tif"), image.view(), options);
+    const auto read = gpurotate::read_metadata(dir.file("in.tif"));
+    CHECK(read.icc == meta.icc);
+    CHECK(read.associated_alpha);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("in.tif")).view(), image.view()) == -1);  // as stored
+    gpurotate::write_image(dir.file("plain.tif"), image.view());
+    CHECK_FALSE(gpurotate::read_metadata(dir.file("plain.tif")).associated_alpha);
+    CHECK(gpurotate::read_metadata(dir.file("plain.tif")).icc.empty());
 }
 
 TEST_CASE("greyscale JPEG stays one channel with OpenCV's encoder") {

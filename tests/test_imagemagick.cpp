@@ -86,3 +86,65 @@ TEST_CASE("a JPEG re-encoded from a JPEG keeps its quality and subsampling, as I
         CHECK(character.output == std::string("73 ") + expected);
     }
 }
+
+#if GPUROTATE_TEST_WITH_OPENCV
+TEST_CASE("TIFFs ImageMagick writes are read as stored: grey+alpha, unassociated alpha, 16-bit, planar, tiled, oriented") {
+    // OpenCV read 8-bit TIFFs through libtiff's RGBA interface: unassociated alpha came back premultiplied,
+    // grey+alpha as grey, 16-bit grey+alpha as 8-bit. libtiff's plain reading keeps every sample.
+    struct Case {
+        const char* name;
+        gpurotate::PixelFormat format;
+        const char* options;  // convert's, PNG -> TIFF
+    };
+    const Case cases[] = {
+        {"grey-alpha-8", {gpurotate::SampleType::u8, 2}, ""},
+        {"grey-alpha-16", {gpurotate::SampleType::u16, 2}, ""},
+        {"rgba-8", {gpurotate::SampleType::u8, 4}, ""},
+        {"rgba-16-planar", {gpurotate::SampleType::u16, 4}, "-interlace plane"},
+        {"rgb-8-tiled", {gpurotate::SampleType::u8, 3}, "-define tiff:tile-geometry=16x16"},
+        {"rgb-8-zip", {gpurotate::SampleType::u8, 3}, "-compress zip"},
+        {"grey-16-oriented", {gpurotate::SampleType::u16, 1}, "-orient RightTop"},
+    };
+    test_support::TempDir dir;
+    for (const Case& c : cases) {
+        CAPTURE(c.name);
+        const std::string png = dir.file(std::string(c.name) + ".png"), tif = dir.file(std::string(c.name) + ".tif");
+        gpurotate::write_image(png, test_support::random_image(37, 23, c.format, 11).view());
+        REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + " " + c.options + " " + quote(tif)).status == 0);
+        for (const char* extension : {".png", ".tif"}) {
+            const std::string ours = dir.file(std::string("ours") + extension), theirs = dir.file("theirs.png");
+            const auto r = run(quote(GPUROTATE_EXE) + " " + quote(tif) + " --rot90 --overwrite -o " + quote(ours));
+            CAPTURE(extension);
+            CAPTURE(r.output);
+            REQUIRE(r.status == 0);
+            REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(tif) + " -auto-orient -rotate 90 " + quote(theirs)).status == 0);
+            const auto compared = run(std::string(GPUROTATE_COMPARE) + " -metric AE " + quote(ours) + " " + quote(theirs) + " null:");
+            CAPTURE(compared.output);
+            CHECK(compared.output == "0");
+            CHECK(gpurotate::read_image(ours).format() == c.format);
+        }
+        // The TIFF written says what its alpha is (unassociated: ImageMagick's), as libtiff and its readers expect.
+        if (c.format.channels % 2 == 0) {
+            const auto identified = run(std::string(GPUROTATE_CONVERT) + " " + quote(dir.file("ours.tif")) + " -format '%[tiff:alpha]' info:");
+            CHECK(identified.output == "unassociated");
+        }
+    }
+}
+
+TEST_CASE("what a TIFF reader leaves behind is said: later pages, CMYK, tags") {
+    test_support::TempDir dir;
+    const std::string png = dir.file("in.png");
+    gpurotate::write_image(png, test_support::random_image(20, 10, {gpurotate::SampleType::u8, 3}, 12).view());
+    REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + " " + quote(png) + " -set comment 'a description' " + quote(dir.file("pages.tif"))).status == 0);
+    REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + " -colorspace CMYK " + quote(dir.file("cmyk.tif"))).status == 0);
+    const auto pages = run(quote(GPUROTATE_EXE) + " " + quote(dir.file("pages.tif")) + " --rot90 -o " + quote(dir.file("pages.png")));
+    CAPTURE(pages.output);
+    CHECK(pages.status == 0);
+    CHECK(pages.output.find("warning: '" + dir.file("pages.tif") + "': not kept: its page 2 (the first is read)") != std::string::npos);
+    CHECK(pages.output.find("ImageDescription") != std::string::npos);
+    const auto cmyk = run(quote(GPUROTATE_EXE) + " " + quote(dir.file("cmyk.tif")) + " --rot90 -o " + quote(dir.file("cmyk.png")));
+    CAPTURE(cmyk.output);
+    CHECK(cmyk.status == 0);
+    CHECK(cmyk.output.find("its CMYK colours (read as RGB)") != std::string::npos);
+}
+#endif

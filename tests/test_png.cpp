@@ -235,9 +235,13 @@ TEST_CASE("PNG ancillary chunks are copied byte for byte, pHYs swapped with the 
     }
     check_png_kept(in, test_support::file_bytes(dir.file("stripped.png")), Orientation::rot90, bare);
     // augment keeps them in every variant, and --strip drops them there too.
-    const auto augmented = run(quote(exe) + " augment " + quote(dir.file("in.png")) + " -o " + quote(dir.file("aug")) + " --ops rot270,flip-v --device cpu --quiet");
+    const auto augmented = run(quote(exe) + " augment " + quote(dir.file("in.png")) + " -o " + quote(dir.file("aug")) + " --ops rot270,flip-v --device cpu");
     REQUIRE_MESSAGE(augmented.status == 0, augmented.output);
     CHECK(augmented.output.find("chunks dropped: prVT") != std::string::npos);
+    // --quiet keeps errors and warnings, not notes.
+    const auto quiet = run(quote(exe) + " augment " + quote(dir.file("in.png")) + " -o " + quote(dir.file("aug-quiet")) + " --ops rot270 --device cpu --quiet");
+    REQUIRE_MESSAGE(quiet.status == 0, quiet.output);
+    CHECK(quiet.output.empty());
     check_png_kept(in, test_support::file_bytes(dir.file("aug/in_rot270.png")), Orientation::rot270, expected_chunks(kept, Orientation::rot270));
     check_png_kept(in, test_support::file_bytes(dir.file("aug/in_flip-v.png")), Orientation::flip_v, kept);
     REQUIRE(run(quote(exe) + " augment " + quote(dir.file("in.png")) + " -o " + quote(dir.file("bare")) + " --ops transpose --strip --device cpu --quiet").status == 0);
@@ -304,4 +308,38 @@ TEST_CASE("the README's library example keeps a palette PNG as the CLI does") {
     write.metadata = &kept;
     gpurotate::write_image("icon-rot90.png", gpurotate::transform(icon, gpurotate::Orientation::rot90).view(), write);
     check_png_kept(in, test_support::file_bytes(dir.file("icon-rot90.png")), Orientation::rot90, expected_chunks(without(chunks_of(in), "prVT"), Orientation::rot90));
+}
+
+TEST_CASE("a grey or RGB PNG's colour key (tRNS) is its alpha channel wherever the pixels leave PNG") {
+    test_support::TempDir dir;
+    for (const bool rgb : {true, false}) {
+        for (const gpurotate::SampleType s : {gpurotate::SampleType::u8, gpurotate::SampleType::u16}) {
+            const int channels = rgb ? 3 : 1;
+            auto image = test_support::random_image(7, 5, {s, channels}, 70);
+            const std::size_t bytes = gpurotate::sample_bytes(s);
+            // Pixel (2, 1) is the key: its samples become the tRNS chunk's 16-bit values.
+            std::vector<std::uint8_t> key;
+            const std::byte* keyed = image.view().row(1) + 2 * channels * static_cast<std::int64_t>(bytes);
+            for (int c = 0; c < channels; ++c) {
+                const unsigned v = bytes == 1 ? std::to_integer<unsigned>(keyed[c]) : *reinterpret_cast<const std::uint16_t*>(keyed + 2 * c);
+                key.push_back(static_cast<std::uint8_t>(v >> 8)), key.push_back(static_cast<std::uint8_t>(v & 255));
+            }
+            gpurotate::ImageMetadata meta;
+            meta.png_storage = gpurotate::PngStorage{rgb ? 2 : 0, static_cast<int>(8 * bytes), false, {}, key};
+            gpurotate::WriteOptions options;
+            options.metadata = &meta;
+            const std::string path = dir.file(std::string("keyed-") + (rgb ? "rgb-" : "grey-") + gpurotate::to_string(image.format()) + ".png");
+            gpurotate::write_image(path, image.view(), options);
+            const auto read = gpurotate::read_image(path);
+            CAPTURE(rgb);
+            CAPTURE(gpurotate::to_string(image.format()));
+            REQUIRE(read.format() == gpurotate::PixelFormat{s, channels + 1});
+            const auto alpha_at = [&](std::int64_t x, std::int64_t y) {
+                const std::byte* p = read.view().row(y) + (x * (channels + 1) + channels) * static_cast<std::int64_t>(bytes);
+                return bytes == 1 ? std::to_integer<unsigned>(*p) : unsigned{*reinterpret_cast<const std::uint16_t*>(p)};
+            };
+            CHECK(alpha_at(2, 1) == 0);
+            CHECK(alpha_at(0, 0) == (bytes == 1 ? 255u : 65535u));  // the random image's other pixels differ from the key
+        }
+    }
 }

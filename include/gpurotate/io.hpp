@@ -38,8 +38,11 @@ struct PngChunk {
 struct ImageMetadata {
     /// EXIF: the TIFF structure, as in a JPEG's APP1 segment after "Exif\0\0" or a PNG's eXIf chunk.
     std::vector<std::uint8_t> exif;
-    /// The ICC colour profile's bytes (uncompressed).
+    /// The ICC colour profile's bytes (uncompressed): from a JPEG, PNG or TIFF; written into JPEG, PNG and TIFF.
     std::vector<std::uint8_t> icc;
+    /// The pixels' alpha is premultiplied (a TIFF's ExtraSamples 1), which a TIFF output says again; alpha
+    /// is unassociated in every other format read and written here.
+    bool associated_alpha = false;
     /// A PNG input's stored format (colour type, bit depth, PLTE, tRNS); a PNG output of the same pixel format
     /// is written that way where its samples fit (1-, 2- and 4-bit values below 2^depth; 8-bit otherwise).
     /// Pixel data rather than metadata: `--strip` keeps it (`stripped_metadata`).
@@ -109,8 +112,9 @@ struct ReadOptions {
     HostMemory memory = HostMemory::pageable;      ///< pinned when the pixels go to the GPU next
     std::int64_t max_pixels = default_max_pixels;  ///< refuse larger images from their header; 0: no limit
     /// A PNG decodes to its stored samples (see `PngStorage`), for a PNG output that keeps its palette, bit
-    /// depth and transparency; otherwise palettes become RGB (RGBA with tRNS) and 1-, 2- and 4-bit grey
-    /// becomes 8-bit, which every output format can take. Other formats ignore it.
+    /// depth and transparency; otherwise palettes become RGB (RGBA with tRNS), grey and RGB with a tRNS
+    /// colour key gain the alpha channel it means, and 1-, 2- and 4-bit grey becomes 8-bit, which every
+    /// output format can take. Other formats ignore it.
     bool png_storage = false;
 };
 

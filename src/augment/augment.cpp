@@ -57,7 +57,7 @@ void make_directories(const std::string& dir) {
 }
 
 // A run killed hard (SIGKILL, power loss) can leave the temporary files of the outputs it was writing;
-// --resume removes those of the outputs it is about to write: temporary_name_prefix(NAME) + "DIGITS.tmp".
+// --resume and --overwrite remove those of the outputs they are about to write: temporary_name_prefix(NAME) + "DIGITS.tmp".
 void remove_stale_temporaries(const std::vector<Job>& jobs) {
     std::map<std::string, std::set<std::string>> prefixes_by_dir;
     for (const Job& job : jobs) {
@@ -117,7 +117,7 @@ ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOption
             }
         }
     }
-    const auto completed = o.resume ? completed_outputs(manifest_path) : std::map<std::string, std::uint64_t>{};
+    const CompletedOutputs completed = o.resume ? completed_outputs(manifest_path) : CompletedOutputs{};
     ExistingCheck result;
     std::vector<std::string> existing;
     for (Job& job : jobs) {
@@ -131,8 +131,8 @@ ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOption
             if (inputs.count({info.st_dev, info.st_ino})) {
                 throw Error(ErrorCode::output, "output '" + out.path + "' is an input file: augment never replaces its inputs");
             }
-            const auto done = completed.find(out.path);
-            if (done != completed.end() && done->second == static_cast<std::uint64_t>(info.st_size)) {
+            const auto done = completed.find(out.path, out.relative);
+            if (done && *done == static_cast<std::uint64_t>(info.st_size)) {
                 ++result.already_complete;
                 continue;
             }
@@ -333,8 +333,15 @@ int run_augment(const AugmentOptions& o) {
     for (const Job& job : jobs) {
         for (const PlannedOutput& out : job.outputs) output_dirs.insert(out.path.substr(0, out.path.find_last_of('/')));
     }
-    for (const std::string& dir : output_dirs) make_directories(dir);
-    if (o.resume) remove_stale_temporaries(jobs);
+    for (const std::string& dir : output_dirs) {
+        try {
+            make_directories(dir);
+        } catch (const Error& e) {  // its outputs fail alone, as writes into a folder that cannot be written do
+            if (!o.quiet) std::cerr << "gpurotate: error: " << e.what() << " (its outputs fail)\n";
+        }
+    }
+    // A run killed hard leaves temporaries; a new run over the same outputs clears them as it replaces them.
+    if (o.resume || o.overwrite) remove_stale_temporaries(jobs);
     ManifestWriter manifest(manifest_path, o.overwrite);
 
     InterruptGuard interrupts;

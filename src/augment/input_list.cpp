@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <utility>
@@ -33,6 +34,14 @@ std::string base_name(std::string path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// A listed file's path below OUTDIR: as written, without "." components and repeated slashes, where it is
+// relative and has no ".."; otherwise its file name.
+std::string relative_as_written(const std::string& path) {
+    const std::string normal = std::filesystem::path(path).lexically_normal().string();
+    if (normal.empty() || normal[0] == '/' || ("/" + normal + "/").find("/../") != std::string::npos) return base_name(path);
+    return normal;
+}
+
 class Walker {
 public:
     Walker(bool recursive, const std::string& exclude_dir) : recursive_(recursive) {
@@ -40,15 +49,23 @@ public:
         if (!exclude_dir.empty() && ::stat(exclude_dir.c_str(), &info) == 0) exclude_ = FileId{info.st_dev, info.st_ino};
     }
 
-    void add_argument(const std::string& argument) {
+    /// A folder contributes its image files below it; a file itself, under its file name, or (`keep_folders`,
+    /// for the lines of an @list) under its path as written where that is relative and stays below the
+    /// working folder, so that train/cat/1.jpg and train/dog/1.jpg keep apart as they do in a folder walk.
+    void add_argument(const std::string& argument, bool keep_folders) {
         struct stat info {};
         if (::stat(argument.c_str(), &info) != 0) {
             throw Error(ErrorCode::input, "cannot read '" + argument + "': " + std::strerror(errno));
         }
         if (S_ISDIR(info.st_mode)) {
+            if (FileId{info.st_dev, info.st_ino} == exclude_) {
+                // Its outputs would lie among its inputs: the next run (--resume too) would read them as inputs.
+                throw Error(ErrorCode::usage, "input folder '" + argument + "' is the output folder: a later run would read its outputs as "
+                                              "inputs; write them to a folder of their own (e.g. -o " + join(argument, "augmented") + ")");
+            }
             walk(argument, "", info, true);
-        } else {
-            files_.push_back({argument, base_name(argument)});
+        } else if (seen_files_.insert({info.st_dev, info.st_ino}).second) {  // a file named twice is read once
+            files_.push_back({argument, keep_folders ? relative_as_written(argument) : base_name(argument)});
         }
     }
 
@@ -81,7 +98,7 @@ private:
             }
             if (S_ISDIR(info.st_mode)) {
                 if (recursive_) walk(path, join(relative_dir, name), info, false);
-            } else if (S_ISREG(info.st_mode) && has_image_extension(name)) {
+            } else if (S_ISREG(info.st_mode) && has_image_extension(name) && seen_files_.insert({info.st_dev, info.st_ino}).second) {
                 files_.push_back({path, join(relative_dir, name)});
             }
         }
@@ -90,6 +107,7 @@ private:
     bool recursive_;
     FileId exclude_{0, 0};
     std::set<FileId> visited_;
+    std::set<FileId> seen_files_;
     std::vector<InputFile> files_;
 };
 
@@ -130,13 +148,13 @@ std::vector<InputFile> list_inputs(const std::vector<std::string>& arguments, bo
             const std::string list = argument.substr(1);
             for (const ListedPath& entry : read_list_file(list)) {
                 try {
-                    walker.add_argument(entry.path);
+                    walker.add_argument(entry.path, true);
                 } catch (const Error& e) {
                     throw Error(e.code(), std::string(e.what()) + " (line " + std::to_string(entry.line) + " of '" + list + "')");
                 }
             }
         } else {
-            walker.add_argument(argument);
+            walker.add_argument(argument, false);
         }
     }
     return walker.take();

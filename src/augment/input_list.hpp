@@ -9,7 +9,7 @@ namespace gpurotate::augment {
 
 struct InputFile {
     std::string path;      ///< as it is opened
-    std::string relative;  ///< below OUTDIR: the path inside its folder argument, or the file name
+    std::string relative;  ///< below OUTDIR: the path inside its folder argument, an @list line's relative path, or the file name
 };
 
 /// Whether `path`'s extension is one of the image formats the decoders read (case-insensitive).
@@ -18,8 +18,10 @@ bool has_image_extension(const std::string& path);
 /// Expands the arguments, sorted by relative path. Folders contribute their image files (by extension;
 /// hidden entries skipped), with `recursive` their subfolders too, following symbolic links but never
 /// entering a folder twice (no loops) nor the folder `exclude_dir` (the output folder, when it lies inside
-/// an input folder). Files named directly are taken whatever their extension. Throws Error (input) for an
-/// argument that does not exist or cannot be listed.
+/// an input folder). Files named directly are taken whatever their extension, under their file name; an
+/// @list's lines under their relative path as written. A file reached twice is listed once. Throws Error
+/// (input) for an argument that does not exist or cannot be listed, (usage) for a folder argument that is
+/// `exclude_dir` itself.
 std::vector<InputFile> list_inputs(const std::vector<std::string>& arguments, bool recursive, const std::string& exclude_dir);
 
 }  // namespace gpurotate::augment

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include <fcntl.h>
@@ -40,8 +41,9 @@ void append_escaped(std::string& out, const std::string& s) {
             out.append(s, i, n);
             i += n - 1;
         } else {
+            // A control character as itself; a byte outside UTF-8 as the surrogate that stands for it.
             char escape[8];
-            std::snprintf(escape, sizeof escape, "\\u%04x", c);
+            std::snprintf(escape, sizeof escape, "\\u%04x", c < 0x80 ? c : 0xdc00 + c);
             out += escape;
         }
     }
@@ -70,6 +72,7 @@ public:
                 if (key == "input") r.input = value;
                 if (key == "op") r.operation = value;
                 if (key == "output") r.output = value;
+                if (key == "file") r.file = value;
                 if (key == "status") r.ok = value == "ok";
                 if (key == "error") r.error = value;
             }
@@ -106,7 +109,16 @@ private:
                 out += '\n';
             } else if (e == 'u') {
                 if (pos_ + 4 > s_.size()) return false;
-                out += static_cast<char>(std::stoi(s_.substr(pos_, 4), nullptr, 16));
+                const int code = std::stoi(s_.substr(pos_, 4), nullptr, 16);
+                // What append_escaped writes: a control character, or a byte outside UTF-8 as \uDCXX (as
+                // \u00XX before: kept readable, so that --resume reads older manifests too).
+                if (code >= 0xdc80 && code <= 0xdcff) {
+                    out += static_cast<char>(code - 0xdc00);
+                } else if (code <= 0xff) {
+                    out += static_cast<char>(code);
+                } else {
+                    return false;
+                }
                 pos_ += 4;
             } else {
                 out += e;
@@ -128,6 +140,8 @@ std::string to_json_line(const ManifestRecord& r) {
     append_escaped(line, r.operation);
     line += ",\"output\":";
     append_escaped(line, r.output);
+    line += ",\"file\":";
+    append_escaped(line, r.file);
     line += ",\"width\":" + std::to_string(r.width) + ",\"height\":" + std::to_string(r.height);
     line += std::string(",\"status\":\"") + (r.ok ? "ok" : "failed") + "\"";
     line += ",\"bytes\":" + std::to_string(r.bytes);
@@ -147,17 +161,33 @@ bool parse_json_line(const std::string& line, ManifestRecord& record) {
     }
 }
 
-std::map<std::string, std::uint64_t> completed_outputs(const std::string& manifest_path) {
-    std::map<std::string, std::uint64_t> done;
+std::string normal_absolute(const std::string& path) {
+    std::error_code ignored;  // no working folder: compare as written
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ignored);
+    return (absolute.empty() ? std::filesystem::path(path) : absolute).lexically_normal().string();
+}
+
+std::optional<std::uint64_t> CompletedOutputs::find(const std::string& output, const std::string& file) const {
+    if (const auto it = by_file.find(file); it != by_file.end()) return it->second;
+    if (const auto it = by_output.find(normal_absolute(output)); it != by_output.end()) return it->second;
+    return std::nullopt;
+}
+
+CompletedOutputs completed_outputs(const std::string& manifest_path) {
+    CompletedOutputs done;
     std::ifstream in(manifest_path);
     std::string line;
     while (std::getline(in, line)) {
         ManifestRecord r;
         if (!parse_json_line(line, r)) continue;
+        // A record names its output as that run spelled it (relative to that run's working folder), and
+        // since this version also below OUTDIR: that name holds whatever the spelling and working folder.
+        auto& map = r.file.empty() ? done.by_output : done.by_file;
+        const std::string key = r.file.empty() ? normal_absolute(r.output) : r.file;
         if (r.ok) {
-            done[r.output] = r.bytes;
+            map[key] = r.bytes;
         } else {
-            done.erase(r.output);
+            map.erase(key);
         }
     }
     return done;
@@ -166,11 +196,24 @@ std::map<std::string, std::uint64_t> completed_outputs(const std::string& manife
 ManifestWriter::ManifestWriter(const std::string& path, bool truncate) : path_(path) {
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0666);
     if (fd_ < 0) throw Error(ErrorCode::output, "cannot write manifest '" + path + "': " + std::strerror(errno));
-    // A run killed mid-write may have left a torn last line: end it, so the next record starts a line of its own.
-    const off_t size = ::lseek(fd_, 0, SEEK_END);
+    // A run killed mid-write may have left a torn last line: cut it off (its output is redone, having no
+    // record), so that every line stays a JSON object for the readers of the file.
+    off_t end = ::lseek(fd_, 0, SEEK_END);
     char last = '\n';
-    if (size > 0 && ::pread(fd_, &last, 1, size - 1) == 1 && last != '\n') {
-        ManifestWriter::append_raw("\n");
+    if (end > 0 && ::pread(fd_, &last, 1, end - 1) == 1 && last != '\n') {
+        char block[4096];
+        while (end > 0) {
+            const off_t from = end > static_cast<off_t>(sizeof block) ? end - static_cast<off_t>(sizeof block) : 0;
+            const ssize_t n = ::pread(fd_, block, static_cast<std::size_t>(end - from), from);
+            if (n <= 0) break;
+            const void* newline = ::memrchr(block, '\n', static_cast<std::size_t>(n));
+            if (newline) {
+                end = from + (static_cast<const char*>(newline) - block) + 1;
+                break;
+            }
+            end = from;
+        }
+        if (::ftruncate(fd_, end) != 0) throw Error(ErrorCode::output, "cannot write manifest '" + path + "': " + std::strerror(errno));
     }
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace gpurotate::augment {
@@ -13,6 +14,7 @@ struct ManifestRecord {
     std::string input;
     std::string operation;
     std::string output;
+    std::string file;         ///< the output's path below OUTDIR
     std::int64_t width = 0;   ///< of the output; 0 when the input could not be decoded
     std::int64_t height = 0;
     bool ok = false;
@@ -20,15 +22,27 @@ struct ManifestRecord {
     std::string error;        ///< why it failed
 };
 
-/// One record as a JSON object on one line (no newline). Bytes that are not UTF-8 are written as \u00XX.
+/// One record as a JSON object on one line (no newline). A byte that is not part of UTF-8 (a file name's
+/// on Linux may be any) is written as the lone surrogate \uDCXX, as Python's "surrogateescape" reads it
+/// back: json.loads then os.path.exists finds the file.
 std::string to_json_line(const ManifestRecord& record);
 
 /// Parses a line written by to_json_line; false for anything else (a torn last line, say).
 bool parse_json_line(const std::string& line, ManifestRecord& record);
 
-/// The outputs a manifest records as written, by output path, with their sizes; the last record of an
-/// output wins. A missing file is an empty manifest.
-std::map<std::string, std::uint64_t> completed_outputs(const std::string& manifest_path);
+/// The outputs a manifest records as written, with their sizes; the last record of an output wins. A
+/// missing file is an empty manifest.
+struct CompletedOutputs {
+    std::map<std::string, std::uint64_t> by_file;    ///< by path below OUTDIR (records that have it)
+    std::map<std::string, std::uint64_t> by_output;  ///< by absolute, lexically normal path (older records)
+    /// The recorded size of `output` (below OUTDIR: `file`), if the manifest records it as written.
+    std::optional<std::uint64_t> find(const std::string& output, const std::string& file) const;
+};
+CompletedOutputs completed_outputs(const std::string& manifest_path);
+
+/// `path` made absolute against the working folder and lexically normal ("./", "//" and "a/.." gone): the
+/// same for every spelling of one path that does not go through a link.
+std::string normal_absolute(const std::string& path);
 
 /// Appends records; safe to call from many threads. Each record reaches the file in one write().
 class ManifestWriter {

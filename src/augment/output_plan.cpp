@@ -105,7 +105,8 @@ std::vector<Job> plan_jobs(const std::vector<InputFile>& inputs, const AugmentOp
         if (same && !writable_extension(ext)) ext = "png";  // e.g. GIF or PSD in: no writer, so PNG out
         Job job{input, {}};
         for (Orientation op : options.operations) {
-            const std::string path = out_dir + "/" + directory_part(input.relative) + expand(options.name_template, stem_of(name), std::string(gpurotate::name(op)), ext);
+            const std::string relative = directory_part(input.relative) + expand(options.name_template, stem_of(name), std::string(gpurotate::name(op)), ext);
+            const std::string path = out_dir + "/" + relative;
             if (!writable_extension(extension_of(file_name_of(path)))) {
                 throw Error(ErrorCode::usage, "--name '" + options.name_template + "' gives '" + path +
                                                   "', whose extension names no output format (use {ext})");
@@ -113,9 +114,10 @@ std::vector<Job> plan_jobs(const std::vector<InputFile>& inputs, const AugmentOp
             const auto [it, inserted] = owner.emplace(path, input.path);
             if (!inserted) {
                 throw Error(ErrorCode::usage, "'" + it->second + "' and '" + input.path + "' would both be written to '" + path +
-                                                  "' (rename one: --name's {stem}, {op} and {ext} are the same for both)");
+                                                  "' (--name's {stem}, {op} and {ext} are the same for both: rename one, or name the files in an @list file, whose "
+                                                  "lines keep their folders below OUTDIR)");
             }
-            job.outputs.push_back({op, path});
+            job.outputs.push_back({op, path, relative});
         }
         jobs.push_back(std::move(job));
     }

@@ -14,6 +14,7 @@ namespace gpurotate::augment {
 struct PlannedOutput {
     Orientation operation;
     std::string path;
+    std::string relative;  ///< below OUTDIR, whatever OUTDIR's spelling: what --resume matches the manifest on
 };
 
 /// One input and the outputs still to write for it.

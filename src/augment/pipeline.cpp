@@ -296,6 +296,12 @@ private:
             return;
         }
         decode_ns_ += nanoseconds_since(start);
+        if (!warned_losses_.load()) {  // once a run, as the animation warning
+            const std::string losses = source.decoder_losses(input.format(), settings_.strip);
+            if (!losses.empty() && !warned_losses_.exchange(true)) {
+                progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others): " + losses);
+            }
+        }
 
         // The variants side by side in the staging buffer, each packed, each starting on a 64-byte boundary:
         // laid out first, then pointed into the buffer once it has grown to hold them all.
@@ -481,7 +487,7 @@ private:
     /// Runs `write` for one output and records what happened in the manifest and the totals.
     template <class Write>
     bool write_output(const Job& job, const PlannedOutput& out, std::int64_t width, std::int64_t height, Write&& write) {
-        ManifestRecord record{job.input.path, std::string(name(out.operation)), out.path, width, height, false, 0, {}};
+        ManifestRecord record{job.input.path, std::string(name(out.operation)), out.path, out.relative, width, height, false, 0, {}};
         try {
             detail::NvtxRange range("encode");
             write();
@@ -507,7 +513,7 @@ private:
     void fail_input(const Job& job, const std::string& reason) {
         progress_.message("gpurotate: error: " + reason + " (skipped)");
         for (const PlannedOutput& out : job.outputs) {
-            manifest_.append({job.input.path, std::string(name(out.operation)), out.path, 0, 0, false, 0, reason});
+            manifest_.append({job.input.path, std::string(name(out.operation)), out.path, out.relative, 0, 0, false, 0, reason});
         }
         {
             std::lock_guard<std::mutex> lock(totals_mutex_);
@@ -585,6 +591,7 @@ private:
     std::atomic<bool> fatal_flag_{false};
     std::atomic<bool> warned_orientation_{false};  // the EXIF warning once a run, not once an image
     std::atomic<bool> warned_frames_{false};       // and the animation warning
+    std::atomic<bool> warned_losses_{false};       // and what a decoder leaves behind
     std::atomic<bool> noted_png_{false};           // what a PNG output leaves out, once a run
     std::atomic<bool> noted_unwritten_{false};     // what an output format cannot carry, once a run
     std::atomic<bool> warned_coder_{false};

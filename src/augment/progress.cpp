@@ -36,6 +36,8 @@ Progress::~Progress() {
 }
 
 void Progress::message(const std::string& text) {
+    // --quiet keeps errors and warnings, not notes (what -v would tell in the single-image command).
+    if (quiet_ && text.rfind("gpurotate: note:", 0) == 0) return;
     std::lock_guard<std::mutex> lock(mutex_);
     if (bar_drawn_) std::fputs("\r\033[K", stderr);
     std::fprintf(stderr, "%s\n", text.c_str());

@@ -227,6 +227,9 @@ void run_single_image(const Options& options, std::ostream& log) {
     // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
     if (jpeg_on_gpu && transcode_on_gpu(options, source, sink, &input, element, write.quality, output_metadata, *gpu, clock, log)) return;
     const double decode_ms = clock.lap_ms();
+    if (const std::string losses = source.decoder_losses(input.format(), options.strip); !losses.empty()) {
+        log << "gpurotate: warning: '" << options.input << "': " << losses << "\n";
+    }
     sink.check_holds(input.format());
     if (gpu) gpu->wait();
     const double gpu_wait_ms = clock.lap_ms();

@@ -20,13 +20,13 @@ void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
 void ImageSink::write_encoded(const std::vector<std::uint8_t>& bytes) const { write_file_atomically(path_, bytes, overwrite_, durable_); }
 
 std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata& metadata, bool strip) const {
-    if (strip) return {};
     std::string lost;
     const auto add = [&](const std::string& words) { lost += (lost.empty() ? "" : ", ") + words; };
-    if (!holds_exif()) {  // metadata.cpp, png_codec.cpp
-        if (!metadata.exif.empty()) add("EXIF");
-        if (!metadata.icc.empty()) add("ICC profile");
-    }
+    // Every other format's alpha is unassociated: premultiplied colours go in as they are.
+    if (metadata.associated_alpha && format() != OutputFormat::tiff) add("that the alpha is premultiplied (the colours are written as stored)");
+    if (strip) return lost.empty() ? lost : std::string(spec_->name) + " output: not written: " + lost;
+    if (!holds_exif() && !metadata.exif.empty()) add("EXIF");  // metadata.cpp, png_codec.cpp
+    if (!holds_icc() && !metadata.icc.empty()) add("ICC profile");  // and the TIFF writer of the plugin
     if (!is_png()) {
         std::string chunks;
         for (const PngChunk& chunk : metadata.png_chunks) {

@@ -1,5 +1,6 @@
 #include "codecs/image_source.hpp"
 
+#include "codecs/decoder_losses.hpp"
 #include "codecs/stb_codec.hpp"
 
 #include "codecs/file_bytes.hpp"
@@ -49,6 +50,10 @@ std::vector<std::optional<std::vector<std::uint8_t>>> ImageSource::transform_los
 std::optional<JpegCharacter> ImageSource::jpeg_character() const { return is_jpeg() ? detail::jpeg_character(bytes_) : std::nullopt; }
 
 int ImageSource::frame_count() const { return std::max(1, gif_layout(bytes_).frames); }
+
+std::string ImageSource::decoder_losses(PixelFormat decoded, bool strip) const {
+    return losses_warning(detail::decoder_losses(bytes_, decoded), strip);
+}
 
 std::string ImageSource::other_jpeg_markers() const {
     const auto starts_with = [&](const JpegSegment& s, const char* text, std::size_t size) {

@@ -56,6 +56,11 @@ public:
     /// How many images the file holds: an animated GIF's frames, of which the first is decoded; 1 otherwise.
     int frame_count() const;
 
+    /// The warning of what the decoder leaves behind of this file, given the format its pixels decoded to
+    /// ("not kept: pages 2-3, its alpha channel, ICC profile"; metadata left out with `strip`); empty for
+    /// PNG and JPEG, whose codecs keep their metadata, and where nothing is left behind.
+    std::string decoder_losses(PixelFormat decoded, bool strip) const;
+
     /// A JPEG's marker segments that `metadata()` does not hold, which only the lossless path copies, in
     /// words ("XMP, 2 comments, APP13"); empty where there are none or for other formats.
     std::string other_jpeg_markers() const;

@@ -68,7 +68,8 @@ std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& 
         case OutputFormat::hdr: bytes = detail::stb_encode_hdr(image); break;
         // OpenCV's WebP writer codes losslessly for a quality above 100.
         case OutputFormat::webp: bytes = detail::opencv_encode(image, spec.format, options.lossless ? 101 : options.quality); break;
-        case OutputFormat::tiff:
+        // A TIFF carries the ICC profile and says whether the alpha is premultiplied; OpenCV's formats carry nothing.
+        case OutputFormat::tiff: return detail::opencv_encode(image, spec.format, options.quality, options.metadata);
         case OutputFormat::exr: bytes = detail::opencv_encode(image, spec.format, options.quality); break;
     }
     if (options.metadata) bytes = detail::with_metadata(std::move(bytes), *options.metadata);
@@ -101,6 +102,7 @@ ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element,
 ImageMetadata stripped_metadata(const ImageMetadata& metadata) {
     ImageMetadata out;
     out.png_storage = metadata.png_storage;
+    out.associated_alpha = metadata.associated_alpha;  // what the pixels are, as png_storage
     return out;
 }
 

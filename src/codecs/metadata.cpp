@@ -2,6 +2,7 @@
 
 #include "codecs/byte_order.hpp"
 #include "codecs/jpeg_segments.hpp"
+#include "codecs/tiff_directory.hpp"
 #include "codecs/png_chunks.hpp"
 
 #include <zlib.h>
@@ -154,8 +155,19 @@ void read_png(const Bytes& b, ImageMetadata& meta) {
 
 ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
     ImageMetadata meta;
-    if (is_png(file)) read_png(file, meta);
-    else read_jpeg(file, meta);
+    if (is_png(file)) {
+        read_png(file, meta);
+    } else if (const auto tiff = read_tiff_directory(file)) {
+        // A TIFF's ICC profile (tag 34675, UNDEFINED bytes), and whether its alpha is premultiplied.
+        const auto icc = tiff->entries.find(34675);
+        if (icc != tiff->entries.end() && icc->second.type == 7 && icc->second.at <= file.size() && file.size() - icc->second.at >= icc->second.count) {
+            meta.icc.assign(file.begin() + static_cast<std::ptrdiff_t>(icc->second.at),
+                            file.begin() + static_cast<std::ptrdiff_t>(icc->second.at + icc->second.count));
+        }
+        meta.associated_alpha = tiff->value(338) == 1u;
+    } else {
+        read_jpeg(file, meta);
+    }
     Bytes exif = meta.exif;
     if (!exif.empty() && !open_tiff(exif)) meta.exif.clear();  // not TIFF-structured: not EXIF we can keep
     return meta;

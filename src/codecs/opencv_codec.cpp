@@ -11,6 +11,7 @@
 #include "core/executable_folder.hpp"
 
 #include <gpurotate/error.hpp>
+#include <gpurotate/transform.hpp>
 
 #include <cstdlib>
 #include <cstring>
@@ -98,7 +99,11 @@ std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, const
     if (const auto declared = declared_extent(bytes)) check_declared_size(path, declared->width, declared->height, options);
     const GpurotateCvPlugin& cv = plugin(ErrorCode::input);
     GpurotateCvImage decoded{};
-    if (!cv.decode(bytes.data(), bytes.size(), &decoded)) return std::nullopt;
+    char error[512] = "";
+    if (!cv.decode(bytes.data(), bytes.size(), &decoded, error, sizeof error)) {
+        if (error[0] != '\0') throw Error(ErrorCode::input, "cannot decode '" + path + "': " + error);  // a TIFF libtiff read and found damaged
+        return std::nullopt;
+    }
     const std::unique_ptr<void, void (*)(void*)> owner(decoded.owner, cv.release);
     const auto sample = sample_of(decoded.sample);
     if (!sample) return std::nullopt;
@@ -107,15 +112,20 @@ std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, const
     for (int y = 0; y < decoded.height; ++y) {
         std::memcpy(image.view().row(y), decoded.data + static_cast<std::size_t>(y) * decoded.pitch, image.view().row_bytes());
     }
+    // A TIFF's Orientation tag, which libtiff leaves to its caller: applied, so that TIFF inputs arrive upright
+    // as they did when OpenCV read them through libtiff's RGBA interface (and as the README says).
+    if (decoded.orientation > 1) return transform(image, orientation_from_exif(decoded.orientation), Backend::cpu);
     return image;
 }
 
-std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat format, int quality) {
+std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat format, int quality, const ImageMetadata* metadata) {
     if (!opencv_codecs_available()) throw Error(ErrorCode::output, "this gpurotate has no OpenCV codecs (" + std::string(gpurotate_cv_plugin_file) + ")");
     const char* extension = extension_of(format);
     const GpurotateCvPlugin& cv = plugin(ErrorCode::output);
+    const bool icc = metadata && !metadata->icc.empty();
     const GpurotateCvImage view{static_cast<int>(image.width), static_cast<int>(image.height), image.format.channels,
-                                cv_sample(image.format.sample), reinterpret_cast<const unsigned char*>(image.data), image.pitch, nullptr};
+                                cv_sample(image.format.sample), reinterpret_cast<const unsigned char*>(image.data), image.pitch, nullptr,
+                                metadata && metadata->associated_alpha ? 1 : 0, 1, icc ? metadata->icc.data() : nullptr, icc ? metadata->icc.size() : 0};
     GpurotateCvBytes encoded{};
     char error[512] = "";
     if (!cv.encode(&view, extension, quality, &encoded, error, sizeof error)) throw Error(ErrorCode::output, error);

@@ -1,6 +1,7 @@
 #pragma once
-// The optional OpenCV codecs (TIFF, WebP, OpenEXR, and a true greyscale JPEG encoder). OpenCV keeps colour
-// pixels in BGR(A) order; these functions convert so that gpurotate always sees the file's RGB(A) order.
+// The optional codec plugin (TIFF through libtiff; WebP, OpenEXR and a true greyscale JPEG encoder through
+// OpenCV). OpenCV keeps colour pixels in BGR(A) order; the plugin converts so that gpurotate always sees the
+// file's RGB(A) order.
 
 #include "codecs/output_format.hpp"
 
@@ -14,12 +15,14 @@
 
 namespace gpurotate::detail {
 
-/// The decoded image, or nothing if OpenCV is absent or cannot decode `bytes`. Throws Error (input) naming
-/// `path` when the image is over `options.max_pixels` (from the header for TIFF and WebP; OpenCV refuses
-/// more than 2^30 pixels in any format before allocating).
+/// The decoded image (a TIFF turned upright by its Orientation tag), or nothing if the plugin is absent or
+/// cannot decode `bytes`. Throws Error (input) naming `path` when the image is over `options.max_pixels`
+/// (from the header for TIFF and WebP; OpenCV refuses more than 2^30 pixels in any format before
+/// allocating), or for a TIFF that libtiff reads and finds damaged.
 std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
 
-/// Encodes `image` as `format` (tiff, webp, exr, jpeg). Throws Error (output) on failure or without OpenCV.
-std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat format, int quality);
+/// Encodes `image` as `format` (tiff, webp, exr, jpeg); a TIFF with `metadata`'s ICC profile and its alpha
+/// association. Throws Error (output) on failure or without the plugin.
+std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat format, int quality, const ImageMetadata* metadata = nullptr);
 
 }  // namespace gpurotate::detail

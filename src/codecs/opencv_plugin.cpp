@@ -1,9 +1,12 @@
-// libgpurotate-opencv.so: OpenCV's codecs behind the plain interface of opencv_plugin_abi.hpp. OpenCV
-// keeps colour pixels in BGR(A) order; the plugin converts, so that gpurotate always sees the file's RGB(A).
+// libgpurotate-opencv.so: TIFF through libtiff (tiff_plugin_codec.hpp), and OpenCV's codecs for WebP, EXR and
+// the TIFFs libtiff's plain reading does not cover, behind the plain interface of opencv_plugin_abi.hpp.
+// OpenCV keeps colour pixels in BGR(A) order; the plugin converts, so that gpurotate always sees RGB(A).
 
 #include "codecs/opencv_plugin_abi.hpp"
+#include "codecs/tiff_plugin_codec.hpp"
 
 #include <opencv2/core.hpp>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -32,14 +35,31 @@ void swap_red_blue(cv::Mat& m) {
     if (m.channels() == 4) cv::cvtColor(m, m, cv::COLOR_BGRA2RGBA);
 }
 
-int decode(const unsigned char* bytes, std::size_t size, GpurotateCvImage* out) {
+// OpenCV logs a decoder's failure on stderr ("imdecode_(''): can't read header: ...", "[ WARN:0@...]"),
+// before gpurotate's own one-line message: its log is silenced, since every failure is reported anyway.
+void silence_opencv_log() {
+    static const bool silenced = [] {
+        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        return true;
+    }();
+    (void)silenced;
+}
+
+int decode(const unsigned char* bytes, std::size_t size, GpurotateCvImage* out, char* error, std::size_t error_size) {
+    silence_opencv_log();
+    if (error_size > 0) error[0] = '\0';
     try {
+        switch (gpurotate_plugin::tiff_decode(bytes, size, out, error, error_size)) {
+            case gpurotate_plugin::TiffRead::decoded: return 1;
+            case gpurotate_plugin::TiffRead::damaged: return 0;
+            case gpurotate_plugin::TiffRead::not_handled: break;
+        }
         auto decoded = std::make_unique<cv::Mat>(
             cv::imdecode(cv::Mat(1, static_cast<int>(size), CV_8U, const_cast<unsigned char*>(bytes)), cv::IMREAD_UNCHANGED));
         const int sample = decoded->empty() ? -1 : sample_of(decoded->depth());
         if (sample < 0 || decoded->channels() > 4) return 0;
         swap_red_blue(*decoded);
-        *out = GpurotateCvImage{decoded->cols, decoded->rows, decoded->channels(), sample, decoded->data, decoded->step[0], decoded.get()};
+        *out = GpurotateCvImage{decoded->cols, decoded->rows, decoded->channels(), sample, decoded->data, decoded->step[0], decoded.get(), 0, 1, nullptr, 0};
         decoded.release();
         return 1;
     } catch (const std::exception&) {  // cv::Exception, std::bad_alloc: not decoded
@@ -50,7 +70,9 @@ int decode(const unsigned char* bytes, std::size_t size, GpurotateCvImage* out) 
 void release(void* owner) { delete static_cast<cv::Mat*>(owner); }
 
 int encode(const GpurotateCvImage* image, const char* extension, int quality, GpurotateCvBytes* out, char* error, std::size_t error_size) {
+    silence_opencv_log();
     try {
+        if (std::string(extension) == ".tif") return gpurotate_plugin::tiff_encode(image, out, error, error_size);
         const cv::Mat view(image->height, image->width, CV_MAKETYPE(cv_depth(image->sample), image->channels),
                            const_cast<unsigned char*>(image->data), image->pitch);
         cv::Mat bgr = view.clone();
@@ -59,8 +81,6 @@ int encode(const GpurotateCvImage* image, const char* extension, int quality, Gp
         const std::string ext = extension;
         if (ext == ".jpg") params = {cv::IMWRITE_JPEG_QUALITY, quality};
         if (ext == ".webp") params = {cv::IMWRITE_WEBP_QUALITY, quality};
-        // LZW is lossless for every depth; OpenCV's default for 3-channel float is the lossy SGILOG.
-        if (ext == ".tif") params = {cv::IMWRITE_TIFF_COMPRESSION, 5 /* COMPRESSION_LZW */};
         auto bytes = std::make_unique<std::vector<unsigned char>>();
         if (!cv::imencode(ext, bgr, *bytes, params)) {
             std::snprintf(error, error_size, "OpenCV could not encode %s", extension);

@@ -1,7 +1,8 @@
 #pragma once
-// The interface between gpurotate and its OpenCV plugin (libgpurotate-opencv.so), which is loaded with
-// dlopen only when a file needs OpenCV (TIFF, WebP, EXR), so that a PNG or JPEG run never maps OpenCV and
-// its dozens of libraries. Plain C types only: the plugin links nothing of gpurotate's.
+// The interface between gpurotate and its codec plugin (libgpurotate-opencv.so: TIFF through libtiff, WebP
+// and EXR through OpenCV), which is loaded with dlopen only when a file needs it, so that a PNG or JPEG run
+// never maps OpenCV, libtiff and their dozens of libraries. Plain C types only: the plugin links nothing
+// of gpurotate's.
 
 #include <cstddef>
 
@@ -19,6 +20,10 @@ struct GpurotateCvImage {
     const unsigned char* data;
     std::size_t pitch;
     void* owner;
+    int alpha_associated;  ///< the last channel is premultiplied alpha (a TIFF's ExtraSamples 1); else unassociated
+    int orientation;       ///< decode: a TIFF's Orientation tag (1-8) not yet applied to the pixels; 1 otherwise
+    const unsigned char* icc;  ///< encode: an ICC profile for a TIFF output, or null
+    std::size_t icc_size;
 };
 
 /// Encoded bytes, owned by the plugin until `release_bytes`.
@@ -30,11 +35,12 @@ struct GpurotateCvBytes {
 
 struct GpurotateCvPlugin {
     int abi_version;  ///< gpurotate_cv_abi_version
-    /// 1 and `out` filled when OpenCV decodes `bytes` into 1-4 channels of u8, u16 or f32; else 0, nothing held.
-    int (*decode)(const unsigned char* bytes, std::size_t size, GpurotateCvImage* out);
+    /// 1 and `out` filled when the plugin decodes `bytes` into 1-4 channels of u8, u16 or f32; else 0, nothing
+    /// held, with the reason in `error` where the file is one it reads and is damaged (else left empty).
+    int (*decode)(const unsigned char* bytes, std::size_t size, GpurotateCvImage* out, char* error, std::size_t error_size);
     void (*release)(void* owner);
     /// 1 and `out` filled on success; else 0 with a message in `error`. `extension` is ".tif", ".webp",
-    /// ".exr" or ".jpg"; `quality` applies to JPEG and WebP.
+    /// ".exr" or ".jpg"; `quality` applies to JPEG and WebP (above 100: lossless WebP).
     int (*encode)(const GpurotateCvImage* image, const char* extension, int quality, GpurotateCvBytes* out, char* error,
                   std::size_t error_size);
     void (*release_bytes)(void* owner);
@@ -44,5 +50,5 @@ struct GpurotateCvPlugin {
 const GpurotateCvPlugin* gpurotate_opencv_plugin();
 }
 
-inline constexpr int gpurotate_cv_abi_version = 1;
+inline constexpr int gpurotate_cv_abi_version = 2;
 inline constexpr const char* gpurotate_cv_plugin_file = "libgpurotate-opencv.so";

@@ -39,7 +39,7 @@ const std::vector<OutputFormatSpec>& output_format_table() {
         {OutputFormat::bmp, "BMP", {".bmp"}, {S::u8}, {3, 4}, false},
         {OutputFormat::tga, "TGA", {".tga"}, {S::u8}, {1, 2, 3, 4}, false},
         {OutputFormat::hdr, "Radiance HDR", {".hdr"}, {S::f32}, {3}, false},
-        {OutputFormat::tiff, "TIFF", {".tif", ".tiff"}, {S::u8, S::u16, S::f32}, {1, 3, 4}, true},
+        {OutputFormat::tiff, "TIFF", {".tif", ".tiff"}, {S::u8, S::u16, S::f32}, {1, 2, 3, 4}, true},
         {OutputFormat::webp, "WebP", {".webp"}, {S::u8}, {3, 4}, true},
         {OutputFormat::exr, "OpenEXR", {".exr"}, {S::f32}, {1, 3, 4}, true},
     };

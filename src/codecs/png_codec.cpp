@@ -59,6 +59,13 @@ Target target_for(const spng_ihdr& ihdr, bool has_transparency, bool stored) {
     storage.color_type = ihdr.color_type;
     storage.bit_depth = ihdr.bit_depth;
     const PixelFormat as_stored = png_stored_pixel_format(storage);
+    // A grey or RGB image's tRNS is a colour key: in every other format it is an alpha channel.
+    if (!stored && has_transparency && ihdr.color_type == SPNG_COLOR_TYPE_TRUECOLOR) {
+        return ihdr.bit_depth == 16 ? Target{SPNG_FMT_RGBA16, SPNG_DECODE_TRNS, {SampleType::u16, 4}} : Target{SPNG_FMT_RGBA8, SPNG_DECODE_TRNS, {SampleType::u8, 4}};
+    }
+    if (!stored && has_transparency && ihdr.color_type == SPNG_COLOR_TYPE_GRAYSCALE) {
+        return ihdr.bit_depth == 16 ? Target{SPNG_FMT_GA16, SPNG_DECODE_TRNS, {SampleType::u16, 2}} : Target{SPNG_FMT_GA8, SPNG_DECODE_TRNS, {SampleType::u8, 2}};
+    }
     if (stored || (ihdr.color_type != SPNG_COLOR_TYPE_INDEXED && ihdr.bit_depth >= 8)) return {SPNG_FMT_PNG, 0, as_stored};
     if (ihdr.color_type != SPNG_COLOR_TYPE_INDEXED) return {SPNG_FMT_G8, 0, {SampleType::u8, 1}};  // scaled to 0..255
     if (has_transparency) return {SPNG_FMT_RGBA8, SPNG_DECODE_TRNS, {SampleType::u8, 4}};

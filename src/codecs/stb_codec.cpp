@@ -281,7 +281,10 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     StbPixels owned(pixels, &stbi_image_free);
     if (!pixels) throw corrupt(stbi_failure_reason() ? stbi_failure_reason() : "decoder failed");
     format.channels = channels;
-    if (gif && channels == 4 && opaque(static_cast<const std::uint8_t*>(pixels), width, height)) {
+    // stb decodes an RGB PSD (its header's channel count at byte 12) to RGBA with alpha 255.
+    const bool rgb_psd = bytes.size() >= 26 && std::memcmp(bytes.data(), "8BPS", 4) == 0 && bytes[12] == 0 && bytes[13] == 3;
+    if (format.sample == SampleType::u8 && channels == 4 &&
+        ((gif && opaque(static_cast<const std::uint8_t*>(pixels), width, height)) || rgb_psd)) {
         // stb decodes every GIF to RGBA; a frame with no transparent pixel is RGB, as ImageMagick reads it, so
         // that a JPEG takes it and a PNG keeps three channels.
         format.channels = 3;

@@ -1,0 +1,145 @@
+#include "codecs/decoder_losses.hpp"
+
+#include "codecs/tiff_directory.hpp"
+
+#include <cstring>
+
+namespace gpurotate::detail {
+namespace {
+
+int bits_of(SampleType s) { return static_cast<int>(sample_bytes(s)) * 8; }
+
+std::string samples_phrase(std::uint64_t bits, PixelFormat decoded) {
+    return "its " + std::to_string(bits) + "-bit samples (read as " + std::to_string(bits_of(decoded.sample)) + "-bit)";
+}
+
+void tiff_losses(const TiffDirectory& d, PixelFormat decoded, DecoderLosses& out) {
+    if (d.pages > 1) out.image.push_back(d.pages == 2 ? "its page 2 (the first is read)" : "pages 2-" + std::to_string(d.pages) + " (the first is read)");
+    const std::uint64_t channels = d.value(277).value_or(1), bits = d.value(258).value_or(1), photometric = d.value(262).value_or(1);
+    if (photometric == 5) {
+        out.image.emplace_back("its CMYK colours (read as RGB)");
+    } else if (photometric == 3) {
+        out.image.emplace_back("its palette (read as RGB)");
+    } else if (static_cast<std::uint64_t>(decoded.channels) < channels) {
+        out.image.push_back(channels == 2 || channels == 4 ? "its alpha channel"
+                                                     : std::to_string(channels - static_cast<std::uint64_t>(decoded.channels)) + " of its " +
+                                                           std::to_string(channels) + " channels");
+    } else if (static_cast<std::uint64_t>(decoded.channels) > channels) {
+        out.image.emplace_back("its channel count (read with an added opaque alpha channel)");
+    }
+
+    if (photometric != 3 && bits != static_cast<std::uint64_t>(bits_of(decoded.sample)) && decoded.sample != SampleType::f32) {
+        out.image.push_back(samples_phrase(bits, decoded));
+    }
+    const auto name = [&](std::uint16_t tag) -> const char* {
+        switch (tag) {
+            case 700: return "XMP";
+            case 34665: return "EXIF";
+            case 34853: return "GPS";
+            case 33723: return "IPTC";
+            case 282: return "resolution";
+            case 270: return "ImageDescription";
+            case 271: return "Make";
+            case 272: return "Model";
+            case 305: return "Software";
+            case 306: return "DateTime";
+            case 315: return "Artist";
+            case 33432: return "Copyright";
+            default: return nullptr;
+        }
+    };
+    for (const std::uint16_t tag : d.tags) {
+        if (const char* n = name(tag)) out.metadata.emplace_back(n);
+    }
+}
+
+void webp_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
+    if (b.size() < 21 || std::memcmp(b.data(), "RIFF", 4) != 0 || std::memcmp(b.data() + 8, "WEBP", 4) != 0 || std::memcmp(b.data() + 12, "VP8X", 4) != 0) {
+        return;
+    }
+    const std::uint8_t flags = b[20];
+    if (flags & 0x02) out.image.emplace_back("its animation's frames after the first");
+    if (flags & 0x20) out.metadata.emplace_back("ICC profile");
+    if (flags & 0x08) out.metadata.emplace_back("EXIF");
+    if (flags & 0x04) out.metadata.emplace_back("XMP");
+}
+
+std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) {
+    return b[at] | b[at + 1] << 8 | b[at + 2] << 16 | static_cast<std::uint32_t>(b[at + 3]) << 24;
+}
+
+void bmp_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
+    if (b.size() < 54 || b[0] != 'B' || b[1] != 'M') return;
+    const std::uint32_t header = le32(b, 14);
+    if (header < 40) return;
+    const std::uint32_t bits = b[28] | b[29] << 8;
+    if (bits <= 8) out.image.emplace_back("its palette (read as RGB)");
+    if (le32(b, 38) != 0 || le32(b, 42) != 0) out.metadata.emplace_back("resolution");
+    if (header >= 108 && b.size() >= 74) {  // V4, V5: the colour space; 'MBED' (V5) is an embedded ICC profile
+        const std::uint32_t space = le32(b, 70);
+        if (space == 0x4d424544u || space == 0x4c494e4bu) out.metadata.emplace_back("ICC profile");
+    }
+}
+
+void hdr_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
+    if (b.size() < 2 || b[0] != '#' || b[1] != '?') return;
+    // Header lines up to the empty one; stb's writer puts only FORMAT and EXPOSURE=1.0 back.
+    std::size_t at = 0;
+    std::string kept;
+    while (at < b.size()) {
+        std::size_t end = at;
+        while (end < b.size() && b[end] != '\n') ++end;
+        const std::string line(b.begin() + static_cast<std::ptrdiff_t>(at), b.begin() + static_cast<std::ptrdiff_t>(end));
+        at = end + 1;
+        if (line.empty()) break;
+        const auto equals = line.find('=');
+        if (line[0] == '#' || equals == std::string::npos) continue;
+        const std::string key = line.substr(0, equals);
+        if (key == "FORMAT") continue;
+        if (key == "EXPOSURE") {
+            out.image.push_back("its " + line + " (the values are kept as stored, unscaled)");
+        } else {
+            out.metadata.push_back("its " + key + " line");
+        }
+    }
+}
+
+void psd_losses(const std::vector<std::uint8_t>& b, PixelFormat decoded, DecoderLosses& out) {
+    if (b.size() < 26 || std::memcmp(b.data(), "8BPS", 4) != 0) return;
+    const std::uint32_t depth = static_cast<std::uint32_t>(b[22] << 8 | b[23]);
+    if (depth != static_cast<std::uint32_t>(bits_of(decoded.sample))) out.image.push_back(samples_phrase(depth, decoded));
+    // After the header: the colour mode data, the image resources (ICC profile, resolution, ...) and the
+    // layers, each a big-endian length and that many bytes; stb reads the merged image after them.
+    const auto be32 = [&](std::size_t at) {
+        return at + 4 <= b.size() ? std::uint64_t{b[at]} << 24 | std::uint64_t{b[at + 1]} << 16 | std::uint64_t{b[at + 2]} << 8 | b[at + 3] : 0;
+    };
+    std::size_t at = 26;
+    at += 4 + be32(at);
+    const std::uint64_t resources = be32(at);
+    at += 4 + resources;
+    if (resources > 0) out.metadata.emplace_back("its image resources (ICC profile, resolution and the like)");
+    if (be32(at) > 0) out.image.emplace_back("its layers (the merged image is read)");
+}
+
+}  // namespace
+
+DecoderLosses decoder_losses(const std::vector<std::uint8_t>& bytes, PixelFormat decoded) {
+    DecoderLosses out;
+    if (const auto directory = read_tiff_directory(bytes)) tiff_losses(*directory, decoded, out);
+    webp_losses(bytes, out);
+    bmp_losses(bytes, out);
+    hdr_losses(bytes, out);
+    psd_losses(bytes, decoded, out);
+    return out;
+}
+
+std::string losses_warning(const DecoderLosses& losses, bool strip) {
+    std::string words;
+    for (const auto* list : {&losses.image, strip ? nullptr : &losses.metadata}) {
+        if (!list) continue;
+        for (const std::string& phrase : *list) words += (words.empty() ? "" : ", ") + phrase;
+    }
+    return words.empty() ? words : "not kept: " + words;
+}
+
+}  // namespace gpurotate::detail

@@ -1,0 +1,60 @@
+#include "codecs/tiff_directory.hpp"
+
+#include "codecs/byte_order.hpp"
+
+#include <set>
+
+namespace gpurotate::detail {
+
+std::optional<TiffDirectory> read_tiff_directory(const std::vector<std::uint8_t>& bytes) {
+    if (bytes.size() < 8) return std::nullopt;
+    const bool big_endian = bytes[0] == 'M' && bytes[1] == 'M';
+    if (!big_endian && !(bytes[0] == 'I' && bytes[1] == 'I')) return std::nullopt;
+    const auto version = read_unsigned(bytes, 2, 2, big_endian);
+    if (version != 42u && version != 43u) return std::nullopt;
+    const bool big_tiff = version == 43u;
+    // Classic TIFF: 32-bit offsets, 2-byte entry counts, 12-byte entries; BigTIFF: 64, 8 and 20.
+    const int offset_size = big_tiff ? 8 : 4, count_size = big_tiff ? 8 : 2, entry_size = big_tiff ? 20 : 12;
+    const auto first = read_unsigned(bytes, big_tiff ? 8 : 4, offset_size, big_endian);
+    const auto entries = first ? read_unsigned(bytes, *first, count_size, big_endian) : std::nullopt;
+    if (!entries) return std::nullopt;
+    TiffDirectory directory;
+    for (std::uint64_t i = 0; i < *entries && i < 4096; ++i) {
+        const std::uint64_t entry = *first + static_cast<std::uint64_t>(count_size) + i * entry_size;
+        const auto tag = read_unsigned(bytes, entry, 2, big_endian);
+        const auto type = read_unsigned(bytes, entry + 2, 2, big_endian);
+        const auto count = read_unsigned(bytes, entry + 4, offset_size, big_endian);
+        if (!tag || !type || !count) return std::nullopt;
+        directory.tags.push_back(static_cast<std::uint16_t>(*tag));
+        // The values lie in the entry's value field (left-justified) where they all fit there, else at the
+        // offset it holds. Sizes of the types: BYTE, ASCII, SBYTE, UNDEFINED 1; SHORT 2; LONG, FLOAT 4; the rest 8.
+        const int value_size = *type == 3 || *type == 8 ? 2 : *type == 4 || *type == 9 || *type == 11 || *type == 13 ? 4
+                               : *type == 1 || *type == 2 || *type == 6 || *type == 7                               ? 1
+                                                                                                                    : 8;
+        std::uint64_t at = entry + 4 + static_cast<std::uint64_t>(offset_size);
+        if (*count > static_cast<std::uint64_t>(offset_size / value_size)) {
+            const auto offset = read_unsigned(bytes, at, offset_size, big_endian);
+            if (!offset) continue;
+            at = *offset;
+        }
+        directory.entries[static_cast<std::uint16_t>(*tag)] = {static_cast<std::uint16_t>(*type), *count, at};
+        // SHORT (3), LONG (4) or LONG8 (16): the first value.
+        if (*type != 3 && *type != 4 && *type != 16) continue;
+        if (const auto value = read_unsigned(bytes, at, value_size, big_endian)) directory.values.emplace(static_cast<std::uint16_t>(*tag), *value);
+    }
+    // The chain of directories: each ends with the offset of the next (0 ends it); a loop ends the count.
+    std::set<std::uint64_t> seen{*first};
+    std::uint64_t ifd = *first;
+    for (;;) {
+        const auto count = read_unsigned(bytes, ifd, count_size, big_endian);
+        const auto next = count ? read_unsigned(bytes, ifd + static_cast<std::uint64_t>(count_size) + *count * static_cast<std::uint64_t>(entry_size),
+                                                offset_size, big_endian)
+                                : std::nullopt;
+        if (!next || *next == 0 || !seen.insert(*next).second || directory.pages >= 1000) break;
+        ++directory.pages;
+        ifd = *next;
+    }
+    return directory;
+}
+
+}  // namespace gpurotate::detail

@@ -1,0 +1,34 @@
+#pragma once
+// A TIFF's first image file directory, read from the bytes: which tags it has and their first values, and
+// how many directories (pages) follow. For the pixel limit's header probe and for saying what the OpenCV
+// decoder, which reads the first page's pixels and no tags, leaves behind.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace gpurotate::detail {
+
+struct TiffDirectory {
+    struct Entry {
+        std::uint16_t type = 0;
+        std::uint64_t count = 0;
+        std::uint64_t at = 0;  ///< where its values begin in the file (in the entry, or where it points)
+    };
+    std::map<std::uint16_t, Entry> entries;         ///< tag -> where its values are
+    std::map<std::uint16_t, std::uint64_t> values;  ///< tag -> its first value, for SHORT, LONG and LONG8 tags
+    std::vector<std::uint16_t> tags;                ///< every tag of the first directory, in file order
+    int pages = 1;                                  ///< directories in the chain (at most 1000 are counted)
+
+    std::optional<std::uint64_t> value(std::uint16_t tag) const {
+        const auto it = values.find(tag);
+        return it == values.end() ? std::nullopt : std::optional<std::uint64_t>(it->second);
+    }
+};
+
+/// The first directory of a classic TIFF or a BigTIFF; nothing for other bytes or a damaged header.
+std::optional<TiffDirectory> read_tiff_directory(const std::vector<std::uint8_t>& bytes);
+
+
+}  // namespace gpurotate::detail
