@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 # Debian packages: build tools, the header-only libraries, libspng and zlib (PNG), libjpeg-turbo (JPEG), OpenCV
 # (optional codecs, test reference) and ImageMagick (the independent comparison test). The CUDA Toolkit
 # is found in /usr/local/cuda if present.
-packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev zlib1g-dev libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libopencv-dev libtiff-dev imagemagick)
+packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev zlib1g-dev libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libopencv-dev libtiff-dev libwebp-dev imagemagick)
 # The test command also builds the sanitizer presets (ASan with clang and its libFuzzer runtime),
 # compares JPEG transforms with jpegtran (libjpeg-turbo-progs) and PNG outputs on the PNG conformance suite
 # (PngSuite: libsixel-examples ships 174 of its 175 files, the corrupt ones included).

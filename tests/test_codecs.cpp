@@ -275,6 +275,23 @@ TEST_CASE("a TIFF's ICC profile and premultiplied alpha travel: TIFF to TIFF, TI
     CHECK(gpurotate::read_metadata(dir.file("plain.tif")).icc.empty());
 }
 
+TEST_CASE("a WebP carries the ICC profile and EXIF, in and out") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(9, 7, {SampleType::u8, 3}, 63);
+    gpurotate::ImageMetadata meta;
+    meta.icc.assign(120, 0x42);
+    meta.exif = {'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0};  // Orientation 6
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    options.lossless = true;
+    gpurotate::write_image(dir.file("m.webp"), image.view(), options);
+    const auto read = gpurotate::read_metadata(dir.file("m.webp"));
+    CHECK(read.icc == meta.icc);
+    CHECK(read.exif == meta.exif);
+    CHECK(gpurotate::exif_orientation(read) == 6);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("m.webp")).view(), image.view()) == -1);
+}
+
 TEST_CASE("greyscale JPEG stays one channel with OpenCV's encoder") {
     test_support::TempDir dir;
     const auto image = smooth_image(32, 16, {SampleType::u8, 1});

@@ -59,8 +59,6 @@ void webp_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
     }
     const std::uint8_t flags = b[20];
     if (flags & 0x02) out.image.emplace_back("its animation's frames after the first");
-    if (flags & 0x20) out.metadata.emplace_back("ICC profile");
-    if (flags & 0x08) out.metadata.emplace_back("EXIF");
     if (flags & 0x04) out.metadata.emplace_back("XMP");
 }
 

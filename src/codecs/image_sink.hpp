@@ -23,9 +23,9 @@ public:
     OutputFormat format() const { return spec_->format; }
     bool is_jpeg() const { return format() == OutputFormat::jpeg; }
     bool is_png() const { return format() == OutputFormat::png; }
-    /// Whether the format carries EXIF (JPEG's APP1, PNG's eXIf); the others do not.
-    bool holds_exif() const { return is_jpeg() || is_png(); }
-    /// Whether the format carries an ICC profile: JPEG, PNG and TIFF.
+    /// Whether the format carries EXIF (JPEG's APP1, PNG's eXIf, WebP's EXIF chunk); the others do not.
+    bool holds_exif() const { return is_jpeg() || is_png() || format() == OutputFormat::webp; }
+    /// Whether the format carries an ICC profile: JPEG, PNG, WebP and TIFF.
     bool holds_icc() const { return holds_exif() || format() == OutputFormat::tiff; }
 
     /// Throws Error (output) unless the file can be created: its folder exists and is writable, and it does

@@ -151,6 +151,22 @@ void read_png(const Bytes& b, ImageMetadata& meta) {
     }
 }
 
+// A WebP's ICCP and EXIF chunks (RIFF: a fourcc, a little-endian size, the data padded to even). The EXIF
+// chunk holds the TIFF structure; some writers put JPEG's "Exif\0\0" before it, which is dropped.
+void read_webp(const Bytes& file, ImageMetadata& meta) {
+    for (std::size_t at = 12; at + 8 <= file.size();) {
+        const std::size_t size = file[at + 4] | file[at + 5] << 8 | file[at + 6] << 16 | std::size_t{file[at + 7]} << 24;
+        if (size > file.size() - at - 8) return;  // cut short: what was read so far stands
+        const auto data = file.begin() + static_cast<std::ptrdiff_t>(at + 8);
+        if (std::equal(data - 8, data - 4, "ICCP")) meta.icc.assign(data, data + static_cast<std::ptrdiff_t>(size));
+        if (std::equal(data - 8, data - 4, "EXIF")) {
+            const bool prefixed = size >= 6 && std::equal(data, data + 6, exif_header);
+            meta.exif.assign(data + (prefixed ? 6 : 0), data + static_cast<std::ptrdiff_t>(size));
+        }
+        at += 8 + size + (size & 1);
+    }
+}
+
 }  // namespace
 
 ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
@@ -165,6 +181,8 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
                             file.begin() + static_cast<std::ptrdiff_t>(icc->second.at + icc->second.count));
         }
         meta.associated_alpha = tiff->value(338) == 1u;
+    } else if (file.size() >= 12 && std::equal(file.begin(), file.begin() + 4, "RIFF") && std::equal(file.begin() + 8, file.begin() + 12, "WEBP")) {
+        read_webp(file, meta);
     } else {
         read_jpeg(file, meta);
     }

@@ -122,10 +122,11 @@ std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat forma
     if (!opencv_codecs_available()) throw Error(ErrorCode::output, "this gpurotate has no OpenCV codecs (" + std::string(gpurotate_cv_plugin_file) + ")");
     const char* extension = extension_of(format);
     const GpurotateCvPlugin& cv = plugin(ErrorCode::output);
-    const bool icc = metadata && !metadata->icc.empty();
+    const bool icc = metadata && !metadata->icc.empty(), exif = metadata && !metadata->exif.empty();
     const GpurotateCvImage view{static_cast<int>(image.width), static_cast<int>(image.height), image.format.channels,
                                 cv_sample(image.format.sample), reinterpret_cast<const unsigned char*>(image.data), image.pitch, nullptr,
-                                metadata && metadata->associated_alpha ? 1 : 0, 1, icc ? metadata->icc.data() : nullptr, icc ? metadata->icc.size() : 0};
+                                metadata && metadata->associated_alpha ? 1 : 0, 1, icc ? metadata->icc.data() : nullptr, icc ? metadata->icc.size() : 0,
+                                exif ? metadata->exif.data() : nullptr, exif ? metadata->exif.size() : 0};
     GpurotateCvBytes encoded{};
     char error[512] = "";
     if (!cv.encode(&view, extension, quality, &encoded, error, sizeof error)) throw Error(ErrorCode::output, error);

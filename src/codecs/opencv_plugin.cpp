@@ -10,6 +10,8 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <webp/mux.h>
+
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -59,7 +61,7 @@ int decode(const unsigned char* bytes, std::size_t size, GpurotateCvImage* out, 
         const int sample = decoded->empty() ? -1 : sample_of(decoded->depth());
         if (sample < 0 || decoded->channels() > 4) return 0;
         swap_red_blue(*decoded);
-        *out = GpurotateCvImage{decoded->cols, decoded->rows, decoded->channels(), sample, decoded->data, decoded->step[0], decoded.get(), 0, 1, nullptr, 0};
+        *out = GpurotateCvImage{decoded->cols, decoded->rows, decoded->channels(), sample, decoded->data, decoded->step[0], decoded.get(), 0, 1, nullptr, 0, nullptr, 0};
         decoded.release();
         return 1;
     } catch (const std::exception&) {  // cv::Exception, std::bad_alloc: not decoded
@@ -68,6 +70,28 @@ int decode(const unsigned char* bytes, std::size_t size, GpurotateCvImage* out, 
 }
 
 void release(void* owner) { delete static_cast<cv::Mat*>(owner); }
+
+// The ICC profile and EXIF into a WebP OpenCV wrote (which writes none): libwebpmux adds the ICCP and EXIF
+// chunks and the VP8X header that announces them.
+bool with_webp_metadata(std::vector<unsigned char>& webp, const GpurotateCvImage* image, char* error, std::size_t error_size) {
+    if (image->icc_size == 0 && image->exif_size == 0) return true;
+    const WebPData in{webp.data(), webp.size()};
+    const std::unique_ptr<WebPMux, void (*)(WebPMux*)> mux(WebPMuxCreate(&in, 1), WebPMuxDelete);
+    const WebPData icc{image->icc, image->icc_size}, exif{image->exif, image->exif_size};
+    if (!mux || (image->icc_size > 0 && WebPMuxSetChunk(mux.get(), "ICCP", &icc, 1) != WEBP_MUX_OK) ||
+        (image->exif_size > 0 && WebPMuxSetChunk(mux.get(), "EXIF", &exif, 1) != WEBP_MUX_OK)) {
+        std::snprintf(error, error_size, "libwebpmux could not add the metadata to the WebP");
+        return false;
+    }
+    WebPData out{nullptr, 0};
+    if (WebPMuxAssemble(mux.get(), &out) != WEBP_MUX_OK) {
+        std::snprintf(error, error_size, "libwebpmux could not assemble the WebP");
+        return false;
+    }
+    webp.assign(out.bytes, out.bytes + out.size);
+    WebPDataClear(&out);
+    return true;
+}
 
 int encode(const GpurotateCvImage* image, const char* extension, int quality, GpurotateCvBytes* out, char* error, std::size_t error_size) {
     silence_opencv_log();
@@ -86,6 +110,7 @@ int encode(const GpurotateCvImage* image, const char* extension, int quality, Gp
             std::snprintf(error, error_size, "OpenCV could not encode %s", extension);
             return 0;
         }
+        if (ext == ".webp" && !with_webp_metadata(*bytes, image, error, error_size)) return 0;
         *out = GpurotateCvBytes{bytes->data(), bytes->size(), bytes.get()};
         bytes.release();
         return 1;

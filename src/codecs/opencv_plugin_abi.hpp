@@ -22,8 +22,10 @@ struct GpurotateCvImage {
     void* owner;
     int alpha_associated;  ///< the last channel is premultiplied alpha (a TIFF's ExtraSamples 1); else unassociated
     int orientation;       ///< decode: a TIFF's Orientation tag (1-8) not yet applied to the pixels; 1 otherwise
-    const unsigned char* icc;  ///< encode: an ICC profile for a TIFF output, or null
+    const unsigned char* icc;  ///< encode: an ICC profile for a TIFF or WebP output, or null
     std::size_t icc_size;
+    const unsigned char* exif;  ///< encode: EXIF (the TIFF structure) for a WebP output, or null
+    std::size_t exif_size;
 };
 
 /// Encoded bytes, owned by the plugin until `release_bytes`.
@@ -50,5 +52,5 @@ struct GpurotateCvPlugin {
 const GpurotateCvPlugin* gpurotate_opencv_plugin();
 }
 
-inline constexpr int gpurotate_cv_abi_version = 2;
+inline constexpr int gpurotate_cv_abi_version = 3;
 inline constexpr const char* gpurotate_cv_plugin_file = "libgpurotate-opencv.so";

@@ -186,7 +186,7 @@ TiffRead tiff_decode(const unsigned char* bytes, std::size_t size, GpurotateCvIm
     const bool associated = extra_count >= 1 && extra && extra[0] == EXTRASAMPLE_ASSOCALPHA;
     *out = GpurotateCvImage{image->cols, image->rows, image->channels(), floats ? gpurotate_cv_f32 : bits == 16 ? gpurotate_cv_u16 : gpurotate_cv_u8,
                             image->data, image->step[0], image.get(), associated ? 1 : 0, orientation >= 1 && orientation <= 8 ? orientation : 1,
-                            nullptr, 0};
+                            nullptr, 0, nullptr, 0};
     image.release();
     return TiffRead::decoded;
 }

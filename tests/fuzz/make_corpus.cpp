@@ -164,6 +164,25 @@ int main(int argc, char** argv) {
     save(dir, "metadata.jpg", gpurotate::encode_image(noise(5, 4, {SampleType::u8, 3}, 97).view(), ".jpg", with_meta));
     save(dir, "metadata.png", gpurotate::encode_image(noise(5, 4, {SampleType::u8, 3}, 96).view(), ".png", with_meta));
     save(dir, "empty.bin", {});
+    // Binary Netpbm (our reader) and a run-length coded BMP (expanded before stb), good and cut short.
+    const auto text = [](const std::string& s, const Bytes& raster) {
+        Bytes b(s.begin(), s.end());
+        b.insert(b.end(), raster.begin(), raster.end());
+        return b;
+    };
+    const std::pair<const char*, Bytes> netpbm[] = {
+        {"pnm-grey16.pgm", text("P5\n# c\n3 2\n65535\n", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})},
+        {"pnm-maxval100.ppm", text("P6 2 1 100\n", {50, 100, 0, 1, 2, 3})},
+        {"pam-rgba16.pam", text("P7\nWIDTH 1\nHEIGHT 2\nDEPTH 4\nMAXVAL 1023\nTUPLTYPE RGB_ALPHA\nENDHDR\n", Bytes(16, 1))},
+        {"bmp-rle8.bmp", {'B', 'M', 82, 0, 0, 0, 0, 0, 0, 0, 62, 0, 0, 0, 40, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 8, 0, 1, 0, 0, 0, 20, 0, 0, 0,
+                          0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 0, 3, 1, 0, 0, 0, 3, 1, 0, 1, 0, 0, 2, 1,
+                          3, 0, 0, 0, 1}},
+    };
+    for (const auto& [name, bytes] : netpbm) {
+        save(dir, name, bytes);
+        save(dir, std::string("cut-") + name, Bytes(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() - 3)));
+        files += 2;
+    }
     std::printf("make_corpus: %d files in %s\n", files + 13, dir.c_str());
     return 0;
 }
