@@ -229,3 +229,60 @@ TEST_CASE("an output format that cannot carry the input's metadata says what it 
     CHECK(augmented.status == 0);
     CHECK(augmented.output.find("TGA output: not written: EXIF, ICC profile") != std::string::npos);
 }
+
+TEST_CASE("EXIF's pixel dimensions are the output's, a trimmed JPEG's too, and its X and Y resolution swap with the axes") {
+    test_support::TempDir dir;
+    // IFD0: XResolution 300/1 and YResolution 150/1 (RATIONALs after the IFD), the Exif IFD with the dimensions.
+    const auto exif_for = [](unsigned width, unsigned height) {
+        std::vector<std::uint8_t> e(96, 0);
+        const auto put16 = [&](std::size_t at, unsigned v) { e[at] = static_cast<std::uint8_t>(v), e[at + 1] = static_cast<std::uint8_t>(v >> 8); };
+        const auto put32 = [&](std::size_t at, unsigned v) { put16(at, v & 0xffff), put16(at + 2, v >> 16); };
+        e[0] = 'I', e[1] = 'I', put16(2, 42), put32(4, 8);
+        put16(8, 3);
+        put16(10, 0x011a), put16(12, 5), put32(14, 1), put32(18, 50);
+        put16(22, 0x011b), put16(24, 5), put32(26, 1), put32(30, 58);
+        put16(34, 0x8769), put16(36, 4), put32(38, 1), put32(42, 66);
+        put32(46, 0);
+        put32(50, 300), put32(54, 1), put32(58, 150), put32(62, 1);
+        put16(66, 2);
+        put16(68, 0xa002), put16(70, 4), put32(72, 1), put32(76, width);
+        put16(80, 0xa003), put16(82, 4), put32(84, 1), put32(88, height);
+        put32(92, 0);
+        return e;
+    };
+    const auto get32 = [](const std::vector<std::uint8_t>& e, std::size_t at) { return get16(e, at) | get16(e, at + 2) << 16; };
+    const auto image = test_support::random_image(45, 37, {SampleType::u8, 3}, 25);  // not whole 8x8 MCUs across
+    gpurotate::ImageMetadata meta;
+    meta.exif = exif_for(45, 37);
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    options.quality = 90;
+    options.chroma = gpurotate::ChromaSubsampling::s444;
+    gpurotate::write_image(dir.file("in.jpg"), image.view(), options);
+    struct Case {
+        const char* args;
+        unsigned width, height, x_resolution;
+    };
+    const Case cases[] = {
+        {"--transpose", 37, 45, 150},                      // lossless, perfect: swapped
+        {"--rot90 --jpeg-edge trim", 32, 45, 150},         // the left edge was 37 rows: 5 trimmed
+        {"--flip-v --jpeg-edge trim", 45, 32, 300},        // the bottom edge trimmed, axes kept
+        {"--rot90", 37, 45, 150},                          // re-encoded whole
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.args);
+        const std::string out = dir.file("out.jpg");
+        const auto r = run(quote(exe) + " " + quote(dir.file("in.jpg")) + " " + c.args + " --overwrite -o " + quote(out));
+        CAPTURE(r.output);
+        REQUIRE(r.status == 0);
+        const auto decoded = gpurotate::read_image(out);
+        CHECK(decoded.width() == c.width);
+        CHECK(decoded.height() == c.height);
+        const auto exif = gpurotate::read_metadata(out).exif;
+        REQUIRE(exif.size() == 96);
+        CHECK(get32(exif, 76) == c.width);
+        CHECK(get32(exif, 88) == c.height);
+        CHECK(get32(exif, 50) == c.x_resolution);
+        CHECK(get32(exif, 58) == 450 - c.x_resolution);
+    }
+}

@@ -352,8 +352,14 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         if (!write_variant(reader, writer, destination, plan, arrays->arrays, strip)) {
             throw Error(ErrorCode::input, "cannot transform '" + path + "': " + writer.errors.message);
         }
-        // The EXIF as it belongs on this variant (orientation tag, pixel dimensions): the same size, in place.
-        if (!strip && variant.metadata && !variant.metadata->exif.empty()) replace_jpeg_exif(out, variant.metadata->exif);
+        // The EXIF as it belongs on this variant (orientation tag, pixel dimensions: a trimmed variant's own),
+        // the same size, in place.
+        if (!strip && variant.metadata && !variant.metadata->exif.empty()) {
+            std::vector<std::uint8_t> exif = variant.metadata->exif;
+            const bool swap = plan.map.swap_axes;
+            set_exif_dimensions(exif, swap ? plan.region_height : plan.region_width, swap ? plan.region_width : plan.region_height);
+            replace_jpeg_exif(out, exif);
+        }
         results[plan.variant] = std::move(out);
     }
     return results;

@@ -66,7 +66,8 @@ std::optional<std::size_t> first_ifd(const Tiff& tiff) {
     return offset ? std::optional<std::size_t>(*offset) : std::nullopt;
 }
 
-constexpr std::uint16_t tag_orientation = 0x0112, tag_exif_ifd = 0x8769, tag_pixel_x = 0xa002, tag_pixel_y = 0xa003;
+constexpr std::uint16_t tag_orientation = 0x0112, tag_exif_ifd = 0x8769, tag_pixel_x = 0xa002, tag_pixel_y = 0xa003, tag_x_resolution = 0x011a,
+                        tag_y_resolution = 0x011b;
 
 // ---------------------------------------------------------------- JPEG
 
@@ -213,12 +214,35 @@ void swap_exif_dimensions(std::vector<std::uint8_t>& exif) {
     auto tiff = open_tiff(exif);
     if (!tiff) return;
     const auto ifd = first_ifd(*tiff);
+    // IFD0's XResolution and YResolution: RATIONALs (type 5, 8 bytes) at the offsets their entries hold.
+    const auto xr = ifd ? tiff->entry(*ifd, tag_x_resolution) : std::nullopt, yr = ifd ? tiff->entry(*ifd, tag_y_resolution) : std::nullopt;
+    if (xr && yr && tiff->get(*xr + 2, 2) == 5u && tiff->get(*yr + 2, 2) == 5u) {
+        const auto xo = tiff->get(*xr + 8, 4), yo = tiff->get(*yr + 8, 4);
+        if (xo && yo && tiff->get(*xo + 4, 4) && tiff->get(*yo + 4, 4)) {
+            for (std::size_t i = 0; i < 8; ++i) std::swap(exif[*xo + i], exif[*yo + i]);
+        }
+    }
     const auto pointer = ifd ? tiff->entry(*ifd, tag_exif_ifd) : std::nullopt;
     const auto sub = pointer ? tiff->get(*pointer + 8, 4) : std::nullopt;
     if (!sub) return;
     const auto x = tiff->entry(*sub, tag_pixel_x), y = tiff->entry(*sub, tag_pixel_y);
     if (!x || !y || tiff->get(*x + 2, 2) != tiff->get(*y + 2, 2)) return;  // both SHORT or both LONG
     for (int i = 0; i < 4; ++i) std::swap(exif[*x + 8 + i], exif[*y + 8 + i]);
+}
+
+void set_exif_dimensions(std::vector<std::uint8_t>& exif, std::int64_t width, std::int64_t height) {
+    auto tiff = open_tiff(exif);
+    if (!tiff) return;
+    const auto ifd = first_ifd(*tiff);
+    const auto pointer = ifd ? tiff->entry(*ifd, tag_exif_ifd) : std::nullopt;
+    const auto sub = pointer ? tiff->get(*pointer + 8, 4) : std::nullopt;
+    if (!sub) return;
+    for (const auto& [tag, value] : {std::pair{tag_pixel_x, width}, std::pair{tag_pixel_y, height}}) {
+        const auto at = tiff->entry(*sub, tag);
+        const auto type = at ? tiff->get(*at + 2, 2) : std::nullopt;
+        if (type == 3u && value <= 0xffff) tiff->put(*at + 8, 2, static_cast<std::uint32_t>(value));  // SHORT
+        if (type == 4u && value <= 0xffffffff) tiff->put(*at + 8, 4, static_cast<std::uint32_t>(value));  // LONG
+    }
 }
 
 void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::uint8_t>& exif) {

@@ -22,8 +22,13 @@ std::optional<int> exif_orientation(const std::vector<std::uint8_t>& exif);
 /// Sets the Orientation tag to `value` where the EXIF has one (its size never changes).
 void set_exif_orientation(std::vector<std::uint8_t>& exif, int value);
 
-/// Swaps the EXIF PixelXDimension and PixelYDimension, for an output whose axes are swapped.
+/// Swaps the EXIF PixelXDimension and PixelYDimension, and XResolution and YResolution, for an output whose
+/// axes are swapped.
 void swap_exif_dimensions(std::vector<std::uint8_t>& exif);
+
+/// Sets the EXIF PixelXDimension and PixelYDimension to an output's size (a trimmed JPEG's), in place: left
+/// as they are where absent or where the value does not fit the tag's type.
+void set_exif_dimensions(std::vector<std::uint8_t>& exif, std::int64_t width, std::int64_t height);
 
 /// Overwrites the payload of `jpeg`'s EXIF segment with `exif` where both are the same size (the edits
 /// above never change it); a JPEG without one, or with one of another size, is left as it is.
