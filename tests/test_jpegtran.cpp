@@ -231,3 +231,23 @@ TEST_CASE("augment makes a JPEG's JPEG variants losslessly, from one decode, as 
     CHECK(quality.status == 0);
     CHECK(quality.output.find("transformed losslessly") == std::string::npos);
 }
+
+TEST_CASE("a JPEG with optimized Huffman tables (cjpeg -optimize, ImageMagick's default) comes back bit for bit after four --rot90") {
+    test_support::TempDir dir;
+    const std::string pnm = dir.file("in.pnm"), in = dir.file("in.jpg");
+    write_pnm(pnm, 64, 48, false);
+    REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -optimize -quality 85 -outfile " + quote(in) + " " + quote(pnm)).status == 0);
+    std::string current = in;
+    for (int turn = 1; turn <= 4; ++turn) {
+        const std::string next = dir.file("turn" + std::to_string(turn) + ".jpg");
+        const auto r = run(quote(GPUROTATE_EXE) + " " + quote(current) + " --rot90 -v -o " + quote(next));
+        CAPTURE(r.output);
+        REQUIRE(r.status == 0);
+        CHECK(r.output.find("lossless JPEG transform") != std::string::npos);
+        current = next;
+    }
+    CHECK(test_support::file_bytes(current) == test_support::file_bytes(in));
+    // One turn keeps the tables optimized: no larger than jpegtran -optimize's output.
+    REQUIRE(run(std::string(GPUROTATE_JPEGTRAN) + " -rotate 90 -optimize -copy all -outfile " + quote(dir.file("theirs.jpg")) + " " + quote(in)).status == 0);
+    CHECK(test_support::file_bytes(dir.file("turn1.jpg")) == test_support::file_bytes(dir.file("theirs.jpg")));
+}

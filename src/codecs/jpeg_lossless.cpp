@@ -223,6 +223,23 @@ bool is_app_marker(const jpeg_saved_marker_ptr marker, int app, const char* sign
     return marker->marker == JPEG_APP0 + app && marker->data_length >= length && std::memcmp(marker->data, signature, length) == 0;
 }
 
+// Whether `source` was written with Huffman tables other than the standard ones that `defaults` (an encoder
+// after jpeg_set_defaults) holds: tables optimized for the image, as ImageMagick, Pillow and `cjpeg
+// -optimize` write them.
+bool has_own_huffman_tables(const jpeg_decompress_struct& source, const jpeg_compress_struct& defaults) {
+    const auto same = [](const JHUFF_TBL* a, const JHUFF_TBL* b) {
+        if (!a || !b) return a == b;
+        int symbols = 0;
+        for (int i = 1; i <= 16; ++i) symbols += a->bits[i];
+        return std::equal(a->bits + 1, a->bits + 17, b->bits + 1) && std::equal(a->huffval, a->huffval + std::min(symbols, 256), b->huffval);
+    };
+    for (int i = 0; i < NUM_HUFF_TBLS; ++i) {
+        if (source.dc_huff_tbl_ptrs[i] && !same(source.dc_huff_tbl_ptrs[i], defaults.dc_huff_tbl_ptrs[i])) return true;
+        if (source.ac_huff_tbl_ptrs[i] && !same(source.ac_huff_tbl_ptrs[i], defaults.ac_huff_tbl_ptrs[i])) return true;
+    }
+    return false;
+}
+
 // Writes `plan`'s output from `arrays` (the source's for the identity, the scratch otherwise): the source's
 // coding (quantization tables, sampling, progressive or arithmetic coding) transposed where the axes swap,
 // then its markers, as jpegtran -copy all writes them.
@@ -251,6 +268,9 @@ bool write_variant(Reader& reader, Writer& writer, VectorDestination& destinatio
     }
     if (reader.info.progressive_mode) jpeg_simple_progression(&writer.info);
     writer.info.arith_code = reader.info.arith_code;
+    // A file whose Huffman tables were optimized gets optimized ones again (so four rot90 give its bytes
+    // back, and the output is as small); jpegtran writes the standard ones unless told -optimize.
+    if (!reader.info.arith_code && has_own_huffman_tables(reader.info, writer.info)) writer.info.optimize_coding = TRUE;
     jpeg_write_coefficients(&writer.info, arrays);
     if (!strip) {
         for (jpeg_saved_marker_ptr marker = reader.info.marker_list; marker; marker = marker->next) {
