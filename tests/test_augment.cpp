@@ -294,6 +294,12 @@ TEST_CASE("augment: @list lines keep their folders, a file named twice is read o
     CHECK(test_support::file_exists(dir.file("out/in/dogs2/img3_rot90.png")));
     CHECK(test_support::file_exists(dir.file("out/in/img0_rot90.png")));
     CHECK(test_support::file_exists(dir.file("out/img4_rot90.png")));  // an absolute line: its file name
+    // A hard link at another path is a file of its own (a DVC cache's layout), read as such.
+    REQUIRE(::link(dir.file("in/img0.png").c_str(), dir.file("in/dogs2/linked.png").c_str()) == 0);
+    const auto linked = run(quote(exe) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("out-linked")) + " --ops rot90 --device cpu");
+    CHECK(linked.status == 0);
+    CHECK(test_support::file_exists(dir.file("out-linked/img0_rot90.png")));
+    CHECK(test_support::file_exists(dir.file("out-linked/dogs2/linked_rot90.png")));
     // Files named on the command line keep their names only: the same name twice is refused, with the way out.
     const auto clash = run(quote(exe) + " augment " + quote(dir.file("in/dogs/img3.png")) + " " + quote(dir.file("in/dogs2/img3.png")) + " -o " +
                            quote(dir.file("out2")) + " --ops rot90 --device cpu");
@@ -347,6 +353,13 @@ TEST_CASE("manifest lines round-trip any path, including bytes that are not UTF-
     // A byte outside UTF-8 is the lone surrogate of Python's surrogateescape, which json.loads and then
     // os.path.exists read as the file's own name; a control character is itself.
     CHECK(line.find("\\u0001\\udcff.png") != std::string::npos);
+    // So are overlong forms and encoded surrogates, which a strict UTF-8 reader refuses whole.
+    gpurotate::augment::ManifestRecord odd{"a\xe0\x80\x80" "b\xed\xa0\x80" "c\xf4\x90\x80\x80", "rot90", "o", "o", 1, 1, true, 1, {}};
+    const std::string odd_line = gpurotate::augment::to_json_line(odd);
+    CHECK(odd_line.find("a\\udce0\\udc80\\udc80b\\udced\\udca0\\udc80c\\udcf4\\udc90\\udc80\\udc80") != std::string::npos);
+    gpurotate::augment::ManifestRecord odd_back;
+    REQUIRE(gpurotate::augment::parse_json_line(odd_line, odd_back));
+    CHECK(odd_back.input == odd.input);
     CHECK(line.find("caf\xc3\xa9") != std::string::npos);
     gpurotate::augment::ManifestRecord back;
     REQUIRE(gpurotate::augment::parse_json_line(line, back));

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -292,6 +293,51 @@ TEST_CASE("a WebP carries the ICC profile and EXIF, in and out") {
     CHECK(test_support::first_difference(gpurotate::read_image(dir.file("m.webp")).view(), image.view()) == -1);
 }
 
+namespace {
+
+// A little-endian TIFF of one directory: `entries` (tag, type, value; one value each, sorted by tag), then
+// `data` from byte 8 + the directory's size.
+std::string tiff_with(const std::vector<std::array<std::uint32_t, 3>>& entries, const std::string& data) {
+    std::string t = "II*";
+    t += '\0';
+    const auto u16 = [&](std::uint32_t v) { t += static_cast<char>(v & 255), t += static_cast<char>(v >> 8 & 255); };
+    const auto u32 = [&](std::uint32_t v) { u16(v & 0xffff), u16(v >> 16); };
+    u32(8);
+    u16(static_cast<std::uint32_t>(entries.size()));
+    for (const auto& e : entries) {
+        u16(e[0]), u16(e[1]), u32(1);
+        if (e[1] == 3 || e[1] == 8) {
+            u16(e[2]), u16(0);
+        } else {
+            u32(e[2]);
+        }
+    }
+    u32(0);
+    return t + data;
+}
+
+}  // namespace
+
+TEST_CASE("a TIFF's declared size is checked before its pixels whatever the integer type, and tiles far past the image are refused") {
+    test_support::TempDir dir;
+    // 100000x100000 declared as SLONG (type 9), which libtiff takes: refused from the header by the pixel limit.
+    const std::string slong = tiff_with({{256, 9, 100000}, {257, 9, 100000}, {258, 3, 8}, {259, 3, 1}, {262, 3, 1}, {273, 4, 200}, {277, 3, 1},
+                                         {278, 4, 100000}, {279, 4, 16}},
+                                        std::string(200, '\0'));
+    test_support::write_bytes(dir.file("slong.tif"), slong);
+    std::string message;
+    CHECK(code_of([&] { gpurotate::read_image(dir.file("slong.tif")); }, &message) == gpurotate::ErrorCode::input);
+    CHECK(message.find("over the limit") != std::string::npos);
+    // 16x16 with 16384x16384 tiles: one tile would be 256 MiB for a 256-byte image.
+    const std::uint32_t data_at = 8 + 2 + 10 * 12 + 4;
+    const std::string tiled = tiff_with({{256, 3, 16}, {257, 3, 16}, {258, 3, 8}, {259, 3, 1}, {262, 3, 1}, {277, 3, 1}, {322, 3, 16384},
+                                         {323, 3, 16384}, {324, 4, data_at}, {325, 4, 256}},
+                                        std::string(256, '\x40'));
+    test_support::write_bytes(dir.file("tiles.tif"), tiled);
+    CHECK(code_of([&] { gpurotate::read_image(dir.file("tiles.tif")); }, &message) == gpurotate::ErrorCode::input);
+    CHECK(message.find("its tiles are far larger than the image") != std::string::npos);
+}
+
 TEST_CASE("greyscale JPEG stays one channel with OpenCV's encoder") {
     test_support::TempDir dir;
     const auto image = smooth_image(32, 16, {SampleType::u8, 1});
@@ -464,4 +510,34 @@ TEST_CASE("a damaged JPEG does not spoil the next one decoded on the same thread
         CHECK(code_of([&] { gpurotate::read_image(dir.file("bad.jpg")); }) == gpurotate::ErrorCode::input);
         CHECK_NOTHROW(gpurotate::read_image(dir.file("good.jpg")));
     }
+}
+
+TEST_CASE("a BMP's short palette reads as black past its end, the same every run, and huge PAM sides are refused") {
+    test_support::TempDir dir;
+    // RLE8, 3x1, a 2-entry palette, indices 0, 1 and 200 (past the palette): 200 is black, not stack memory.
+    const std::string runs = std::string("\x01\x00\x01\x01\x01\xc8\x00\x01", 8);
+    test_support::write_bytes(dir.file("short.bmp"), rle_bmp(3, 1, 8, runs));
+    const auto image = gpurotate::read_image(dir.file("short.bmp"));
+    REQUIRE(image.format() == PixelFormat{SampleType::u8, 3});
+    CHECK(u8_at(image, 1, 0, 0) == 255);  // index 1: red (rle_bmp's palette has 4 entries; the file says 4)
+    for (int c = 0; c < 3; ++c) CHECK(u8_at(image, 2, 0, c) == 0);
+    // An uncompressed 8-bit BMP whose palette has 2 entries and whose pixels name index 9.
+    std::string plain = "BM";
+    const auto u32 = [&](std::uint32_t v) { for (int i = 0; i < 4; ++i) plain += static_cast<char>(v >> (8 * i) & 255); };
+    const auto u16 = [&](std::uint32_t v) { plain += static_cast<char>(v & 255), plain += static_cast<char>(v >> 8 & 255); };
+    u32(14 + 40 + 8 + 4), u32(0), u32(14 + 40 + 8);
+    u32(40), u32(2), u32(1), u16(1), u16(8), u32(0), u32(4), u32(0), u32(0), u32(2), u32(0);
+    plain += std::string("\xff\xff\xff\x00\x00\x00\xff\x00", 8);  // white, red
+    plain += std::string("\x01\x09\x00\x00", 4);                  // red, index 9, row padding
+    test_support::write_bytes(dir.file("plain.bmp"), plain);
+    const auto read = gpurotate::read_image(dir.file("plain.bmp"));
+    CHECK(u8_at(read, 0, 0, 0) == 255);
+    for (int c = 0; c < 3; ++c) CHECK(u8_at(read, 1, 0, c) == 0);
+    // PAM sides past 2^31: refused as damage, not wrapped into a small size.
+    test_support::write_bytes(dir.file("huge.pam"), "P7\nWIDTH 9999999999\nHEIGHT 9999999999\nDEPTH 1\nMAXVAL 255\nENDHDR\n");
+    gpurotate::ReadOptions unlimited;
+    unlimited.max_pixels = 0;
+    std::string message;
+    CHECK(code_of([&] { gpurotate::read_image(dir.file("huge.pam"), unlimited); }, &message) == gpurotate::ErrorCode::input);
+    CHECK(message.find("larger than 2147483648") != std::string::npos);
 }

@@ -286,3 +286,52 @@ TEST_CASE("EXIF's pixel dimensions are the output's, a trimmed JPEG's too, and i
         CHECK(get32(exif, 58) == 450 - c.x_resolution);
     }
 }
+
+TEST_CASE("the resolution travels between JPEG (JFIF), PNG (pHYs), TIFF and BMP, x and y swapped with the axes") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(16, 8, {SampleType::u8, 3}, 26);
+    gpurotate::ImageMetadata meta;
+    meta.resolution = gpurotate::Resolution{300, 150, gpurotate::Resolution::Unit::inch};
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    gpurotate::write_image(dir.file("in.jpg"), image.view(), options);
+    const auto in = gpurotate::read_metadata(dir.file("in.jpg")).resolution;
+    REQUIRE(in);
+    CHECK(in->x == 300);
+    CHECK(in->y == 150);
+    CHECK(in->unit == gpurotate::Resolution::Unit::inch);
+    const auto resolution_after = [&](const std::string& args, const std::string& out) {
+        const auto r = run(quote(exe) + " " + quote(dir.file("in.jpg")) + " " + args + " --overwrite -o " + quote(dir.file(out)));
+        REQUIRE(r.status == 0);
+        return gpurotate::read_metadata(dir.file(out)).resolution;
+    };
+    // Re-encoded JPEG (TurboJPEG writes its own JFIF header; its density is the input's, swapped).
+    const auto jpeg = resolution_after("--rot90 --quality 90", "q.jpg");
+    REQUIRE(jpeg);
+    CHECK(jpeg->x == 150);
+    CHECK(jpeg->y == 300);
+    CHECK(jpeg->unit == gpurotate::Resolution::Unit::inch);
+    // PNG's pHYs counts pixels per metre: 300 per inch is 11811, read back per centimetre.
+    const auto png = resolution_after("--rot90", "o.png");
+    REQUIRE(png);
+    CHECK(png->x == doctest::Approx(59.06));
+    CHECK(png->y == doctest::Approx(118.11));
+    CHECK(png->unit == gpurotate::Resolution::Unit::centimetre);
+    CHECK_FALSE(resolution_after("--rot90 --strip", "s.png"));
+#if GPUROTATE_TEST_WITH_OPENCV
+    const auto tiff = resolution_after("--flip-h", "o.tif");
+    REQUIRE(tiff);
+    CHECK(tiff->x == doctest::Approx(300));
+    CHECK(tiff->y == doctest::Approx(150));
+    CHECK(tiff->unit == gpurotate::Resolution::Unit::inch);
+#endif
+    // A BMP's pixels per metre, to PNG.
+    gpurotate::write_image(dir.file("b.bmp"), image.view());
+    std::string bmp = test_support::file_bytes(dir.file("b.bmp"));
+    for (const std::size_t at : {std::size_t{38}, std::size_t{42}}) bmp[at] = '\x13', bmp[at + 1] = '\x0b', bmp[at + 2] = 0, bmp[at + 3] = 0;  // 2835
+    test_support::write_bytes(dir.file("b.bmp"), bmp);
+    REQUIRE(run(quote(exe) + " " + quote(dir.file("b.bmp")) + " --transpose -o " + quote(dir.file("b.png"))).status == 0);
+    const auto from_bmp = gpurotate::read_metadata(dir.file("b.png")).resolution;
+    REQUIRE(from_bmp);
+    CHECK(from_bmp->x == doctest::Approx(28.35));
+}

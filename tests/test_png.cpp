@@ -340,6 +340,14 @@ TEST_CASE("a grey or RGB PNG's colour key (tRNS) is its alpha channel wherever t
             };
             CHECK(alpha_at(2, 1) == 0);
             CHECK(alpha_at(0, 0) == (bytes == 1 ? 255u : 65535u));  // the random image's other pixels differ from the key
+            // A key that no pixel has adds no channel: the PNG still goes to JPEG, say, as before.
+            for (int c = 0; c < channels; ++c) key[2 * c] = 0, key[2 * c + 1] = 1;  // the key 1, 1, 1...
+            auto unkeyed = test_support::random_image(7, 5, {s, channels}, 70);
+            std::memset(unkeyed.data(), 0, unkeyed.size_bytes());  // ...and every sample 0
+            meta.png_storage = gpurotate::PngStorage{rgb ? 2 : 0, static_cast<int>(8 * bytes), false, {}, key};
+            const std::string plain = dir.file(std::string("unkeyed-") + (rgb ? "rgb-" : "grey-") + gpurotate::to_string(image.format()) + ".png");
+            gpurotate::write_image(plain, unkeyed.view(), options);
+            CHECK(gpurotate::read_image(plain).format() == gpurotate::PixelFormat{s, channels});
         }
     }
 }

@@ -337,7 +337,7 @@ int run_augment(const AugmentOptions& o) {
         try {
             make_directories(dir);
         } catch (const Error& e) {  // its outputs fail alone, as writes into a folder that cannot be written do
-            if (!o.quiet) std::cerr << "gpurotate: error: " << e.what() << " (its outputs fail)\n";
+            std::cerr << "gpurotate: error: " << e.what() << " (its outputs fail)\n";  // errors stay under --quiet
         }
     }
     // A run killed hard leaves temporaries; a new run over the same outputs clears them as it replaces them.

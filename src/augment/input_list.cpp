@@ -64,7 +64,7 @@ public:
                                               "inputs; write them to a folder of their own (e.g. -o " + join(argument, "augmented") + ")");
             }
             walk(argument, "", info, true);
-        } else if (seen_files_.insert({info.st_dev, info.st_ino}).second) {  // a file named twice is read once
+        } else if (seen_files_.insert(normal_absolute(argument)).second) {  // a path named twice is read once
             files_.push_back({argument, keep_folders ? relative_as_written(argument) : base_name(argument)});
         }
     }
@@ -98,7 +98,7 @@ private:
             }
             if (S_ISDIR(info.st_mode)) {
                 if (recursive_) walk(path, join(relative_dir, name), info, false);
-            } else if (S_ISREG(info.st_mode) && has_image_extension(name) && seen_files_.insert({info.st_dev, info.st_ino}).second) {
+            } else if (S_ISREG(info.st_mode) && has_image_extension(name) && seen_files_.insert(normal_absolute(path)).second) {
                 files_.push_back({path, join(relative_dir, name)});
             }
         }
@@ -107,7 +107,9 @@ private:
     bool recursive_;
     FileId exclude_{0, 0};
     std::set<FileId> visited_;
-    std::set<FileId> seen_files_;
+    // By path, not by inode: hard links and links at other paths (a DVC cache's layout) are files of
+    // their own in a dataset.
+    std::set<std::string> seen_files_;
     std::vector<InputFile> files_;
 };
 
@@ -133,6 +135,12 @@ std::vector<ListedPath> read_list_file(const std::string& list) {
 }
 
 }  // namespace
+
+std::string normal_absolute(const std::string& path) {
+    std::error_code ignored;  // no working folder: compare as written
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ignored);
+    return (absolute.empty() ? std::filesystem::path(path) : absolute).lexically_normal().string();
+}
 
 bool has_image_extension(const std::string& path) {
     static const std::set<std::string> extensions = {".png", ".jpg", ".jpeg", ".jpe", ".bmp", ".tga", ".hdr", ".pnm", ".ppm", ".pgm",

@@ -12,6 +12,10 @@ struct InputFile {
     std::string relative;  ///< below OUTDIR: the path inside its folder argument, an @list line's relative path, or the file name
 };
 
+/// `path` made absolute against the working folder and lexically normal ("./", "//" and "a/.." gone): the
+/// same for every spelling of one path that does not go through a link.
+std::string normal_absolute(const std::string& path);
+
 /// Whether `path`'s extension is one of the image formats the decoders read (case-insensitive).
 bool has_image_extension(const std::string& path);
 
@@ -19,7 +23,8 @@ bool has_image_extension(const std::string& path);
 /// hidden entries skipped), with `recursive` their subfolders too, following symbolic links but never
 /// entering a folder twice (no loops) nor the folder `exclude_dir` (the output folder, when it lies inside
 /// an input folder). Files named directly are taken whatever their extension, under their file name; an
-/// @list's lines under their relative path as written. A file reached twice is listed once. Throws Error
+/// @list's lines under their relative path as written. A path named twice (however spelled) is listed once;
+/// links and hard links at other paths are files of their own. Throws Error
 /// (input) for an argument that does not exist or cannot be listed, (usage) for a folder argument that is
 /// `exclude_dir` itself.
 std::vector<InputFile> list_inputs(const std::vector<std::string>& arguments, bool recursive, const std::string& exclude_dir);

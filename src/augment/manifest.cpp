@@ -1,11 +1,12 @@
 #include "augment/manifest.hpp"
 
+#include "augment/input_list.hpp"
+
 #include <gpurotate/error.hpp>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 
 #include <fcntl.h>
@@ -18,11 +19,15 @@ namespace {
 std::size_t utf8_sequence(const std::string& s, std::size_t i) {
     const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
     const unsigned char c = byte(i);
-    const std::size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    const std::size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
     if (n == 0 || i + n > s.size()) return 0;
     for (std::size_t k = 1; k < n; ++k) {
         if ((byte(i + k) & 0xC0) != 0x80) return 0;
     }
+    // No overlong forms, no surrogates (ED A0..BF), nothing past U+10FFFF: the second byte's range after
+    // E0, ED, F0 and F4 (Unicode's table 3-7). Python's strict decoder refuses the others.
+    const unsigned char second = byte(i + 1);
+    if ((c == 0xE0 && second < 0xA0) || (c == 0xED && second > 0x9F) || (c == 0xF0 && second < 0x90) || (c == 0xF4 && second > 0x8F)) return 0;
     return n;
 }
 
@@ -159,12 +164,6 @@ bool parse_json_line(const std::string& line, ManifestRecord& record) {
     } catch (const std::exception&) {  // a malformed \u escape
         return false;
     }
-}
-
-std::string normal_absolute(const std::string& path) {
-    std::error_code ignored;  // no working folder: compare as written
-    const std::filesystem::path absolute = std::filesystem::absolute(path, ignored);
-    return (absolute.empty() ? std::filesystem::path(path) : absolute).lexically_normal().string();
 }
 
 std::optional<std::uint64_t> CompletedOutputs::find(const std::string& output, const std::string& file) const {

@@ -40,9 +40,6 @@ struct CompletedOutputs {
 };
 CompletedOutputs completed_outputs(const std::string& manifest_path);
 
-/// `path` made absolute against the working folder and lexically normal ("./", "//" and "a/.." gone): the
-/// same for every spelling of one path that does not go through a link.
-std::string normal_absolute(const std::string& path);
 
 /// Appends records; safe to call from many threads. Each record reaches the file in one write().
 class ManifestWriter {

@@ -37,7 +37,6 @@ void tiff_losses(const TiffDirectory& d, PixelFormat decoded, DecoderLosses& out
             case 34665: return "EXIF";
             case 34853: return "GPS";
             case 33723: return "IPTC";
-            case 282: return "resolution";
             case 270: return "ImageDescription";
             case 271: return "Make";
             case 272: return "Model";
@@ -72,11 +71,17 @@ void bmp_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
     if (header < 40) return;
     const std::uint32_t bits = b[28] | b[29] << 8;
     if (bits <= 8) out.image.emplace_back("its palette (read as RGB)");
-    if (le32(b, 38) != 0 || le32(b, 42) != 0) out.metadata.emplace_back("resolution");
     if (header >= 108 && b.size() >= 74) {  // V4, V5: the colour space; 'MBED' (V5) is an embedded ICC profile
         const std::uint32_t space = le32(b, 70);
         if (space == 0x4d424544u || space == 0x4c494e4bu) out.metadata.emplace_back("ICC profile");
     }
+}
+
+// A header's text as a warning may print it: printable ASCII only, at most 60 bytes.
+std::string printable(const std::string& text) {
+    std::string out;
+    for (const char c : text.substr(0, 60)) out += c >= 0x20 && c < 0x7f ? c : '?';
+    return text.size() > 60 ? out + "..." : out;
 }
 
 void hdr_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
@@ -95,9 +100,9 @@ void hdr_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
         const std::string key = line.substr(0, equals);
         if (key == "FORMAT") continue;
         if (key == "EXPOSURE") {
-            out.image.push_back("its " + line + " (the values are kept as stored, unscaled)");
+            out.image.push_back("its " + printable(line) + " (the values are kept as stored, unscaled)");
         } else {
-            out.metadata.push_back("its " + key + " line");
+            out.metadata.push_back("its " + printable(key) + " line");
         }
     }
 }

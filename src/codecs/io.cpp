@@ -90,6 +90,7 @@ ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element,
     ImageMetadata out = metadata;
     if (swaps_axes(element)) {
         detail::swap_exif_dimensions(out.exif);
+        if (out.resolution) std::swap(out.resolution->x, out.resolution->y);
         for (PngChunk& chunk : out.png_chunks) {
             if (chunk.type == "pHYs") detail::swap_phys_axes(chunk);
         }

@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <string>
@@ -71,9 +72,21 @@ constexpr std::uint16_t tag_orientation = 0x0112, tag_exif_ifd = 0x8769, tag_pix
 
 // ---------------------------------------------------------------- JPEG
 
+// A JFIF APP0's density: "JFIF\0", version (2 bytes), units (0 none, 1 inch, 2 cm), X and Y density.
+constexpr char jfif_header[] = "JFIF";  // and its NUL: 5 bytes
+
+std::optional<Resolution> resolution_of_jfif(const Bytes& b, const JpegSegment& s) {
+    if (s.marker != 0xe0 || s.size < 12 || !has_at(b, s.payload, jfif_header, 5)) return std::nullopt;
+    const std::size_t at = s.payload + 7;
+    const unsigned units = b[at], x = b[at + 1] << 8 | b[at + 2], y = b[at + 3] << 8 | b[at + 4];
+    if (units > 2 || x == 0 || y == 0 || (units == 0 && x == y)) return std::nullopt;  // 1:1 without a unit says nothing
+    return Resolution{static_cast<double>(x), static_cast<double>(y), units == 1 ? Resolution::Unit::inch : units == 2 ? Resolution::Unit::centimetre : Resolution::Unit::none};
+}
+
 void read_jpeg(const Bytes& b, ImageMetadata& meta) {
     std::map<int, Bytes> icc_chunks;  // by sequence number, 1-based
     for (const JpegSegment& s : jpeg_segments(b)) {
+        if (!meta.resolution) meta.resolution = resolution_of_jfif(b, s);
         if (s.marker == 0xe1 && meta.exif.empty() && s.size > 6 && has_at(b, s.payload, exif_header, 6)) {
             meta.exif.assign(b.begin() + static_cast<std::ptrdiff_t>(s.payload + 6), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
         }
@@ -89,11 +102,24 @@ void read_jpeg(const Bytes& b, ImageMetadata& meta) {
     for (auto& [sequence, chunk] : icc_chunks) meta.icc.insert(meta.icc.end(), chunk.begin(), chunk.end());
 }
 
-Bytes jpeg_with(const Bytes& jpeg, const ImageMetadata& meta) {
-    // After SOI and the JFIF APP0 segment that TurboJPEG writes first.
+Bytes jpeg_with(const Bytes& encoded, const ImageMetadata& meta) {
+    // After SOI and the JFIF APP0 segment that TurboJPEG writes first, whose density is the resolution's.
+    Bytes jpeg = encoded;
     std::size_t insert = 2;
     const auto segments = jpeg_segments(jpeg);
-    if (!segments.empty() && segments.front().marker == 0xe0) insert = segments.front().payload + segments.front().size;
+    if (!segments.empty() && segments.front().marker == 0xe0) {
+        const JpegSegment& app0 = segments.front();
+        insert = app0.payload + app0.size;
+        if (meta.resolution && app0.size >= 12 && has_at(jpeg, app0.payload, jfif_header, 5)) {
+            const Resolution& r = *meta.resolution;
+            const auto density = [](double v) { return static_cast<unsigned>(std::clamp(std::lround(v), 1l, 65535l)); };
+            const unsigned x = density(r.x), y = density(r.y);
+            const std::size_t at = app0.payload + 7;
+            jpeg[at] = r.unit == Resolution::Unit::inch ? 1 : r.unit == Resolution::Unit::centimetre ? 2 : 0;
+            jpeg[at + 1] = static_cast<std::uint8_t>(x >> 8), jpeg[at + 2] = static_cast<std::uint8_t>(x);
+            jpeg[at + 3] = static_cast<std::uint8_t>(y >> 8), jpeg[at + 4] = static_cast<std::uint8_t>(y);
+        }
+    }
     Bytes added;
     const auto segment = [&](std::uint8_t marker, const std::uint8_t* header, std::size_t header_size, const std::uint8_t* data, std::size_t size) {
         const std::size_t length = 2 + header_size + size;
@@ -125,6 +151,15 @@ Bytes jpeg_with(const Bytes& jpeg, const ImageMetadata& meta) {
 // method 0, then a zlib stream.
 void read_png(const Bytes& b, ImageMetadata& meta) {
     read_png_layout(b, meta);
+    // pHYs: pixels per unit along x and y (big-endian), then the unit: 1 the metre, 0 none (the ratio).
+    const auto phys = std::find_if(meta.png_chunks.begin(), meta.png_chunks.end(), [](const PngChunk& c) { return c.type == "pHYs"; });
+    if (phys != meta.png_chunks.end() && phys->data.size() == 9 && phys->data[8] <= 1) {
+        const auto be32 = [&](std::size_t at) { return double(std::uint32_t{phys->data[at]} << 24 | phys->data[at + 1] << 16 | phys->data[at + 2] << 8 | phys->data[at + 3]); };
+        const bool metre = phys->data[8] == 1;
+        if (be32(0) > 0 && be32(4) > 0) {
+            meta.resolution = Resolution{metre ? be32(0) / 100 : be32(0), metre ? be32(4) / 100 : be32(4), metre ? Resolution::Unit::centimetre : Resolution::Unit::none};
+        }
+    }
     const auto iccp = std::find_if(meta.png_chunks.begin(), meta.png_chunks.end(), [](const PngChunk& c) { return c.type == "iCCP"; });
     if (iccp == meta.png_chunks.end()) return;
     const Bytes& data = iccp->data;
@@ -182,8 +217,26 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
                             file.begin() + static_cast<std::ptrdiff_t>(icc->second.at + icc->second.count));
         }
         meta.associated_alpha = tiff->value(338) == 1u;
+        // XResolution and YResolution (RATIONALs), ResolutionUnit (1 none, 2 inch, 3 cm; 2 where absent).
+        const auto rational = [&](std::uint16_t tag) -> double {
+            const auto e = tiff->entries.find(tag);
+            if (e == tiff->entries.end() || e->second.type != 5) return 0;
+            const auto n = read_unsigned(file, e->second.at, 4, tiff->big_endian), d = read_unsigned(file, e->second.at + 4, 4, tiff->big_endian);
+            return n && d && *d ? static_cast<double>(*n) / static_cast<double>(*d) : 0;
+        };
+        const double x = rational(282), y = rational(283);
+        const std::uint64_t unit = tiff->value(296).value_or(2);
+        if (x > 0 && y > 0 && unit >= 1 && unit <= 3) {
+            meta.resolution = Resolution{x, y, unit == 2 ? Resolution::Unit::inch : unit == 3 ? Resolution::Unit::centimetre : Resolution::Unit::none};
+        }
     } else if (file.size() >= 12 && std::equal(file.begin(), file.begin() + 4, "RIFF") && std::equal(file.begin() + 8, file.begin() + 12, "WEBP")) {
         read_webp(file, meta);
+    } else if (file.size() >= 46 && file[0] == 'B' && file[1] == 'M' && read_unsigned(file, 14, 4, false) >= 40u) {
+        // A BMP's pixels per metre along x and y (BITMAPINFOHEADER and later).
+        const auto x = read_unsigned(file, 38, 4, false), y = read_unsigned(file, 42, 4, false);
+        if (x && y && *x > 0 && *y > 0 && *x < 0x80000000u && *y < 0x80000000u) {
+            meta.resolution = Resolution{static_cast<double>(*x) / 100, static_cast<double>(*y) / 100, Resolution::Unit::centimetre};
+        }
     } else {
         read_jpeg(file, meta);
     }
@@ -255,7 +308,7 @@ void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::u
 }
 
 std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata) {
-    if (metadata.exif.empty() && metadata.icc.empty()) return encoded;
+    if (metadata.exif.empty() && metadata.icc.empty() && !metadata.resolution) return encoded;
     if (encoded.size() >= 2 && encoded[0] == 0xff && encoded[1] == 0xd8) return jpeg_with(encoded, metadata);
     return encoded;
 }

@@ -123,10 +123,16 @@ std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat forma
     const char* extension = extension_of(format);
     const GpurotateCvPlugin& cv = plugin(ErrorCode::output);
     const bool icc = metadata && !metadata->icc.empty(), exif = metadata && !metadata->exif.empty();
+    const Resolution* resolution = metadata && metadata->resolution ? &*metadata->resolution : nullptr;
     const GpurotateCvImage view{static_cast<int>(image.width), static_cast<int>(image.height), image.format.channels,
                                 cv_sample(image.format.sample), reinterpret_cast<const unsigned char*>(image.data), image.pitch, nullptr,
                                 metadata && metadata->associated_alpha ? 1 : 0, 1, icc ? metadata->icc.data() : nullptr, icc ? metadata->icc.size() : 0,
-                                exif ? metadata->exif.data() : nullptr, exif ? metadata->exif.size() : 0};
+                                exif ? metadata->exif.data() : nullptr, exif ? metadata->exif.size() : 0,
+                                resolution ? resolution->x : 0, resolution ? resolution->y : 0,
+                                !resolution                                  ? 1
+                                : resolution->unit == Resolution::Unit::inch ? 2
+                                : resolution->unit == Resolution::Unit::centimetre ? 3
+                                                                                    : 1};
     GpurotateCvBytes encoded{};
     char error[512] = "";
     if (!cv.encode(&view, extension, quality, &encoded, error, sizeof error)) throw Error(ErrorCode::output, error);

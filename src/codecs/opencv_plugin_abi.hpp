@@ -26,6 +26,9 @@ struct GpurotateCvImage {
     std::size_t icc_size;
     const unsigned char* exif;  ///< encode: EXIF (the TIFF structure) for a WebP output, or null
     std::size_t exif_size;
+    double x_resolution;  ///< encode: a TIFF output's pixels per unit along x and y; 0: none
+    double y_resolution;
+    int resolution_unit;  ///< TIFF's ResolutionUnit: 1 none (the ratio), 2 inch, 3 centimetre
 };
 
 /// Encoded bytes, owned by the plugin until `release_bytes`.
@@ -52,5 +55,5 @@ struct GpurotateCvPlugin {
 const GpurotateCvPlugin* gpurotate_opencv_plugin();
 }
 
-inline constexpr int gpurotate_cv_abi_version = 3;
+inline constexpr int gpurotate_cv_abi_version = 4;
 inline constexpr const char* gpurotate_cv_plugin_file = "libgpurotate-opencv.so";

@@ -2,6 +2,7 @@
 
 #include "codecs/byte_order.hpp"
 #include "codecs/decode_limits.hpp"
+#include "codecs/opaque_alpha.hpp"
 #include "codecs/png_chunks.hpp"
 
 #include <gpurotate/error.hpp>
@@ -9,6 +10,7 @@
 #include <spng.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 
@@ -228,6 +230,11 @@ std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const st
             unpack_samples(packed_rows.data() + row_bytes * y, reinterpret_cast<std::uint8_t*>(image.view().row(y)), samples, ihdr.bit_depth);
         }
     }
+    // A grey or RGB colour key that no pixel has adds nothing: the image stays without alpha.
+    const bool keyed = (target.flags & SPNG_DECODE_TRNS) && ihdr.color_type != SPNG_COLOR_TYPE_INDEXED;
+    if (keyed) {
+        if (auto opaque = without_opaque_alpha(image.view(), options.memory)) return std::move(*opaque);
+    }
     return image;
 }
 
@@ -281,6 +288,17 @@ std::vector<std::uint8_t> encode_png(ConstImageView image, int level, const Imag
             }
         }
         if (!metadata->exif.empty() && !exif_written) add("eXIf", metadata->exif, PngChunkPlace::before_plte);
+        // The resolution of another format's input (a PNG's own pHYs is among the chunks, copied above).
+        const bool has_phys = std::any_of(metadata->png_chunks.begin(), metadata->png_chunks.end(), [](const PngChunk& c) { return c.type == "pHYs"; });
+        if (metadata->resolution && !has_phys) {
+            const Resolution& r = *metadata->resolution;
+            const double per_metre = r.unit == Resolution::Unit::inch ? 100 / 2.54 : r.unit == Resolution::Unit::centimetre ? 100 : 1;
+            spng_phys phys{};
+            phys.ppu_x = static_cast<std::uint32_t>(std::clamp(std::llround(r.x * per_metre), 1ll, 0x7fffffffll));
+            phys.ppu_y = static_cast<std::uint32_t>(std::clamp(std::llround(r.y * per_metre), 1ll, 0x7fffffffll));
+            phys.unit_specifier = r.unit == Resolution::Unit::none ? 0 : 1;
+            if (const int ret = spng_set_phys(ctx.get(), &phys)) throw fail("pHYs", ret);
+        }
         if (!metadata->icc.empty() && !icc_written) {
             spng_iccp iccp{};
             std::strcpy(iccp.profile_name, "ICC profile");

@@ -91,6 +91,7 @@ std::int64_t pam_number(HeaderReader& reader, const std::string& name, const std
         reader.fail(name + " '" + value + "' is not a number");
     }
     for (const char c : value) n = n * 10 + (c - '0');
+    if (n > (std::int64_t{1} << 31)) reader.fail(name + " " + value + " is larger than 2147483648");  // the pixel limit's sides fit 32 bits
     return n;
 }
 

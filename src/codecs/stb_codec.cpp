@@ -1,7 +1,8 @@
 #include "codecs/stb_codec.hpp"
 
-#include "codecs/bmp_rle.hpp"
+#include "codecs/bmp_for_stb.hpp"
 #include "codecs/decode_limits.hpp"
+#include "codecs/opaque_alpha.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 
 #include <gpurotate/error.hpp>
@@ -19,15 +20,6 @@
 
 namespace gpurotate::detail {
 namespace {
-
-// Whether every pixel of an RGBA buffer has alpha 255.
-bool opaque(const std::uint8_t* rgba, int width, int height) {
-    const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (rgba[4 * i + 3] != 255) return false;
-    }
-    return true;
-}
 
 using StbPixels = std::unique_ptr<void, decltype(&stbi_image_free)>;
 
@@ -235,7 +227,7 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
         why = "file too large for stb_image";
         return std::nullopt;
     }
-    if (auto expanded = expand_rle_bmp(bytes, path, options)) return stb_decode(*expanded, path, options, why);
+    if (auto readable = bmp_for_stb(bytes, path, options)) return stb_decode(*readable, path, options, why);
     const auto* data = bytes.data();
     const int size = static_cast<int>(bytes.size());
     // With libjpeg-turbo every JPEG is its: one that reaches stb here did not begin with the start-of-image
@@ -281,23 +273,14 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     StbPixels owned(pixels, &stbi_image_free);
     if (!pixels) throw corrupt(stbi_failure_reason() ? stbi_failure_reason() : "decoder failed");
     format.channels = channels;
-    // stb decodes an RGB PSD (its header's channel count at byte 12) to RGBA with alpha 255.
-    const bool rgb_psd = bytes.size() >= 26 && std::memcmp(bytes.data(), "8BPS", 4) == 0 && bytes[12] == 0 && bytes[13] == 3;
-    if (format.sample == SampleType::u8 && channels == 4 &&
-        ((gif && opaque(static_cast<const std::uint8_t*>(pixels), width, height)) || rgb_psd)) {
-        // stb decodes every GIF to RGBA; a frame with no transparent pixel is RGB, as ImageMagick reads it, so
-        // that a JPEG takes it and a PNG keeps three channels.
-        format.channels = 3;
-        Image image(width, height, format, options.memory);
-        const auto* from = static_cast<const std::uint8_t*>(pixels);
-        auto* to = reinterpret_cast<std::uint8_t*>(image.data());
-        for (std::size_t i = 0, n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height); i < n; ++i) {
-            std::memcpy(to + 3 * i, from + 4 * i, 3);
-        }
-        return image;
-    }
     Image image(width, height, format, options.memory);
     std::memcpy(image.data(), pixels, image.size_bytes());
+    // stb decodes every GIF to RGBA, and an RGB PSD (its header's channel count at byte 12: 3) to RGBA with
+    // alpha 255: a frame with no transparent pixel is RGB, as ImageMagick reads it.
+    const bool rgb_psd = bytes.size() >= 26 && std::memcmp(bytes.data(), "8BPS", 4) == 0 && bytes[12] == 0 && bytes[13] == 3;
+    if (gif || rgb_psd) {
+        if (auto opaque = without_opaque_alpha(image.view(), options.memory)) return std::move(*opaque);
+    }
     return image;
 }
 

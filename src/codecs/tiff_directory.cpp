@@ -19,6 +19,7 @@ std::optional<TiffDirectory> read_tiff_directory(const std::vector<std::uint8_t>
     const auto entries = first ? read_unsigned(bytes, *first, count_size, big_endian) : std::nullopt;
     if (!entries) return std::nullopt;
     TiffDirectory directory;
+    directory.big_endian = big_endian;
     for (std::uint64_t i = 0; i < *entries && i < 4096; ++i) {
         const std::uint64_t entry = *first + static_cast<std::uint64_t>(count_size) + i * entry_size;
         const auto tag = read_unsigned(bytes, entry, 2, big_endian);
@@ -38,9 +39,17 @@ std::optional<TiffDirectory> read_tiff_directory(const std::vector<std::uint8_t>
             at = *offset;
         }
         directory.entries[static_cast<std::uint16_t>(*tag)] = {static_cast<std::uint16_t>(*type), *count, at};
-        // SHORT (3), LONG (4) or LONG8 (16): the first value.
-        if (*type != 3 && *type != 4 && *type != 16) continue;
-        if (const auto value = read_unsigned(bytes, at, value_size, big_endian)) directory.values.emplace(static_cast<std::uint16_t>(*tag), *value);
+        // The first value of an integer tag: BYTE (1), SHORT (3), LONG (4), LONG8 (16), and the signed ones
+        // libtiff also takes for sizes (SBYTE 6, SSHORT 8, SLONG 9, SLONG8 17), a negative one as the largest
+        // (so that the pixel limit refuses it).
+        const bool is_signed = *type == 6 || *type == 8 || *type == 9 || *type == 17;
+        if (*type != 1 && *type != 3 && *type != 4 && *type != 16 && !is_signed) continue;
+        const int size = *type == 16 || *type == 17 ? 8 : value_size;
+        auto value = read_unsigned(bytes, at, size, big_endian);
+        if (!value) continue;
+        if (is_signed && size < 8 && (*value >> (8 * size - 1)) != 0) value = ~std::uint64_t{0} >> 1;
+        if (is_signed && size == 8 && (*value >> 63) != 0) value = ~std::uint64_t{0} >> 1;
+        directory.values.emplace(static_cast<std::uint16_t>(*tag), *value);
     }
     // The chain of directories: each ends with the offset of the next (0 ends it); a loop ends the count.
     std::set<std::uint64_t> seen{*first};

@@ -20,6 +20,7 @@ struct TiffDirectory {
     std::map<std::uint16_t, std::uint64_t> values;  ///< tag -> its first value, for SHORT, LONG and LONG8 tags
     std::vector<std::uint16_t> tags;                ///< every tag of the first directory, in file order
     int pages = 1;                                  ///< directories in the chain (at most 1000 are counted)
+    bool big_endian = false;
 
     std::optional<std::uint64_t> value(std::uint16_t tag) const {
         const auto it = values.find(tag);

@@ -21,6 +21,7 @@ struct MemoryFile {
     std::size_t size = 0;
     std::vector<unsigned char>* out = nullptr;
     toff_t position = 0;
+    std::string message;  ///< libtiff's last error on this handle
 
     std::size_t length() const { return out ? out->size() : size; }
 };
@@ -56,15 +57,16 @@ toff_t size_proc(thandle_t handle) { return static_cast<MemoryFile*>(handle)->le
 int map_proc(thandle_t, void**, toff_t*) { return 0; }
 void unmap_proc(thandle_t, void*, toff_t) {}
 
-// libtiff reports through handlers that print to stderr by default: the last message is kept instead, for
-// the one-line error gpurotate prints. (Handlers are process-wide; the plugin is their only user.)
-thread_local std::string last_message;
-void keep_message(const char* module, const char* format, va_list args) {
+// libtiff reports through handlers that print to stderr by default. Each handle gets its own (libtiff 4.5's
+// open options), which keep the last message for the one-line error gpurotate prints: the process-wide ones
+// are OpenCV's once its TIFF reader has run.
+int keep_message(TIFF*, void* file, const char* module, const char* format, va_list args) {
     char text[512];
     std::vsnprintf(text, sizeof text, format, args);
-    last_message = (module ? std::string(module) + ": " : std::string()) + text;
+    static_cast<MemoryFile*>(file)->message = (module ? std::string(module) + ": " : std::string()) + text;
+    return 1;  // handled: not passed on to the process-wide handler
 }
-void ignore_warning(const char*, const char*, va_list) {}
+int ignore_warning(TIFF*, void*, const char*, const char*, va_list) { return 1; }
 
 struct TiffCloser {
     void operator()(TIFF* t) const { TIFFClose(t); }
@@ -72,14 +74,11 @@ struct TiffCloser {
 using TiffHandle = std::unique_ptr<TIFF, TiffCloser>;
 
 TiffHandle open_tiff(MemoryFile& file, const char* mode) {
-    static const bool handlers = [] {
-        TIFFSetErrorHandler(keep_message);
-        TIFFSetWarningHandler(ignore_warning);
-        return true;
-    }();
-    (void)handlers;
-    last_message.clear();
-    return TiffHandle(TIFFClientOpen("tiff", mode, &file, read_proc, write_proc, seek_proc, close_proc, size_proc, map_proc, unmap_proc));
+    const std::unique_ptr<TIFFOpenOptions, void (*)(TIFFOpenOptions*)> options(TIFFOpenOptionsAlloc(), TIFFOpenOptionsFree);
+    TIFFOpenOptionsSetErrorHandlerExtR(options.get(), keep_message, &file);
+    TIFFOpenOptionsSetWarningHandlerExtR(options.get(), ignore_warning, &file);
+    return TiffHandle(
+        TIFFClientOpenExt("tiff", mode, &file, read_proc, write_proc, seek_proc, close_proc, size_proc, map_proc, unmap_proc, options.get()));
 }
 
 // Copies `rows` rows of one strip or tile (`columns` pixels of `samples` interleaved samples, or one plane
@@ -105,7 +104,7 @@ void say(char* error, std::size_t size, const std::string& text) { std::snprintf
 
 TiffRead tiff_decode(const unsigned char* bytes, std::size_t size, GpurotateCvImage* out, char* error, std::size_t error_size) {
     if (size < 4 || !((bytes[0] == 'I' && bytes[1] == 'I') || (bytes[0] == 'M' && bytes[1] == 'M'))) return TiffRead::not_handled;
-    MemoryFile file{bytes, size, nullptr, 0};
+    MemoryFile file{bytes, size, nullptr, 0, {}};
     const TiffHandle tif = open_tiff(file, "rm");
     if (!tif) return TiffRead::not_handled;  // OpenCV says what is wrong, or that it is not a TIFF
     std::uint32_t width = 0, height = 0;
@@ -127,8 +126,17 @@ TiffRead tiff_decode(const unsigned char* bytes, std::size_t size, GpurotateCvIm
     const bool floats = format == SAMPLEFORMAT_IEEEFP && bits == 32 && photometric != PHOTOMETRIC_MINISWHITE;
     // Grey or RGB with at most one more sample (alpha); the rest (palette, CMYK, YCbCr, 1-bit, more
     // samples) is OpenCV's.
-    if ((!grey && photometric != PHOTOMETRIC_RGB) || (!integers && !floats) || samples < colour || samples > colour + 1 || width == 0 || height == 0 ||
-        width > 1u << 30 || height > 1u << 30) {
+    if (width == 0 || height == 0 || std::uint64_t{width} * height > std::uint64_t{1} << 31) {
+        say(error, error_size, "a TIFF of " + std::to_string(width) + "x" + std::to_string(height) + " pixels (the plugin reads 1 to 2^31)");
+        return TiffRead::damaged;
+    }
+    if ((!grey && photometric != PHOTOMETRIC_RGB) || (!integers && !floats) || samples < colour || samples > colour + 1) {
+        // OpenCV's reader, which takes the rest, refuses these sample sizes, and says so on stderr first.
+        if (bits != 1 && bits != 8 && bits != 16 && bits != 32 && bits != 64) {
+            say(error, error_size, "a TIFF of " + std::to_string(bits) + "-bit samples (photometric " + std::to_string(photometric) +
+                                       ") is not read: grey, grey+alpha, RGB and RGBA of 8/16-bit or float are, and OpenCV reads 1/8/16/32/64-bit others");
+            return TiffRead::damaged;
+        }
         return TiffRead::not_handled;
     }
     const int depth = floats ? CV_32F : bits == 16 ? CV_16U : CV_8U;
@@ -138,7 +146,7 @@ TiffRead tiff_decode(const unsigned char* bytes, std::size_t size, GpurotateCvIm
     const std::size_t pixel = static_cast<std::size_t>(bits / 8) * (separate ? 1u : samples);
     std::vector<unsigned char> buffer;
     const auto damaged = [&](const char* what) {
-        say(error, error_size, std::string("corrupt TIFF: ") + what + (last_message.empty() ? "" : " (" + last_message + ")"));
+        say(error, error_size, std::string("corrupt TIFF: ") + what + (file.message.empty() ? "" : " (" + file.message + ")"));
         return TiffRead::damaged;
     };
     if (TIFFIsTiled(tif.get())) {
@@ -146,7 +154,12 @@ TiffRead tiff_decode(const unsigned char* bytes, std::size_t size, GpurotateCvIm
         TIFFGetField(tif.get(), TIFFTAG_TILEWIDTH, &tile_width);
         TIFFGetField(tif.get(), TIFFTAG_TILELENGTH, &tile_height);
         if (tile_width == 0 || tile_height == 0) return damaged("a tile of no size");
-        buffer.resize(static_cast<std::size_t>(TIFFTileSize(tif.get())));
+        // Tiles may overhang the image, but not by more than a little: a small file must not make the
+        // reader allocate gigabytes for one tile.
+        const std::uint64_t image_bytes = std::uint64_t{width} * height * samples * (bits / 8);
+        const std::uint64_t tile_bytes = static_cast<std::uint64_t>(TIFFTileSize64(tif.get()));
+        if (tile_bytes == 0 || tile_bytes > 4 * image_bytes + (std::uint64_t{1} << 20)) return damaged("its tiles are far larger than the image");
+        buffer.resize(static_cast<std::size_t>(tile_bytes));
         for (int plane = 0; plane < planes; ++plane) {
             for (std::uint32_t y = 0; y < height; y += tile_height) {
                 for (std::uint32_t x = 0; x < width; x += tile_width) {
@@ -166,7 +179,7 @@ TiffRead tiff_decode(const unsigned char* bytes, std::size_t size, GpurotateCvIm
             for (std::uint32_t y = 0; y < height; y += rows_per_strip) {
                 const tstrip_t strip = TIFFComputeStrip(tif.get(), y, static_cast<tsample_t>(plane));
                 const std::uint32_t rows = std::min(rows_per_strip, height - y);
-                const tmsize_t want = static_cast<tmsize_t>(rows * width * pixel);
+                const auto want = static_cast<tmsize_t>(std::uint64_t{rows} * width * pixel);
                 if (TIFFReadEncodedStrip(tif.get(), strip, buffer.data(), want) < want) return damaged("a strip cannot be read, or is short");
                 place(*image, buffer.data(), width * pixel, 0, static_cast<int>(y), static_cast<int>(width), static_cast<int>(rows), plane, separate);
             }
@@ -186,18 +199,18 @@ TiffRead tiff_decode(const unsigned char* bytes, std::size_t size, GpurotateCvIm
     const bool associated = extra_count >= 1 && extra && extra[0] == EXTRASAMPLE_ASSOCALPHA;
     *out = GpurotateCvImage{image->cols, image->rows, image->channels(), floats ? gpurotate_cv_f32 : bits == 16 ? gpurotate_cv_u16 : gpurotate_cv_u8,
                             image->data, image->step[0], image.get(), associated ? 1 : 0, orientation >= 1 && orientation <= 8 ? orientation : 1,
-                            nullptr, 0, nullptr, 0};
+                            nullptr, 0, nullptr, 0, 0, 0, 1};
     image.release();
     return TiffRead::decoded;
 }
 
 int tiff_encode(const GpurotateCvImage* image, GpurotateCvBytes* out, char* error, std::size_t error_size) {
     auto bytes = std::make_unique<std::vector<unsigned char>>();
-    MemoryFile file{nullptr, 0, bytes.get(), 0};
+    MemoryFile file{nullptr, 0, bytes.get(), 0, {}};
     {
         const TiffHandle tif = open_tiff(file, "w");
         if (!tif) {
-            say(error, error_size, "libtiff could not start a TIFF: " + last_message);
+            say(error, error_size, "libtiff could not start a TIFF: " + file.message);
             return 0;
         }
         const int bits = image->sample == gpurotate_cv_u8 ? 8 : image->sample == gpurotate_cv_u16 ? 16 : 32;
@@ -219,18 +232,23 @@ int tiff_encode(const GpurotateCvImage* image, GpurotateCvBytes* out, char* erro
             TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &alpha);
         }
         if (image->icc && image->icc_size > 0) TIFFSetField(t, TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(image->icc_size), image->icc);
+        if (image->x_resolution > 0 && image->y_resolution > 0) {
+            TIFFSetField(t, TIFFTAG_XRESOLUTION, static_cast<float>(image->x_resolution));
+            TIFFSetField(t, TIFFTAG_YRESOLUTION, static_cast<float>(image->y_resolution));
+            TIFFSetField(t, TIFFTAG_RESOLUTIONUNIT, static_cast<std::uint16_t>(image->resolution_unit));
+        }
         TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(t, 0));
         std::vector<unsigned char> row(static_cast<std::size_t>(image->width) * static_cast<std::size_t>(image->channels) * static_cast<std::size_t>(bits / 8));
         for (int y = 0; y < image->height; ++y) {
             // libtiff's predictor works in the buffer it is given: a copy of the row, not the caller's pixels.
             std::memcpy(row.data(), image->data + static_cast<std::size_t>(y) * image->pitch, row.size());
             if (TIFFWriteScanline(t, row.data(), static_cast<std::uint32_t>(y), 0) < 0) {
-                say(error, error_size, "libtiff could not write a row: " + last_message);
+                say(error, error_size, "libtiff could not write a row: " + file.message);
                 return 0;
             }
         }
         if (!TIFFFlush(t)) {
-            say(error, error_size, "libtiff could not finish the TIFF: " + last_message);
+            say(error, error_size, "libtiff could not finish the TIFF: " + file.message);
             return 0;
         }
     }  // closed: everything written
