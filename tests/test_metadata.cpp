@@ -335,3 +335,33 @@ TEST_CASE("the resolution travels between JPEG (JFIF), PNG (pHYs), TIFF and BMP,
     REQUIRE(from_bmp);
     CHECK(from_bmp->x == doctest::Approx(28.35));
 }
+
+TEST_CASE("XMP travels between JPEG, PNG, TIFF and WebP, and formats without a place for it say so") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(16, 8, {SampleType::u8, 3}, 27);
+    gpurotate::ImageMetadata meta;
+    meta.xmp = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF><rdf:Description xmp:Rating=\"4\"/></rdf:RDF></x:xmpmeta>";
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    gpurotate::write_image(dir.file("in.jpg"), image.view(), options);
+    CHECK(gpurotate::read_metadata(dir.file("in.jpg")).xmp == meta.xmp);
+    std::vector<std::string> outputs = {"o.png", "q.jpg"};
+#if GPUROTATE_TEST_WITH_OPENCV
+    outputs.insert(outputs.end(), {"o.tif", "o.webp"});
+#endif
+    for (const std::string& out : outputs) {
+        CAPTURE(out);
+        const auto r = run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 --quality 90 -o " + quote(dir.file(out)));
+        REQUIRE(r.status == 0);
+        CHECK(gpurotate::read_metadata(dir.file(out)).xmp == meta.xmp);
+        // and on from there, to a PNG
+        const std::string again = dir.file("again-" + out + ".png");
+        REQUIRE(run(quote(exe) + " " + quote(dir.file(out)) + " --rot270 -o " + quote(again)).status == 0);
+        CHECK(gpurotate::read_metadata(again).xmp == meta.xmp);
+    }
+    const auto tga = run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 -v -o " + quote(dir.file("o.tga")));
+    CHECK(tga.output.find("not written: ICC profile, XMP") == std::string::npos);  // no ICC here
+    CHECK(tga.output.find("XMP") != std::string::npos);
+    CHECK(run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 --strip -o " + quote(dir.file("s.png"))).status == 0);
+    CHECK(gpurotate::read_metadata(dir.file("s.png")).xmp.empty());
+}

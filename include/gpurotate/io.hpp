@@ -35,11 +35,27 @@ struct PngChunk {
 };
 
 /// Metadata that travels from an input to its outputs.
+/// Pixel density: pixels per unit along x and y, or with `Unit::none` only their ratio (the pixel aspect).
+struct Resolution {
+    enum class Unit { none, inch, centimetre };
+    double x = 0;
+    double y = 0;
+    Unit unit = Unit::none;
+};
+
 struct ImageMetadata {
     /// EXIF: the TIFF structure, as in a JPEG's APP1 segment after "Exif\0\0" or a PNG's eXIf chunk.
     std::vector<std::uint8_t> exif;
     /// The ICC colour profile's bytes (uncompressed): from a JPEG, PNG or TIFF; written into JPEG, PNG and TIFF.
     std::vector<std::uint8_t> icc;
+    /// The XMP packet (XML): from a JPEG's APP1, a PNG's iTXt "XML:com.adobe.xmp", a TIFF's tag 700, a WebP's
+    /// XMP chunk; written into JPEG, PNG (where no such iTXt is copied), TIFF and WebP outputs, as it was read
+    /// (its own fields, such as tiff:Orientation, are not edited).
+    std::string xmp;
+    /// The pixel density: from a JPEG's JFIF header, a PNG's pHYs, a TIFF's XResolution and YResolution, a
+    /// BMP's pixels per metre; written into JPEG (JFIF), PNG (pHYs, where no pHYs chunk is copied) and TIFF
+    /// outputs. x and y swap with the axes. A JFIF header's default 1:1 with no unit is no resolution.
+    std::optional<Resolution> resolution;
     /// The pixels' alpha is premultiplied (a TIFF's ExtraSamples 1), which a TIFF output says again; alpha
     /// is unassociated in every other format read and written here.
     bool associated_alpha = false;
@@ -53,8 +69,8 @@ struct ImageMetadata {
     /// sBIT, bKGD and hIST unless it is written in `png_storage`'s format. iCCP and eXIf are written only
     /// where `icc` and `exif` are not empty, eXIf with `exif`'s bytes.
     std::vector<PngChunk> png_chunks;
-    /// No EXIF, ICC profile or PNG chunks: nothing that `--strip` drops (`png_storage` describes the pixels).
-    bool empty() const { return exif.empty() && icc.empty() && png_chunks.empty(); }
+    /// No EXIF, ICC profile, XMP, PNG chunks or resolution: nothing that `--strip` drops (`png_storage` describes the pixels).
+    bool empty() const { return exif.empty() && icc.empty() && xmp.empty() && png_chunks.empty() && !resolution; }
 };
 
 /// The EXIF and ICC profile of the JPEG or PNG at `path`, and a PNG's stored format and ancillary chunks

@@ -33,7 +33,6 @@ void tiff_losses(const TiffDirectory& d, PixelFormat decoded, DecoderLosses& out
     }
     const auto name = [&](std::uint16_t tag) -> const char* {
         switch (tag) {
-            case 700: return "XMP";
             case 34665: return "EXIF";
             case 34853: return "GPS";
             case 33723: return "IPTC";
@@ -58,7 +57,6 @@ void webp_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
     }
     const std::uint8_t flags = b[20];
     if (flags & 0x02) out.image.emplace_back("its animation's frames after the first");
-    if (flags & 0x04) out.metadata.emplace_back("XMP");
 }
 
 std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) {

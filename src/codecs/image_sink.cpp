@@ -27,6 +27,7 @@ std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata&
     if (strip) return lost.empty() ? lost : std::string(spec_->name) + " output: not written: " + lost;
     if (!holds_exif() && !metadata.exif.empty()) add("EXIF");  // metadata.cpp, png_codec.cpp
     if (!holds_icc() && !metadata.icc.empty()) add("ICC profile");  // and the TIFF writer of the plugin
+    if (!holds_icc() && !metadata.xmp.empty()) add("XMP");  // the same formats hold XMP
     if (metadata.resolution && !is_jpeg() && !is_png() && format() != OutputFormat::tiff) add("resolution");
     if (!is_png()) {
         std::string chunks;

@@ -59,17 +59,17 @@ std::string ImageSource::other_jpeg_markers() const {
     const auto starts_with = [&](const JpegSegment& s, const char* text, std::size_t size) {
         return s.size >= size && std::equal(text, text + size, bytes_.begin() + static_cast<std::ptrdiff_t>(s.payload));
     };
-    int xmp = 0, comments = 0;
+    int extended_xmp = 0, comments = 0;
     std::string others;
     for (const JpegSegment& s : jpeg_segments(bytes_)) {
-        // APP0 (JFIF) and APP14 (Adobe) describe the coding, which every encode writes anew; APP1 "Exif" and
-        // APP2 "ICC_PROFILE" are the metadata that travels.
+        // APP0 (JFIF) and APP14 (Adobe) describe the coding, which every encode writes anew; APP1 "Exif", APP1
+        // XMP (the main packet) and APP2 "ICC_PROFILE" are the metadata that travels (metadata()).
         if (s.marker == 0xe0 || s.marker == 0xee || (s.marker == 0xe1 && starts_with(s, "Exif\0", 5)) ||
-            (s.marker == 0xe2 && starts_with(s, "ICC_PROFILE", 11))) {
+            (s.marker == 0xe2 && starts_with(s, "ICC_PROFILE", 11)) || (s.marker == 0xe1 && starts_with(s, "http://ns.adobe.com/xap/1.0/\0", 29))) {
             continue;
         }
-        if (s.marker == 0xe1 && starts_with(s, "http://ns.adobe.com/xap/1.0/", 28)) {
-            ++xmp;
+        if (s.marker == 0xe1 && starts_with(s, "http://ns.adobe.com/xmp/extension/", 34)) {
+            ++extended_xmp;
         } else if (s.marker == 0xfe) {
             ++comments;
         } else if (s.marker >= 0xe0 && s.marker <= 0xef) {
@@ -77,7 +77,7 @@ std::string ImageSource::other_jpeg_markers() const {
             if (others.find(name) == std::string::npos) others += (others.empty() ? "" : ", ") + name;
         }
     }
-    std::string words = xmp ? "XMP" : "";
+    std::string words = extended_xmp ? "extended XMP" : "";
     if (comments) words += (words.empty() ? "" : ", ") + (comments == 1 ? std::string("a comment") : std::to_string(comments) + " comments");
     if (!others.empty()) words += (words.empty() ? "" : ", ") + others;
     return words;

@@ -20,6 +20,8 @@ using Bytes = std::vector<std::uint8_t>;
 
 constexpr char exif_header[] = "Exif\0\0";                 // 6 bytes before the TIFF structure in APP1
 constexpr char icc_header[] = "ICC_PROFILE";              // 12 bytes with its NUL, then sequence and count
+constexpr char xmp_header[] = "http://ns.adobe.com/xap/1.0/";  // 29 bytes with its NUL, then the packet
+constexpr char xmp_keyword[] = "XML:com.adobe.xmp";       // a PNG's iTXt keyword for XMP
 constexpr std::size_t icc_chunk_max = 65535 - 2 - 14;     // a JPEG segment's payload less the ICC header
 
 bool has_at(const Bytes& b, std::size_t pos, const void* what, std::size_t size) {
@@ -87,6 +89,9 @@ void read_jpeg(const Bytes& b, ImageMetadata& meta) {
     std::map<int, Bytes> icc_chunks;  // by sequence number, 1-based
     for (const JpegSegment& s : jpeg_segments(b)) {
         if (!meta.resolution) meta.resolution = resolution_of_jfif(b, s);
+        if (s.marker == 0xe1 && meta.xmp.empty() && s.size > 29 && has_at(b, s.payload, xmp_header, 29)) {
+            meta.xmp.assign(b.begin() + static_cast<std::ptrdiff_t>(s.payload + 29), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
+        }
         if (s.marker == 0xe1 && meta.exif.empty() && s.size > 6 && has_at(b, s.payload, exif_header, 6)) {
             meta.exif.assign(b.begin() + static_cast<std::ptrdiff_t>(s.payload + 6), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
         }
@@ -130,6 +135,9 @@ Bytes jpeg_with(const Bytes& encoded, const ImageMetadata& meta) {
     if (!meta.exif.empty() && meta.exif.size() <= 65535 - 2 - 6) {
         segment(0xe1, reinterpret_cast<const std::uint8_t*>(exif_header), 6, meta.exif.data(), meta.exif.size());
     }
+    if (!meta.xmp.empty() && meta.xmp.size() <= 65535 - 2 - 29) {  // a larger packet needs Extended XMP's split
+        segment(0xe1, reinterpret_cast<const std::uint8_t*>(xmp_header), 29, reinterpret_cast<const std::uint8_t*>(meta.xmp.data()), meta.xmp.size());
+    }
     const std::size_t chunks = (meta.icc.size() + icc_chunk_max - 1) / icc_chunk_max;
     for (std::size_t i = 0; i < chunks && chunks < 256; ++i) {
         std::uint8_t header[14];
@@ -151,6 +159,21 @@ Bytes jpeg_with(const Bytes& encoded, const ImageMetadata& meta) {
 // method 0, then a zlib stream.
 void read_png(const Bytes& b, ImageMetadata& meta) {
     read_png_layout(b, meta);
+    // XMP: an iTXt "XML:com.adobe.xmp" chunk, uncompressed (as the XMP specification asks): the keyword and
+    // its NUL, the compression flag and method, a language tag and a translated keyword (each NUL-ended), the text.
+    for (const PngChunk& c : meta.png_chunks) {
+        if (c.type != "iTXt" || c.data.size() < sizeof xmp_keyword + 2 || !std::equal(xmp_keyword, xmp_keyword + sizeof xmp_keyword, c.data.begin())) continue;
+        if (c.data[sizeof xmp_keyword] != 0) continue;  // compressed
+        auto at = c.data.begin() + static_cast<std::ptrdiff_t>(sizeof xmp_keyword + 2);
+        bool whole = true;
+        for (int field = 0; field < 2 && whole; ++field) {  // the language tag, the translated keyword
+            const auto nul = std::find(at, c.data.end(), 0);
+            whole = nul != c.data.end();
+            if (whole) at = nul + 1;
+        }
+        if (whole) meta.xmp.assign(at, c.data.end());
+        break;
+    }
     // pHYs: pixels per unit along x and y (big-endian), then the unit: 1 the metre, 0 none (the ratio).
     const auto phys = std::find_if(meta.png_chunks.begin(), meta.png_chunks.end(), [](const PngChunk& c) { return c.type == "pHYs"; });
     if (phys != meta.png_chunks.end() && phys->data.size() == 9 && phys->data[8] <= 1) {
@@ -195,6 +218,7 @@ void read_webp(const Bytes& file, ImageMetadata& meta) {
         if (size > file.size() - at - 8) return;  // cut short: what was read so far stands
         const auto data = file.begin() + static_cast<std::ptrdiff_t>(at + 8);
         if (std::equal(data - 8, data - 4, "ICCP")) meta.icc.assign(data, data + static_cast<std::ptrdiff_t>(size));
+        if (std::equal(data - 8, data - 4, "XMP ")) meta.xmp.assign(data, data + static_cast<std::ptrdiff_t>(size));
         if (std::equal(data - 8, data - 4, "EXIF")) {
             const bool prefixed = size >= 6 && std::equal(data, data + 6, exif_header);
             meta.exif.assign(data + (prefixed ? 6 : 0), data + static_cast<std::ptrdiff_t>(size));
@@ -217,6 +241,11 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
                             file.begin() + static_cast<std::ptrdiff_t>(icc->second.at + icc->second.count));
         }
         meta.associated_alpha = tiff->value(338) == 1u;
+        const auto xmp = tiff->entries.find(700);  // XMLPacket: BYTE or UNDEFINED
+        if (xmp != tiff->entries.end() && (xmp->second.type == 1 || xmp->second.type == 7) && xmp->second.at <= file.size() &&
+            file.size() - xmp->second.at >= xmp->second.count) {
+            meta.xmp.assign(file.begin() + static_cast<std::ptrdiff_t>(xmp->second.at), file.begin() + static_cast<std::ptrdiff_t>(xmp->second.at + xmp->second.count));
+        }
         // XResolution and YResolution (RATIONALs), ResolutionUnit (1 none, 2 inch, 3 cm; 2 where absent).
         const auto rational = [&](std::uint16_t tag) -> double {
             const auto e = tiff->entries.find(tag);
@@ -308,7 +337,7 @@ void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::u
 }
 
 std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata) {
-    if (metadata.exif.empty() && metadata.icc.empty() && !metadata.resolution) return encoded;
+    if (metadata.exif.empty() && metadata.icc.empty() && metadata.xmp.empty() && !metadata.resolution) return encoded;
     if (encoded.size() >= 2 && encoded[0] == 0xff && encoded[1] == 0xd8) return jpeg_with(encoded, metadata);
     return encoded;
 }

@@ -132,7 +132,8 @@ std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat forma
                                 !resolution                                  ? 1
                                 : resolution->unit == Resolution::Unit::inch ? 2
                                 : resolution->unit == Resolution::Unit::centimetre ? 3
-                                                                                    : 1};
+                                                                                    : 1,
+                                metadata && !metadata->xmp.empty() ? metadata->xmp.data() : nullptr, metadata ? metadata->xmp.size() : 0};
     GpurotateCvBytes encoded{};
     char error[512] = "";
     if (!cv.encode(&view, extension, quality, &encoded, error, sizeof error)) throw Error(ErrorCode::output, error);

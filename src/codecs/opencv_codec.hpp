@@ -21,8 +21,9 @@ namespace gpurotate::detail {
 /// allocating), or for a TIFF that libtiff reads and finds damaged.
 std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
 
-/// Encodes `image` as `format` (tiff, webp, exr, jpeg); a TIFF with `metadata`'s ICC profile and its alpha
-/// association, a WebP with its ICC profile and EXIF. Throws Error (output) on failure or without the plugin.
+/// Encodes `image` as `format` (tiff, webp, exr, jpeg); a TIFF with `metadata`'s ICC profile, XMP, resolution
+/// and alpha association, a WebP with its ICC profile, EXIF and XMP. Throws Error (output) on failure or
+/// without the plugin.
 std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat format, int quality, const ImageMetadata* metadata = nullptr);
 
 }  // namespace gpurotate::detail

@@ -61,7 +61,7 @@ int decode(const unsigned char* bytes, std::size_t size, GpurotateCvImage* out, 
         const int sample = decoded->empty() ? -1 : sample_of(decoded->depth());
         if (sample < 0 || decoded->channels() > 4) return 0;
         swap_red_blue(*decoded);
-        *out = GpurotateCvImage{decoded->cols, decoded->rows, decoded->channels(), sample, decoded->data, decoded->step[0], decoded.get(), 0, 1, nullptr, 0, nullptr, 0, 0, 0, 1};
+        *out = GpurotateCvImage{decoded->cols, decoded->rows, decoded->channels(), sample, decoded->data, decoded->step[0], decoded.get(), 0, 1, nullptr, 0, nullptr, 0, 0, 0, 1, nullptr, 0};
         decoded.release();
         return 1;
     } catch (const std::exception&) {  // cv::Exception, std::bad_alloc: not decoded
@@ -71,15 +71,17 @@ int decode(const unsigned char* bytes, std::size_t size, GpurotateCvImage* out, 
 
 void release(void* owner) { delete static_cast<cv::Mat*>(owner); }
 
-// The ICC profile and EXIF into a WebP OpenCV wrote (which writes none): libwebpmux adds the ICCP and EXIF
-// chunks and the VP8X header that announces them.
+// The ICC profile, EXIF and XMP into a WebP OpenCV wrote (which writes none): libwebpmux adds the ICCP,
+// EXIF and XMP chunks and the VP8X header that announces them.
 bool with_webp_metadata(std::vector<unsigned char>& webp, const GpurotateCvImage* image, char* error, std::size_t error_size) {
-    if (image->icc_size == 0 && image->exif_size == 0) return true;
+    if (image->icc_size == 0 && image->exif_size == 0 && image->xmp_size == 0) return true;
     const WebPData in{webp.data(), webp.size()};
     const std::unique_ptr<WebPMux, void (*)(WebPMux*)> mux(WebPMuxCreate(&in, 1), WebPMuxDelete);
     const WebPData icc{image->icc, image->icc_size}, exif{image->exif, image->exif_size};
+    const WebPData xmp{reinterpret_cast<const std::uint8_t*>(image->xmp), image->xmp_size};
     if (!mux || (image->icc_size > 0 && WebPMuxSetChunk(mux.get(), "ICCP", &icc, 1) != WEBP_MUX_OK) ||
-        (image->exif_size > 0 && WebPMuxSetChunk(mux.get(), "EXIF", &exif, 1) != WEBP_MUX_OK)) {
+        (image->exif_size > 0 && WebPMuxSetChunk(mux.get(), "EXIF", &exif, 1) != WEBP_MUX_OK) ||
+        (image->xmp_size > 0 && WebPMuxSetChunk(mux.get(), "XMP ", &xmp, 1) != WEBP_MUX_OK)) {
         std::snprintf(error, error_size, "libwebpmux could not add the metadata to the WebP");
         return false;
     }

@@ -29,6 +29,8 @@ struct GpurotateCvImage {
     double x_resolution;  ///< encode: a TIFF output's pixels per unit along x and y; 0: none
     double y_resolution;
     int resolution_unit;  ///< TIFF's ResolutionUnit: 1 none (the ratio), 2 inch, 3 centimetre
+    const char* xmp;      ///< encode: an XMP packet for a TIFF or WebP output, or null
+    std::size_t xmp_size;
 };
 
 /// Encoded bytes, owned by the plugin until `release_bytes`.
@@ -55,5 +57,5 @@ struct GpurotateCvPlugin {
 const GpurotateCvPlugin* gpurotate_opencv_plugin();
 }
 
-inline constexpr int gpurotate_cv_abi_version = 4;
+inline constexpr int gpurotate_cv_abi_version = 5;
 inline constexpr const char* gpurotate_cv_plugin_file = "libgpurotate-opencv.so";

@@ -272,6 +272,7 @@ std::vector<std::uint8_t> encode_png(ConstImageView image, int level, const Imag
         chunks.push_back(c);
     };
     bool exif_written = false, icc_written = false;
+    std::vector<std::uint8_t> xmp_chunk;  // outlives the call that hands `chunks` to libspng
     if (metadata) {
         for (const PngChunk& chunk : metadata->png_chunks) {
             if (chunk.type.size() != 4 || !png_chunk_copied(chunk, storage != nullptr)) continue;
@@ -288,6 +289,17 @@ std::vector<std::uint8_t> encode_png(ConstImageView image, int level, const Imag
             }
         }
         if (!metadata->exif.empty() && !exif_written) add("eXIf", metadata->exif, PngChunkPlace::before_plte);
+        // The XMP of another format's input (a PNG's own iTXt is among the chunks, copied above): an iTXt,
+        // uncompressed, no language, as the XMP specification puts it in a PNG.
+        const bool has_xmp = std::any_of(metadata->png_chunks.begin(), metadata->png_chunks.end(), [](const PngChunk& c) {
+            return c.type == "iTXt" && c.data.size() >= 18 && std::memcmp(c.data.data(), "XML:com.adobe.xmp", 18) == 0;
+        });
+        if (!metadata->xmp.empty() && !has_xmp) {
+            static constexpr char header[] = "XML:com.adobe.xmp\0\0\0\0\0";  // keyword, NUL, flag 0, method 0, empty language and translation
+            xmp_chunk.assign(header, header + sizeof header - 1);
+            xmp_chunk.insert(xmp_chunk.end(), metadata->xmp.begin(), metadata->xmp.end());
+            add("iTXt", xmp_chunk, PngChunkPlace::before_plte);
+        }
         // The resolution of another format's input (a PNG's own pHYs is among the chunks, copied above).
         const bool has_phys = std::any_of(metadata->png_chunks.begin(), metadata->png_chunks.end(), [](const PngChunk& c) { return c.type == "pHYs"; });
         if (metadata->resolution && !has_phys) {

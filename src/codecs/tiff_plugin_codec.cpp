@@ -199,7 +199,7 @@ TiffRead tiff_decode(const unsigned char* bytes, std::size_t size, GpurotateCvIm
     const bool associated = extra_count >= 1 && extra && extra[0] == EXTRASAMPLE_ASSOCALPHA;
     *out = GpurotateCvImage{image->cols, image->rows, image->channels(), floats ? gpurotate_cv_f32 : bits == 16 ? gpurotate_cv_u16 : gpurotate_cv_u8,
                             image->data, image->step[0], image.get(), associated ? 1 : 0, orientation >= 1 && orientation <= 8 ? orientation : 1,
-                            nullptr, 0, nullptr, 0, 0, 0, 1};
+                            nullptr, 0, nullptr, 0, 0, 0, 1, nullptr, 0};
     image.release();
     return TiffRead::decoded;
 }
@@ -232,6 +232,7 @@ int tiff_encode(const GpurotateCvImage* image, GpurotateCvBytes* out, char* erro
             TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &alpha);
         }
         if (image->icc && image->icc_size > 0) TIFFSetField(t, TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(image->icc_size), image->icc);
+        if (image->xmp && image->xmp_size > 0) TIFFSetField(t, TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(image->xmp_size), image->xmp);
         if (image->x_resolution > 0 && image->y_resolution > 0) {
             TIFFSetField(t, TIFFTAG_XRESOLUTION, static_cast<float>(image->x_resolution));
             TIFFSetField(t, TIFFTAG_YRESOLUTION, static_cast<float>(image->y_resolution));
