@@ -186,6 +186,40 @@ TEST_CASE("binary Netpbm: 16-bit samples in file order, maxval scaled to the ful
     }
 }
 
+TEST_CASE("plain Netpbm (P1-P3) and binary bitmaps (P4) read as the binary ones do, and a CMYK PAM is refused") {
+    test_support::TempDir dir;
+    const auto read = [&](const std::string& name, const std::string& bytes) {
+        test_support::write_bytes(dir.file(name), bytes);
+        return gpurotate::read_image(dir.file(name));
+    };
+    const auto p3 = read("a.ppm", "P3\n# plain\n2 1\n1023\n0 511 1023 1023 0 512\n");
+    REQUIRE(p3.format() == PixelFormat{SampleType::u16, 3});
+    CHECK(u16_at(p3, 0, 0, 1) == 32735);  // 511 of 1023, scaled as the binary reader scales
+    CHECK(u16_at(p3, 1, 0, 2) == 32800);
+    const auto p2 = read("b.pgm", "P2 2 1 100\n50 100");
+    REQUIRE(p2.format() == PixelFormat{SampleType::u8, 1});
+    CHECK(u8_at(p2, 0, 0) == 128);
+    // Bitmaps: 1 is black. P1's digits may stand packed; P4's rows are whole bytes.
+    const auto p1 = read("c.pbm", "P1\n3 2\n101\n0 1 0\n");
+    REQUIRE(p1.format() == PixelFormat{SampleType::u8, 1});
+    CHECK(u8_at(p1, 0, 0) == 0);
+    CHECK(u8_at(p1, 1, 0) == 255);
+    CHECK(u8_at(p1, 1, 1) == 0);
+    const auto p4 = read("d.pbm", std::string("P4\n10 1\n", 8) + std::string("\xa0\x40", 2));  // 1010000000 then 01 in the second byte
+    CHECK(u8_at(p4, 0, 0) == 0);
+    CHECK(u8_at(p4, 1, 0) == 255);
+    CHECK(u8_at(p4, 2, 0) == 0);
+    CHECK(u8_at(p4, 9, 0) == 0);
+    for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
+             {"cut.ppm", "P3 2 1 255\n1 2 3 4"},
+             {"cut.pbm", std::string("P4 20 2\n", 8) + std::string(3, '\xff')},
+             {"cmyk.pam", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 4\nMAXVAL 255\nTUPLTYPE CMYK\nENDHDR\nxxxx"}}) {
+        CAPTURE(name);
+        test_support::write_bytes(dir.file(name), bytes);
+        CHECK(code_of([&] { gpurotate::read_image(dir.file(name)); }) == gpurotate::ErrorCode::input);
+    }
+}
+
 namespace {
 
 // A BMP of `width` x `height` palette indices coded as `runs` (RLE8 for 8 bits, RLE4 for 4), with the
@@ -336,6 +370,20 @@ TEST_CASE("a TIFF's declared size is checked before its pixels whatever the inte
     test_support::write_bytes(dir.file("tiles.tif"), tiled);
     CHECK(code_of([&] { gpurotate::read_image(dir.file("tiles.tif")); }, &message) == gpurotate::ErrorCode::input);
     CHECK(message.find("its tiles are far larger than the image") != std::string::npos);
+}
+
+TEST_CASE("an OpenEXR image with no colour channel is refused, not read as black") {
+    test_support::TempDir dir;
+    // Magic, version 2, the attribute "channels" (chlist) with the one channel Z, then the header's end.
+    std::string exr("\x76\x2f\x31\x01\x02\x00\x00\x00", 8);
+    const std::string list = std::string("Z\0", 2) + std::string(16, '\0') + std::string(1, '\0');
+    exr += std::string("channels\0chlist\0", 16);
+    for (int i = 0; i < 4; ++i) exr += static_cast<char>(list.size() >> (8 * i) & 255);
+    exr += list + std::string(1, '\0');
+    test_support::write_bytes(dir.file("z.exr"), exr);
+    std::string message;
+    CHECK(code_of([&] { gpurotate::read_image(dir.file("z.exr")); }, &message) == gpurotate::ErrorCode::input);
+    CHECK(message.find("no R, G, B or Y channel") != std::string::npos);
 }
 
 TEST_CASE("greyscale JPEG stays one channel with OpenCV's encoder") {

@@ -147,4 +147,16 @@ TEST_CASE("what a TIFF reader leaves behind is said: later pages, CMYK, tags") {
     CHECK(cmyk.status == 0);
     CHECK(cmyk.output.find("its CMYK colours (read as RGB)") != std::string::npos);
 }
+
+TEST_CASE("a truncated PSD is refused, not read with its missing rows black") {
+    test_support::TempDir dir;
+    REQUIRE(run(std::string(GPUROTATE_CONVERT) + " -size 40x30 plasma: -depth 8 " + quote(dir.file("p.psd"))).status == 0);
+    REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(dir.file("p.psd")) + " --rot90 -o " + quote(dir.file("p.png"))).status == 0);
+    const std::string whole = test_support::file_bytes(dir.file("p.psd"));
+    test_support::write_bytes(dir.file("t.psd"), whole.substr(0, whole.size() - 300));
+    const auto r = run(quote(GPUROTATE_EXE) + " " + quote(dir.file("t.psd")) + " --rot90 -o " + quote(dir.file("t.png")));
+    CHECK(r.status == 3);
+    CHECK(r.output.find("truncated") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("t.png")));
+}
 #endif

@@ -150,7 +150,9 @@ TEST_CASE("without --auto-orient the tag is kept and a rotation warns, and --str
     CHECK(stripped.output.find("warning") == std::string::npos);  // no tag written, no trap
     const auto bmp = run(quote(exe) + " " + quote(dir.file("in.png")) + " --rot90 -o " + quote(dir.file("r.bmp")));
     CHECK(bmp.status == 0);
-    CHECK(bmp.output.find("EXIF orientation") == std::string::npos);  // BMP holds no EXIF
+    // BMP holds no EXIF: the output loses the tag, and shows the stored pixels, which the warning says.
+    CHECK(bmp.output.find("kept in the output") == std::string::npos);
+    CHECK(bmp.output.find("has EXIF orientation 6, which BMP cannot hold") != std::string::npos);
 }
 
 TEST_CASE("ICC profiles are kept byte for byte from JPEG and PNG to JPEG and PNG, in the CLI and augment") {
@@ -318,6 +320,10 @@ TEST_CASE("the resolution travels between JPEG (JFIF), PNG (pHYs), TIFF and BMP,
     CHECK(png->y == doctest::Approx(118.11));
     CHECK(png->unit == gpurotate::Resolution::Unit::centimetre);
     CHECK_FALSE(resolution_after("--rot90 --strip", "s.png"));
+    const auto bmp_out = resolution_after("--rot90", "o.bmp");  // pixels per metre, read back per centimetre
+    REQUIRE(bmp_out);
+    CHECK(bmp_out->x == doctest::Approx(59.06));
+    CHECK(bmp_out->y == doctest::Approx(118.11));
 #if GPUROTATE_TEST_WITH_OPENCV
     const auto tiff = resolution_after("--flip-h", "o.tif");
     REQUIRE(tiff);

@@ -395,6 +395,10 @@ private:
             progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) has EXIF orientation " + std::to_string(orientation_tag) +
                               ", kept in its outputs: viewers will turn the variants again (--auto-orient makes inputs upright first)");
         }
+        if (!settings_.auto_orient && orientation_tag > 1 && !settings_.strip && !tag_written && !warned_orientation_.exchange(true)) {
+            progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) has EXIF orientation " + std::to_string(orientation_tag) +
+                              ", which its outputs' format cannot hold: they show the stored pixels, not the input as displayed (--auto-orient makes inputs upright first)");
+        }
         return settings_.auto_orient ? orientation_from_exif(orientation_tag) : Orientation::identity;
     }
 

@@ -192,6 +192,9 @@ void run_single_image(const Options& options, std::ostream& log) {
     } else if (orientation_tag > 1 && element != Orientation::identity && !options.strip && sink.holds_exif()) {
         log << "gpurotate: warning: '" << options.input << "' has EXIF orientation " << orientation_tag
             << ", kept in the output: viewers will turn the rotated pixels again (--auto-orient makes it upright first)\n";
+    } else if (orientation_tag > 1 && !options.strip && !sink.holds_exif()) {
+        log << "gpurotate: warning: '" << options.input << "' has EXIF orientation " << orientation_tag << ", which " << sink.format_name()
+            << " cannot hold: the output shows the stored pixels, not the input as displayed (--auto-orient makes it upright first)\n";
     }
     const ImageMetadata output_metadata = source.metadata_for(element, options.strip, options.auto_orient);
     // A PNG written from a PNG keeps the input's stored format: palette indices, 1/2/4-bit and 16-bit samples.

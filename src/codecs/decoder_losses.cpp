@@ -1,7 +1,9 @@
 #include "codecs/decoder_losses.hpp"
 
 #include "codecs/tiff_directory.hpp"
+#include "core/text.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace gpurotate::detail {
@@ -51,14 +53,6 @@ void tiff_losses(const TiffDirectory& d, PixelFormat decoded, DecoderLosses& out
     }
 }
 
-void webp_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
-    if (b.size() < 21 || std::memcmp(b.data(), "RIFF", 4) != 0 || std::memcmp(b.data() + 8, "WEBP", 4) != 0 || std::memcmp(b.data() + 12, "VP8X", 4) != 0) {
-        return;
-    }
-    const std::uint8_t flags = b[20];
-    if (flags & 0x02) out.image.emplace_back("its animation's frames after the first");
-}
-
 std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) {
     return b[at] | b[at + 1] << 8 | b[at + 2] << 16 | static_cast<std::uint32_t>(b[at + 3]) << 24;
 }
@@ -73,13 +67,6 @@ void bmp_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
         const std::uint32_t space = le32(b, 70);
         if (space == 0x4d424544u || space == 0x4c494e4bu) out.metadata.emplace_back("ICC profile");
     }
-}
-
-// A header's text as a warning may print it: printable ASCII only, at most 60 bytes.
-std::string printable(const std::string& text) {
-    std::string out;
-    for (const char c : text.substr(0, 60)) out += c >= 0x20 && c < 0x7f ? c : '?';
-    return text.size() > 60 ? out + "..." : out;
 }
 
 void hdr_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
@@ -122,15 +109,64 @@ void psd_losses(const std::vector<std::uint8_t>& b, PixelFormat decoded, Decoder
     if (be32(at) > 0) out.image.emplace_back("its layers (the merged image is read)");
 }
 
+// OpenCV reads an EXR's R, G, B and A, or Y (and A): the other channels (depth, normals, layers' "diffuse.R")
+// are not read.
+void exr_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
+    const auto channels = exr_channels(b);
+    if (!channels) return;
+    std::string others;
+    for (const std::string& name : *channels) {
+        if (name != "R" && name != "G" && name != "B" && name != "A" && name != "Y") others += (others.empty() ? "" : ", ") + printable(name, 31);
+    }
+    if (!others.empty()) out.image.push_back("its channels " + printable(others, 200) + " (R, G, B, A and Y are read)");
+}
+
 }  // namespace
+
+std::optional<std::vector<std::string>> exr_channels(const std::vector<std::uint8_t>& b) {
+    // Magic, version (its flags: 0x1000 multi-part, whose headers differ), then attributes until an empty
+    // name: name NUL, type NUL, a 4-byte little-endian size, the value. "channels" is a "chlist": entries of
+    // name NUL, pixel type (4), linear (1), reserved (3), x and y sampling (4 + 4), then a NUL.
+    if (b.size() < 8 || b[0] != 0x76 || b[1] != 0x2f || b[2] != 0x31 || b[3] != 0x01 || (b[5] & 0x10)) return std::nullopt;
+    std::size_t at = 8;
+    const auto text = [&](std::string& s) {
+        const auto end = std::find(b.begin() + static_cast<std::ptrdiff_t>(std::min(at, b.size())), b.end(), 0);
+        if (end == b.end()) return false;
+        s.assign(b.begin() + static_cast<std::ptrdiff_t>(at), end);
+        at = static_cast<std::size_t>(end - b.begin()) + 1;
+        return true;
+    };
+    while (at < b.size()) {
+        std::string name, type;
+        if (!text(name)) return std::nullopt;
+        if (name.empty()) return std::nullopt;  // the header ended without a channel list
+        if (!text(type) || at + 4 > b.size()) return std::nullopt;
+        const std::size_t size = le32(b, at);
+        at += 4;
+        if (size > b.size() - at) return std::nullopt;
+        if (name == "channels" && type == "chlist") {
+            std::vector<std::string> channels;
+            const std::size_t end = at + size;
+            while (at < end && b[at] != 0) {
+                std::string channel;
+                if (!text(channel) || at + 16 > end) return std::nullopt;
+                channels.push_back(channel);
+                at += 16;
+            }
+            return channels;
+        }
+        at += size;
+    }
+    return std::nullopt;
+}
 
 DecoderLosses decoder_losses(const std::vector<std::uint8_t>& bytes, PixelFormat decoded) {
     DecoderLosses out;
     if (const auto directory = read_tiff_directory(bytes)) tiff_losses(*directory, decoded, out);
-    webp_losses(bytes, out);
     bmp_losses(bytes, out);
     hdr_losses(bytes, out);
     psd_losses(bytes, decoded, out);
+    exr_losses(bytes, out);
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include <gpurotate/image.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct DecoderLosses {
     std::vector<std::string> metadata;
 };
 DecoderLosses decoder_losses(const std::vector<std::uint8_t>& bytes, PixelFormat decoded);
+
+/// The channel names of an OpenEXR file's (first part's) header; nothing for other bytes or a damaged header.
+std::optional<std::vector<std::string>> exr_channels(const std::vector<std::uint8_t>& bytes);
 
 /// The warning for `losses` ("not kept: pages 2-3, ICC profile"), metadata left out with `strip`; empty
 /// where there is nothing to say.

@@ -22,17 +22,18 @@ void ImageSink::write_encoded(const std::vector<std::uint8_t>& bytes) const { wr
 std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata& metadata, bool strip) const {
     std::string lost;
     const auto add = [&](const std::string& words) { lost += (lost.empty() ? "" : ", ") + words; };
-    // Every other format's alpha is unassociated: premultiplied colours go in as they are.
-    if (metadata.associated_alpha && format() != OutputFormat::tiff) add("that the alpha is premultiplied (the colours are written as stored)");
-    if (strip) return lost.empty() ? lost : std::string(spec_->name) + " output: not written: " + lost;
+    if (strip) return lost;
     if (!holds_exif() && !metadata.exif.empty()) add("EXIF");  // metadata.cpp, png_codec.cpp
     if (!holds_icc() && !metadata.icc.empty()) add("ICC profile");  // and the TIFF writer of the plugin
     if (!holds_icc() && !metadata.xmp.empty()) add("XMP");  // the same formats hold XMP
-    if (metadata.resolution && !is_jpeg() && !is_png() && format() != OutputFormat::tiff) add("resolution");
+    if (metadata.resolution && !holds_resolution()) add("resolution");
     if (!is_png()) {
         std::string chunks;
         for (const PngChunk& chunk : metadata.png_chunks) {
-            const bool carried = is_jpeg() && (chunk.type == "iCCP" || chunk.type == "eXIf");  // as the ICC profile and EXIF
+            // What travels as the metadata's own fields where the format has a place for them.
+            const bool xmp = chunk.type == "iTXt" && chunk.data.size() >= 18 && std::equal(chunk.data.begin(), chunk.data.begin() + 18, "XML:com.adobe.xmp");
+            const bool carried = (chunk.type == "iCCP" && holds_icc()) || (chunk.type == "eXIf" && holds_exif()) || (xmp && holds_icc()) ||
+                                 (chunk.type == "pHYs" && holds_resolution());
             if (!carried && chunks.find(chunk.type) == std::string::npos) chunks += (chunks.empty() ? "" : " ") + chunk.type;
         }
         if (!chunks.empty()) add("the PNG chunks " + chunks);

@@ -21,12 +21,16 @@ public:
 
     const std::string& path() const { return path_; }
     OutputFormat format() const { return spec_->format; }
+    /// "PNG", "TIFF", ...
+    const char* format_name() const { return spec_->name; }
     bool is_jpeg() const { return format() == OutputFormat::jpeg; }
     bool is_png() const { return format() == OutputFormat::png; }
     /// Whether the format carries EXIF (JPEG's APP1, PNG's eXIf, WebP's EXIF chunk); the others do not.
     bool holds_exif() const { return is_jpeg() || is_png() || format() == OutputFormat::webp; }
-    /// Whether the format carries an ICC profile: JPEG, PNG, WebP and TIFF.
+    /// Whether the format carries an ICC profile (and XMP): JPEG, PNG, WebP and TIFF.
     bool holds_icc() const { return holds_exif() || format() == OutputFormat::tiff; }
+    /// Whether the format carries the resolution: JPEG (JFIF), PNG (pHYs), TIFF and BMP.
+    bool holds_resolution() const { return is_jpeg() || is_png() || format() == OutputFormat::tiff || format() == OutputFormat::bmp; }
 
     /// Throws Error (output) unless the file can be created: its folder exists and is writable, and it does
     /// not exist unless `overwrite`. Called before the work starts, and by the writes.

@@ -1,8 +1,12 @@
 // Reading and writing image files: the decoder chain, the encoder per output format, atomic output.
 
 #include <gpurotate/error.hpp>
+
+#include <algorithm>
+#include <cmath>
 #include <gpurotate/io.hpp>
 
+#include "codecs/alpha_channel.hpp"
 #include "codecs/file_bytes.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/opencv_codec.hpp"
@@ -54,6 +58,16 @@ std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& 
     if (options.quality < 1 || options.quality > 100) {
         throw Error(ErrorCode::usage, "quality " + std::to_string(options.quality) + " is outside 1..100");
     }
+    // Every format but TIFF stores straight alpha: premultiplied colours are divided out first.
+    if (options.metadata && options.metadata->associated_alpha && spec.format != detail::OutputFormat::tiff &&
+        (image.format.channels == 2 || image.format.channels == 4)) {
+        const Image straight = detail::unpremultiplied(image);
+        WriteOptions unassociated = options;
+        ImageMetadata metadata = *options.metadata;
+        metadata.associated_alpha = false;
+        unassociated.metadata = &metadata;
+        return encode_image(straight.view(), name, unassociated);
+    }
     std::vector<std::uint8_t> bytes;
     switch (spec.format) {
         case OutputFormat::png: return detail::encode_png(image, options.png_level, options.metadata);
@@ -63,7 +77,18 @@ std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& 
                     : detail::opencv_codecs_available() ? detail::opencv_encode(image, spec.format, options.quality)
                                                         : detail::stb_encode_jpeg(image, options.quality);
             break;
-        case OutputFormat::bmp: bytes = detail::stb_encode_bmp(image); break;
+        case OutputFormat::bmp:
+            bytes = detail::stb_encode_bmp(image);
+            // stb writes no resolution; a BMP's is pixels per metre at bytes 38 and 42 (little-endian).
+            if (options.metadata && options.metadata->resolution && options.metadata->resolution->unit != Resolution::Unit::none && bytes.size() >= 46) {
+                const Resolution& r = *options.metadata->resolution;
+                const double per_metre = r.unit == Resolution::Unit::inch ? 100 / 2.54 : 100;
+                for (const auto& [at, value] : {std::pair{std::size_t{38}, r.x}, std::pair{std::size_t{42}, r.y}}) {
+                    const auto ppm = static_cast<std::uint32_t>(std::clamp(std::llround(value * per_metre), 1ll, 0x7fffffffll));
+                    for (int i = 0; i < 4; ++i) bytes[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(ppm >> (8 * i));
+                }
+            }
+            break;
         case OutputFormat::tga: bytes = detail::stb_encode_tga(image); break;
         case OutputFormat::hdr: bytes = detail::stb_encode_hdr(image); break;
         // OpenCV's WebP writer codes losslessly for a quality above 100; the plugin adds the ICC profile and EXIF.

@@ -6,6 +6,7 @@
 #include "codecs/opencv_codec.hpp"
 
 #include "codecs/declared_extent.hpp"
+#include "codecs/decoder_losses.hpp"
 #include "codecs/decode_limits.hpp"
 #include "codecs/opencv_plugin_abi.hpp"
 #include "core/executable_folder.hpp"
@@ -13,6 +14,7 @@
 #include <gpurotate/error.hpp>
 #include <gpurotate/transform.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -97,6 +99,15 @@ bool opencv_codecs_available() { return !plugin_path().empty(); }
 std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
     if (!opencv_codecs_available()) return std::nullopt;
     if (const auto declared = declared_extent(bytes)) check_declared_size(path, declared->width, declared->height, options);
+    // OpenCV reads an EXR without R, G, B or Y as zeros.
+    if (const auto channels = exr_channels(bytes)) {
+        const bool colour = std::any_of(channels->begin(), channels->end(), [](const std::string& c) { return c == "R" || c == "G" || c == "B" || c == "Y"; });
+        if (!colour) throw Error(ErrorCode::input, "cannot decode '" + path + "': an OpenEXR image with no R, G, B or Y channel (OpenCV reads those)");
+    }
+    // An animated WebP, which OpenCV 4.6 cannot read: said so, not "not an image".
+    if (bytes.size() >= 21 && std::memcmp(bytes.data(), "RIFF", 4) == 0 && std::memcmp(bytes.data() + 8, "WEBPVP8X", 8) == 0 && (bytes[20] & 0x02)) {
+        throw Error(ErrorCode::input, "cannot decode '" + path + "': an animated WebP (OpenCV reads still WebPs only; extract a frame with webpmux -get frame 1)");
+    }
     const GpurotateCvPlugin& cv = plugin(ErrorCode::input);
     GpurotateCvImage decoded{};
     char error[512] = "";

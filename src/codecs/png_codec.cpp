@@ -2,7 +2,7 @@
 
 #include "codecs/byte_order.hpp"
 #include "codecs/decode_limits.hpp"
-#include "codecs/opaque_alpha.hpp"
+#include "codecs/alpha_channel.hpp"
 #include "codecs/png_chunks.hpp"
 
 #include <gpurotate/error.hpp>

@@ -2,7 +2,7 @@
 
 #include "codecs/bmp_for_stb.hpp"
 #include "codecs/decode_limits.hpp"
-#include "codecs/opaque_alpha.hpp"
+#include "codecs/alpha_channel.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 
 #include <gpurotate/error.hpp>
@@ -157,6 +157,34 @@ bool tga_pixels_complete(const std::vector<std::uint8_t>& b) {
     return pos <= b.size();
 }
 
+// Whether a PSD's merged image data are all there (stb reads past the end as zeros): after the header (26
+// bytes) three sections, each a big-endian length and its bytes, then the compression (0 raw, 1 PackBits)
+// and the channels' planes, raw or as a table of each row's byte count (2 bytes each) and the rows.
+bool psd_pixels_complete(const std::vector<std::uint8_t>& b) {
+    if (b.size() < 26 || std::memcmp(b.data(), "8BPS", 4) != 0) return true;
+    const auto be = [&](std::uint64_t at, int size) {
+        std::uint64_t v = 0;
+        for (int i = 0; i < size; ++i) v = v << 8 | (at + static_cast<std::uint64_t>(i) < b.size() ? b[at + static_cast<std::uint64_t>(i)] : 0);
+        return v;
+    };
+    const std::uint64_t channels = be(12, 2), height = be(14, 4), width = be(18, 4), depth = be(22, 2);
+    std::uint64_t at = 26;
+    for (int section = 0; section < 3; ++section) {
+        if (at + 4 > b.size()) return false;
+        at += 4 + be(at, 4);
+    }
+    if (at + 2 > b.size()) return false;
+    const std::uint64_t compression = be(at, 2);
+    at += 2;
+    if (compression == 0) return b.size() - std::min<std::uint64_t>(at, b.size()) >= channels * height * ((width * depth + 7) / 8);
+    if (compression != 1) return true;  // stb refuses the others itself
+    const std::uint64_t rows = channels * height;
+    if (at + 2 * rows > b.size()) return false;
+    std::uint64_t data = 0;
+    for (std::uint64_t r = 0; r < rows; ++r) data += be(at + 2 * r, 2);
+    return b.size() - (at + 2 * rows) >= data;
+}
+
 // Whether the header integers (width, height, maxval) of a binary PNM (P5, P6: the ones stb reads) each fit
 // in an int: stb accumulates them in an int, digit by digit, and overflows on a longer one (found by
 // fuzz_stb). Whitespace and '#' comments between them, as the format allows; anything else is stb's to judge.
@@ -245,6 +273,9 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(data, size, &width, &height, &channels)) {
         why = stbi_failure_reason() ? stbi_failure_reason() : "unknown format";
+        // A Radiance file stb refuses (a +Y or +X scan order, XYZE): OpenCV's reader would print its own errors
+        // before refusing it too.
+        if (bytes.size() >= 2 && bytes[0] == '#' && bytes[1] == '?') throw Error(ErrorCode::input, "cannot decode '" + path + "': Radiance HDR: " + why);
         return std::nullopt;
     }
     const auto corrupt = [&](const std::string& reason) {
@@ -254,6 +285,7 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     if (is_jpeg(bytes) && !has_jpeg_end_marker(bytes)) throw corrupt("corrupt JPEG: file is truncated (no end-of-image marker)");
     if (!bmp_pixels_complete(bytes)) throw corrupt("corrupt BMP: file is truncated inside the pixel data");
     if (may_be_tga(bytes) && !tga_pixels_complete(bytes)) throw corrupt("corrupt TGA: file is truncated inside the pixel data");
+    if (!psd_pixels_complete(bytes)) throw corrupt("corrupt PSD: file is truncated inside the image data");
     // stb decodes a GIF whose first frame's data end early as far as they go, and returns the rest blank.
     const bool gif = bytes.size() >= 4 && std::memcmp(bytes.data(), "GIF8", 4) == 0;
     if (gif && !gif_layout(bytes).first_frame_complete) throw corrupt("corrupt GIF: file is truncated inside the first frame");

@@ -131,10 +131,14 @@ TiffRead tiff_decode(const unsigned char* bytes, std::size_t size, GpurotateCvIm
         return TiffRead::damaged;
     }
     if ((!grey && photometric != PHOTOMETRIC_RGB) || (!integers && !floats) || samples < colour || samples > colour + 1) {
-        // OpenCV's reader, which takes the rest, refuses these sample sizes, and says so on stderr first.
-        if (bits != 1 && bits != 8 && bits != 16 && bits != 32 && bits != 64) {
-            say(error, error_size, "a TIFF of " + std::to_string(bits) + "-bit samples (photometric " + std::to_string(photometric) +
-                                       ") is not read: grey, grey+alpha, RGB and RGBA of 8/16-bit or float are, and OpenCV reads 1/8/16/32/64-bit others");
+        // OpenCV's reader, which takes the rest (palette, CMYK, bilevel), refuses or garbles these, and says so
+        // on stderr first: other sample sizes, 32-bit integers, floats other than 32-bit, signed samples, more
+        // than 4 samples a pixel.
+        const bool opencv_reads = (bits == 1 || bits == 8 || bits == 16) && format != SAMPLEFORMAT_INT && format != SAMPLEFORMAT_IEEEFP && samples <= 4;
+        if (!opencv_reads) {
+            say(error, error_size, "a TIFF of " + std::to_string(samples) + " samples of " + std::to_string(bits) + " bits (sample format " +
+                                       std::to_string(format) + ", photometric " + std::to_string(photometric) +
+                                       ") is not read: grey, grey+alpha, RGB and RGBA of 8/16-bit integers or 32-bit floats are, and palette, CMYK and bilevel ones converted");
             return TiffRead::damaged;
         }
         return TiffRead::not_handled;
