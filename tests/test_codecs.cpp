@@ -210,12 +210,13 @@ TEST_CASE("plain Netpbm (P1-P3) and binary bitmaps (P4) read as the binary ones 
     CHECK(u8_at(p4, 1, 0) == 255);
     CHECK(u8_at(p4, 2, 0) == 0);
     CHECK(u8_at(p4, 9, 0) == 0);
-    for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
+    for (const auto& entry : std::vector<std::pair<std::string, std::string>>{
              {"cut.ppm", "P3 2 1 255\n1 2 3 4"},
              {"cut.pbm", std::string("P4 20 2\n", 8) + std::string(3, '\xff')},
              {"cmyk.pam", "P7\nWIDTH 1\nHEIGHT 1\nDEPTH 4\nMAXVAL 255\nTUPLTYPE CMYK\nENDHDR\nxxxx"}}) {
+        const std::string& name = entry.first;  // not a structured binding: clang 14 cannot capture one in a lambda
         CAPTURE(name);
-        test_support::write_bytes(dir.file(name), bytes);
+        test_support::write_bytes(dir.file(name), entry.second);
         CHECK(code_of([&] { gpurotate::read_image(dir.file(name)); }) == gpurotate::ErrorCode::input);
     }
 }
