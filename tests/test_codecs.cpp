@@ -292,19 +292,21 @@ TEST_CASE("plugin formats: TIFF exact for every depth and channel count, EXR exa
     CHECK(test_support::first_difference(back.view(), image.view()) == -1);
 }
 
-TEST_CASE("a TIFF's ICC profile and premultiplied alpha travel: TIFF to TIFF, TIFF to PNG") {
+TEST_CASE("a TIFF keeps its ICC profile, text tags and premultiplied alpha through a write and a read") {
     test_support::TempDir dir;
     const auto image = test_support::random_image(9, 7, {SampleType::u16, 4}, 61);
     gpurotate::ImageMetadata meta;
     meta.icc.assign(300, 0);
     for (std::size_t i = 0; i < meta.icc.size(); ++i) meta.icc[i] = static_cast<std::uint8_t>(i * 7);
     meta.associated_alpha = true;
+    meta.tiff_text = {{270, "a description"}, {315, "An Artist"}, {33432, "(c) 2026"}};
     gpurotate::WriteOptions options;
     options.metadata = &meta;
     gpurotate::write_image(dir.file("in.tif"), image.view(), options);
     const auto read = gpurotate::read_metadata(dir.file("in.tif"));
     CHECK(read.icc == meta.icc);
     CHECK(read.associated_alpha);
+    CHECK(read.tiff_text == meta.tiff_text);
     CHECK(test_support::first_difference(gpurotate::read_image(dir.file("in.tif")).view(), image.view()) == -1);  // as stored
     gpurotate::write_image(dir.file("plain.tif"), image.view());
     CHECK_FALSE(gpurotate::read_metadata(dir.file("plain.tif")).associated_alpha);

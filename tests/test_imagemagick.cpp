@@ -137,11 +137,15 @@ TEST_CASE("what a TIFF reader leaves behind is said: later pages, CMYK, tags") {
     gpurotate::write_image(png, test_support::random_image(20, 10, {gpurotate::SampleType::u8, 3}, 12).view());
     REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + " " + quote(png) + " -set comment 'a description' " + quote(dir.file("pages.tif"))).status == 0);
     REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + " -colorspace CMYK " + quote(dir.file("cmyk.tif"))).status == 0);
-    const auto pages = run(quote(GPUROTATE_EXE) + " " + quote(dir.file("pages.tif")) + " --rot90 -o " + quote(dir.file("pages.png")));
+    const auto pages = run(quote(GPUROTATE_EXE) + " " + quote(dir.file("pages.tif")) + " --rot90 -v -o " + quote(dir.file("pages.png")));
     CAPTURE(pages.output);
     CHECK(pages.status == 0);
     CHECK(pages.output.find("warning: '" + dir.file("pages.tif") + "': not kept: its page 2 (the first is read)") != std::string::npos);
-    CHECK(pages.output.find("ImageDescription") != std::string::npos);
+    CHECK(pages.output.find("PNG output: not written: the TIFF's text tags") != std::string::npos);  // the comment
+    // TIFF to TIFF keeps them.
+    REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(dir.file("pages.tif")) + " --rot90 -o " + quote(dir.file("out.tif"))).status == 0);
+    const auto comment = run(std::string(GPUROTATE_CONVERT) + " " + quote(dir.file("out.tif")) + " -format '%c' info:");
+    CHECK(comment.output == "a description");
     const auto cmyk = run(quote(GPUROTATE_EXE) + " " + quote(dir.file("cmyk.tif")) + " --rot90 -o " + quote(dir.file("cmyk.png")));
     CAPTURE(cmyk.output);
     CHECK(cmyk.status == 0);

@@ -52,6 +52,9 @@ struct ImageMetadata {
     /// XMP chunk; written into JPEG, PNG (where no such iTXt is copied), TIFF and WebP outputs, as it was read
     /// (its own fields, such as tiff:Orientation, are not edited).
     std::string xmp;
+    /// A TIFF's text tags (ImageDescription 270, Make 271, Model 272, Software 305, DateTime 306, Artist 315,
+    /// HostComputer 316, Copyright 33432), by tag, in file order; written into TIFF outputs.
+    std::vector<std::pair<std::uint16_t, std::string>> tiff_text;
     /// The pixel density: from a JPEG's JFIF header, a PNG's pHYs, a TIFF's XResolution and YResolution, a
     /// BMP's pixels per metre; written into JPEG (JFIF), PNG (pHYs, where no pHYs chunk is copied) and TIFF
     /// outputs. x and y swap with the axes. A JFIF header's default 1:1 with no unit is no resolution.
@@ -69,8 +72,9 @@ struct ImageMetadata {
     /// sBIT, bKGD and hIST unless it is written in `png_storage`'s format. iCCP and eXIf are written only
     /// where `icc` and `exif` are not empty, eXIf with `exif`'s bytes.
     std::vector<PngChunk> png_chunks;
-    /// No EXIF, ICC profile, XMP, PNG chunks or resolution: nothing that `--strip` drops (`png_storage` describes the pixels).
-    bool empty() const { return exif.empty() && icc.empty() && xmp.empty() && png_chunks.empty() && !resolution; }
+    /// No EXIF, ICC profile, XMP, PNG chunks, TIFF text tags or resolution: nothing that `--strip` drops
+    /// (`png_storage` describes the pixels).
+    bool empty() const { return exif.empty() && icc.empty() && xmp.empty() && png_chunks.empty() && tiff_text.empty() && !resolution; }
 };
 
 /// The EXIF and ICC profile of the JPEG or PNG at `path`, and a PNG's stored format and ancillary chunks

@@ -38,13 +38,6 @@ void tiff_losses(const TiffDirectory& d, PixelFormat decoded, DecoderLosses& out
             case 34665: return "EXIF";
             case 34853: return "GPS";
             case 33723: return "IPTC";
-            case 270: return "ImageDescription";
-            case 271: return "Make";
-            case 272: return "Model";
-            case 305: return "Software";
-            case 306: return "DateTime";
-            case 315: return "Artist";
-            case 33432: return "Copyright";
             default: return nullptr;
         }
     };

@@ -26,6 +26,7 @@ std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata&
     if (!holds_exif() && !metadata.exif.empty()) add("EXIF");  // metadata.cpp, png_codec.cpp
     if (!holds_icc() && !metadata.icc.empty()) add("ICC profile");  // and the TIFF writer of the plugin
     if (!holds_icc() && !metadata.xmp.empty()) add("XMP");  // the same formats hold XMP
+    if (format() != OutputFormat::tiff && !metadata.tiff_text.empty()) add("the TIFF's text tags (ImageDescription, Artist, Copyright and the like)");
     if (metadata.resolution && !holds_resolution()) add("resolution");
     if (!is_png()) {
         std::string chunks;

@@ -241,6 +241,18 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
                             file.begin() + static_cast<std::ptrdiff_t>(icc->second.at + icc->second.count));
         }
         meta.associated_alpha = tiff->value(338) == 1u;
+        // The text tags, ASCII (type 2) with their NUL.
+        for (const std::uint16_t tag : tiff->tags) {
+            static constexpr std::uint16_t text_tags[] = {270, 271, 272, 305, 306, 315, 316, 33432};
+            const auto e = tiff->entries.find(tag);
+            if (std::find(std::begin(text_tags), std::end(text_tags), tag) == std::end(text_tags) || e == tiff->entries.end() || e->second.type != 2 ||
+                e->second.at > file.size() || file.size() - e->second.at < e->second.count) {
+                continue;
+            }
+            std::string value(file.begin() + static_cast<std::ptrdiff_t>(e->second.at), file.begin() + static_cast<std::ptrdiff_t>(e->second.at + e->second.count));
+            while (!value.empty() && value.back() == '\0') value.pop_back();
+            if (!value.empty() && value.find('\0') == std::string::npos) meta.tiff_text.emplace_back(tag, value);
+        }
         const auto xmp = tiff->entries.find(700);  // XMLPacket: BYTE or UNDEFINED
         if (xmp != tiff->entries.end() && (xmp->second.type == 1 || xmp->second.type == 7) && xmp->second.at <= file.size() &&
             file.size() - xmp->second.at >= xmp->second.count) {

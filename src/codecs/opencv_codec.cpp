@@ -135,6 +135,13 @@ std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat forma
     const GpurotateCvPlugin& cv = plugin(ErrorCode::output);
     const bool icc = metadata && !metadata->icc.empty(), exif = metadata && !metadata->exif.empty();
     const Resolution* resolution = metadata && metadata->resolution ? &*metadata->resolution : nullptr;
+    std::string tiff_text;  // the text tags as the plugin takes them: tag (2 bytes, little-endian), value, NUL
+    for (const auto& [tag, value] : metadata ? metadata->tiff_text : std::vector<std::pair<std::uint16_t, std::string>>{}) {
+        tiff_text += static_cast<char>(tag & 0xff);
+        tiff_text += static_cast<char>(tag >> 8);
+        tiff_text += value.substr(0, value.find('\0'));
+        tiff_text += '\0';
+    }
     const GpurotateCvImage view{static_cast<int>(image.width), static_cast<int>(image.height), image.format.channels,
                                 cv_sample(image.format.sample), reinterpret_cast<const unsigned char*>(image.data), image.pitch, nullptr,
                                 metadata && metadata->associated_alpha ? 1 : 0, 1, icc ? metadata->icc.data() : nullptr, icc ? metadata->icc.size() : 0,
@@ -144,7 +151,8 @@ std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat forma
                                 : resolution->unit == Resolution::Unit::inch ? 2
                                 : resolution->unit == Resolution::Unit::centimetre ? 3
                                                                                     : 1,
-                                metadata && !metadata->xmp.empty() ? metadata->xmp.data() : nullptr, metadata ? metadata->xmp.size() : 0};
+                                metadata && !metadata->xmp.empty() ? metadata->xmp.data() : nullptr, metadata ? metadata->xmp.size() : 0,
+                                tiff_text.empty() ? nullptr : tiff_text.data(), tiff_text.size()};
     GpurotateCvBytes encoded{};
     char error[512] = "";
     if (!cv.encode(&view, extension, quality, &encoded, error, sizeof error)) throw Error(ErrorCode::output, error);

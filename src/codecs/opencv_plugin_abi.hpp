@@ -31,6 +31,9 @@ struct GpurotateCvImage {
     int resolution_unit;  ///< TIFF's ResolutionUnit: 1 none (the ratio), 2 inch, 3 centimetre
     const char* xmp;      ///< encode: an XMP packet for a TIFF or WebP output, or null
     std::size_t xmp_size;
+    /// encode: a TIFF's text tags, each a 2-byte little-endian tag and its NUL-ended value, one after another
+    const char* tiff_text;
+    std::size_t tiff_text_size;
 };
 
 /// Encoded bytes, owned by the plugin until `release_bytes`.
@@ -57,5 +60,5 @@ struct GpurotateCvPlugin {
 const GpurotateCvPlugin* gpurotate_opencv_plugin();
 }
 
-inline constexpr int gpurotate_cv_abi_version = 5;
+inline constexpr int gpurotate_cv_abi_version = 6;
 inline constexpr const char* gpurotate_cv_plugin_file = "libgpurotate-opencv.so";
