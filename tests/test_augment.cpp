@@ -294,6 +294,12 @@ TEST_CASE("augment: @list lines keep their folders, a file named twice is read o
     CHECK(test_support::file_exists(dir.file("out/in/dogs2/img3_rot90.png")));
     CHECK(test_support::file_exists(dir.file("out/in/img0_rot90.png")));
     CHECK(test_support::file_exists(dir.file("out/img4_rot90.png")));  // an absolute line: its file name
+    // A PAM in a folder is an input like the other formats the readers take.
+    test_support::write_bytes(dir.file("in/dogs2/plain.pam"), std::string("P7\nWIDTH 1\nHEIGHT 1\nDEPTH 1\nMAXVAL 255\nENDHDR\n") + "x");
+    const auto with_pam = run(quote(exe) + " augment " + quote(dir.file("in/dogs2")) + " -o " + quote(dir.file("out-pam")) + " --ops rot90 --device cpu");
+    CHECK(with_pam.status == 0);
+    CHECK(test_support::file_exists(dir.file("out-pam/plain_rot90.png")));  // no PAM writer: PNG
+    ::unlink(dir.file("in/dogs2/plain.pam").c_str());
     // A hard link at another path is a file of its own (a DVC cache's layout), read as such.
     REQUIRE(::link(dir.file("in/img0.png").c_str(), dir.file("in/dogs2/linked.png").c_str()) == 0);
     const auto linked = run(quote(exe) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("out-linked")) + " --ops rot90 --device cpu");

@@ -150,6 +150,8 @@ TEST_CASE("what a TIFF reader leaves behind is said: later pages, CMYK, tags") {
     CAPTURE(cmyk.output);
     CHECK(cmyk.status == 0);
     CHECK(cmyk.output.find("its CMYK colours (read as RGB)") != std::string::npos);
+    CHECK(gpurotate::read_image(dir.file("cmyk.png")).format().channels == 3);  // RGB, not RGBA: a JPEG takes it
+    CHECK(run(quote(GPUROTATE_EXE) + " " + quote(dir.file("cmyk.tif")) + " --rot90 -o " + quote(dir.file("cmyk.jpg"))).status == 0);
 }
 
 TEST_CASE("a truncated PSD is refused, not read with its missing rows black") {

@@ -143,7 +143,7 @@ std::string normal_absolute(const std::string& path) {
 }
 
 bool has_image_extension(const std::string& path) {
-    static const std::set<std::string> extensions = {".png", ".jpg", ".jpeg", ".jpe", ".bmp", ".tga", ".hdr", ".pnm", ".ppm", ".pgm",
+    static const std::set<std::string> extensions = {".png", ".jpg", ".jpeg", ".jpe", ".bmp", ".tga", ".hdr", ".pnm", ".ppm", ".pgm", ".pbm", ".pam",
                                                      ".gif", ".psd", ".tif", ".tiff", ".webp", ".exr"};
     const auto dot = path.find_last_of('.');
     return dot != std::string::npos && extensions.count(lowercase(path.substr(dot))) > 0;

@@ -56,7 +56,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     CLI::App app{"gpurotate: rotate, flip and transpose images on the GPU (or the CPU).\n"
                  "Several operations apply in the order given and run as one pass over the pixels.",
                  "gpurotate"};
-    app.add_option("input", options.input, "input image (PNG, JPEG, BMP, TGA, HDR, PNM, GIF, PSD; TIFF, WebP, EXR with OpenCV)");
+    app.add_option("input", options.input, "input image (PNG, JPEG, BMP, TGA, HDR, PNM/PAM, GIF, PSD; TIFF, WebP, EXR with the codec plugin)");
     app.add_option("-o,--output", options.output, "output image; its extension picks the format");
     std::map<const CLI::Option*, Orientation> flag_orientation;
     for (const auto& f : operation_flags) {
@@ -96,7 +96,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_option("--gpu-memory", gpu_memory_text, "device memory for one image (e.g. 2G); larger images stream through in bands")
         ->default_str("90% of the free memory");
     const std::string auto_orient_help = "first make the image upright by its EXIF orientation (JPEG, PNG), and write the tag as 1";
-    const std::string strip_help = "write no EXIF and no ICC profile (by default JPEG and PNG keep them)";
+    const std::string strip_help =
+        "write no metadata (EXIF, ICC profile, XMP, resolution, comments, PNG chunks, TIFF text tags); by default every format that can hold them keeps them";
     app.add_flag("--auto-orient", options.auto_orient, auto_orient_help);
     CLI::Option* nvjpeg = app.add_flag("--nvjpeg", options.nvjpeg, "JPEG to JPEG: transform and encode on the GPU with nvJPEG (implies --device cuda)");
     using detail::NvjpegDecode;

@@ -139,6 +139,7 @@ std::vector<FormatInfo> output_formats() {
         const bool jpeg = spec.format == detail::OutputFormat::jpeg;
         const char* codec = spec.format == detail::OutputFormat::png                     ? "libspng"
                             : jpeg && detail::turbojpeg_available()                      ? "libjpeg-turbo"
+                            : spec.format == detail::OutputFormat::tiff                                   ? "libtiff"
                             : spec.needs_opencv || (jpeg && detail::opencv_codecs_available()) ? "opencv"
                                                                                           : "stb";
         formats.push_back({spec.name, spec.extensions, detail::describe_capacity(spec), codec});

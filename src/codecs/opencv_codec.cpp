@@ -5,10 +5,12 @@
 
 #include "codecs/opencv_codec.hpp"
 
+#include "codecs/alpha_channel.hpp"
 #include "codecs/declared_extent.hpp"
 #include "codecs/decoder_losses.hpp"
 #include "codecs/decode_limits.hpp"
 #include "codecs/opencv_plugin_abi.hpp"
+#include "codecs/tiff_directory.hpp"
 #include "core/executable_folder.hpp"
 
 #include <gpurotate/error.hpp>
@@ -122,6 +124,10 @@ std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, const
     Image image(decoded.width, decoded.height, PixelFormat{*sample, decoded.channels}, options.memory);
     for (int y = 0; y < decoded.height; ++y) {
         std::memcpy(image.view().row(y), decoded.data + static_cast<std::size_t>(y) * decoded.pitch, image.view().row_bytes());
+    }
+    // OpenCV reads a CMYK TIFF as RGB with an opaque alpha channel: the colours alone, so that a JPEG takes them.
+    if (const auto tiff = read_tiff_directory(bytes); tiff && tiff->value(262) == 5u) {
+        if (auto opaque = without_opaque_alpha(image.view(), options.memory)) image = std::move(*opaque);
     }
     // A TIFF's Orientation tag, which libtiff leaves to its caller: applied, so that TIFF inputs arrive upright
     // as they did when OpenCV read them through libtiff's RGBA interface (and as the README says).

@@ -138,7 +138,7 @@ TiffRead tiff_decode(const unsigned char* bytes, std::size_t size, GpurotateCvIm
         if (!opencv_reads) {
             say(error, error_size, "a TIFF of " + std::to_string(samples) + " samples of " + std::to_string(bits) + " bits (sample format " +
                                        std::to_string(format) + ", photometric " + std::to_string(photometric) +
-                                       ") is not read: grey, grey+alpha, RGB and RGBA of 8/16-bit integers or 32-bit floats are, and palette, CMYK and bilevel ones converted");
+                                       ") is not read: grey, grey+alpha, RGB and RGBA of 8/16-bit integers or 32-bit floats are, and OpenCV converts 8-bit palette, 8/16-bit CMYK and 1-bit ones");
             return TiffRead::damaged;
         }
         return TiffRead::not_handled;
