@@ -65,8 +65,9 @@ else()
   set(GPUROTATE_CLI11_SUMMARY "headers in ${GPUROTATE_CLI11_INCLUDE_DIR}")
 endif()
 
-# The codec plugin: OpenCV (libopencv-dev) for WebP and EXR, libtiff (libtiff-dev) for TIFF, libwebpmux
-# (libwebp-dev) for a WebP's metadata; optional together. OpenCV is also an independent reference in tests.
+# The codec plugin: OpenCV (libopencv-dev) for WebP and EXR, libtiff (libtiff-dev) for TIFF, libwebp and
+# libwebpmux (libwebp-dev) for lossless WebP and a WebP's metadata; optional together. OpenCV is also an
+# independent reference in tests.
 set(GPUROTATE_HAVE_OPENCV OFF)
 set(GPUROTATE_OPENCV_SUMMARY "off")
 if(NOT GPUROTATE_WITH_OPENCV STREQUAL "OFF")
@@ -79,10 +80,11 @@ if(NOT GPUROTATE_WITH_OPENCV STREQUAL "OFF")
   endif()
   find_path(GPUROTATE_WEBPMUX_INCLUDE_DIR webp/mux.h)
   find_library(GPUROTATE_WEBPMUX_LIBRARY webpmux)
-  if(GPUROTATE_WITH_OPENCV STREQUAL "ON" AND (NOT GPUROTATE_WEBPMUX_INCLUDE_DIR OR NOT GPUROTATE_WEBPMUX_LIBRARY))
+  find_library(GPUROTATE_WEBP_LIBRARY webp)
+  if(GPUROTATE_WITH_OPENCV STREQUAL "ON" AND (NOT GPUROTATE_WEBPMUX_INCLUDE_DIR OR NOT GPUROTATE_WEBPMUX_LIBRARY OR NOT GPUROTATE_WEBP_LIBRARY))
     message(FATAL_ERROR "libwebpmux not found: install libwebp-dev")
   endif()
-  if(OpenCV_FOUND AND TIFF_FOUND AND GPUROTATE_WEBPMUX_INCLUDE_DIR AND GPUROTATE_WEBPMUX_LIBRARY)
+  if(OpenCV_FOUND AND TIFF_FOUND AND GPUROTATE_WEBPMUX_INCLUDE_DIR AND GPUROTATE_WEBPMUX_LIBRARY AND GPUROTATE_WEBP_LIBRARY)
     set(GPUROTATE_HAVE_OPENCV ON)
     set(GPUROTATE_OPENCV_SUMMARY "${OpenCV_VERSION}, libtiff ${TIFF_VERSION} (TIFF, WebP, EXR; test reference)")
   else()

@@ -271,6 +271,14 @@ TEST_CASE("a lossless WebP stays lossless through a rotation, and --quality make
     CHECK(test_support::first_difference(gpurotate::read_image(dir.file("out.webp")).view(), expected.view()) == -1);
     REQUIRE(run(command_line(quote(dir.file("in.webp")) + " --rot90 --quality 80 -o " + quote(dir.file("lossy.webp")))).status == 0);
     CHECK(test_support::file_bytes(dir.file("lossy.webp")).find("VP8L") == std::string::npos);
+    // RGBA: every sample kept, the colour of fully transparent pixels too (libwebp's exact mode).
+    auto rgba = test_support::random_image(23, 17, {gpurotate::SampleType::u8, 4}, 92);
+    for (std::int64_t y = 0; y < rgba.height(); y += 2) reinterpret_cast<std::uint8_t*>(rgba.view().row(y))[3] = 0;  // pixel (0, y) clear
+    gpurotate::write_image(dir.file("rgba.webp"), rgba.view(), lossless);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("rgba.webp")).view(), rgba.view()) == -1);
+    REQUIRE(run(command_line(quote(dir.file("rgba.webp")) + " --transpose -o " + quote(dir.file("rgba-t.webp")))).status == 0);
+    const auto turned = gpurotate::transform(rgba, gpurotate::Orientation::transpose);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("rgba-t.webp")).view(), turned.view()) == -1);
 }
 
 TEST_CASE("a TIFF's ICC profile reaches a PNG and a TIFF output, and premultiplied colours are made straight for PNG") {

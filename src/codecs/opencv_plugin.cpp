@@ -10,6 +10,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <webp/encode.h>
 #include <webp/mux.h>
 
 #include <cstdio>
@@ -95,10 +96,45 @@ bool with_webp_metadata(std::vector<unsigned char>& webp, const GpurotateCvImage
     return true;
 }
 
+// A lossless WebP through libwebp itself, in its "exact" mode: OpenCV's lossless WebP lets the encoder change
+// the colour of fully transparent pixels, which a lossless copy of a lossless file must keep.
+bool encode_lossless_webp(const GpurotateCvImage* image, std::vector<unsigned char>& bytes, char* error, std::size_t error_size) {
+    WebPConfig config;
+    WebPPicture picture;
+    if (!WebPConfigInit(&config) || !WebPPictureInit(&picture)) {
+        std::snprintf(error, error_size, "libwebp could not start an encoder");
+        return false;
+    }
+    config.lossless = 1;
+    config.exact = 1;
+    picture.use_argb = 1;
+    picture.width = image->width;
+    picture.height = image->height;
+    const int stride = static_cast<int>(image->pitch);
+    const int imported = image->channels == 4 ? WebPPictureImportRGBA(&picture, image->data, stride) : WebPPictureImportRGB(&picture, image->data, stride);
+    WebPMemoryWriter writer;
+    WebPMemoryWriterInit(&writer);
+    picture.writer = WebPMemoryWrite;
+    picture.custom_ptr = &writer;
+    const bool encoded = imported && WebPEncode(&config, &picture);
+    if (encoded) bytes.assign(writer.mem, writer.mem + writer.size);
+    WebPPictureFree(&picture);
+    WebPMemoryWriterClear(&writer);
+    if (!encoded) std::snprintf(error, error_size, "libwebp could not encode the WebP (error %d)", static_cast<int>(picture.error_code));
+    return encoded;
+}
+
 int encode(const GpurotateCvImage* image, const char* extension, int quality, GpurotateCvBytes* out, char* error, std::size_t error_size) {
     silence_opencv_log();
     try {
         if (std::string(extension) == ".tif") return gpurotate_plugin::tiff_encode(image, out, error, error_size);
+        if (std::string(extension) == ".webp" && quality > 100 && image->sample == gpurotate_cv_u8 && (image->channels == 3 || image->channels == 4)) {
+            auto bytes = std::make_unique<std::vector<unsigned char>>();
+            if (!encode_lossless_webp(image, *bytes, error, error_size) || !with_webp_metadata(*bytes, image, error, error_size)) return 0;
+            *out = GpurotateCvBytes{bytes->data(), bytes->size(), bytes.get()};
+            bytes.release();
+            return 1;
+        }
         const cv::Mat view(image->height, image->width, CV_MAKETYPE(cv_depth(image->sample), image->channels),
                            const_cast<unsigned char*>(image->data), image->pitch);
         cv::Mat bgr = view.clone();
