@@ -1,5 +1,6 @@
 #include "codecs/bmp_for_stb.hpp"
 
+#include "codecs/byte_order.hpp"
 #include "codecs/decode_limits.hpp"
 
 #include <gpurotate/error.hpp>
@@ -10,8 +11,6 @@
 namespace gpurotate::detail {
 namespace {
 
-std::uint32_t le16(const std::vector<std::uint8_t>& b, std::size_t at) { return b[at] | b[at + 1] << 8; }
-std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) { return le16(b, at) | le16(b, at + 2) << 16; }
 void put_le32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
     for (int i = 0; i < 4; ++i) b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * i));
 }

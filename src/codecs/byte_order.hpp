@@ -1,6 +1,7 @@
 #pragma once
 // Bounds-checked reads of unsigned integers in a file's byte order (TIFF and EXIF say theirs in the header).
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -15,5 +16,10 @@ inline std::optional<std::uint64_t> read_unsigned(const std::vector<std::uint8_t
     for (int i = 0; i < size; ++i) v = v << 8 | bytes[pos + static_cast<std::uint64_t>(big_endian ? i : size - 1 - i)];
     return v;
 }
+
+/// Little-endian 16- and 32-bit values at `at` (BMP headers, RIFF chunks, OpenEXR attributes); the caller
+/// has checked that the bytes are there.
+inline std::uint32_t le16(const std::vector<std::uint8_t>& b, std::size_t at) { return b[at] | std::uint32_t{b[at + 1]} << 8; }
+inline std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) { return le16(b, at) | le16(b, at + 2) << 16; }
 
 }  // namespace gpurotate::detail

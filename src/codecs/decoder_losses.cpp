@@ -1,5 +1,6 @@
 #include "codecs/decoder_losses.hpp"
 
+#include "codecs/byte_order.hpp"
 #include "codecs/tiff_directory.hpp"
 #include "core/text.hpp"
 
@@ -46,15 +47,11 @@ void tiff_losses(const TiffDirectory& d, PixelFormat decoded, DecoderLosses& out
     }
 }
 
-std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) {
-    return b[at] | b[at + 1] << 8 | b[at + 2] << 16 | static_cast<std::uint32_t>(b[at + 3]) << 24;
-}
-
 void bmp_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
     if (b.size() < 54 || b[0] != 'B' || b[1] != 'M') return;
     const std::uint32_t header = le32(b, 14);
     if (header < 40) return;
-    const std::uint32_t bits = b[28] | b[29] << 8;
+    const std::uint32_t bits = le16(b, 28);
     if (bits <= 8) out.image.emplace_back("its palette (read as RGB)");
     if (header >= 108 && b.size() >= 74) {  // V4, V5: the colour space; 'MBED' (V5) is an embedded ICC profile
         const std::uint32_t space = le32(b, 70);

@@ -3,6 +3,7 @@
 #include "codecs/decoder_losses.hpp"
 #include "codecs/stb_codec.hpp"
 
+#include "codecs/byte_order.hpp"
 #include "codecs/file_bytes.hpp"
 #include "codecs/jpeg_segments.hpp"
 #include "codecs/jpeg_signature.hpp"
@@ -25,7 +26,7 @@ bool ImageSource::is_lossless_webp() const {
     for (std::size_t at = 12; at + 8 <= bytes_.size();) {
         if (std::memcmp(bytes_.data() + at, "VP8L", 4) == 0) return true;
         if (std::memcmp(bytes_.data() + at, "VP8 ", 4) == 0) return false;
-        const std::size_t size = bytes_[at + 4] | bytes_[at + 5] << 8 | bytes_[at + 6] << 16 | std::size_t{bytes_[at + 7]} << 24;
+        const std::size_t size = le32(bytes_, at + 4);
         at += 8 + size + (size & 1);
     }
     return false;

@@ -1,9 +1,6 @@
 // Reading and writing image files: the decoder chain, the encoder per output format, atomic output.
 
 #include <gpurotate/error.hpp>
-
-#include <algorithm>
-#include <cmath>
 #include <gpurotate/io.hpp>
 
 #include "codecs/alpha_channel.hpp"
@@ -82,9 +79,8 @@ std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& 
             // stb writes no resolution; a BMP's is pixels per metre at bytes 38 and 42 (little-endian).
             if (options.metadata && options.metadata->resolution && options.metadata->resolution->unit != Resolution::Unit::none && bytes.size() >= 46) {
                 const Resolution& r = *options.metadata->resolution;
-                const double per_metre = r.unit == Resolution::Unit::inch ? 100 / 2.54 : 100;
                 for (const auto& [at, value] : {std::pair{std::size_t{38}, r.x}, std::pair{std::size_t{42}, r.y}}) {
-                    const auto ppm = static_cast<std::uint32_t>(std::clamp(std::llround(value * per_metre), 1ll, 0x7fffffffll));
+                    const std::uint32_t ppm = detail::pixels_per_metre(value, r.unit);
                     for (int i = 0; i < 4; ++i) bytes[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(ppm >> (8 * i));
                 }
             }

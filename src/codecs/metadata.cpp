@@ -214,7 +214,7 @@ void read_png(const Bytes& b, ImageMetadata& meta) {
 // chunk holds the TIFF structure; some writers put JPEG's "Exif\0\0" before it, which is dropped.
 void read_webp(const Bytes& file, ImageMetadata& meta) {
     for (std::size_t at = 12; at + 8 <= file.size();) {
-        const std::size_t size = file[at + 4] | file[at + 5] << 8 | file[at + 6] << 16 | std::size_t{file[at + 7]} << 24;
+        const std::size_t size = le32(file, at + 4);
         if (size > file.size() - at - 8) return;  // cut short: what was read so far stands
         const auto data = file.begin() + static_cast<std::ptrdiff_t>(at + 8);
         if (std::equal(data - 8, data - 4, "ICCP")) meta.icc.assign(data, data + static_cast<std::ptrdiff_t>(size));
@@ -229,35 +229,32 @@ void read_webp(const Bytes& file, ImageMetadata& meta) {
 
 }  // namespace
 
+std::uint32_t pixels_per_metre(double value, Resolution::Unit unit) {
+    const double per_metre = unit == Resolution::Unit::inch ? 100 / 2.54 : unit == Resolution::Unit::centimetre ? 100 : 1;
+    return static_cast<std::uint32_t>(std::clamp(std::llround(value * per_metre), 1ll, 0x7fffffffll));
+}
+
 ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
     ImageMetadata meta;
     if (is_png(file)) {
         read_png(file, meta);
     } else if (const auto tiff = read_tiff_directory(file)) {
         // A TIFF's ICC profile (tag 34675, UNDEFINED bytes), and whether its alpha is premultiplied.
-        const auto icc = tiff->entries.find(34675);
-        if (icc != tiff->entries.end() && icc->second.type == 7 && icc->second.at <= file.size() && file.size() - icc->second.at >= icc->second.count) {
-            meta.icc.assign(file.begin() + static_cast<std::ptrdiff_t>(icc->second.at),
-                            file.begin() + static_cast<std::ptrdiff_t>(icc->second.at + icc->second.count));
-        }
+        if (auto icc = tiff->bytes_of(file, 34675, 7)) meta.icc = std::move(*icc);
         meta.associated_alpha = tiff->value(338) == 1u;
         // The text tags, ASCII (type 2) with their NUL.
+        static constexpr std::uint16_t text_tags[] = {270, 271, 272, 305, 306, 315, 316, 33432};
         for (const std::uint16_t tag : tiff->tags) {
-            static constexpr std::uint16_t text_tags[] = {270, 271, 272, 305, 306, 315, 316, 33432};
-            const auto e = tiff->entries.find(tag);
-            if (std::find(std::begin(text_tags), std::end(text_tags), tag) == std::end(text_tags) || e == tiff->entries.end() || e->second.type != 2 ||
-                e->second.at > file.size() || file.size() - e->second.at < e->second.count) {
-                continue;
-            }
-            std::string value(file.begin() + static_cast<std::ptrdiff_t>(e->second.at), file.begin() + static_cast<std::ptrdiff_t>(e->second.at + e->second.count));
+            const auto text = std::find(std::begin(text_tags), std::end(text_tags), tag) != std::end(text_tags) ? tiff->bytes_of(file, tag, 2) : std::nullopt;
+            if (!text) continue;
+            std::string value(text->begin(), text->end());
             while (!value.empty() && value.back() == '\0') value.pop_back();
             if (!value.empty() && value.find('\0') == std::string::npos) meta.tiff_text.emplace_back(tag, value);
         }
-        const auto xmp = tiff->entries.find(700);  // XMLPacket: BYTE or UNDEFINED
-        if (xmp != tiff->entries.end() && (xmp->second.type == 1 || xmp->second.type == 7) && xmp->second.at <= file.size() &&
-            file.size() - xmp->second.at >= xmp->second.count) {
-            meta.xmp.assign(file.begin() + static_cast<std::ptrdiff_t>(xmp->second.at), file.begin() + static_cast<std::ptrdiff_t>(xmp->second.at + xmp->second.count));
-        }
+        // XMLPacket: BYTE or UNDEFINED.
+        auto xmp = tiff->bytes_of(file, 700, 1);
+        if (!xmp) xmp = tiff->bytes_of(file, 700, 7);
+        if (xmp) meta.xmp.assign(xmp->begin(), xmp->end());
         // XResolution and YResolution (RATIONALs), ResolutionUnit (1 none, 2 inch, 3 cm; 2 where absent).
         const auto rational = [&](std::uint16_t tag) -> double {
             const auto e = tiff->entries.find(tag);

@@ -10,6 +10,10 @@
 
 namespace gpurotate::detail {
 
+/// A resolution's value in pixels per metre (PNG's pHYs, a BMP's header), rounded to 1..2^31-1; with no unit
+/// (the ratio) the value itself.
+std::uint32_t pixels_per_metre(double value, Resolution::Unit unit);
+
 /// EXIF (JPEG APP1 "Exif", PNG eXIf) and the ICC profile (JPEG APP2 "ICC_PROFILE" chunks, PNG iCCP) of
 /// a JPEG or PNG file, and a PNG's stored format and ancillary chunks; empty for other formats and for
 /// files without them. Damaged metadata is dropped,

@@ -3,6 +3,7 @@
 #include "codecs/byte_order.hpp"
 #include "codecs/decode_limits.hpp"
 #include "codecs/alpha_channel.hpp"
+#include "codecs/metadata.hpp"
 #include "codecs/png_chunks.hpp"
 
 #include <gpurotate/error.hpp>
@@ -10,7 +11,6 @@
 #include <spng.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <memory>
 
@@ -304,10 +304,9 @@ std::vector<std::uint8_t> encode_png(ConstImageView image, int level, const Imag
         const bool has_phys = std::any_of(metadata->png_chunks.begin(), metadata->png_chunks.end(), [](const PngChunk& c) { return c.type == "pHYs"; });
         if (metadata->resolution && !has_phys) {
             const Resolution& r = *metadata->resolution;
-            const double per_metre = r.unit == Resolution::Unit::inch ? 100 / 2.54 : r.unit == Resolution::Unit::centimetre ? 100 : 1;
             spng_phys phys{};
-            phys.ppu_x = static_cast<std::uint32_t>(std::clamp(std::llround(r.x * per_metre), 1ll, 0x7fffffffll));
-            phys.ppu_y = static_cast<std::uint32_t>(std::clamp(std::llround(r.y * per_metre), 1ll, 0x7fffffffll));
+            phys.ppu_x = pixels_per_metre(r.x, r.unit);
+            phys.ppu_y = pixels_per_metre(r.y, r.unit);
             phys.unit_specifier = r.unit == Resolution::Unit::none ? 0 : 1;
             if (const int ret = spng_set_phys(ctx.get(), &phys)) throw fail("pHYs", ret);
         }

@@ -1,6 +1,7 @@
 #include "codecs/stb_codec.hpp"
 
 #include "codecs/bmp_for_stb.hpp"
+#include "codecs/byte_order.hpp"
 #include "codecs/decode_limits.hpp"
 #include "codecs/alpha_channel.hpp"
 #include "codecs/turbojpeg_codec.hpp"
@@ -115,8 +116,6 @@ bool hdr_scanlines_complete(const std::vector<std::uint8_t>& bytes) {
     return true;
 }
 
-std::uint32_t le16(const std::vector<std::uint8_t>& b, std::size_t at) { return b[at] | b[at + 1] << 8; }
-std::uint32_t le32(const std::vector<std::uint8_t>& b, std::size_t at) { return le16(b, at) | le16(b, at + 2) << 16; }
 
 // stb_image reads past the end of a BMP or TGA as zeros and returns a half-black image without complaint
 // (bench/bad_inputs.sh found this). These say, from the header, whether the pixel data are all there:

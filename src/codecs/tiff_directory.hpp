@@ -26,6 +26,17 @@ struct TiffDirectory {
         const auto it = values.find(tag);
         return it == values.end() ? std::nullopt : std::optional<std::uint64_t>(it->second);
     }
+
+    /// The values of `tag` in `file` (the bytes this directory was read from) where it is of `type`, one of
+    /// the one-byte types (BYTE 1, ASCII 2, UNDEFINED 7), and they are all in the file; nothing otherwise.
+    std::optional<std::vector<std::uint8_t>> bytes_of(const std::vector<std::uint8_t>& file, std::uint16_t tag, std::uint16_t type) const {
+        const auto it = entries.find(tag);
+        if (it == entries.end() || it->second.type != type || it->second.at > file.size() || file.size() - it->second.at < it->second.count) {
+            return std::nullopt;
+        }
+        const auto first = file.begin() + static_cast<std::ptrdiff_t>(it->second.at);
+        return std::vector<std::uint8_t>(first, first + static_cast<std::ptrdiff_t>(it->second.count));
+    }
 };
 
 /// The first directory of a classic TIFF or a BigTIFF; nothing for other bytes or a damaged header.
