@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <type_traits>
 
 namespace gpurotate::detail {
 namespace {
@@ -61,6 +62,10 @@ template <std::size_t Bytes>
 inline void copy_pixel(std::byte* dst, const std::byte* src) {
     std::memcpy(dst, src, Bytes);
 }
+
+/// The one move a pixel of `bytes` fits in: 8 bytes for a 6-byte pixel, 16 for a 12-byte one (each takes two
+/// moves of its own width); every other width is its own.
+constexpr std::size_t wide_copy_bytes(std::size_t bytes) { return bytes == 6 ? 8 : bytes == 12 ? 16 : bytes; }
 
 // ---------------------------------------------------------------- elements that keep rows as rows
 
@@ -197,9 +202,44 @@ struct TransposeWalk {
         });
     }
 
+    // Pixels of 6, 12 and 16 bytes, which have no vector lane: a run of output rows whose source columns are
+    // adjacent (4 of 6-byte pixels, 2 of the others: 24 or 32 bytes of each source row) is written in one pass
+    // along x, so that each source line fetched serves the whole run before it leaves L1 (one row a pass
+    // fetched it once per output row). A 6- or 12-byte pixel moves as one 8- or 16-byte word, one load and one
+    // store where its own width takes two of each: the spare bytes read the next pixel of the same source row
+    // (so the run's columns must not reach the row's last one) and land on the output row's next pixel, which
+    // this pass or this thread's next tile overwrites (so not on the row's last pixel).
+    // 1920x1080 transposes on the 2-core VM: u16c3 1.73 -> 1.19-1.46 ms, f32c3 3.2 -> 2.2-2.4, f32c4 3.35 -> 2.5.
+    void column_runs(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
+        constexpr std::int64_t run = Bytes == 6 ? 4 : 2;
+        constexpr std::size_t word = wide_copy_bytes(Bytes);
+        const std::ptrdiff_t step = source_row_step();
+        const std::int64_t word_end = std::max(x_begin, std::min(x_end, f.output.width - 1));
+        in_source_column_order(y_begin, y_end, run, [&](std::int64_t y, std::int64_t y_stop) {
+            const std::int64_t first_column = MirrorX ? f.source.width - y - run : y;
+            if (y_stop - y < run || (word != Bytes && first_column + run >= f.source.width)) {
+                pixels(x_begin, x_end, y, y_stop);
+                return;
+            }
+            const std::byte* first = source_pixel(first_column, source_row(x_begin));
+            std::array<std::byte*, run> out;  // the output row of each source column of the run
+            for (std::int64_t i = 0; i < run; ++i) out[i] = output_pixel(x_begin, MirrorX ? y + run - 1 - i : y + i);
+            const auto move_all = [&](auto size, std::int64_t x_from, std::int64_t x_to) {
+                for (std::int64_t x = x_from; x < x_to; ++x) {
+                    const std::byte* s = first + (x - x_begin) * step;
+                    for (std::int64_t i = 0; i < run; ++i) copy_pixel<decltype(size)::value>(out[i] + (x - x_begin) * Bytes, s + i * Bytes);
+                }
+            };
+            move_all(std::integral_constant<std::size_t, word>{}, x_begin, word_end);
+            move_all(std::integral_constant<std::size_t, Bytes>{}, word_end, x_end);
+        });
+    }
+
     void tile(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
         if constexpr (simd::has_lane(Bytes)) {
             blocks(x_begin, x_end, y_begin, y_end);
+        } else if constexpr (Bytes == 6 || Bytes == 12 || Bytes == 16) {
+            column_runs(x_begin, x_end, y_begin, y_end);
         } else {
             pixels(x_begin, x_end, y_begin, y_end);
         }
