@@ -3,6 +3,7 @@
 // without it, EXIF pixel dimensions swapped with the axes, ICC profiles kept byte for byte from JPEG and
 // PNG to JPEG and PNG, and --strip, on the CLI and in augment.
 
+#include "codecs/xmp_geometry.hpp"
 #include "reference.hpp"
 #include "test_support.hpp"
 
@@ -370,4 +371,84 @@ TEST_CASE("XMP travels between JPEG, PNG, TIFF and WebP, and formats without a p
     CHECK(tga.output.find("XMP") != std::string::npos);
     CHECK(run(quote(exe) + " " + quote(dir.file("in.jpg")) + " --rot90 --strip -o " + quote(dir.file("s.png"))).status == 0);
     CHECK(gpurotate::read_metadata(dir.file("s.png")).xmp.empty());
+}
+
+TEST_CASE("XMP's geometry properties are edited as the EXIF's: attributes and simple elements, nothing else") {
+    // Attributes with either quote and spaces around '=', elements, and look-alike names that must stay.
+    const std::string packet =
+        "<rdf:Description tiff:Orientation='6' exif:PixelXDimension = \"4000\" exif:PixelYDimension=\"300\"\n"
+        " xtiff:Orientation=\"3\" tiff:XResolution=\"72/1\" tiff:YResolution=\"144/1\">\n"
+        "<tiff:ImageWidth>4000</tiff:ImageWidth><tiff:ImageLength>300</tiff:ImageLength>"
+        "<tiff:OrientationX>5</tiff:OrientationX><tiff:Orientation rdf:parseType=\"Resource\"/></rdf:Description>";
+    std::string xmp = packet;
+    gpurotate::detail::swap_xmp_axes(xmp);
+    CHECK(xmp.size() == packet.size());
+    CHECK(xmp ==
+          "<rdf:Description tiff:Orientation='6' exif:PixelXDimension = \"300\" exif:PixelYDimension=\"4000\"\n"
+          " xtiff:Orientation=\"3\" tiff:XResolution=\"144/1\" tiff:YResolution=\"72/1\">\n"
+          "<tiff:ImageWidth>300</tiff:ImageWidth><tiff:ImageLength>4000</tiff:ImageLength>"
+          "<tiff:OrientationX>5</tiff:OrientationX><tiff:Orientation rdf:parseType=\"Resource\"/></rdf:Description>");
+    gpurotate::detail::set_xmp_orientation(xmp, 1);
+    CHECK(xmp.find("tiff:Orientation='1'") != std::string::npos);
+    CHECK(xmp.find("xtiff:Orientation=\"3\"") != std::string::npos);
+    CHECK(xmp.find("<tiff:OrientationX>5<") != std::string::npos);
+    gpurotate::detail::set_xmp_dimensions(xmp, 12345, 7);
+    CHECK(xmp.find("exif:PixelXDimension = \"12345\" exif:PixelYDimension=\"7\"") != std::string::npos);
+    CHECK(xmp.find("<tiff:ImageWidth>12345</tiff:ImageWidth><tiff:ImageLength>7</tiff:ImageLength>") != std::string::npos);
+    // An X without its Y is left alone rather than paired with a guess; so is an unterminated value.
+    std::string lone = "<d exif:PixelXDimension=\"10\"/>";
+    gpurotate::detail::swap_xmp_axes(lone);
+    CHECK(lone == "<d exif:PixelXDimension=\"10\"/>");
+    std::string nested = "<d tiff:XResolution='a tiff:YResolution=\"5\"' tiff:YResolution=\"7\"/>";  // Y inside X's value
+    const std::string nested_before = nested;
+    gpurotate::detail::swap_xmp_axes(nested);
+    CHECK(nested == nested_before);
+    std::string torn = "<d tiff:Orientation=\"6";
+    gpurotate::detail::set_xmp_orientation(torn, 1);
+    CHECK(torn == "<d tiff:Orientation=\"6");
+}
+
+TEST_CASE("a rotation keeps XMP's dimensions and orientation true: lossless, trimmed, re-encoded and --auto-orient") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(45, 37, {SampleType::u8, 3}, 28);  // not whole 8x8 MCUs across
+    gpurotate::ImageMetadata meta;
+    meta.exif = exif_with(6, 45, 37);
+    meta.xmp = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF><rdf:Description tiff:Orientation=\"6\" "
+               "exif:PixelXDimension=\"45\" exif:PixelYDimension=\"37\"/></rdf:RDF></x:xmpmeta>";
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    options.quality = 90;
+    options.chroma = gpurotate::ChromaSubsampling::s444;
+    gpurotate::write_image(dir.file("in.jpg"), image.view(), options);
+    const auto xmp_for = [](int orientation, int width, int height) {
+        return "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF><rdf:Description tiff:Orientation=\"" + std::to_string(orientation) +
+               "\" exif:PixelXDimension=\"" + std::to_string(width) + "\" exif:PixelYDimension=\"" + std::to_string(height) +
+               "\"/></rdf:RDF></x:xmpmeta>";
+    };
+    struct Case {
+        const char* args;
+        const char* out;
+        std::string xmp;
+        int exif_orientation;
+    };
+    const Case cases[] = {
+        {"--transpose", "t.jpg", xmp_for(6, 37, 45), 6},                // lossless, perfect
+        {"--rot90 --jpeg-edge trim", "r.jpg", xmp_for(6, 32, 45), 6},  // 5 columns trimmed, then swapped
+        {"--flip-h --jpeg-edge trim", "f.jpg", xmp_for(6, 40, 37), 6},
+        {"--rot90", "e.jpg", xmp_for(6, 37, 45), 6},                    // re-encoded whole
+        {"--rot90", "o.png", xmp_for(6, 37, 45), 6},
+        {"--auto-orient", "a.jpg", xmp_for(1, 37, 45), 1},             // tag 6 applied: rot90
+        {"--auto-orient", "a.png", xmp_for(1, 37, 45), 1},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.args);
+        CAPTURE(c.out);
+        const std::string out = dir.file(c.out);
+        const auto r = run(quote(exe) + " " + quote(dir.file("in.jpg")) + " " + c.args + " --overwrite -o " + quote(out));
+        CAPTURE(r.output);
+        REQUIRE(r.status == 0);
+        const auto written = gpurotate::read_metadata(out);
+        CHECK(written.xmp == c.xmp);
+        CHECK(gpurotate::exif_orientation(written) == c.exif_orientation);
+    }
 }

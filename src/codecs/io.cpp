@@ -6,6 +6,7 @@
 #include "codecs/alpha_channel.hpp"
 #include "codecs/file_bytes.hpp"
 #include "codecs/metadata.hpp"
+#include "codecs/xmp_geometry.hpp"
 #include "codecs/opencv_codec.hpp"
 #include "codecs/output_format.hpp"
 #include "codecs/png_chunks.hpp"
@@ -111,12 +112,16 @@ ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element,
     ImageMetadata out = metadata;
     if (swaps_axes(element)) {
         detail::swap_exif_dimensions(out.exif);
+        detail::swap_xmp_axes(out.xmp);
         if (out.resolution) std::swap(out.resolution->x, out.resolution->y);
         for (PngChunk& chunk : out.png_chunks) {
             if (chunk.type == "pHYs") detail::swap_phys_axes(chunk);
         }
     }
-    if (orientation_tag != 0) detail::set_exif_orientation(out.exif, orientation_tag);
+    if (orientation_tag != 0) {
+        detail::set_exif_orientation(out.exif, orientation_tag);
+        detail::set_xmp_orientation(out.xmp, orientation_tag);
+    }
     // A PNG's eXIf chunk is left as read: the PNG writer puts `exif` in its place.
     return out;
 }

@@ -10,6 +10,7 @@
 #include "codecs/decode_limits.hpp"
 #include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
+#include "codecs/xmp_geometry.hpp"
 
 #include <gpurotate/error.hpp>
 
@@ -372,13 +373,21 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         if (!write_variant(reader, writer, destination, plan, arrays->arrays, strip)) {
             throw Error(ErrorCode::input, "cannot transform '" + path + "': " + writer.errors.message);
         }
-        // The EXIF as it belongs on this variant (orientation tag, pixel dimensions: a trimmed variant's own),
-        // the same size, in place.
-        if (!strip && variant.metadata && !variant.metadata->exif.empty()) {
-            std::vector<std::uint8_t> exif = variant.metadata->exif;
+        // The EXIF and the XMP as they belong on this variant (orientation, pixel dimensions: a trimmed variant's
+        // own); the EXIF keeps its size and is edited in place.
+        if (!strip && variant.metadata) {
             const bool swap = plan.map.swap_axes;
-            set_exif_dimensions(exif, swap ? plan.region_height : plan.region_width, swap ? plan.region_width : plan.region_height);
-            replace_jpeg_exif(out, exif);
+            const std::int64_t width = swap ? plan.region_height : plan.region_width, height = swap ? plan.region_width : plan.region_height;
+            if (!variant.metadata->exif.empty()) {
+                std::vector<std::uint8_t> exif = variant.metadata->exif;
+                set_exif_dimensions(exif, width, height);
+                replace_jpeg_exif(out, exif);
+            }
+            if (!variant.metadata->xmp.empty()) {
+                std::string xmp = variant.metadata->xmp;
+                set_xmp_dimensions(xmp, width, height);
+                replace_jpeg_xmp(out, xmp);
+            }
         }
         results[plan.variant] = std::move(out);
     }

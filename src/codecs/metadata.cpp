@@ -345,6 +345,22 @@ void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::u
     }
 }
 
+void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp) {
+    constexpr std::size_t header = sizeof xmp_header;  // with its NUL
+    if (xmp.size() > 65535 - 2 - header) return;
+    for (const JpegSegment& s : jpeg_segments(jpeg)) {
+        if (s.marker != 0xe1 || s.size < header || !has_at(jpeg, s.payload, xmp_header, header)) continue;
+        const auto packet = jpeg.begin() + static_cast<std::ptrdiff_t>(s.payload + header);
+        if (std::equal(packet, packet + static_cast<std::ptrdiff_t>(s.size - header), xmp.begin(), xmp.end())) return;
+        const std::size_t length = 2 + header + xmp.size();
+        jpeg[s.payload - 2] = static_cast<std::uint8_t>(length >> 8);
+        jpeg[s.payload - 1] = static_cast<std::uint8_t>(length & 0xff);
+        jpeg.erase(packet, packet + static_cast<std::ptrdiff_t>(s.size - header));
+        jpeg.insert(jpeg.begin() + static_cast<std::ptrdiff_t>(s.payload + header), xmp.begin(), xmp.end());
+        return;
+    }
+}
+
 std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata) {
     if (metadata.exif.empty() && metadata.icc.empty() && metadata.xmp.empty() && !metadata.resolution) return encoded;
     if (encoded.size() >= 2 && encoded[0] == 0xff && encoded[1] == 0xd8) return jpeg_with(encoded, metadata);

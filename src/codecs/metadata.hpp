@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace gpurotate::detail {
@@ -37,6 +38,10 @@ void set_exif_dimensions(std::vector<std::uint8_t>& exif, std::int64_t width, st
 /// Overwrites the payload of `jpeg`'s EXIF segment with `exif` where both are the same size (the edits
 /// above never change it); a JPEG without one, or with one of another size, is left as it is.
 void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::uint8_t>& exif);
+
+/// Replaces the XMP packet of `jpeg`'s XMP segment (APP1 "http://ns.adobe.com/xap/1.0/") with `xmp`, resizing the
+/// segment; a JPEG without one, or a packet too large for one segment, is left as it is.
+void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp);
 
 /// `encoded` (a JPEG from gpurotate's encoders) with `metadata`'s EXIF and ICC profile inserted; other
 /// formats unchanged (the PNG encoder writes its metadata itself).

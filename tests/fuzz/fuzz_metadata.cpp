@@ -1,5 +1,5 @@
 // EXIF, ICC and PNG metadata from untrusted files: JPEG segments, PNG chunks (and a PNG's stored format),
-// the iCCP zlib stream, the TIFF structure inside EXIF; then the edits --auto-orient makes and the
+// the iCCP zlib stream, the TIFF structure inside EXIF, XMP; then the edits a rotation and --auto-orient make and the
 // insertion into a new PNG and JPEG, which must still decode.
 
 #include "fuzz_limits.hpp"
@@ -8,6 +8,7 @@
 
 #include "codecs/metadata.hpp"
 #include "codecs/png_codec.hpp"
+#include "codecs/xmp_geometry.hpp"
 
 #include <cstdlib>
 
@@ -23,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     const int tag = gpurotate::exif_orientation(meta);
     if (tag < 0 || tag > 8) std::abort();
-    meta = gpurotate::metadata_after(meta, gpurotate::Orientation::rot90, 1);
+    meta = gpurotate::metadata_after(meta, gpurotate::Orientation::rot90, 1);  // EXIF and XMP edited
+    gpurotate::detail::set_xmp_dimensions(meta.xmp, 2, 3);  // a trimmed JPEG's
     static const gpurotate::Image pixels(3, 2, {gpurotate::SampleType::u8, 3});
     gpurotate::WriteOptions options;
     options.metadata = &meta;

@@ -153,12 +153,16 @@ int main(int argc, char** argv) {
                                 1, 1, 4, 0, 1, 0, 0, 0, 0xa0, 0x86, 1, 0, 0, 0, 0, 0});
     save(dir, "webp-vp8x.webp", {'R', 'I', 'F', 'F', 22, 0, 0, 0, 'W', 'E', 'B', 'P', 'V', 'P', '8', 'X', 10, 0, 0, 0,
                                  0, 0, 0, 0, 0x9f, 0x86, 1, 0xf3, 1, 0});
-    // Metadata: EXIF (orientation 6, an Exif IFD with the pixel dimensions) and an ICC profile, in both.
+    // Metadata: EXIF (orientation 6, an Exif IFD with the pixel dimensions), an ICC profile and XMP with its
+    // geometry fields as attributes and as elements, in both.
     gpurotate::ImageMetadata meta;
     meta.exif = {'I', 'I', 42, 0, 8, 0, 0, 0, 2, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0x69, 0x87, 4, 0, 1, 0, 0, 0, 38, 0, 0, 0,
                  0, 0, 0, 0, 2, 0, 0x02, 0xa0, 3, 0, 1, 0, 0, 0, 5, 0, 0, 0, 0x03, 0xa0, 3, 0, 1, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0};
     meta.icc.resize(3000);
     for (std::size_t i = 0; i < meta.icc.size(); ++i) meta.icc[i] = static_cast<std::uint8_t>(i * 7);
+    meta.xmp = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF><rdf:Description tiff:Orientation=\"6\" exif:PixelXDimension='5' "
+               "exif:PixelYDimension = \"4\" tiff:XResolution=\"72/1\" tiff:YResolution=\"72/1\"><tiff:ImageWidth>5</tiff:ImageWidth>"
+               "<tiff:ImageLength>4</tiff:ImageLength></rdf:Description></rdf:RDF></x:xmpmeta>";
     gpurotate::WriteOptions with_meta;
     with_meta.metadata = &meta;
     save(dir, "metadata.jpg", gpurotate::encode_image(noise(5, 4, {SampleType::u8, 3}, 97).view(), ".jpg", with_meta));
