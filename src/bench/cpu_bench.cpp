@@ -181,10 +181,11 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
             const ConstImageView src = b.src.view();
             const std::size_t bytes = b.src.size_bytes();
             const auto threaded_memcpy = [&] {
-                // Cut on 4 KiB pages so that each thread's stores fill whole lines of its own; at least 256 KiB a
-                // thread, as the backend does, so that a small image's copy does not time a thread's start.
+                // Cut on 4 KiB pages so that each thread's stores fill whole lines of its own; at least 2 MiB a
+                // thread, as the backend's mirrors (its copies) take, so that a small image's copy does not time
+                // waking a thread where a single one is faster.
                 const auto pages = static_cast<std::int64_t>((bytes + 4095) / 4096);
-                detail::parallel_for(pages, 64, [&](std::int64_t begin, std::int64_t end) {
+                detail::parallel_for(pages, 512, [&](std::int64_t begin, std::int64_t end) {
                     const std::size_t from = static_cast<std::size_t>(begin) * 4096;
                     const std::size_t to = std::min(bytes, static_cast<std::size_t>(end) * 4096);
                     std::memcpy(copy_target.data() + from, b.src.data() + from, to - from);
