@@ -1,11 +1,11 @@
 #include "codecs/decoder_losses.hpp"
 
 #include "codecs/byte_order.hpp"
+#include "codecs/container_walks.hpp"
 #include "codecs/tiff_directory.hpp"
 #include "core/text.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace gpurotate::detail {
 namespace {
@@ -83,20 +83,12 @@ void hdr_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {
 }
 
 void psd_losses(const std::vector<std::uint8_t>& b, PixelFormat decoded, DecoderLosses& out) {
-    if (b.size() < 26 || std::memcmp(b.data(), "8BPS", 4) != 0) return;
-    const std::uint32_t depth = static_cast<std::uint32_t>(b[22] << 8 | b[23]);
-    if (depth != static_cast<std::uint32_t>(bits_of(decoded.sample))) out.image.push_back(samples_phrase(depth, decoded));
-    // After the header: the colour mode data, the image resources (ICC profile, resolution, ...) and the
-    // layers, each a big-endian length and that many bytes; stb reads the merged image after them.
-    const auto be32 = [&](std::size_t at) {
-        return at + 4 <= b.size() ? std::uint64_t{b[at]} << 24 | std::uint64_t{b[at + 1]} << 16 | std::uint64_t{b[at + 2]} << 8 | b[at + 3] : 0;
-    };
-    std::size_t at = 26;
-    at += 4 + be32(at);
-    const std::uint64_t resources = be32(at);
-    at += 4 + resources;
-    if (resources > 0) out.metadata.emplace_back("its image resources (ICC profile, resolution and the like)");
-    if (be32(at) > 0) out.image.emplace_back("its layers (the merged image is read)");
+    const auto layout = psd_layout(b);
+    if (!layout) return;
+    if (layout->depth != static_cast<std::uint32_t>(bits_of(decoded.sample))) out.image.push_back(samples_phrase(layout->depth, decoded));
+    // stb reads the merged image after the sections: the image resources and the layers stay behind.
+    if (layout->section_sizes[1] > 0) out.metadata.emplace_back("its image resources (ICC profile, resolution and the like)");
+    if (layout->section_sizes[2] > 0) out.image.emplace_back("its layers (the merged image is read)");
 }
 
 // OpenCV reads an EXR's R, G, B and A, or Y (and A): the other channels (depth, normals, layers' "diffuse.R")

@@ -3,14 +3,13 @@
 #include "codecs/decoder_losses.hpp"
 #include "codecs/stb_codec.hpp"
 
-#include "codecs/byte_order.hpp"
+#include "codecs/container_walks.hpp"
 #include "codecs/file_bytes.hpp"
 #include "codecs/jpeg_segments.hpp"
 #include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace gpurotate::detail {
 
@@ -20,14 +19,11 @@ ImageSource::ImageSource(std::string path)
 bool ImageSource::is_jpeg() const { return detail::is_jpeg(bytes_); }
 
 bool ImageSource::is_lossless_webp() const {
-    // RIFF, size, WEBP, then chunks (a fourcc, a little-endian size, data padded to even): a VP8L chunk, first
-    // or after VP8X and its metadata chunks, holds the image. An animation's ANMF frames are not looked into.
-    if (bytes_.size() < 20 || std::memcmp(bytes_.data(), "RIFF", 4) != 0 || std::memcmp(bytes_.data() + 8, "WEBP", 4) != 0) return false;
-    for (std::size_t at = 12; at + 8 <= bytes_.size();) {
-        if (std::memcmp(bytes_.data() + at, "VP8L", 4) == 0) return true;
-        if (std::memcmp(bytes_.data() + at, "VP8 ", 4) == 0) return false;
-        const std::size_t size = le32(bytes_, at + 4);
-        at += 8 + size + (size & 1);
+    // A VP8L chunk, first or after VP8X and its metadata chunks, holds the image. An animation's ANMF frames are
+    // not looked into.
+    for (const RiffChunk& chunk : webp_chunks(bytes_)) {
+        if (chunk.fourcc == "VP8L") return true;
+        if (chunk.fourcc == "VP8 ") return false;
     }
     return false;
 }

@@ -1,6 +1,7 @@
 #include "codecs/metadata.hpp"
 
 #include "codecs/byte_order.hpp"
+#include "codecs/container_walks.hpp"
 #include "codecs/jpeg_segments.hpp"
 #include "codecs/tiff_directory.hpp"
 #include "codecs/png_chunks.hpp"
@@ -213,17 +214,16 @@ void read_png(const Bytes& b, ImageMetadata& meta) {
 // A WebP's ICCP and EXIF chunks (RIFF: a fourcc, a little-endian size, the data padded to even). The EXIF
 // chunk holds the TIFF structure; some writers put JPEG's "Exif\0\0" before it, which is dropped.
 void read_webp(const Bytes& file, ImageMetadata& meta) {
-    for (std::size_t at = 12; at + 8 <= file.size();) {
-        const std::size_t size = le32(file, at + 4);
-        if (size > file.size() - at - 8) return;  // cut short: what was read so far stands
-        const auto data = file.begin() + static_cast<std::ptrdiff_t>(at + 8);
-        if (std::equal(data - 8, data - 4, "ICCP")) meta.icc.assign(data, data + static_cast<std::ptrdiff_t>(size));
-        if (std::equal(data - 8, data - 4, "XMP ")) meta.xmp.assign(data, data + static_cast<std::ptrdiff_t>(size));
-        if (std::equal(data - 8, data - 4, "EXIF")) {
-            const bool prefixed = size >= 6 && std::equal(data, data + 6, exif_header);
-            meta.exif.assign(data + (prefixed ? 6 : 0), data + static_cast<std::ptrdiff_t>(size));
+    for (const RiffChunk& chunk : webp_chunks(file)) {
+        if (!chunk.complete) return;  // cut short: what was read so far stands
+        const auto data = file.begin() + static_cast<std::ptrdiff_t>(chunk.data);
+        const auto end = data + static_cast<std::ptrdiff_t>(chunk.size);
+        if (chunk.fourcc == "ICCP") meta.icc.assign(data, end);
+        if (chunk.fourcc == "XMP ") meta.xmp.assign(data, end);
+        if (chunk.fourcc == "EXIF") {
+            const bool prefixed = chunk.size >= 6 && std::equal(data, data + 6, exif_header);
+            meta.exif.assign(data + (prefixed ? 6 : 0), end);
         }
-        at += 8 + size + (size & 1);
     }
 }
 
@@ -267,7 +267,7 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
         if (x > 0 && y > 0 && unit >= 1 && unit <= 3) {
             meta.resolution = Resolution{x, y, unit == 2 ? Resolution::Unit::inch : unit == 3 ? Resolution::Unit::centimetre : Resolution::Unit::none};
         }
-    } else if (file.size() >= 12 && std::equal(file.begin(), file.begin() + 4, "RIFF") && std::equal(file.begin() + 8, file.begin() + 12, "WEBP")) {
+    } else if (!webp_chunks(file).empty()) {
         read_webp(file, meta);
     } else if (file.size() >= 46 && file[0] == 'B' && file[1] == 'M' && read_unsigned(file, 14, 4, false) >= 40u) {
         // A BMP's pixels per metre along x and y (BITMAPINFOHEADER and later).

@@ -2,6 +2,7 @@
 
 #include "codecs/bmp_for_stb.hpp"
 #include "codecs/byte_order.hpp"
+#include "codecs/container_walks.hpp"
 #include "codecs/decode_limits.hpp"
 #include "codecs/alpha_channel.hpp"
 #include "codecs/turbojpeg_codec.hpp"
@@ -160,28 +161,20 @@ bool tga_pixels_complete(const std::vector<std::uint8_t>& b) {
 // bytes) three sections, each a big-endian length and its bytes, then the compression (0 raw, 1 PackBits)
 // and the channels' planes, raw or as a table of each row's byte count (2 bytes each) and the rows.
 bool psd_pixels_complete(const std::vector<std::uint8_t>& b) {
-    if (b.size() < 26 || std::memcmp(b.data(), "8BPS", 4) != 0) return true;
-    const auto be = [&](std::uint64_t at, int size) {
-        std::uint64_t v = 0;
-        for (int i = 0; i < size; ++i) v = v << 8 | (at + static_cast<std::uint64_t>(i) < b.size() ? b[at + static_cast<std::uint64_t>(i)] : 0);
-        return v;
-    };
-    const std::uint64_t channels = be(12, 2), height = be(14, 4), width = be(18, 4), depth = be(22, 2);
-    std::uint64_t at = 26;
-    for (int section = 0; section < 3; ++section) {
-        if (at + 4 > b.size()) return false;
-        at += 4 + be(at, 4);
-    }
-    if (at + 2 > b.size()) return false;
-    const std::uint64_t compression = be(at, 2);
-    at += 2;
-    if (compression == 0) return b.size() - std::min<std::uint64_t>(at, b.size()) >= channels * height * ((width * depth + 7) / 8);
-    if (compression != 1) return true;  // stb refuses the others itself
-    const std::uint64_t rows = channels * height;
-    if (at + 2 * rows > b.size()) return false;
+    const auto layout = psd_layout(b);
+    if (!layout) return true;
+    if (!layout->sections_complete) return false;
+    const auto be16 = [&](std::uint64_t at) { return read_unsigned(b, at, 2, true); };
+    const auto compression = be16(layout->image_data);
+    if (!compression) return false;
+    const std::uint64_t at = layout->image_data + 2, left = b.size() - std::min<std::uint64_t>(at, b.size());
+    const std::uint64_t rows = std::uint64_t{layout->channels} * layout->height;
+    if (*compression == 0) return left >= rows * ((std::uint64_t{layout->width} * layout->depth + 7) / 8);
+    if (*compression != 1) return true;  // stb refuses the others itself
+    if (2 * rows > left) return false;
     std::uint64_t data = 0;
-    for (std::uint64_t r = 0; r < rows; ++r) data += be(at + 2 * r, 2);
-    return b.size() - (at + 2 * rows) >= data;
+    for (std::uint64_t r = 0; r < rows; ++r) data += *be16(at + 2 * r);
+    return left - 2 * rows >= data;
 }
 
 // Whether the header integers (width, height, maxval) of a binary PNM (P5, P6: the ones stb reads) each fit
@@ -306,9 +299,10 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     format.channels = channels;
     Image image(width, height, format, options.memory);
     std::memcpy(image.data(), pixels, image.size_bytes());
-    // stb decodes every GIF to RGBA, and an RGB PSD (its header's channel count at byte 12: 3) to RGBA with
-    // alpha 255: a frame with no transparent pixel is RGB, as ImageMagick reads it.
-    const bool rgb_psd = bytes.size() >= 26 && std::memcmp(bytes.data(), "8BPS", 4) == 0 && bytes[12] == 0 && bytes[13] == 3;
+    // stb decodes every GIF to RGBA, and an RGB PSD (3 channels in its header) to RGBA with alpha 255: a frame
+    // with no transparent pixel is RGB, as ImageMagick reads it.
+    const auto psd = psd_layout(bytes);
+    const bool rgb_psd = psd && psd->channels == 3;
     if (gif || rgb_psd) {
         if (auto opaque = without_opaque_alpha(image.view(), options.memory)) return std::move(*opaque);
     }
