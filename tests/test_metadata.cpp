@@ -399,10 +399,17 @@ TEST_CASE("XMP's geometry properties are edited as the EXIF's: attributes and si
     std::string lone = "<d exif:PixelXDimension=\"10\"/>";
     gpurotate::detail::swap_xmp_axes(lone);
     CHECK(lone == "<d exif:PixelXDimension=\"10\"/>");
-    std::string nested = "<d tiff:XResolution='a tiff:YResolution=\"5\"' tiff:YResolution=\"7\"/>";  // Y inside X's value
+    // A name inside a value, a comment or CDATA is not a property; a value with a quote is not moved into
+    // another attribute.
+    std::string nested = "<d tiff:XResolution='a tiff:YResolution=\"5\"' tiff:YResolution=\"7\"/>";
     const std::string nested_before = nested;
     gpurotate::detail::swap_xmp_axes(nested);
     CHECK(nested == nested_before);
+    std::string hidden = "<!-- <tiff:Orientation>6</tiff:Orientation> --><dc:description> tiff:Orientation=\"6\" "
+                         "<![CDATA[<tiff:Orientation>6</tiff:Orientation>]]></dc:description><e tiff:Orientation=\"6\"/>";
+    gpurotate::detail::set_xmp_orientation(hidden, 1);
+    CHECK(hidden == "<!-- <tiff:Orientation>6</tiff:Orientation> --><dc:description> tiff:Orientation=\"6\" "
+                    "<![CDATA[<tiff:Orientation>6</tiff:Orientation>]]></dc:description><e tiff:Orientation=\"1\"/>");
     std::string torn = "<d tiff:Orientation=\"6";
     gpurotate::detail::set_xmp_orientation(torn, 1);
     CHECK(torn == "<d tiff:Orientation=\"6");
@@ -450,5 +457,13 @@ TEST_CASE("a rotation keeps XMP's dimensions and orientation true: lossless, tri
         const auto written = gpurotate::read_metadata(out);
         CHECK(written.xmp == c.xmp);
         CHECK(gpurotate::exif_orientation(written) == c.exif_orientation);
+    }
+    // PNG to PNG: the iTXt chunk is rewritten with the edited packet, not copied as read.
+    for (const auto& png_case : {std::pair{"--rot90", xmp_for(6, 45, 37)}, std::pair{"--auto-orient", xmp_for(1, 45, 37)}}) {
+        const std::string args = png_case.first;  // not a structured binding: clang 14 cannot capture one
+        CAPTURE(args);
+        const std::string out = dir.file("png-to-png.png");
+        REQUIRE(run(quote(exe) + " " + quote(dir.file("o.png")) + " " + args + " --overwrite -o " + quote(out)).status == 0);
+        CHECK(gpurotate::read_metadata(out).xmp == png_case.second);
     }
 }

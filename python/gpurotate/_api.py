@@ -85,7 +85,10 @@ def _framework(x: Any) -> str:
 
 def _refuse_foreign_byte_order(array: Any, role: str) -> None:
     """NumPy arrays in the other byte order (">u2" on x86): DLPack has no byte order, so they would be refused
-    with nanobind's signature, or read wrong."""
+    with nanobind's signature, or read wrong. So would dtypes that are not numbers (object, strings, dates,
+    records): the module names the numeric ones it refuses itself."""
+    if isinstance(array, np.ndarray) and array.dtype.kind not in "biufc":
+        raise TypeError(f"{role} has dtype {array.dtype}: gpurotate takes uint8, uint16 or float32")
     if isinstance(array, np.ndarray) and not array.dtype.isnative:
         raise TypeError(
             f"{role} has dtype {array.dtype.str}, in the other byte order: gpurotate takes uint8, uint16 or float32 in "
@@ -193,7 +196,12 @@ def _element_codes(elements: Any) -> list[int]:
     """Codes 0-7 (the module checks their range): plain ints pass as they are, since this list is on every
     training step's path."""
     if type(elements) is list and list(map(type, elements)).count(int) == len(elements):
-        return elements  # the common case, checked at C speed and passed on without a copy
+        # The common case, checked at C speed and passed on without a copy; a code past 64 bits would reach the
+        # module's signature check, not its range check.
+        if elements and (min(elements) < 0 or max(elements) > 7):
+            raise ValueError(f"element code {min(elements) if min(elements) < 0 else max(elements)} is not one of 0-7 "
+                             "(identity, rot90, rot180, rot270, flip-h, flip-v, transpose, transverse)")
+        return elements
     if hasattr(elements, "tolist"):  # NumPy, PyTorch (a CUDA tensor is read back: a synchronisation), CuPy
         elements = elements.tolist()
     if isinstance(elements, (str, bytes, set, frozenset, dict)) or not isinstance(elements, Iterable):
@@ -257,6 +265,8 @@ def apply(
         out_kind = _framework(out)
         if out_kind == "other" and isinstance(out, (int, float, complex, str, bytes, list, tuple, dict, set)):
             raise TypeError(f"out= is an array of the input's kind (NumPy, PyTorch, CuPy), not {type(out).__name__}")
+        if out_kind == "other":  # a buffer or DLPack object: as NumPy (or CuPy), a view, so its checks apply
+            out, out_kind = _adopt(out)
         _refuse_unreadable_tensor(out, out_kind, "out")
         _refuse_foreign_byte_order(out, "out")
         if isinstance(out, np.ndarray) and not out.flags.writeable:

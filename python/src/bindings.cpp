@@ -17,6 +17,9 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cxxabi.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +33,28 @@ namespace nb = nanobind;
 
 namespace gpurotate::python {
 namespace {
+
+// The GIL released for the work and taken back after, as nb::gil_scoped_release does, except on a thread that
+// comes back while the interpreter is finalizing (a daemon thread still in a call at exit): before Python 3.14,
+// PyEval_RestoreThread ends such a thread with pthread_exit, whose unwinding through a destructor (noexcept)
+// aborted the process at exit. That unwinding is caught here and the thread waits for the process to end, as
+// Python 3.14 makes it do.
+class GilReleased {
+public:
+    GilReleased() : state_(PyEval_SaveThread()) {}
+    GilReleased(const GilReleased&) = delete;
+    GilReleased& operator=(const GilReleased&) = delete;
+    ~GilReleased() {
+        try {
+            PyEval_RestoreThread(state_);
+        } catch (abi::__forced_unwind&) {
+            for (;;) pause();  // never leaves the handler: ending it without rethrowing would abort
+        }
+    }
+
+private:
+    PyThreadState* state_;
+};
 
 // Sources may be read-only (a NumPy array with writeable=False); destinations may not.
 using SourceArray = nb::ndarray<nb::ro>;
@@ -344,7 +369,8 @@ void run_on_cpu(const Views& v, std::int64_t images, const std::function<Orienta
         for (std::int64_t i = 0; i < images; ++i) transform(v.source(i), v.destination(i), element_of(i), Backend::cpu);
         return;
     }
-    const std::int64_t min_images = std::max<std::int64_t>(1, static_cast<std::int64_t>((std::size_t{256} << 10) / std::max<std::size_t>(1, v.image_bytes)));
+    // 1 MiB of output a thread, as the backend splits a transpose: waking a thread costs 20-30 us.
+    const std::int64_t min_images = std::max<std::int64_t>(1, static_cast<std::int64_t>((std::size_t{1} << 20) / std::max<std::size_t>(1, v.image_bytes)));
     detail::parallel_for(images, min_images, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t i = begin; i < end; ++i) {
             transform_multi(v.source(i), {TransformTarget{element_of(i), v.destination(i)}}, Backend::cpu, 1);
@@ -365,7 +391,7 @@ void transform_arrays(const SourceArray& src, DestinationArray& dst, const std::
     const Views v = views_of(src, dst, c, output_swaps_axes(c.elements, g));
     const auto element_of = [&](std::int64_t image) { return c.elements[static_cast<std::size_t>(image / g.images_per_sample)]; };
 
-    nb::gil_scoped_release release;
+    GilReleased release;
     if (c.place == Place::cpu) {
         run_on_cpu(v, g.images, element_of);
     } else {
@@ -402,7 +428,7 @@ void transform_in_place(DestinationArray& array, Orientation element, const std:
     if (g.images == 0 || g.width == 0 || g.height == 0) return;
     const std::size_t pitch = static_cast<std::size_t>(g.width) * format.pixel_bytes();
     auto* data = static_cast<std::byte*>(array.data());
-    nb::gil_scoped_release release;
+    GilReleased release;
     for (std::int64_t i = 0; i < g.images; ++i) {
         transform_in_place_device({data + static_cast<std::size_t>(i) * pitch * static_cast<std::size_t>(g.height), g.width, g.height, pitch, format},
                                   element, as_stream(stream));

@@ -155,3 +155,58 @@ def test_import_does_not_import_frameworks():
     code = "import sys, gpurotate; print(sorted(m for m in ('torch', 'cupy', 'torchvision') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_calls_from_many_threads_at_once():
+    # Large arrays split over the CPU backend's pool; one caller has it, the others start threads of their own.
+    from concurrent.futures import ThreadPoolExecutor
+
+    arrays = [random_array((1500, 1000, 3), np.uint8), random_array((700, 900), np.float32)]
+
+    def check(i):
+        x, name = arrays[i % 2], NAMES[i % len(NAMES)]
+        np.testing.assert_array_equal(gpurotate.apply(x, name), reference(x, name, "hwc" if x.ndim == 3 else "hw"))
+        return True
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        assert all(pool.map(check, range(36)))
+
+
+def test_a_forked_child_after_the_pool_started():
+    if sys.platform != "linux":
+        pytest.skip("fork start method")
+    code = """
+import multiprocessing as mp, numpy as np, gpurotate
+x = np.arange(3000 * 2000, dtype=np.uint32).reshape(3000, 2000) % 251
+gpurotate.apply(x.astype(np.uint8), "rot90")  # the pool is started
+def child(q):
+    y = x.astype(np.uint8)
+    q.put(bool((gpurotate.apply(y, "transpose") == y.T).all()))
+ctx = mp.get_context("fork")
+q = ctx.Queue()
+p = ctx.Process(target=child, args=(q,))
+p.start()
+print(q.get(timeout=60))
+p.join(60)
+print(p.exitcode)
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "0"]
+
+
+def test_daemon_threads_inside_calls_at_exit():
+    # A daemon thread in a call when the interpreter finalizes: it used to abort the process (exit 134).
+    code = """
+import threading, time, numpy as np, gpurotate
+small, large = np.zeros((64, 64, 3), np.uint8), np.zeros((1500, 2000, 3), np.uint8)
+def spin(x):
+    while True:
+        gpurotate.apply(x, "rot90")
+for x in (small, small, large, large):
+    threading.Thread(target=spin, args=(x,), daemon=True).start()
+time.sleep(0.2)
+"""
+    for _ in range(3):
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr

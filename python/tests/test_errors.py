@@ -15,6 +15,22 @@ def test_unsupported_dtypes(dtype):
         gpurotate.apply(np.zeros((4, 5), dtype), "rot90")
 
 
+@pytest.mark.parametrize("dtype", [object, "U3", "S2", "M8[s]", "m8[s]", [("a", "u1"), ("b", "u1")]], ids=str)
+def test_dtypes_that_are_not_numbers(dtype):
+    # These cannot travel through DLPack: refused by name, not with the binding's signature.
+    with pytest.raises(TypeError, match="uint8, uint16 or float32"):
+        gpurotate.apply(np.zeros((4, 5), dtype), "rot90")
+
+
+def test_out_through_the_buffer_protocol():
+    x = random_array((3, 4), np.uint8)
+    with pytest.raises(ValueError, match="read-only"):
+        gpurotate.apply(x, "rot90", out=memoryview(bytes(12)).cast("B", (4, 3)))
+    target = bytearray(12)
+    gpurotate.apply(x, "rot90", out=memoryview(target).cast("B", (4, 3)))
+    np.testing.assert_array_equal(np.frombuffer(target, np.uint8).reshape(4, 3), np.rot90(x, k=-1))
+
+
 @pytest.mark.parametrize(
     "make",
     [lambda x: x.T, lambda x: x[:, ::2], lambda x: x[::-1], lambda x: np.asfortranarray(x)[:, :5]],
@@ -113,7 +129,7 @@ def test_bad_per_sample_elements():
     with pytest.raises(ValueError, match="1 entry for a batch of 3"):
         gpurotate.apply(x, elements=np.array([3]), layout="nchw")
     # Codes past a C int get the range message, not the binding's signature.
-    for code in (2**31, 2**32 + 1):
+    for code in (2**31, 2**32 + 1, 2**70, -(2**70)):
         with pytest.raises(ValueError, match="0-7"):
             gpurotate.apply(x, elements=[1, 2, code], layout="nchw")
     # Unordered containers have no sample order.

@@ -86,11 +86,15 @@ std::optional<Resolution> resolution_of_jfif(const Bytes& b, const JpegSegment& 
     return Resolution{static_cast<double>(x), static_cast<double>(y), units == 1 ? Resolution::Unit::inch : units == 2 ? Resolution::Unit::centimetre : Resolution::Unit::none};
 }
 
+// The main XMP packet's segment: APP1 with the XMP namespace and a packet (an empty one is passed over, by the
+// reader and by replace_jpeg_xmp alike).
+bool is_xmp_segment(const Bytes& b, const JpegSegment& s) { return s.marker == 0xe1 && s.size > 29 && has_at(b, s.payload, xmp_header, 29); }
+
 void read_jpeg(const Bytes& b, ImageMetadata& meta) {
     std::map<int, Bytes> icc_chunks;  // by sequence number, 1-based
     for (const JpegSegment& s : jpeg_segments(b)) {
         if (!meta.resolution) meta.resolution = resolution_of_jfif(b, s);
-        if (s.marker == 0xe1 && meta.xmp.empty() && s.size > 29 && has_at(b, s.payload, xmp_header, 29)) {
+        if (meta.xmp.empty() && is_xmp_segment(b, s)) {
             meta.xmp.assign(b.begin() + static_cast<std::ptrdiff_t>(s.payload + 29), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
         }
         if (s.marker == 0xe1 && meta.exif.empty() && s.size > 6 && has_at(b, s.payload, exif_header, 6)) {
@@ -160,19 +164,10 @@ Bytes jpeg_with(const Bytes& encoded, const ImageMetadata& meta) {
 // method 0, then a zlib stream.
 void read_png(const Bytes& b, ImageMetadata& meta) {
     read_png_layout(b, meta);
-    // XMP: an iTXt "XML:com.adobe.xmp" chunk, uncompressed (as the XMP specification asks): the keyword and
-    // its NUL, the compression flag and method, a language tag and a translated keyword (each NUL-ended), the text.
+    // XMP: the first iTXt "XML:com.adobe.xmp" chunk, where it is uncompressed.
     for (const PngChunk& c : meta.png_chunks) {
-        if (c.type != "iTXt" || c.data.size() < sizeof xmp_keyword + 2 || !std::equal(xmp_keyword, xmp_keyword + sizeof xmp_keyword, c.data.begin())) continue;
-        if (c.data[sizeof xmp_keyword] != 0) continue;  // compressed
-        auto at = c.data.begin() + static_cast<std::ptrdiff_t>(sizeof xmp_keyword + 2);
-        bool whole = true;
-        for (int field = 0; field < 2 && whole; ++field) {  // the language tag, the translated keyword
-            const auto nul = std::find(at, c.data.end(), 0);
-            whole = nul != c.data.end();
-            if (whole) at = nul + 1;
-        }
-        if (whole) meta.xmp.assign(at, c.data.end());
+        if (!is_png_xmp(c)) continue;
+        if (const auto at = png_xmp_packet(c)) meta.xmp.assign(c.data.begin() + static_cast<std::ptrdiff_t>(*at), c.data.end());
         break;
     }
     // pHYs: pixels per unit along x and y (big-endian), then the unit: 1 the metre, 0 none (the ratio).
@@ -228,6 +223,23 @@ void read_webp(const Bytes& file, ImageMetadata& meta) {
 }
 
 }  // namespace
+
+bool is_png_xmp(const PngChunk& c) {
+    return c.type == "iTXt" && c.data.size() >= sizeof xmp_keyword && std::equal(xmp_keyword, xmp_keyword + sizeof xmp_keyword, c.data.begin());
+}
+
+std::optional<std::size_t> png_xmp_packet(const PngChunk& c) {
+    // The keyword and its NUL, the compression flag and method, a language tag and a translated keyword (each
+    // NUL-ended), the text: uncompressed, as the XMP specification asks.
+    if (!is_png_xmp(c) || c.data.size() < sizeof xmp_keyword + 2 || c.data[sizeof xmp_keyword] != 0) return std::nullopt;
+    auto at = c.data.begin() + static_cast<std::ptrdiff_t>(sizeof xmp_keyword + 2);
+    for (int field = 0; field < 2; ++field) {  // the language tag, the translated keyword
+        const auto nul = std::find(at, c.data.end(), 0);
+        if (nul == c.data.end()) return std::nullopt;
+        at = nul + 1;
+    }
+    return static_cast<std::size_t>(at - c.data.begin());
+}
 
 std::uint32_t pixels_per_metre(double value, Resolution::Unit unit) {
     const double per_metre = unit == Resolution::Unit::inch ? 100 / 2.54 : unit == Resolution::Unit::centimetre ? 100 : 1;
@@ -349,7 +361,7 @@ void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp) {
     constexpr std::size_t header = sizeof xmp_header;  // with its NUL
     if (xmp.size() > 65535 - 2 - header) return;
     for (const JpegSegment& s : jpeg_segments(jpeg)) {
-        if (s.marker != 0xe1 || s.size < header || !has_at(jpeg, s.payload, xmp_header, header)) continue;
+        if (!is_xmp_segment(jpeg, s)) continue;
         const auto packet = jpeg.begin() + static_cast<std::ptrdiff_t>(s.payload + header);
         if (std::equal(packet, packet + static_cast<std::ptrdiff_t>(s.size - header), xmp.begin(), xmp.end())) return;
         const std::size_t length = 2 + header + xmp.size();

@@ -15,6 +15,11 @@ namespace gpurotate::detail {
 /// (the ratio) the value itself.
 std::uint32_t pixels_per_metre(double value, Resolution::Unit unit);
 
+/// Whether a PNG chunk is an iTXt "XML:com.adobe.xmp" (an XMP packet), and where the packet begins in its
+/// data where it is uncompressed and whole (nothing otherwise).
+bool is_png_xmp(const PngChunk& chunk);
+std::optional<std::size_t> png_xmp_packet(const PngChunk& chunk);
+
 /// EXIF (JPEG APP1 "Exif", PNG eXIf) and the ICC profile (JPEG APP2 "ICC_PROFILE" chunks, PNG iCCP) of
 /// a JPEG or PNG file, and a PNG's stored format and ancillary chunks; empty for other formats and for
 /// files without them. Damaged metadata is dropped,

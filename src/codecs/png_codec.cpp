@@ -271,12 +271,20 @@ std::vector<std::uint8_t> encode_png(ConstImageView image, int level, const Imag
         c.location = location_of(place);
         chunks.push_back(c);
     };
-    bool exif_written = false, icc_written = false;
+    bool exif_written = false, icc_written = false, xmp_seen = false;
     std::vector<std::uint8_t> xmp_chunk;  // outlives the call that hands `chunks` to libspng
     if (metadata) {
         for (const PngChunk& chunk : metadata->png_chunks) {
             if (chunk.type.size() != 4 || !png_chunk_copied(chunk, storage != nullptr)) continue;
-            if (chunk.type == "eXIf") {
+            const auto xmp_packet = !xmp_seen && !metadata->xmp.empty() ? png_xmp_packet(chunk) : std::nullopt;
+            xmp_seen = xmp_seen || is_png_xmp(chunk);
+            if (xmp_packet) {
+                // The packet read from this chunk, as edited for the output (metadata_after), after the chunk's own
+                // keyword, flags, language and translated keyword.
+                xmp_chunk.assign(chunk.data.begin(), chunk.data.begin() + static_cast<std::ptrdiff_t>(*xmp_packet));
+                xmp_chunk.insert(xmp_chunk.end(), metadata->xmp.begin(), metadata->xmp.end());
+                add(chunk.type, xmp_chunk, chunk.place);
+            } else if (chunk.type == "eXIf") {
                 if (metadata->exif.empty() || exif_written) continue;
                 add(chunk.type, metadata->exif, chunk.place);
                 exif_written = true;
@@ -289,11 +297,9 @@ std::vector<std::uint8_t> encode_png(ConstImageView image, int level, const Imag
             }
         }
         if (!metadata->exif.empty() && !exif_written) add("eXIf", metadata->exif, PngChunkPlace::before_plte);
-        // The XMP of another format's input (a PNG's own iTXt is among the chunks, copied above): an iTXt,
+        // The XMP of another format's input (a PNG's own iTXt is among the chunks, written above): an iTXt,
         // uncompressed, no language, as the XMP specification puts it in a PNG.
-        const bool has_xmp = std::any_of(metadata->png_chunks.begin(), metadata->png_chunks.end(), [](const PngChunk& c) {
-            return c.type == "iTXt" && c.data.size() >= 18 && std::memcmp(c.data.data(), "XML:com.adobe.xmp", 18) == 0;
-        });
+        const bool has_xmp = std::any_of(metadata->png_chunks.begin(), metadata->png_chunks.end(), [](const PngChunk& c) { return is_png_xmp(c); });
         if (!metadata->xmp.empty() && !has_xmp) {
             static constexpr char header[] = "XML:com.adobe.xmp\0\0\0\0\0";  // keyword, NUL, flag 0, method 0, empty language and translation
             xmp_chunk.assign(header, header + sizeof header - 1);

@@ -7,6 +7,7 @@
 #include <exception>
 #include <mutex>
 #include <new>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -31,8 +32,15 @@ public:
     /// caller, once its own is done). False, having run nothing, when another call has the pool (a nested or
     /// concurrent call): the caller then starts threads of its own.
     bool run(std::int64_t chunks, const std::function<void(std::int64_t)>& chunk) {
+        // A chunk of this call on this thread that calls again must not try the lock it holds (undefined for
+        // std::mutex): it is busy, as it is for every other thread.
+        if (running_here || workers == 0) return false;
         std::unique_lock<std::mutex> use(in_use, std::try_to_lock);
-        if (!use.owns_lock() || workers == 0) return false;
+        if (!use.owns_lock()) return false;
+        running_here = true;
+        struct Reset {
+            ~Reset() { running_here = false; }
+        } reset;
         {
             std::lock_guard<std::mutex> lock(mutex);
             job = &chunk;
@@ -41,7 +49,7 @@ public:
             unfinished = chunks - 1;
             ++generation;
         }
-        wake.notify_all();
+        for (std::int64_t i = 1; i < std::min<std::int64_t>(chunks, workers + 1); ++i) wake.notify_one();  // the rest sleep on
         chunk(0);
         while (finish_one()) {
         }
@@ -52,8 +60,16 @@ public:
     }
 
 private:
-    explicit WorkerPool(unsigned count) : workers(count) {
-        for (unsigned i = 0; i < count; ++i) std::thread([this] { serve(); }).detach();
+    // Starts up to `count` workers; fewer where the system refuses a thread (the caller and those started do the
+    // chunks).
+    explicit WorkerPool(unsigned count) {
+        for (; workers < count; ++workers) {
+            try {
+                std::thread([this] { serve(); }).detach();
+            } catch (const std::system_error&) {
+                break;
+            }
+        }
     }
 
     // Takes the next chunk not yet taken and runs it; false when none is left.
@@ -95,8 +111,9 @@ private:
     inline static std::once_flag at_fork_registered;
     inline static std::mutex creation;
     inline static WorkerPool* current = nullptr;
+    inline static thread_local bool running_here = false;  // this thread is inside run()
 
-    const unsigned workers;
+    unsigned workers = 0;
     std::mutex in_use;  // one call at a time
     std::mutex mutex;   // guards what follows
     std::condition_variable wake, done;
@@ -130,11 +147,21 @@ void parallel_for(std::int64_t count, std::int64_t min_chunk,
         }
     };
     if (!WorkerPool::instance().run(threads, run_chunk)) {
-        std::vector<std::thread> pool;
-        pool.reserve(static_cast<std::size_t>(threads - 1));
-        for (std::int64_t i = 1; i < threads; ++i) pool.emplace_back(run_chunk, i);
+        // The pool is busy (another thread's call, or this one's from inside a chunk): threads of this call's
+        // own, as many as the system gives; the calling thread runs the chunks of those it refuses.
+        std::vector<std::thread> started;
+        started.reserve(static_cast<std::size_t>(threads - 1));
+        std::int64_t next = 1;
+        for (; next < threads; ++next) {
+            try {
+                started.emplace_back(run_chunk, next);
+            } catch (const std::system_error&) {
+                break;
+            }
+        }
         run_chunk(0);
-        for (auto& t : pool) t.join();
+        for (; next < threads; ++next) run_chunk(next);
+        for (auto& t : started) t.join();
     }
     if (failure) std::rethrow_exception(failure);
 }
