@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,3 +90,27 @@ TEST_CASE("parallel_for works in a child process forked after the pool started")
     CHECK(WEXITSTATUS(status) == 0);
 }
 #endif
+
+TEST_CASE("usable_cores counts the CPUs the process may run on, as its affinity says") {
+    cpu_set_t set;
+    REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
+    CHECK(gpurotate::detail::usable_cores() == static_cast<unsigned>(CPU_COUNT(&set)));
+    // Held to one CPU (taskset -c, a one-core cpuset), in a child so that this process keeps its own.
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+            if (CPU_ISSET(cpu, &set)) {
+                CPU_SET(cpu, &one);
+                break;
+            }
+        }
+        _exit(sched_setaffinity(0, sizeof one, &one) == 0 && gpurotate::detail::usable_cores() == 1 ? 0 : 1);
+    }
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+}

@@ -364,7 +364,7 @@ Views views_of(const SourceArray& src, const DestinationArray& dst, const Checke
 // Small images (a batch's planes) are below the CPU backend's threshold for threads of their own, so a
 // batch spreads its images over the cores, one thread each; a few large images use every core each.
 void run_on_cpu(const Views& v, std::int64_t images, const std::function<Orientation(std::int64_t)>& element_of) {
-    const std::int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::int64_t cores = detail::usable_cores();
     if (images < cores) {
         for (std::int64_t i = 0; i < images; ++i) transform(v.source(i), v.destination(i), element_of(i), Backend::cpu);
         return;

@@ -10,6 +10,7 @@
 #include "augment/progress.hpp"
 #include "codecs/file_bytes.hpp"
 #include "codecs/nvjpeg_codec.hpp"
+#include "core/parallel_for.hpp"
 
 #include "core/text.hpp"
 
@@ -313,7 +314,7 @@ int run_augment(const AugmentOptions& o) {
     settings.backend = resolve_backend(o.nvjpeg ? Backend::cuda : o.device);
     settings.cpu_fallback = o.device == Backend::automatic;
     if (settings.backend == Backend::cuda) settings.devices = resolve_devices(o.devices);
-    settings.workers = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    settings.workers = o.jobs ? o.jobs : detail::usable_cores();
     settings.workers = std::max(1u, std::min<unsigned>(settings.workers, static_cast<unsigned>(std::max<std::size_t>(1, jobs.size()))));
     settings.quality = o.quality;
     settings.quality_given = o.quality_given;

@@ -146,7 +146,7 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
             throw Error(ErrorCode::usage, "--cpu-kernels " + options.cpu_kernels + ": not built or not runnable on this CPU");
         }
     }
-    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = options.threads ? options.threads : detail::usable_cores();
     const std::vector<Extent> sizes =
         options.size_given ? std::vector<Extent>{{options.width, options.height}} : std::vector<Extent>{{6000, 4000}, {1920, 1080}};
     std::vector<std::pair<std::string, PixelFormat>> types;
@@ -164,7 +164,7 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
 #else
     const std::string opencv_note = "OpenCV: not built with it";
 #endif
-    out << "gpurotate bench --cpu: " << std::thread::hardware_concurrency() << " hardware threads, " << threads << " used; "
+    out << "gpurotate bench --cpu: " << detail::usable_cores() << (detail::usable_cores() == 1 ? " usable core, " : " usable cores, ") << threads << " used; "
         << name(kernels) << " kernels; " << opencv_note
         << "\n" << options.reps << " samples each (median), gpurotate, OpenCV and a memcpy of the same bytes on the same threads interleaved;\n"
         << "GB/s = (bytes read + bytes written) / time; %memcpy = memcpy time / gpurotate time; vs OpenCV = OpenCV time / gpurotate time;\n"

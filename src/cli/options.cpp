@@ -153,7 +153,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
                             "device memory per GPU for its 4 streams; an image that does not fit goes to the CPU (--device auto) or fails");
     augment_cmd->add_option("--name", augment_options.name_template, "output file name: {stem}, {op}, {ext}; may contain folders")
         ->default_str("{stem}_{op}.{ext}");
-    augment_cmd->add_option("-j,--jobs", augment_options.jobs, "CPU worker threads (default: all cores)")->check(CLI::Range(1, 4096));
+    augment_cmd->add_option("-j,--jobs", augment_options.jobs, "CPU worker threads (default: the cores this process may run on)")->check(CLI::Range(1, 4096));
     augment_cmd->add_option("--device", augment_options.device, "auto (GPU if present, else CPU), cuda, or cpu")
         ->transform(one_of(devices, true))
         ->option_text("auto|cuda|cpu (default auto)");

@@ -1,6 +1,7 @@
 #include "core/parallel_for.hpp"
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <condition_variable>
@@ -24,7 +25,7 @@ public:
     static WorkerPool& instance() {
         std::call_once(at_fork_registered, [] { pthread_atfork(nullptr, nullptr, forget_in_child); });
         std::lock_guard<std::mutex> lock(creation);
-        if (!current) current = new WorkerPool(std::max(1u, std::thread::hardware_concurrency()) - 1);
+        if (!current) current = new WorkerPool(usable_cores() - 1);
         return *current;
     }
 
@@ -124,10 +125,19 @@ private:
 
 }  // namespace
 
+unsigned usable_cores() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        const int count = CPU_COUNT(&set);
+        if (count > 0) return static_cast<unsigned>(count);
+    }
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
 void parallel_for(std::int64_t count, std::int64_t min_chunk,
                   const std::function<void(std::int64_t, std::int64_t)>& body, unsigned max_threads) {
     if (count <= 0) return;
-    const std::int64_t hardware = std::max(1u, max_threads ? max_threads : std::thread::hardware_concurrency());
+    const std::int64_t hardware = max_threads ? max_threads : usable_cores();
     const std::int64_t by_size = std::max<std::int64_t>(1, count / std::max<std::int64_t>(1, min_chunk));
     const std::int64_t threads = std::min(hardware, by_size);
     if (threads == 1) {
