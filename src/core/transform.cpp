@@ -23,9 +23,13 @@ void validate_view(const BasicImageView<const std::byte>& v, const char* role) {
     const std::string what = std::string(role) + " image";
     if (!v.data) throw Error(ErrorCode::usage, what + " has no pixel memory");
     checked_image_bytes(v.width, v.height, v.format);
-    // Kernels index pixels with int: both sides stay below 2^31 pixels (a 2-gigapixel-wide image).
+    // Kernels index pixels with int: both sides stay below 2^31 pixels (a 2-gigapixel-wide image), less a
+    // tile's margin.
     constexpr std::int64_t max_side = std::numeric_limits<std::int32_t>::max() - 64;
-    if (v.width > max_side || v.height > max_side) throw Error(ErrorCode::usage, what + " side exceeds 2^31 pixels");
+    if (v.width > max_side || v.height > max_side) {
+        throw Error(ErrorCode::usage, what + " is " + std::to_string(v.width) + "x" + std::to_string(v.height) + ": a side may be at most " +
+                                          std::to_string(max_side) + " pixels (2^31 - 65)");
+    }
     const std::size_t pixel = v.format.pixel_bytes();
     if (std::find(std::begin(detail::pixel_word_widths), std::end(detail::pixel_word_widths), pixel) ==
         std::end(detail::pixel_word_widths)) {
