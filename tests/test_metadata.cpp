@@ -395,6 +395,10 @@ TEST_CASE("XMP's geometry properties are edited as the EXIF's: attributes and si
     gpurotate::detail::set_xmp_dimensions(xmp, 12345, 7);
     CHECK(xmp.find("exif:PixelXDimension = \"12345\" exif:PixelYDimension=\"7\"") != std::string::npos);
     CHECK(xmp.find("<tiff:ImageWidth>12345</tiff:ImageWidth><tiff:ImageLength>7</tiff:ImageLength>") != std::string::npos);
+    // Values move without the white space around them (an element's line breaks would end up in an attribute).
+    std::string spaced = "<d exif:PixelXDimension=\"300\"><exif:PixelYDimension>\n  48 </exif:PixelYDimension></d>";
+    gpurotate::detail::swap_xmp_axes(spaced);
+    CHECK(spaced == "<d exif:PixelXDimension=\"48\"><exif:PixelYDimension>300</exif:PixelYDimension></d>");
     // An X without its Y is left alone rather than paired with a guess; so is an unterminated value.
     std::string lone = "<d exif:PixelXDimension=\"10\"/>";
     gpurotate::detail::swap_xmp_axes(lone);

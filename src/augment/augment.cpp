@@ -202,9 +202,10 @@ void print_summary(const PipelineTotals& t, const ExistingCheck& existing, doubl
     std::snprintf(gpu_start, sizeof gpu_start, " (CUDA start-up %.0f ms, beside the first decodes)", t.gpu_start_seconds * 1e3);
     std::string backend = t.gpu_sessions > 0 ? "cuda, " + std::to_string(t.gpu_sessions) + " streams on " + std::to_string(s.devices.size()) + " GPU(s)" + gpu_start
                                              : "cpu";
-    std::snprintf(line, sizeof line, "gpurotate: %.1f images/s, %s/s written; backend %s; %u workers\n",
+    std::snprintf(line, sizeof line, "gpurotate: %.1f images/s, %s/s written; backend %s; %u worker%s\n",
                   wall > 0 ? static_cast<double>(t.inputs_done) / wall : 0.0,
-                  size_text(wall > 0 ? static_cast<double>(t.bytes_written) / wall : 0.0).c_str(), backend.c_str(), s.workers);
+                  size_text(wall > 0 ? static_cast<double>(t.bytes_written) / wall : 0.0).c_str(), backend.c_str(), s.workers,
+                  s.workers == 1 ? "" : "s");
     err << line;
     if (t.lossless_outputs > 0) {
         std::snprintf(line, sizeof line, "gpurotate: %lld JPEG variants transformed losslessly (DCT coefficients moved, no re-encode)%s\n",

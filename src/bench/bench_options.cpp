@@ -80,7 +80,7 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
     app.add_flag("--list", bench_options.list_kernels, "list the kernels and exit");
     app.add_flag("--cpu", bench_options.cpu,
                  "time the CPU backend against OpenCV and memcpy (default sizes 6000x4000 and 1920x1080, types u8c1,u8c3,u8c4,u16c3,f32c1)");
-    app.add_option("--threads", bench_options.threads, "with --cpu, threads for gpurotate and OpenCV (default: all cores)")
+    app.add_option("--threads", bench_options.threads, "with --cpu, threads for gpurotate and OpenCV (default: the cores the process may run on)")
         ->check(CLI::Range(1, 1024));
     app.add_option("--cpu-kernels", bench_options.cpu_kernels, "with --cpu, the CPU kernels' instruction set: baseline or avx2 (default: the best)")
         ->check(CLI::IsMember({"baseline", "avx2"}));

@@ -93,6 +93,15 @@ std::map<std::string_view, std::vector<ValueSpan>> geometry_values(const std::st
     return found;
 }
 
+// A value without the white space around it: an element's text may have line breaks that an attribute's value
+// must not take (nor a number have).
+std::string trimmed(const std::string& xmp, ValueSpan v) {
+    std::size_t begin = v.pos, end = v.pos + v.size;
+    while (begin < end && is_space(xmp[begin])) ++begin;
+    while (end > begin && is_space(xmp[end - 1])) --end;
+    return xmp.substr(begin, end - begin);
+}
+
 struct Replacement {
     ValueSpan span;
     std::string text;
@@ -144,8 +153,8 @@ void swap_xmp_axes(std::string& xmp) {
             // that attribute early.
             const auto quoted = [&](ValueSpan v) { return xmp.substr(v.pos, v.size).find_first_of("\"'") != std::string::npos; };
             if (quoted(x) || quoted(y)) continue;
-            replacements.push_back({x, xmp.substr(y.pos, y.size)});
-            replacements.push_back({y, xmp.substr(x.pos, x.size)});
+            replacements.push_back({x, trimmed(xmp, y)});
+            replacements.push_back({y, trimmed(xmp, x)});
         }
     }
     apply(xmp, std::move(replacements));
