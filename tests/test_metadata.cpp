@@ -3,6 +3,7 @@
 // without it, EXIF pixel dimensions swapped with the axes, ICC profiles kept byte for byte from JPEG and
 // PNG to JPEG and PNG, and --strip, on the CLI and in augment.
 
+#include "codecs/tiff_directory.hpp"
 #include "codecs/xmp_geometry.hpp"
 #include "reference.hpp"
 #include "test_support.hpp"
@@ -42,6 +43,8 @@ std::vector<std::uint8_t> exif_with(int orientation, std::uint16_t pixel_x, std:
     put32(64, 0);
     return e;
 }
+
+std::vector<std::uint8_t> as_bytes(const std::string& s) { return std::vector<std::uint8_t>(s.begin(), s.end()); }
 
 unsigned get16(const std::vector<std::uint8_t>& e, std::size_t at) { return e[at] | e[at + 1] << 8; }
 
@@ -154,6 +157,20 @@ TEST_CASE("without --auto-orient the tag is kept and a rotation warns, and --str
     // BMP holds no EXIF: the output loses the tag, and shows the stored pixels, which the warning says.
     CHECK(bmp.output.find("kept in the output") == std::string::npos);
     CHECK(bmp.output.find("has EXIF orientation 6, which BMP cannot hold") != std::string::npos);
+#if GPUROTATE_TEST_WITH_OPENCV
+    // TIFF holds no EXIF but has an Orientation tag of its own: the EXIF's goes there, and a TIFF reader
+    // (gpurotate's too) shows the input as displayed.
+    const auto tiff = run(quote(exe) + " " + quote(dir.file("in.png")) + " --rot90 -o " + quote(dir.file("r.tif")));
+    CHECK(tiff.status == 0);
+    CHECK(tiff.output.find("kept in the output") != std::string::npos);
+    const auto directory = gpurotate::detail::read_tiff_directory(as_bytes(test_support::file_bytes(dir.file("r.tif"))));
+    REQUIRE(directory);
+    CHECK(directory->value(274) == 6u);
+    const auto displayed = reference::transform(reference::transform(image, Orientation::rot90), gpurotate::orientation_from_exif(6));
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("r.tif")).view(), displayed.view()) == -1);
+    REQUIRE(run(quote(exe) + " " + quote(dir.file("in.png")) + " --auto-orient -o " + quote(dir.file("a.tif"))).status == 0);
+    CHECK(gpurotate::detail::read_tiff_directory(as_bytes(test_support::file_bytes(dir.file("a.tif"))))->value(274).value_or(1) == 1u);
+#endif
 }
 
 TEST_CASE("ICC profiles are kept byte for byte from JPEG and PNG to JPEG and PNG, in the CLI and augment") {

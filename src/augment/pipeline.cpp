@@ -389,7 +389,7 @@ private:
         warn_of_frames(job, source);
         const int orientation_tag = source.orientation_tag();
         const bool tag_written = !settings_.strip && std::any_of(job.outputs.begin(), job.outputs.end(), [&](const PlannedOutput& out) {
-            return sink_for(out).holds_exif();
+            return sink_for(out).holds_orientation();
         });
         if (!settings_.auto_orient && orientation_tag > 1 && tag_written && !warned_orientation_.exchange(true)) {
             progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) has EXIF orientation " + std::to_string(orientation_tag) +

@@ -189,10 +189,10 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
     if (options.auto_orient) {
         element = then(orientation_from_exif(orientation_tag), element);
-    } else if (orientation_tag > 1 && element != Orientation::identity && !options.strip && sink.holds_exif()) {
+    } else if (orientation_tag > 1 && element != Orientation::identity && !options.strip && sink.holds_orientation()) {
         log << "gpurotate: warning: '" << options.input << "' has EXIF orientation " << orientation_tag
             << ", kept in the output: viewers will turn the rotated pixels again (--auto-orient makes it upright first)\n";
-    } else if (orientation_tag > 1 && !options.strip && !sink.holds_exif()) {
+    } else if (orientation_tag > 1 && !options.strip && !sink.holds_orientation()) {
         log << "gpurotate: warning: '" << options.input << "' has EXIF orientation " << orientation_tag << ", which " << sink.format_name()
             << " cannot hold: the output shows the stored pixels, not the input as displayed (--auto-orient makes it upright first)\n";
     }

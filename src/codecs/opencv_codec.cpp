@@ -148,9 +148,11 @@ std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat forma
         tiff_text += value.substr(0, value.find('\0'));
         tiff_text += '\0';
     }
+    // A TIFF carries no EXIF, but its own Orientation tag says what EXIF's did: the input as displayed.
+    const int orientation = metadata ? std::max(1, gpurotate::exif_orientation(*metadata)) : 1;
     const GpurotateCvImage view{static_cast<int>(image.width), static_cast<int>(image.height), image.format.channels,
                                 cv_sample(image.format.sample), reinterpret_cast<const unsigned char*>(image.data), image.pitch, nullptr,
-                                metadata && metadata->associated_alpha ? 1 : 0, 1, icc ? metadata->icc.data() : nullptr, icc ? metadata->icc.size() : 0,
+                                metadata && metadata->associated_alpha ? 1 : 0, orientation, icc ? metadata->icc.data() : nullptr, icc ? metadata->icc.size() : 0,
                                 exif ? metadata->exif.data() : nullptr, exif ? metadata->exif.size() : 0,
                                 resolution ? resolution->x : 0, resolution ? resolution->y : 0,
                                 !resolution                                  ? 1

@@ -235,6 +235,7 @@ int tiff_encode(const GpurotateCvImage* image, GpurotateCvBytes* out, char* erro
             const std::uint16_t alpha = image->alpha_associated ? EXTRASAMPLE_ASSOCALPHA : EXTRASAMPLE_UNASSALPHA;
             TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &alpha);
         }
+        if (image->orientation >= 2 && image->orientation <= 8) TIFFSetField(t, TIFFTAG_ORIENTATION, static_cast<std::uint16_t>(image->orientation));
         if (image->icc && image->icc_size > 0) TIFFSetField(t, TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(image->icc_size), image->icc);
         if (image->xmp && image->xmp_size > 0) TIFFSetField(t, TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(image->xmp_size), image->xmp);
         for (std::size_t at = 0; image->tiff_text && at + 3 <= image->tiff_text_size;) {  // tag, then its NUL-ended value
