@@ -196,17 +196,21 @@ def _element_codes(elements: Any) -> list[int]:
     """Codes 0-7 (the module checks their range): plain ints pass as they are, since this list is on every
     training step's path."""
     if type(elements) is list and list(map(type, elements)).count(int) == len(elements):
-        # The common case, checked at C speed and passed on without a copy; a code past 64 bits would reach the
-        # module's signature check, not its range check.
-        if elements and (min(elements) < 0 or max(elements) > 7):
-            raise ValueError(f"element code {min(elements) if min(elements) < 0 else max(elements)} is not one of 0-7 "
-                             "(identity, rot90, rot180, rot270, flip-h, flip-v, transpose, transverse)")
-        return elements
+        return elements  # the common case, checked at C speed and passed on without a copy
     if hasattr(elements, "tolist"):  # NumPy, PyTorch (a CUDA tensor is read back: a synchronisation), CuPy
         elements = elements.tolist()
     if isinstance(elements, (str, bytes, set, frozenset, dict)) or not isinstance(elements, Iterable):
         raise TypeError("elements= is a sequence of one element per sample, in order (codes 0-7, names or Orientation)")
     return [e if type(e) is int else int(element(e)) for e in elements]
+
+
+def _refuse_codes_past_64_bits(codes: list[int]) -> None:
+    """The module checks codes' range, but one that does not fit 64 bits fails its signature first (a TypeError
+    that lists the signature): said here, after that failure, so that the calls that succeed pay nothing."""
+    for code in codes:
+        if type(code) is int and not 0 <= code <= 7:
+            raise ValueError(f"element code {code} is not one of 0-7 (identity, rot90, rot180, rot270, flip-h, flip-v, "
+                             "transpose, transverse)") from None
 
 
 def apply(
@@ -260,7 +264,11 @@ def apply(
         if len(codes) == 1 and len(shape) == 4 and shape[0] != 1:  # the module takes a list of one as one element for all
             raise ValueError(f"elements= has 1 entry for a batch of {shape[0]} samples: one element for all is ops")
     if out is None:
-        out = _empty(x, kind, _gpurotate.output_shape(shape, layout, codes))
+        try:
+            out = _empty(x, kind, _gpurotate.output_shape(shape, layout, codes))
+        except TypeError:
+            _refuse_codes_past_64_bits(codes)
+            raise
     else:  # the module checks out's shape against x's and the elements
         out_kind = _framework(out)
         if out_kind == "other" and isinstance(out, (int, float, complex, str, bytes, list, tuple, dict, set)):
@@ -274,9 +282,17 @@ def apply(
     if not _on_cuda(x, kind):
         if stream is not None:
             raise ValueError("stream= is for CUDA arrays; x is in host memory")
-        _gpurotate.transform(x, out, codes, layout, 0)
+        try:
+            _gpurotate.transform(x, out, codes, layout, 0)
+        except TypeError:
+            _refuse_codes_past_64_bits(codes)
+            raise
         return out
-    _run_on_cuda(lambda handle: _gpurotate.transform(x, out, codes, layout, handle), x, kind, stream)
+    try:
+        _run_on_cuda(lambda handle: _gpurotate.transform(x, out, codes, layout, handle), x, kind, stream)
+    except TypeError:
+        _refuse_codes_past_64_bits(codes)
+        raise
     return out
 
 
