@@ -49,8 +49,9 @@ struct ImageMetadata {
     /// The ICC colour profile's bytes (uncompressed): from a JPEG, PNG or TIFF; written into JPEG, PNG and TIFF.
     std::vector<std::uint8_t> icc;
     /// The XMP packet (XML): from a JPEG's APP1, a PNG's iTXt "XML:com.adobe.xmp", a TIFF's tag 700, a WebP's
-    /// XMP chunk; written into JPEG, PNG (where no such iTXt is copied), TIFF and WebP outputs, as it was read
-    /// (its own fields, such as tiff:Orientation, are not edited).
+    /// XMP chunk; written into JPEG, PNG (in the input's own iTXt where a PNG had one), TIFF and WebP outputs.
+    /// metadata_after edits its geometry fields as the EXIF's (tiff:Orientation, the pixel dimensions, the
+    /// resolution); the rest of the packet is kept as read.
     std::string xmp;
     /// A TIFF's text tags (ImageDescription 270, Make 271, Model 272, Software 305, DateTime 306, Artist 315,
     /// HostComputer 316, Copyright 33432), by tag, in file order; written into TIFF outputs.

@@ -83,10 +83,10 @@ def _framework(x: Any) -> str:
     return "other"
 
 
-def _refuse_foreign_byte_order(array: Any, role: str) -> None:
-    """NumPy arrays in the other byte order (">u2" on x86): DLPack has no byte order, so they would be refused
-    with nanobind's signature, or read wrong. So would dtypes that are not numbers (object, strings, dates,
-    records): the module names the numeric ones it refuses itself."""
+def _refuse_dtype_dlpack_cannot_carry(array: Any, role: str) -> None:
+    """NumPy dtypes DLPack cannot carry, which the module would refuse with nanobind's signature, or read wrong:
+    those that are not numbers (object, strings, dates, records) and the other byte order (">u2" on x86). The
+    module names the numeric dtypes it refuses itself."""
     if isinstance(array, np.ndarray) and array.dtype.kind not in "biufc":
         raise TypeError(f"{role} has dtype {array.dtype}: gpurotate takes uint8, uint16 or float32")
     if isinstance(array, np.ndarray) and not array.dtype.isnative:
@@ -204,13 +204,18 @@ def _element_codes(elements: Any) -> list[int]:
     return [e if type(e) is int else int(element(e)) for e in elements]
 
 
-def _refuse_codes_past_64_bits(codes: list[int]) -> None:
-    """The module checks codes' range, but one that does not fit 64 bits fails its signature first (a TypeError
-    that lists the signature): said here, after that failure, so that the calls that succeed pay nothing."""
-    for code in codes:
-        if type(code) is int and not 0 <= code <= 7:
-            raise ValueError(f"element code {code} is not one of 0-7 (identity, rot90, rot180, rot270, flip-h, flip-v, "
-                             "transpose, transverse)") from None
+def _checking_codes(codes: list[int], call: Any, *args: Any) -> Any:
+    """call(*args), a call into the module with `codes`. The module checks codes' range, but one that does not fit
+    64 bits fails its signature first (a TypeError that lists the signature): said here, after that failure, so
+    that the calls that succeed pay nothing."""
+    try:
+        return call(*args)
+    except TypeError:
+        for code in codes:
+            if type(code) is int and not 0 <= code <= 7:
+                raise ValueError(f"element code {code} is not one of 0-7 (identity, rot90, rot180, rot270, flip-h, "
+                                 "flip-v, transpose, transverse)") from None
+        raise
 
 
 def apply(
@@ -250,7 +255,7 @@ def apply(
     if (ops is None) == (elements is None):
         raise TypeError("pass either ops (one element for all) or elements= (one per sample), not both or neither")
     x, kind = _adopt(x)
-    _refuse_foreign_byte_order(x, "x")
+    _refuse_dtype_dlpack_cannot_carry(x, "x")
     _refuse_unreadable_tensor(x, kind, "x")
     shape = tuple(int(extent) for extent in x.shape)
     if layout is None:
@@ -264,11 +269,7 @@ def apply(
         if len(codes) == 1 and len(shape) == 4 and shape[0] != 1:  # the module takes a list of one as one element for all
             raise ValueError(f"elements= has 1 entry for a batch of {shape[0]} samples: one element for all is ops")
     if out is None:
-        try:
-            out = _empty(x, kind, _gpurotate.output_shape(shape, layout, codes))
-        except TypeError:
-            _refuse_codes_past_64_bits(codes)
-            raise
+        out = _empty(x, kind, _checking_codes(codes, _gpurotate.output_shape, shape, layout, codes))
     else:  # the module checks out's shape against x's and the elements
         out_kind = _framework(out)
         if out_kind == "other" and isinstance(out, (int, float, complex, str, bytes, list, tuple, dict, set)):
@@ -276,23 +277,15 @@ def apply(
         if out_kind == "other":  # a buffer or DLPack object: as NumPy (or CuPy), a view, so its checks apply
             out, out_kind = _adopt(out)
         _refuse_unreadable_tensor(out, out_kind, "out")
-        _refuse_foreign_byte_order(out, "out")
+        _refuse_dtype_dlpack_cannot_carry(out, "out")
         if isinstance(out, np.ndarray) and not out.flags.writeable:
             raise ValueError("out is read-only")
     if not _on_cuda(x, kind):
         if stream is not None:
             raise ValueError("stream= is for CUDA arrays; x is in host memory")
-        try:
-            _gpurotate.transform(x, out, codes, layout, 0)
-        except TypeError:
-            _refuse_codes_past_64_bits(codes)
-            raise
+        _checking_codes(codes, _gpurotate.transform, x, out, codes, layout, 0)
         return out
-    try:
-        _run_on_cuda(lambda handle: _gpurotate.transform(x, out, codes, layout, handle), x, kind, stream)
-    except TypeError:
-        _refuse_codes_past_64_bits(codes)
-        raise
+    _checking_codes(codes, _run_on_cuda, lambda handle: _gpurotate.transform(x, out, codes, layout, handle), x, kind, stream)
     return out
 
 

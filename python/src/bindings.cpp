@@ -11,6 +11,7 @@
 #include <gpurotate/version.hpp>
 
 #include "core/parallel_for.hpp"
+#include "cpu/transform_cpu.hpp"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -26,7 +27,6 @@
 #include <functional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 namespace nb = nanobind;
@@ -369,8 +369,9 @@ void run_on_cpu(const Views& v, std::int64_t images, const std::function<Orienta
         for (std::int64_t i = 0; i < images; ++i) transform(v.source(i), v.destination(i), element_of(i), Backend::cpu);
         return;
     }
-    // 1 MiB of output a thread, as the backend splits a transpose: waking a thread costs 20-30 us.
-    const std::int64_t min_images = std::max<std::int64_t>(1, static_cast<std::int64_t>((std::size_t{1} << 20) / std::max<std::size_t>(1, v.image_bytes)));
+    // As many bytes a thread as the backend gives a transpose: waking a thread costs 20-30 us.
+    const std::int64_t min_images =
+        std::max<std::int64_t>(1, detail::min_bytes_per_thread_transposes / static_cast<std::int64_t>(std::max<std::size_t>(1, v.image_bytes)));
     detail::parallel_for(images, min_images, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t i = begin; i < end; ++i) {
             transform_multi(v.source(i), {TransformTarget{element_of(i), v.destination(i)}}, Backend::cpu, 1);

@@ -25,7 +25,6 @@
 #include <filesystem>
 #include <iostream>
 #include <set>
-#include <thread>
 
 #include <dirent.h>
 #include <fcntl.h>

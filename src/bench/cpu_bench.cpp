@@ -15,7 +15,6 @@
 #include <iomanip>
 #include <ostream>
 #include <random>
-#include <thread>
 
 #if GPUROTATE_BENCH_WITH_OPENCV
 #include <opencv2/core.hpp>
@@ -164,7 +163,8 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
 #else
     const std::string opencv_note = "OpenCV: not built with it";
 #endif
-    out << "gpurotate bench --cpu: " << detail::usable_cores() << (detail::usable_cores() == 1 ? " usable core, " : " usable cores, ") << threads << " used; "
+    const unsigned cores = detail::usable_cores();
+    out << "gpurotate bench --cpu: " << cores << (cores == 1 ? " usable core, " : " usable cores, ") << threads << " used; "
         << name(kernels) << " kernels; " << opencv_note
         << "\n" << options.reps << " samples each (median), gpurotate, OpenCV and a memcpy of the same bytes on the same threads interleaved;\n"
         << "GB/s = (bytes read + bytes written) / time; %memcpy = memcpy time / gpurotate time; vs OpenCV = OpenCV time / gpurotate time;\n"
@@ -181,11 +181,11 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
             const ConstImageView src = b.src.view();
             const std::size_t bytes = b.src.size_bytes();
             const auto threaded_memcpy = [&] {
-                // Cut on 4 KiB pages so that each thread's stores fill whole lines of its own; at least 2 MiB a
-                // thread, as the backend's mirrors (its copies) take, so that a small image's copy does not time
+                // Cut on 4 KiB pages so that each thread's stores fill whole lines of its own; as many bytes a
+                // thread as the backend's mirrors (its copies) take, so that a small image's copy does not time
                 // waking a thread where a single one is faster.
                 const auto pages = static_cast<std::int64_t>((bytes + 4095) / 4096);
-                detail::parallel_for(pages, 512, [&](std::int64_t begin, std::int64_t end) {
+                detail::parallel_for(pages, detail::min_bytes_per_thread_mirrors / 4096, [&](std::int64_t begin, std::int64_t end) {
                     const std::size_t from = static_cast<std::size_t>(begin) * 4096;
                     const std::size_t to = std::min(bytes, static_cast<std::size_t>(end) * 4096);
                     std::memcpy(copy_target.data() + from, b.src.data() + from, to - from);

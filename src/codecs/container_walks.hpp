@@ -23,7 +23,7 @@ struct RiffChunk {
 };
 
 /// The chunks after "RIFF", the size and "WEBP" (each a fourcc, a little-endian size, the data padded to even),
-/// in file order, the first one cut short included and the last; empty for bytes that are not a WebP.
+/// in file order, up to and including the first one cut short; empty for bytes that are not a WebP.
 inline std::vector<RiffChunk> webp_chunks(const std::vector<std::uint8_t>& file) {
     std::vector<RiffChunk> chunks;
     if (file.size() < 12 || std::memcmp(file.data(), "RIFF", 4) != 0 || std::memcmp(file.data() + 8, "WEBP", 4) != 0) return chunks;

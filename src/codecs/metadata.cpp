@@ -208,8 +208,8 @@ void read_png(const Bytes& b, ImageMetadata& meta) {
 
 // A WebP's ICCP and EXIF chunks (RIFF: a fourcc, a little-endian size, the data padded to even). The EXIF
 // chunk holds the TIFF structure; some writers put JPEG's "Exif\0\0" before it, which is dropped.
-void read_webp(const Bytes& file, ImageMetadata& meta) {
-    for (const RiffChunk& chunk : webp_chunks(file)) {
+void read_webp(const Bytes& file, const std::vector<RiffChunk>& chunks, ImageMetadata& meta) {
+    for (const RiffChunk& chunk : chunks) {
         if (!chunk.complete) return;  // cut short: what was read so far stands
         const auto data = file.begin() + static_cast<std::ptrdiff_t>(chunk.data);
         const auto end = data + static_cast<std::ptrdiff_t>(chunk.size);
@@ -279,8 +279,8 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
         if (x > 0 && y > 0 && unit >= 1 && unit <= 3) {
             meta.resolution = Resolution{x, y, unit == 2 ? Resolution::Unit::inch : unit == 3 ? Resolution::Unit::centimetre : Resolution::Unit::none};
         }
-    } else if (!webp_chunks(file).empty()) {
-        read_webp(file, meta);
+    } else if (const auto chunks = webp_chunks(file); !chunks.empty()) {
+        read_webp(file, chunks, meta);
     } else if (file.size() >= 46 && file[0] == 'B' && file[1] == 'M' && read_unsigned(file, 14, 4, false) >= 40u) {
         // A BMP's pixels per metre along x and y (BITMAPINFOHEADER and later).
         const auto x = read_unsigned(file, 38, 4, false), y = read_unsigned(file, 42, 4, false);
@@ -367,8 +367,15 @@ void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp) {
         const std::size_t length = 2 + header + xmp.size();
         jpeg[s.payload - 2] = static_cast<std::uint8_t>(length >> 8);
         jpeg[s.payload - 1] = static_cast<std::uint8_t>(length & 0xff);
-        jpeg.erase(packet, packet + static_cast<std::ptrdiff_t>(s.size - header));
-        jpeg.insert(jpeg.begin() + static_cast<std::ptrdiff_t>(s.payload + header), xmp.begin(), xmp.end());
+        // Overwritten where the sizes overlap, so that the rest of the file moves once (or not at all: a swap of
+        // the axes keeps the packet's size).
+        const std::size_t old_size = s.size - header, common = std::min(old_size, xmp.size());
+        std::copy(xmp.begin(), xmp.begin() + static_cast<std::ptrdiff_t>(common), packet);
+        if (xmp.size() > old_size) {
+            jpeg.insert(packet + static_cast<std::ptrdiff_t>(old_size), xmp.begin() + static_cast<std::ptrdiff_t>(common), xmp.end());
+        } else {
+            jpeg.erase(packet + static_cast<std::ptrdiff_t>(common), packet + static_cast<std::ptrdiff_t>(old_size));
+        }
         return;
     }
 }

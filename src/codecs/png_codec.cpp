@@ -299,8 +299,7 @@ std::vector<std::uint8_t> encode_png(ConstImageView image, int level, const Imag
         if (!metadata->exif.empty() && !exif_written) add("eXIf", metadata->exif, PngChunkPlace::before_plte);
         // The XMP of another format's input (a PNG's own iTXt is among the chunks, written above): an iTXt,
         // uncompressed, no language, as the XMP specification puts it in a PNG.
-        const bool has_xmp = std::any_of(metadata->png_chunks.begin(), metadata->png_chunks.end(), [](const PngChunk& c) { return is_png_xmp(c); });
-        if (!metadata->xmp.empty() && !has_xmp) {
+        if (!metadata->xmp.empty() && !xmp_seen) {
             static constexpr char header[] = "XML:com.adobe.xmp\0\0\0\0\0";  // keyword, NUL, flag 0, method 0, empty language and translation
             xmp_chunk.assign(header, header + sizeof header - 1);
             xmp_chunk.insert(xmp_chunk.end(), metadata->xmp.begin(), metadata->xmp.end());

@@ -1,8 +1,8 @@
 #pragma once
 // The geometry an XMP packet states, kept true after a rotation as the EXIF beside it is: the orientation
 // (tiff:Orientation), the pixel dimensions (exif:PixelXDimension/PixelYDimension, tiff:ImageWidth/ImageLength)
-// and the resolution (tiff:XResolution/YResolution). ImageMagick edits the same properties of the packet it
-// writes. A property is found under its usual prefix, as an attribute (`tiff:Orientation="6"`) or as a simple
+// and the resolution (tiff:XResolution/YResolution); ImageMagick 7 rewrites the orientation and resolution
+// elements of the packet it writes. A property is found under its usual prefix, as an attribute (`tiff:Orientation="6"`) or as a simple
 // element (`<tiff:Orientation>6</tiff:Orientation>`); a packet that binds the namespaces to other prefixes,
 // or gives a property in another form, keeps it as it is. Everything else in the packet is left byte for byte.
 

@@ -7,6 +7,7 @@
 #include "core/parallel_for.hpp"
 #include "core/pixel_word.hpp"
 #include "cpu/register_block.hpp"
+#include "cpu/transform_cpu.hpp"
 
 #include <gpurotate/image.hpp>
 #include <gpurotate/orientation.hpp>
@@ -33,12 +34,6 @@ struct TransposeTilePolicy {
     std::size_t source_row_bytes;
 };
 inline constexpr TransposeTilePolicy transpose_tiles{768, 64};
-
-/// Output bytes a thread must have before a call is split: waking a pool thread and waiting for it costs 20-30 us
-/// on the 2-core VM, the time a mirror (40 GB/s of reads and writes) takes for about 1 MB and a transpose for a
-/// third of that. On two threads against one (bench --cpu --threads, u8c1): 2 MB mirrors 0.07 against 0.05 ms,
-/// 4 MB level; 1 MB transposes 0.11-0.16 against 0.10, 2 MB 0.14-0.16 against 0.20.
-inline constexpr std::int64_t min_bytes_per_thread_mirrors = 2 << 20, min_bytes_per_thread_transposes = 1 << 20;
 
 // Pixels of 3, 6 and 12 bytes take three lines' worth of each source row (64, 32 and 16 pixels), so that a
 // tile ends where a line does: with one line's worth (21, 10, 5 pixels) the line a tile boundary cuts would
@@ -212,7 +207,8 @@ struct TransposeWalk {
     // store where its own width takes two of each: the spare bytes read the next pixel of the same source row
     // (so the run's columns must not reach the row's last one) and land on the output row's next pixel, which
     // this pass or this thread's next tile overwrites (so not on the row's last pixel).
-    // 1920x1080 transposes on the 2-core VM: u16c3 1.73 -> 1.19-1.46 ms, f32c3 3.2 -> 2.2-2.4, f32c4 3.35 -> 2.5.
+    // 1920x1080 transposes on the 2-core VM: u16c3 1.66-2.02 -> 1.38-1.43 ms, f32c3 3.25-3.58 -> 2.32-2.53, f32c4
+    // 3.45-3.49 -> 2.80-3.01 (bench/RESULTS.md, nineteenth session).
     void column_runs(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
         constexpr std::int64_t run = Bytes == 6 ? 4 : 2;
         constexpr std::size_t word = wide_copy_bytes(Bytes);
