@@ -75,13 +75,22 @@ std::vector<test_support::Size> vector_edge_sizes() {
 }
 
 void check_kernels_on(gpurotate::ConstImageView src, Orientation o, const gpurotate::Image& expected, unsigned threads,
-                      gpurotate::detail::CpuKernels kernels, std::byte* out_storage, std::size_t out_pitch) {
+                      gpurotate::detail::CpuKernels kernels, gpurotate::detail::CpuStores stores, std::byte* out_storage,
+                      std::size_t out_pitch) {
     gpurotate::ImageView out{out_storage, expected.width(), expected.height(), out_pitch, src.format};
     for (std::int64_t y = 0; y < out.height; ++y) std::memset(out.row(y), 0xa5, out.row_bytes());
-    gpurotate::detail::transform_cpu(src, out, gpurotate::axis_map(o), threads, kernels);
+    gpurotate::detail::transform_cpu(src, out, gpurotate::axis_map(o), threads, kernels, stores);
     CAPTURE(gpurotate::detail::name(kernels));
     CAPTURE(threads);
+    CAPTURE(stores == gpurotate::detail::CpuStores::streaming ? "streaming stores" : "plain stores");
     CHECK(test_support::first_difference(out, expected.view()) == -1);
+}
+
+// The mirrors store plain or streaming (by the output's size, forced here); the transposes have one way.
+std::vector<gpurotate::detail::CpuStores> store_kinds(Orientation o) {
+    using gpurotate::detail::CpuStores;
+    if (gpurotate::axis_map(o).swap_axes) return {CpuStores::cached};
+    return {CpuStores::cached, CpuStores::streaming};
 }
 
 }  // namespace
@@ -99,8 +108,10 @@ TEST_CASE("CPU kernels of every instruction set match the reference around their
                 CAPTURE(size.height);
                 CAPTURE(gpurotate::name(o));
                 for (const auto kernels : gpurotate::detail::runnable_cpu_kernels()) {
-                    for (const unsigned threads : {1u, 3u}) {
-                        check_kernels_on(src.view(), o, expected, threads, kernels, out.data(), expected.view().pitch);
+                    for (const auto stores : store_kinds(o)) {
+                        for (const unsigned threads : {1u, 3u}) {
+                            check_kernels_on(src.view(), o, expected, threads, kernels, stores, out.data(), expected.view().pitch);
+                        }
                     }
                 }
             }
@@ -123,17 +134,19 @@ TEST_CASE("CPU kernels of every instruction set handle padded pitches at odd add
                 const gpurotate::Image expected = reference::transform(packed, o);
                 const std::size_t out_pitch = expected.view().row_bytes() + 7;
                 for (const auto kernels : gpurotate::detail::runnable_cpu_kernels()) {
-                    std::vector<std::byte> out(3 + out_pitch * static_cast<std::size_t>(expected.height()), std::byte{0xa5});
-                    CAPTURE(gpurotate::to_string(format));
-                    CAPTURE(size.width);
-                    CAPTURE(gpurotate::name(o));
-                    check_kernels_on(padded, o, expected, 1, kernels, out.data() + 3, out_pitch);
-                    bool padding_untouched = out[0] == std::byte{0xa5} && out[1] == std::byte{0xa5} && out[2] == std::byte{0xa5};
-                    for (std::int64_t y = 0; y < expected.height(); ++y) {
-                        const std::byte* spare = out.data() + 3 + static_cast<std::size_t>(y) * out_pitch + expected.view().row_bytes();
-                        for (int i = 0; i < 7; ++i) padding_untouched = padding_untouched && spare[i] == std::byte{0xa5};
+                    for (const auto stores : store_kinds(o)) {
+                        std::vector<std::byte> out(3 + out_pitch * static_cast<std::size_t>(expected.height()), std::byte{0xa5});
+                        CAPTURE(gpurotate::to_string(format));
+                        CAPTURE(size.width);
+                        CAPTURE(gpurotate::name(o));
+                        check_kernels_on(padded, o, expected, 1, kernels, stores, out.data() + 3, out_pitch);
+                        bool padding_untouched = out[0] == std::byte{0xa5} && out[1] == std::byte{0xa5} && out[2] == std::byte{0xa5};
+                        for (std::int64_t y = 0; y < expected.height(); ++y) {
+                            const std::byte* spare = out.data() + 3 + static_cast<std::size_t>(y) * out_pitch + expected.view().row_bytes();
+                            for (int i = 0; i < 7; ++i) padding_untouched = padding_untouched && spare[i] == std::byte{0xa5};
+                        }
+                        CHECK(padding_untouched);
                     }
-                    CHECK(padding_untouched);
                 }
             }
         }

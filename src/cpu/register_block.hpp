@@ -15,6 +15,10 @@
 #include <type_traits>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace gpurotate::detail::simd {
 namespace {
 
@@ -77,6 +81,31 @@ inline V load(const std::byte* p) {
 template <class V>
 inline void store(std::byte* p, V v) {
     std::memcpy(p, &v, sizeof v);
+}
+
+/// Whether `stream` bypasses the caches (x86's movntdq); elsewhere it is a plain store.
+#if defined(__SSE2__)
+inline constexpr bool has_streaming_store = true;
+#else
+inline constexpr bool has_streaming_store = false;
+#endif
+
+/// Stores `v` at `p`, which must be 16-byte aligned, without reading its line into the caches first (a plain
+/// store fetches the line it writes: a third stream of memory traffic when the output is larger than the cache).
+/// Streaming stores are weakly ordered: a thread must `stream_fence` before others may read what it wrote.
+template <class V>
+inline void stream(std::byte* p, V v) {
+#if defined(__SSE2__)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(p), (__m128i)v);
+#else
+    store(p, v);
+#endif
+}
+
+inline void stream_fence() {
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
 }
 
 namespace shuffle_index {
@@ -153,6 +182,11 @@ inline LaneVector<LaneBytes> reverse_lanes(LaneVector<LaneBytes> v) {
 /// pixels, three 2- or 4-byte lanes each, 8 or 4 of them in 48 bytes (2-byte lanes gathered from three
 /// vectors need a byte shuffle; 4-byte lanes move with SSE2's own shuffles).
 constexpr bool reverses_in_three_vectors(std::size_t bytes) { return (bytes == 6 && has_byte_shuffle) || bytes == 12; }
+
+/// Whether 3-byte pixels can reverse three vectors at a time too (16 of them in 48 bytes, in 1-byte lanes):
+/// slower than spreading them into 4-byte lanes, but each store then fills a whole vector of its own, which a
+/// streaming store needs (spread pixels are stored 12 bytes apart, each store overlapping the next).
+constexpr bool reverses_three_byte_pixels_in_three_vectors() { return has_byte_shuffle; }
 
 namespace shuffle_index {
 // Lane j of the reversal of three vectors of N lanes holding 3-lane pixels: lane j % 3 of pixel

@@ -30,11 +30,23 @@ const std::vector<CpuKernels>& runnable_cpu_kernels();
 /// bench's memcpy split by the same rules.
 inline constexpr std::int64_t min_bytes_per_thread_mirrors = 2 << 20, min_bytes_per_thread_transposes = 1 << 20;
 
+/// Output bytes from which the mirrors write with streaming stores, past the caches: half the last-level cache
+/// (source and output then no longer both fit), read once from sysfs (CPUID's figure is wrong in some VMs: 320 MiB
+/// on the 32 MiB EPYC VM); 16 MiB where it cannot be read. Below it plain stores win, since the output stays in the
+/// cache for whatever reads it next: 2-core VM, u8c1 flip-v of 2 MB 0.045 ms plain against 0.074 streaming; above it
+/// a plain store first reads the line it writes: 72 MB 4.2-4.6 ms against 3.2-3.4 (bench/RESULTS.md).
+std::int64_t streaming_store_min_bytes();
+
+/// How the mirrors store their output: streaming from streaming_store_min_bytes() on, or either way for every size
+/// (the tests run both on small images).
+enum class CpuStores : std::uint8_t { by_size, cached, streaming };
+
 /// Applies `map` to `src`, writing `dst`, on up to `max_threads` threads (0: usable_cores()), with the widest
 /// kernels this CPU runs. Arguments are already validated by the front end (transform.cpp).
 void transform_cpu(ConstImageView src, ImageView dst, AxisMap map, unsigned max_threads = 0);
 
 /// The same with the given kernels, which must be among `runnable_cpu_kernels()` (tests check every one).
-void transform_cpu(ConstImageView src, ImageView dst, AxisMap map, unsigned max_threads, CpuKernels kernels);
+void transform_cpu(ConstImageView src, ImageView dst, AxisMap map, unsigned max_threads, CpuKernels kernels,
+                   CpuStores stores = CpuStores::by_size);
 
 }  // namespace gpurotate::detail

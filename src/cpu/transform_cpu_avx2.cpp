@@ -4,8 +4,8 @@
 
 namespace gpurotate::detail {
 
-void transform_cpu_avx2(ConstImageView src, ImageView dst, AxisMap map, unsigned max_threads) {
-    transform_cpu_kernels(src, dst, map, max_threads);
+void transform_cpu_avx2(ConstImageView src, ImageView dst, AxisMap map, unsigned max_threads, CpuStores stores) {
+    transform_cpu_kernels(src, dst, map, max_threads, stores);
 }
 
 }  // namespace gpurotate::detail

@@ -67,9 +67,60 @@ constexpr std::size_t wide_copy_bytes(std::size_t bytes) { return bytes == 6 ? 8
 
 // ---------------------------------------------------------------- elements that keep rows as rows
 
+// How a mirror's instantiation stores: plain, or streaming past the caches (streaming_store_min_bytes).
+enum class Stores : std::uint8_t { cached, streaming };
+
+/// The first pixel index in [x, x + 16) whose address from `out` is 16-byte aligned, or -1 (a pixel of even width
+/// at an odd address never is).
 template <std::size_t Bytes>
+std::int64_t first_aligned_pixel(const std::byte* out, std::int64_t x) {
+    for (std::int64_t i = x; i < x + 16; ++i) {
+        if (reinterpret_cast<std::uintptr_t>(out + i * Bytes) % simd::vector_bytes == 0) return i;
+    }
+    return -1;
+}
+
+// A row copied as it is (flip-v), streaming: vectors read anywhere, stored aligned, four at a time.
+inline void stream_row(std::byte* out, const std::byte* in, std::size_t bytes) {
+    constexpr std::size_t vector = simd::vector_bytes;
+    const std::size_t head = std::min(bytes, (vector - reinterpret_cast<std::uintptr_t>(out) % vector) % vector);
+    std::memcpy(out, in, head);
+    std::size_t i = head;
+    for (; i + 4 * vector <= bytes; i += 4 * vector) {
+        const std::array<simd::U8x16, 4> v{simd::load<simd::U8x16>(in + i), simd::load<simd::U8x16>(in + i + vector),
+                                           simd::load<simd::U8x16>(in + i + 2 * vector), simd::load<simd::U8x16>(in + i + 3 * vector)};
+        for (std::size_t j = 0; j < 4; ++j) simd::stream(out + i + j * vector, v[j]);
+    }
+    for (; i + vector <= bytes; i += vector) simd::stream(out + i, simd::load<simd::U8x16>(in + i));
+    std::memcpy(out + i, in + i, bytes - i);
+}
+
+template <std::size_t Bytes, Stores How>
 void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
+    constexpr bool streaming = How == Stores::streaming && simd::has_streaming_store;
+    // Streaming 3-byte pixels go three vectors at a time, so that each store is a whole aligned vector.
+    constexpr bool three_byte_in_three = streaming && Bytes == 3 && simd::reverses_three_byte_pixels_in_three_vectors();
+    constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
     std::int64_t x = 0;
+    // Where the vector stores may start: the first pixel that lands aligned, when streaming (pixels before it go
+    // one by one); with no such pixel, plain stores.
+    bool stream_this_row = streaming;
+    const auto align_stores = [&]() {
+        if (!stream_this_row) return;
+        const std::int64_t aligned = first_aligned_pixel<Bytes>(out, x);
+        if (aligned < 0 || aligned > width) {
+            stream_this_row = false;
+            return;
+        }
+        for (; x < aligned; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
+    };
+    const auto put = [&](std::byte* p, auto v) {
+        if (stream_this_row) {
+            simd::stream(p, v);
+        } else {
+            simd::store(p, v);
+        }
+    };
     if constexpr (Bytes == 1 && !simd::reverses_in_vectors(1)) {
         // Without a byte shuffle, eight 1-byte pixels still reverse in one 64-bit byte swap.
         for (; x + 8 <= width; x += 8) {
@@ -79,9 +130,8 @@ void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
             std::memcpy(out + x, &eight, 8);
         }
     }
-    if constexpr (simd::reverses_in_vectors(Bytes)) {
+    if constexpr (simd::reverses_in_vectors(Bytes) && !three_byte_in_three) {
         constexpr std::int64_t k = simd::lanes<simd::lane_bytes(Bytes)>;
-        constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
         constexpr auto pixel = static_cast<std::int64_t>(Bytes);
         // A vector read past the pixels it needs (3-byte pixels) must stay in the row: the first
         // output pixels, from the row's end, go one by one.
@@ -89,36 +139,48 @@ void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
         // Indices, not a pointer walked backwards: one step past the row's first pixel would point before
         // the buffer (undefined; clang's UBSan reports it).
         for (; x < first_loadable; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
+        if constexpr (Bytes != 3) align_stores();
         for (; x + k <= width && x * pixel + vector <= width * pixel; x += k) {
-            simd::store_pixels<Bytes>(out + x * Bytes,
-                                      simd::reverse_lanes<simd::lane_bytes(Bytes)>(simd::load_pixels<Bytes>(in + (width - x - k) * Bytes)));
+            const auto reversed = simd::reverse_lanes<simd::lane_bytes(Bytes)>(simd::load_pixels<Bytes>(in + (width - x - k) * Bytes));
+            if constexpr (Bytes == 3) {
+                simd::store_pixels<Bytes>(out + x * Bytes, reversed);
+            } else {
+                put(out + x * Bytes, reversed);
+            }
         }
     }
-    if constexpr (simd::reverses_in_three_vectors(Bytes)) {
+    if constexpr (simd::reverses_in_three_vectors(Bytes) || three_byte_in_three) {
         using V = simd::LaneVector<Bytes / 3>;
-        constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
         constexpr std::int64_t k = 3 * vector / static_cast<std::int64_t>(Bytes);  // pixels in three vectors
+        align_stores();
         for (; x + k <= width; x += k) {
             const std::byte* from = in + (width - x - k) * Bytes;
             const std::array<V, 3> reversed = simd::reverse_pixels_of_three<V>({simd::load<V>(from), simd::load<V>(from + vector), simd::load<V>(from + 2 * vector)});
-            for (std::int64_t i = 0; i < 3; ++i) simd::store(out + x * Bytes + i * vector, reversed[static_cast<std::size_t>(i)]);
+            for (std::int64_t i = 0; i < 3; ++i) put(out + x * Bytes + i * vector, reversed[static_cast<std::size_t>(i)]);
         }
+    }
+    if constexpr (streaming && Bytes == static_cast<std::size_t>(vector)) {
+        align_stores();
+        for (; stream_this_row && x < width; ++x) simd::stream(out + x * Bytes, simd::load<simd::U8x16>(in + (width - 1 - x) * Bytes));
     }
     for (; x < width; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
 }
 
-template <std::size_t Bytes>
+template <std::size_t Bytes, Stores How>
 void mirror_rows(const Frame& f, AxisMap map, std::int64_t y_begin, std::int64_t y_end) {
     const std::size_t row_bytes = static_cast<std::size_t>(f.output.width) * Bytes;
     for (std::int64_t y = y_begin; y < y_end; ++y) {
         const std::byte* source_row = f.src + static_cast<std::size_t>(map.mirror_y ? f.source.height - 1 - y : y) * f.src_pitch;
         std::byte* out = f.dst + static_cast<std::size_t>(y) * f.dst_pitch;
         if (map.mirror_x) {
-            reverse_row<Bytes>(out, source_row, f.output.width);
+            reverse_row<Bytes, How>(out, source_row, f.output.width);
+        } else if (How == Stores::streaming && simd::has_streaming_store) {
+            stream_row(out, source_row, row_bytes);
         } else {
             std::memcpy(out, source_row, row_bytes);
         }
     }
+    if (How == Stores::streaming) simd::stream_fence();
 }
 
 // ---------------------------------------------------------------- elements that swap the axes
@@ -270,7 +332,7 @@ void transpose_rows(const Frame& f, AxisMap map, std::int64_t y_begin, std::int6
     }
 }
 
-void transform_cpu_kernels(ConstImageView src, ImageView dst, AxisMap map, unsigned max_threads) {
+void transform_cpu_kernels(ConstImageView src, ImageView dst, AxisMap map, unsigned max_threads, CpuStores stores) {
     const Frame frame{src.data, src.pitch, src.extent(), dst.data, dst.pitch, dst.extent()};
     visit_pixel_word(src.format.pixel_bytes(), false, [&](auto word) {
         constexpr std::size_t bytes = sizeof(word);
@@ -280,13 +342,17 @@ void transform_cpu_kernels(ConstImageView src, ImageView dst, AxisMap map, unsig
         const std::int64_t units = (dst.height + rows_per_unit - 1) / rows_per_unit;
         const std::int64_t min_bytes = map.swap_axes ? min_bytes_per_thread_transposes : min_bytes_per_thread_mirrors;
         const std::int64_t min_units = std::max<std::int64_t>(1, min_bytes / (row_bytes * rows_per_unit));
+        const bool streaming =
+            stores == CpuStores::streaming || (stores == CpuStores::by_size && row_bytes * dst.height >= streaming_store_min_bytes());
         parallel_for(units, min_units, [&](std::int64_t begin, std::int64_t end) {
             const std::int64_t y_begin = begin * rows_per_unit;
             const std::int64_t y_end = std::min(end * rows_per_unit, dst.height);
             if (map.swap_axes) {
                 transpose_rows<bytes>(frame, map, y_begin, y_end);
+            } else if (streaming) {
+                mirror_rows<bytes, Stores::streaming>(frame, map, y_begin, y_end);
             } else {
-                mirror_rows<bytes>(frame, map, y_begin, y_end);
+                mirror_rows<bytes, Stores::cached>(frame, map, y_begin, y_end);
             }
         }, max_threads);
     });
