@@ -28,6 +28,7 @@ struct BenchOptions {
     bool size_given = false;               ///< --size was on the command line (the CPU rows default to two sizes otherwise)
     unsigned threads = 0;                  ///< CPU rows: threads for gpurotate and OpenCV (0: all cores)
     std::string cpu_kernels;               ///< CPU rows: "baseline" or "avx2" (empty: the best this CPU runs)
+    std::string cpu_stores;                ///< CPU rows: "plain" or "streaming" for the mirrors (empty: by the output's size)
 };
 
 /// The `--type` names: u8c1 u8c2 u8c3 u8c4 u16c1 u16c3 u16c4 f32c1 f32c3 f32c4.

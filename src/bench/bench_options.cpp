@@ -84,6 +84,9 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
         ->check(CLI::Range(1, 1024));
     app.add_option("--cpu-kernels", bench_options.cpu_kernels, "with --cpu, the CPU kernels' instruction set: baseline or avx2 (default: the best)")
         ->check(CLI::IsMember({"baseline", "avx2"}));
+    app.add_option("--cpu-stores", bench_options.cpu_stores,
+                   "with --cpu, how the mirrors store: plain or streaming (default: streaming for outputs over half the last-level cache)")
+        ->check(CLI::IsMember({"plain", "streaming"}));
     app.add_flag("--no-ceilings", bench_options.no_ceilings,
                         "run only the kernels --kernel names, not the copy ceilings too (for profilers; no shares of copy)");
 

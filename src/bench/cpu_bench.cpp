@@ -145,6 +145,9 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
             throw Error(ErrorCode::usage, "--cpu-kernels " + options.cpu_kernels + ": not built or not runnable on this CPU");
         }
     }
+    const detail::CpuStores stores = options.cpu_stores == "plain"       ? detail::CpuStores::cached
+                                     : options.cpu_stores == "streaming" ? detail::CpuStores::streaming
+                                                                         : detail::CpuStores::by_size;
     const unsigned threads = options.threads ? options.threads : detail::usable_cores();
     const std::vector<Extent> sizes =
         options.size_given ? std::vector<Extent>{{options.width, options.height}} : std::vector<Extent>{{6000, 4000}, {1920, 1080}};
@@ -165,7 +168,9 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
 #endif
     const unsigned cores = detail::usable_cores();
     out << "gpurotate bench --cpu: " << cores << (cores == 1 ? " usable core, " : " usable cores, ") << threads << " used; "
-        << name(kernels) << " kernels; " << opencv_note
+        << name(kernels) << " kernels; mirrors' stores "
+        << (options.cpu_stores.empty() ? "streaming from " + std::to_string(detail::streaming_store_min_bytes() >> 20) + " MiB of output" : options.cpu_stores)
+        << "; " << opencv_note
         << "\n" << options.reps << " samples each (median), gpurotate, OpenCV and a memcpy of the same bytes on the same threads interleaved;\n"
         << "GB/s = (bytes read + bytes written) / time; %memcpy = memcpy time / gpurotate time; vs OpenCV = OpenCV time / gpurotate time;\n"
         << "OpenCV's transverse is cv::transpose then cv::flip(-1) in place\n";
@@ -197,7 +202,7 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
                 b.expected = Image(out_extent.width, out_extent.height, format);
                 plain_transform(src, b.expected.view(), o);
                 CpuRow row{type_name, o};
-                const auto ours = [&] { detail::transform_cpu(src, b.out.view(), axis_map(o), threads, kernels); };
+                const auto ours = [&] { detail::transform_cpu(src, b.out.view(), axis_map(o), threads, kernels, stores); };
                 std::memset(b.out.data(), 0xa5, b.out.size_bytes());
                 ours();
                 row.verified = same_pixels(b.out.view(), b.expected.view());
