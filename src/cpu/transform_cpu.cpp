@@ -45,8 +45,9 @@ std::int64_t last_level_cache_bytes() {
 
 std::int64_t streaming_store_min_bytes() {
     static const std::int64_t min_bytes = [] {
+        constexpr std::int64_t at_most = std::int64_t{16} << 20;
         const std::int64_t cache = last_level_cache_bytes();
-        return cache > 0 ? cache / 2 : std::int64_t{16} << 20;
+        return cache > 0 ? std::min(cache / 2, at_most) : at_most;
     }();
     return min_bytes;
 }
