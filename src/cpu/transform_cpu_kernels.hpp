@@ -70,14 +70,92 @@ constexpr std::size_t wide_copy_bytes(std::size_t bytes) { return bytes == 6 ? 8
 // How a mirror's instantiation stores: plain, or streaming past the caches (streaming_store_min_bytes).
 enum class Stores : std::uint8_t { cached, streaming };
 
-/// The first pixel index in [x, x + 16) whose address from `out` is 16-byte aligned, or -1 (a pixel of even width
-/// at an odd address never is).
 template <std::size_t Bytes>
-std::int64_t first_aligned_pixel(const std::byte* out, std::int64_t x) {
-    for (std::int64_t i = x; i < x + 16; ++i) {
-        if (reinterpret_cast<std::uintptr_t>(out + i * Bytes) % simd::vector_bytes == 0) return i;
+void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
+    std::int64_t x = 0;
+    if constexpr (Bytes == 1 && !simd::reverses_in_vectors(1)) {
+        // Without a byte shuffle, eight 1-byte pixels still reverse in one 64-bit byte swap.
+        for (; x + 8 <= width; x += 8) {
+            std::uint64_t eight;
+            std::memcpy(&eight, in + (width - x - 8), 8);
+            eight = __builtin_bswap64(eight);
+            std::memcpy(out + x, &eight, 8);
+        }
     }
-    return -1;
+    if constexpr (simd::reverses_in_vectors(Bytes)) {
+        constexpr std::int64_t k = simd::lanes<simd::lane_bytes(Bytes)>;
+        constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
+        constexpr auto pixel = static_cast<std::int64_t>(Bytes);
+        // A vector read past the pixels it needs (3-byte pixels) must stay in the row: the first
+        // output pixels, from the row's end, go one by one.
+        const std::int64_t first_loadable = std::min(width, (vector - k * pixel + pixel - 1) / pixel);
+        // Indices, not a pointer walked backwards: one step past the row's first pixel would point before
+        // the buffer (undefined; clang's UBSan reports it).
+        for (; x < first_loadable; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
+        for (; x + k <= width && x * pixel + vector <= width * pixel; x += k) {
+            simd::store_pixels<Bytes>(out + x * Bytes,
+                                      simd::reverse_lanes<simd::lane_bytes(Bytes)>(simd::load_pixels<Bytes>(in + (width - x - k) * Bytes)));
+        }
+    }
+    if constexpr (simd::reverses_in_three_vectors(Bytes)) {
+        using V = simd::LaneVector<Bytes / 3>;
+        constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
+        constexpr std::int64_t k = 3 * vector / static_cast<std::int64_t>(Bytes);  // pixels in three vectors
+        for (; x + k <= width; x += k) {
+            const std::byte* from = in + (width - x - k) * Bytes;
+            const std::array<V, 3> reversed = simd::reverse_pixels_of_three<V>({simd::load<V>(from), simd::load<V>(from + vector), simd::load<V>(from + 2 * vector)});
+            for (std::int64_t i = 0; i < 3; ++i) simd::store(out + x * Bytes + i * vector, reversed[static_cast<std::size_t>(i)]);
+        }
+    }
+    for (; x < width; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
+}
+
+// ------------------------------------------------ the same, streaming (outputs past the caches)
+// A streaming store must fill a whole aligned vector: pixels of a vector lane reverse one vector at a time (not
+// 3-byte pixels, whose spread vectors are stored 12 bytes apart, overlapping), 3-, 6- and 12-byte pixels three
+// vectors at a time, 16-byte pixels one each.
+
+/// Pixels one streamed reversal moves (0: this width streams no reversal on this target: plain stores then).
+constexpr std::int64_t pixels_per_streamed_reversal(std::size_t bytes) {
+    if (!simd::has_streaming_store) return 0;
+    if (bytes == simd::vector_bytes) return 1;
+    if (bytes == 3 ? simd::reverses_three_byte_pixels_in_three_vectors() : simd::reverses_in_three_vectors(bytes)) {
+        return static_cast<std::int64_t>(3 * simd::vector_bytes / bytes);
+    }
+    if (simd::reverses_in_vectors(bytes) && bytes != 3) return static_cast<std::int64_t>(simd::vector_bytes / bytes);
+    return 0;
+}
+
+// The pixels_per_streamed_reversal pixels at `from`, reversed, streamed to `to` (16-byte aligned).
+template <std::size_t Bytes>
+inline void stream_reversed(std::byte* to, const std::byte* from) {
+    constexpr std::size_t vector = simd::vector_bytes;
+    if constexpr (Bytes == vector) {
+        simd::stream(to, simd::load<simd::U8x16>(from));
+    } else if constexpr (pixels_per_streamed_reversal(Bytes) * Bytes == 3 * vector) {
+        using V = simd::LaneVector<Bytes / 3>;
+        const std::array<V, 3> reversed = simd::reverse_pixels_of_three<V>({simd::load<V>(from), simd::load<V>(from + vector), simd::load<V>(from + 2 * vector)});
+        for (std::size_t i = 0; i < 3; ++i) simd::stream(to + i * vector, reversed[i]);
+    } else {
+        simd::stream(to, simd::reverse_lanes<Bytes>(simd::load<simd::LaneVector<Bytes>>(from)));
+    }
+}
+
+// A row reversed with streaming stores, its source read forwards (the output written from its end), so that
+// with the rows walked as mirror_rows walks them every read of the image ascends through memory, as the
+// cores' prefetchers follow best: 6000x4000 flip-v of u8c3 on the 2-core VM 2.7-3.4 ms with the source
+// ascending against 3.8-5.3 with each row read forwards but the rows walked upwards.
+template <std::size_t Bytes>
+void reverse_row_streaming(std::byte* out, const std::byte* in, std::int64_t width) {
+    constexpr std::int64_t k = pixels_per_streamed_reversal(Bytes);
+    // The output's last aligned vector boundary: pixels past it go one by one, as do all where none is near (a
+    // pixel of even width at an odd address is never aligned).
+    std::int64_t x_end = width;
+    while (x_end > width - 16 && x_end > 0 && reinterpret_cast<std::uintptr_t>(out + x_end * Bytes) % simd::vector_bytes != 0) --x_end;
+    if (reinterpret_cast<std::uintptr_t>(out + x_end * Bytes) % simd::vector_bytes != 0) x_end = 0;
+    for (std::int64_t x = width - 1; x >= x_end; --x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
+    for (; x_end >= k; x_end -= k) stream_reversed<Bytes>(out + (x_end - k) * Bytes, in + (width - x_end) * Bytes);
+    for (std::int64_t x = x_end - 1; x >= 0; --x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
 }
 
 // A row copied as it is (flip-v), streaming: vectors read anywhere, stored aligned, four at a time.
@@ -96,91 +174,29 @@ inline void stream_row(std::byte* out, const std::byte* in, std::size_t bytes) {
 }
 
 template <std::size_t Bytes, Stores How>
-void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
-    constexpr bool streaming = How == Stores::streaming && simd::has_streaming_store;
-    // Streaming 3-byte pixels go three vectors at a time, so that each store is a whole aligned vector.
-    constexpr bool three_byte_in_three = streaming && Bytes == 3 && simd::reverses_three_byte_pixels_in_three_vectors();
-    constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
-    std::int64_t x = 0;
-    // Where the vector stores may start: the first pixel that lands aligned, when streaming (pixels before it go
-    // one by one); with no such pixel, plain stores.
-    bool stream_this_row = streaming;
-    const auto align_stores = [&]() {
-        if (!stream_this_row) return;
-        const std::int64_t aligned = first_aligned_pixel<Bytes>(out, x);
-        if (aligned < 0 || aligned > width) {
-            stream_this_row = false;
-            return;
-        }
-        for (; x < aligned; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
-    };
-    const auto put = [&](std::byte* p, auto v) {
-        if (stream_this_row) {
-            simd::stream(p, v);
-        } else {
-            simd::store(p, v);
-        }
-    };
-    if constexpr (Bytes == 1 && !simd::reverses_in_vectors(1)) {
-        // Without a byte shuffle, eight 1-byte pixels still reverse in one 64-bit byte swap.
-        for (; x + 8 <= width; x += 8) {
-            std::uint64_t eight;
-            std::memcpy(&eight, in + (width - x - 8), 8);
-            eight = __builtin_bswap64(eight);
-            std::memcpy(out + x, &eight, 8);
-        }
-    }
-    if constexpr (simd::reverses_in_vectors(Bytes) && !three_byte_in_three) {
-        constexpr std::int64_t k = simd::lanes<simd::lane_bytes(Bytes)>;
-        constexpr auto pixel = static_cast<std::int64_t>(Bytes);
-        // A vector read past the pixels it needs (3-byte pixels) must stay in the row: the first
-        // output pixels, from the row's end, go one by one.
-        const std::int64_t first_loadable = std::min(width, (vector - k * pixel + pixel - 1) / pixel);
-        // Indices, not a pointer walked backwards: one step past the row's first pixel would point before
-        // the buffer (undefined; clang's UBSan reports it).
-        for (; x < first_loadable; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
-        if constexpr (Bytes != 3) align_stores();
-        for (; x + k <= width && x * pixel + vector <= width * pixel; x += k) {
-            const auto reversed = simd::reverse_lanes<simd::lane_bytes(Bytes)>(simd::load_pixels<Bytes>(in + (width - x - k) * Bytes));
-            if constexpr (Bytes == 3) {
-                simd::store_pixels<Bytes>(out + x * Bytes, reversed);
-            } else {
-                put(out + x * Bytes, reversed);
-            }
-        }
-    }
-    if constexpr (simd::reverses_in_three_vectors(Bytes) || three_byte_in_three) {
-        using V = simd::LaneVector<Bytes / 3>;
-        constexpr std::int64_t k = 3 * vector / static_cast<std::int64_t>(Bytes);  // pixels in three vectors
-        align_stores();
-        for (; x + k <= width; x += k) {
-            const std::byte* from = in + (width - x - k) * Bytes;
-            const std::array<V, 3> reversed = simd::reverse_pixels_of_three<V>({simd::load<V>(from), simd::load<V>(from + vector), simd::load<V>(from + 2 * vector)});
-            for (std::int64_t i = 0; i < 3; ++i) put(out + x * Bytes + i * vector, reversed[static_cast<std::size_t>(i)]);
-        }
-    }
-    if constexpr (streaming && Bytes == static_cast<std::size_t>(vector)) {
-        align_stores();
-        for (; stream_this_row && x < width; ++x) simd::stream(out + x * Bytes, simd::load<simd::U8x16>(in + (width - 1 - x) * Bytes));
-    }
-    for (; x < width; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
-}
-
-template <std::size_t Bytes, Stores How>
 void mirror_rows(const Frame& f, AxisMap map, std::int64_t y_begin, std::int64_t y_end) {
+    constexpr bool streaming = How == Stores::streaming && simd::has_streaming_store;
     const std::size_t row_bytes = static_cast<std::size_t>(f.output.width) * Bytes;
-    for (std::int64_t y = y_begin; y < y_end; ++y) {
+    // Plain stores walk the output downwards (their lines are read before they are written, so the writes lead);
+    // streaming ones walk the source upwards (reads are the only ones that wait), so a mirrored y goes up the output.
+    const bool up_the_output = streaming && map.mirror_y;
+    for (std::int64_t i = y_begin; i < y_end; ++i) {
+        const std::int64_t y = up_the_output ? y_end - 1 - (i - y_begin) : i;
         const std::byte* source_row = f.src + static_cast<std::size_t>(map.mirror_y ? f.source.height - 1 - y : y) * f.src_pitch;
         std::byte* out = f.dst + static_cast<std::size_t>(y) * f.dst_pitch;
         if (map.mirror_x) {
-            reverse_row<Bytes, How>(out, source_row, f.output.width);
-        } else if (How == Stores::streaming && simd::has_streaming_store) {
+            if constexpr (streaming && pixels_per_streamed_reversal(Bytes) > 0) {
+                reverse_row_streaming<Bytes>(out, source_row, f.output.width);
+            } else {
+                reverse_row<Bytes>(out, source_row, f.output.width);
+            }
+        } else if (streaming) {
             stream_row(out, source_row, row_bytes);
         } else {
             std::memcpy(out, source_row, row_bytes);
         }
     }
-    if (How == Stores::streaming) simd::stream_fence();
+    if (streaming) simd::stream_fence();
 }
 
 // ---------------------------------------------------------------- elements that swap the axes
