@@ -4,9 +4,31 @@
 #include "check.cuh"
 
 #include <cstddef>
+#include <map>
+#include <mutex>
 #include <utility>
 
 namespace gpurotate::detail {
+
+/// Peak DRAM bandwidth of the current device per SM, in bytes a second: the memory clock times the bus width,
+/// twice (double data rate), over the SMs. 0 where the driver gives no memory clock (as under some MIG or
+/// virtualised setups). Read once a device.
+inline double current_device_dram_bandwidth_per_sm() {
+    int device = 0;
+    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+    static std::mutex mutex;
+    static std::map<int, double> known;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = known.find(device); it != known.end()) return it->second;
+    int clock_khz = 0, bus_bits = 0, sms = 0;
+    // Attributes a driver may not report: 0 then, and the caller's default stands.
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess) clock_khz = 0;
+    if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess) bus_bits = 0;
+    GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const double per_sm = sms > 0 ? 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / sms : 0.0;
+    known.emplace(device, per_sm);
+    return per_sm;
+}
 
 /// Streaming multiprocessors of the current device.
 inline int current_device_multiprocessors() {

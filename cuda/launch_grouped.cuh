@@ -227,11 +227,12 @@ void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation*
     };
     // One launch a family, not one an element: at 768 planes of 224x224 u8, eight launches took 0.092 ms
     // where two took 0.051 (bench/RESULTS.md, fifteenth session).
-    launch(GroupedTransposes<S>{}, family_transposes, true, tuned_blocks_per_sm(S));
-    launch(GroupedMirrors<S>{}, family_mirrors, false, tuned_mirror_blocks_per_sm(S));
+    const bool dram_rich = current_device_is_dram_rich();
+    launch(GroupedTransposes<S>{}, family_transposes, true, tuned_blocks_per_sm(S, dram_rich));
+    launch(GroupedMirrors<S>{}, family_mirrors, false, tuned_mirror_blocks_per_sm(S, dram_rich));
     if constexpr (S % vector_bytes != 0) {
-        launch(GroupedTransposes<S, ColumnShift::shifted>{}, family_shifted_transposes, true, tuned_blocks_per_sm(S));
-        launch(GroupedMirrors<S, ColumnShift::shifted>{}, family_shifted_mirrors, false, tuned_mirror_blocks_per_sm(S));
+        launch(GroupedTransposes<S, ColumnShift::shifted>{}, family_shifted_transposes, true, tuned_blocks_per_sm(S, dram_rich));
+        launch(GroupedMirrors<S, ColumnShift::shifted>{}, family_shifted_mirrors, false, tuned_mirror_blocks_per_sm(S, dram_rich));
     }
 }
 

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 namespace gpurotate::detail {
 namespace {
@@ -77,6 +78,17 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
                                                        cudaMemcpyDeviceToDevice, stream));
             }
         }
+        return;
+    }
+    if (!map.swap_axes && !map.mirror_y && images > 1 && batch.src_image_stride == src.pitch * static_cast<std::size_t>(src.height) &&
+        batch.dst_image_stride == dst.pitch * static_cast<std::size_t>(dst.height) &&
+        src.height * static_cast<std::int64_t>(images) <= std::numeric_limits<int>::max() / 2) {
+        // Under flip-h every row keeps its place, so images that lie back to back on both sides are one tall
+        // image: no tile row is left part-empty at each image's foot (a 224-row plane fills 3.5 tiles of 64 rows).
+        ConstImageView tall_src = src;
+        ImageView tall_dst = dst;
+        tall_src.height = tall_dst.height = src.height * static_cast<std::int64_t>(images);
+        transform_device_cuda(tall_src, tall_dst, map, kernel, stream, BatchLayout{1, 0, 0, batch.nreps});
         return;
     }
     const std::size_t bytes = src.format.pixel_bytes();

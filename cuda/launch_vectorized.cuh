@@ -33,7 +33,17 @@ bool shifted_columns(const Launch& l) {
     return may_shift_columns<S, MirrorX> && loads_shifted_columns(MirrorX, l.src.width, S);
 }
 
-/// Blocks of the vectorized transpose an SM runs at once, by pixel width (0: as many as fit). Fewer warps
+/// Whether the current device has markedly more DRAM bandwidth per SM than the H100 (SXM: 3.35 TB/s over 132 SMs,
+/// 25 GB/s each) that the caps below were tuned on, as the H200 has (4.8 TB/s over the same 132 SMs, 37 GB/s):
+/// keeping its memory busy takes more bytes in flight an SM, so fewer blocks in flight starve it. Its study
+/// rows (bench/RESULTS.md, twentieth session), capped against uncapped: 2-, 6- and 12-byte transposes 72-89%
+/// against 79-98% of copy on a batch of 768 planes of 224x224, u16c3 86.5 against 91.8% at 8192x8192; the
+/// 3-, 6- and 12-byte mirrors 78-90% against 92-96% on the 224x224 batch and 90-91% against 96% for flip-v at
+/// 8192x8192. Only the 3-byte transposes still gain from their cap there (224x224: 68.8 against 65.6%).
+inline bool current_device_is_dram_rich() { return current_device_dram_bandwidth_per_sm() > 30e9; }
+
+/// Blocks of the vectorized transpose an SM runs at once, by pixel width (0: as many as fit), on an H100-class
+/// device (`dram_rich` false; see current_device_is_dram_rich). Fewer warps
 /// in flight serve DRAM better for some widths: when cut lane blocks moved as words, registers fell (2-byte
 /// pixels 162 to 80-86 a thread, 4-byte 98 to 50, 8-byte 71 to 32), more blocks fit, and the transposes lost
 /// 1-3 points of copy at 8192x8192 (f32c1 95 to 92%, u16c4 96 to 93%). A cap is kept only where the
@@ -42,7 +52,8 @@ bool shifted_columns(const Launch& l) {
 /// points on the batches), 2 for 3-, 6- and 12-byte (+0.8 to +5.2 on the batches; at 8192x8192 level, and
 /// +2.6 for 6-byte pixels). The caps that helped 4- and 8-byte pixels at 8192x8192 (+2 to +3) cost 9 to 12
 /// points on a batch of 1080x1920 (u16c4 rot90 85% against 95% uncapped), so those run uncapped.
-constexpr int tuned_blocks_per_sm(int pixel_bytes) {
+constexpr int tuned_blocks_per_sm(int pixel_bytes, bool dram_rich) {
+    if (dram_rich) return pixel_bytes == 3 ? 2 : 0;
     switch (pixel_bytes) {
         case 2: return 3;
         case 3: case 6: case 12: return 2;
@@ -55,8 +66,9 @@ constexpr int tuned_blocks_per_sm(int pixel_bytes) {
 /// pixels 124-128 to 68-72 a thread), and their mirrors lost 1.5-5 points of copy; at 3 blocks per SM they
 /// are back at 98% (H100, the `vectorized-N-per-sm` rows, bench/RESULTS.md, ninth session). 8-byte pixels
 /// gained a point at 5 on 8192x8192 but lost 9 on a batch of 1080x1920 (tenth session); 4-byte pixels
-/// found no cap that helps.
-constexpr int tuned_mirror_blocks_per_sm(int pixel_bytes) {
+/// found no cap that helps. A DRAM-rich device runs them uncapped.
+constexpr int tuned_mirror_blocks_per_sm(int pixel_bytes, bool dram_rich) {
+    if (dram_rich) return 0;
     switch (pixel_bytes) {
         case 3: case 6: case 12: return 3;
         default: return 0;
@@ -72,7 +84,7 @@ void launch_transpose_layout(const Launch& l) {
     constexpr auto kernel = transpose_vectorized_kernel<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows, Shift>;
     dim3 grid = grid_for(a, Tile::tile_w, l);
     if (l.variant.resident_grid) grid.y = resident_grid_rows(kernel, grid.x * grid.z, grid.y);
-    const int blocks_per_sm = l.variant.blocks_per_sm < 0 ? tuned_blocks_per_sm(S) : l.variant.blocks_per_sm;
+    const int blocks_per_sm = l.variant.blocks_per_sm < 0 ? tuned_blocks_per_sm(S, current_device_is_dram_rich()) : l.variant.blocks_per_sm;
     launch_capped<kernel>(grid, vectorized_threads, a, l.stream, blocks_per_sm);
 }
 
@@ -96,7 +108,7 @@ struct LaunchVectorizedMirror {
         using Tile = VectorizedMirrorTile<S>;
         const TransformArgs a = make_args(l, Tile::tile_h);
         const dim3 grid = grid_for(a, Tile::tile_w, l);
-        const int blocks_per_sm = l.variant.blocks_per_sm < 0 ? tuned_mirror_blocks_per_sm(S) : l.variant.blocks_per_sm;
+        const int blocks_per_sm = l.variant.blocks_per_sm < 0 ? tuned_mirror_blocks_per_sm(S, current_device_is_dram_rich()) : l.variant.blocks_per_sm;
         if (shifted_columns<S, MirrorX>(l)) {
             if constexpr (may_shift_columns<S, MirrorX>) {
                 constexpr auto kernel = mirror_vectorized_kernel<S, MirrorX, MirrorY, ColumnShift::shifted>;

@@ -9,6 +9,7 @@
 #include "check.cuh"
 #include "device_query.cuh"
 #include "kernels/mirror.cuh"
+#include "launch_vectorized.cuh"
 #include "kernels/transpose_tile16_skiplines.cuh"
 #include "kernels/transpose_tile32_padded.cuh"
 #include "tile_policy.cuh"
@@ -676,6 +677,8 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
     out << "gpurotate bench on " << prop.name << " (" << prop.multiProcessorCount << " SMs, " << prop.l2CacheSize / (1024 * 1024)
         << " MiB L2), driver " << driver / 1000 << "." << (driver % 1000) / 10 << ", runtime " << runtime / 1000 << "."
         << (runtime % 1000) / 10 << ", NPP " << (Peers::npp_compiled_in() ? "yes" : "not compiled in") << "\n"
+        << "DRAM " << static_cast<int>(detail::current_device_dram_bandwidth_per_sm() / 1e9) << " GB/s per SM at peak: the production kernels' blocks-per-SM caps "
+        << (detail::current_device_is_dram_rich() ? "of a DRAM-rich device (3-byte transposes only)" : "as tuned on the H100") << "\n"
         << "size " << options.width << "x" << options.height << ", " << options.reps
         << " samples per kernel (median, L2 flushed before each), GB/s = (bytes read + bytes written) / time;\n"
         << "loop GB/s: " << options.reps << " launches back to back; inside GB/s: one launch whose blocks repeat their work "
