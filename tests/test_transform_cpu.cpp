@@ -153,6 +153,28 @@ TEST_CASE("CPU kernels of every instruction set handle padded pitches at odd add
     }
 }
 
+TEST_CASE("CPU kernels of every instruction set mirror an output past the streaming threshold, chosen by its size") {
+    // Over 16 MiB, the most the threshold can be: the mirrors choose streaming stores themselves (by_size), with
+    // 3-byte pixels three vectors at a time and odd widths' tails, as an everyday 24 MP image does.
+    // Not structured bindings: clang 14 (the sanitizer builds) cannot capture them in CAPTURE's lambda.
+    for (const auto& format_and_side : {std::pair{gpurotate::PixelFormat{gpurotate::SampleType::u8, 4}, std::int64_t{2051}},
+                                        std::pair{gpurotate::PixelFormat{gpurotate::SampleType::u8, 3}, std::int64_t{2367}}}) {
+        const gpurotate::PixelFormat format = format_and_side.first;
+        const std::int64_t side = format_and_side.second;
+        const gpurotate::Image src = test_support::random_image(side, side, format, 4242);
+        REQUIRE(static_cast<std::int64_t>(src.size_bytes()) >= gpurotate::detail::streaming_store_min_bytes());
+        for (const Orientation o : {Orientation::flip_h, Orientation::flip_v, Orientation::rot180}) {
+            const gpurotate::Image expected = reference::transform(src, o);
+            std::vector<std::byte> out(expected.size_bytes());
+            CAPTURE(gpurotate::to_string(format));
+            CAPTURE(gpurotate::name(o));
+            for (const auto kernels : gpurotate::detail::runnable_cpu_kernels()) {
+                check_kernels_on(src.view(), o, expected, 3, kernels, gpurotate::detail::CpuStores::by_size, out.data(), expected.view().pitch);
+            }
+        }
+    }
+}
+
 #if GPUROTATE_TEST_WITH_OPENCV
 TEST_CASE("CPU backend matches OpenCV's rotate, flip and transpose") {
     for (int width : {1, 2, 3, 4, 6, 8, 12, 16}) {

@@ -169,7 +169,7 @@ int run_cpu_bench(const BenchOptions& options, std::ostream& out) {
     const unsigned cores = detail::usable_cores();
     out << "gpurotate bench --cpu: " << cores << (cores == 1 ? " usable core, " : " usable cores, ") << threads << " used; "
         << name(kernels) << " kernels; mirrors' stores "
-        << (options.cpu_stores.empty() ? "streaming from " + std::to_string(detail::streaming_store_min_bytes() >> 20) + " MiB of output" : options.cpu_stores)
+        << (options.cpu_stores.empty() ? "streaming from " + std::to_string(detail::streaming_store_min_bytes() >> 10) + " KiB of output" : options.cpu_stores)
         << "; " << opencv_note
         << "\n" << options.reps << " samples each (median), gpurotate, OpenCV and a memcpy of the same bytes on the same threads interleaved;\n"
         << "GB/s = (bytes read + bytes written) / time; %memcpy = memcpy time / gpurotate time; vs OpenCV = OpenCV time / gpurotate time;\n"

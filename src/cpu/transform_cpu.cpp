@@ -20,8 +20,10 @@ std::string_view name(CpuKernels kernels) {
 
 namespace {
 
-// The size of the last-level cache cpu0 sees, from Linux's sysfs ("32768K"); 0 where it cannot be read.
-std::int64_t last_level_cache_bytes() {
+// The size of the level-3 cache cpu0 sees, from Linux's sysfs ("32768K"); 0 where it cannot be read or there is
+// none (a VM that shows only L1 and L2 would otherwise set the threshold at half an L2, streaming outputs that
+// fit the cache).
+std::int64_t level3_cache_bytes() {
     int best_level = 0;
     std::int64_t best_bytes = 0;
     for (int index = 0; index < 8; ++index) {
@@ -38,7 +40,7 @@ std::int64_t last_level_cache_bytes() {
             best_bytes = bytes;
         }
     }
-    return best_bytes;
+    return best_level >= 3 ? best_bytes : 0;
 }
 
 }  // namespace
@@ -46,7 +48,7 @@ std::int64_t last_level_cache_bytes() {
 std::int64_t streaming_store_min_bytes() {
     static const std::int64_t min_bytes = [] {
         constexpr std::int64_t at_most = std::int64_t{16} << 20;
-        const std::int64_t cache = last_level_cache_bytes();
+        const std::int64_t cache = level3_cache_bytes();
         return cache > 0 ? std::min(cache / 2, at_most) : at_most;
     }();
     return min_bytes;

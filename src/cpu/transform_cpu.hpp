@@ -30,13 +30,14 @@ const std::vector<CpuKernels>& runnable_cpu_kernels();
 /// bench's memcpy split by the same rules.
 inline constexpr std::int64_t min_bytes_per_thread_mirrors = 2 << 20, min_bytes_per_thread_transposes = 1 << 20;
 
-/// Output bytes from which the mirrors write with streaming stores, past the caches: half the last-level cache
-/// (source and output then no longer both fit), read once from sysfs, and at most 16 MiB. Below it plain stores win,
-/// since the output stays in the cache for whatever reads it next; above it a plain store first reads the line it
-/// writes. 2-core EPYC VM (32 MiB L3), u8c1 flip-v: 2 MB 0.045 ms plain against 0.074 streaming, 72 MB 4.2-4.6
-/// against 3.2-3.4. The 16-core Xeon host of the H100 machine reports 300 MiB, yet streaming won there from 18 MB
-/// (6000x4000 rot180 of u8c1 on 16 threads 0.30-0.35 ms against 0.55-0.61) and lost at 6 MB: hence the cap
-/// (bench/RESULTS.md, twentieth session; `bench --cpu --cpu-stores` compares the two).
+/// Output bytes from which the mirrors write with streaming stores, past the caches: half the level-3 cache
+/// (source and output then no longer both fit), read once from sysfs, and at most 16 MiB (16 MiB where sysfs shows
+/// no L3). Below it plain stores win, since the output stays in the cache for whatever reads it next; above it a
+/// plain store first reads the line it writes. 2-core EPYC VM (32 MiB L3), u8c1 flip-v: 2 MB 0.045 ms plain
+/// against 0.074 streaming; 72 MB 4.6-5.2 ms as row memcpys against 3.1-3.4 streaming. The 16-core Xeon host of
+/// the H100 machine reports 300 MiB, yet streaming won there from 18 MB (3000x2000 u8c3 rot180 on one thread
+/// 3.7-3.8 ms plain against 2.5-2.9) and lost at 6 MB (u8c1): hence the cap (bench/RESULTS.md, twentieth session;
+/// `bench --cpu --cpu-stores` compares the two).
 std::int64_t streaming_store_min_bytes();
 
 /// How the mirrors store their output: streaming from streaming_store_min_bytes() on, or either way for every size
