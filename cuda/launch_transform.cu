@@ -3,6 +3,8 @@
 // (launch.cuh, cuda/instantiate/).
 
 #include "check.cuh"
+#include "device_query.cuh"
+#include "kernels/mirror_rows.cuh"
 #include "launch.cuh"
 #include "pixel_width_dispatch.cuh"
 
@@ -40,6 +42,40 @@ AutomaticChoice automatic_choice(std::size_t pixel_bytes) {
     return {true, CudaKernel::tile32_padded};
 }
 
+/// Runs an axis-keeping element on a batch with mirror_rows_kernel where it applies: more than one image, each
+/// image's rows right after the one before on both sides, rows of whole aligned 16-byte vectors, pixels of 1, 2, 4,
+/// 8 or 16 bytes (a vector holds whole pixels), under 2^31 vectors. Returns whether it did.
+bool launched_mirror_rows(ConstImageView src, ImageView dst, AxisMap map, const BatchLayout& batch, cudaStream_t stream) {
+    const std::size_t bytes = src.format.pixel_bytes(), row_bytes = src.row_bytes();
+    const auto images = static_cast<std::uint64_t>(batch.count);
+    if (map.swap_axes || images < 2 || 16 % bytes != 0 || row_bytes % 16 != 0 || row_bytes == 0 || batch.nreps != 1) return false;
+    if (!allows_aligned_word(src.data, src.pitch, 16) || !allows_aligned_word(dst.data, dst.pitch, 16)) return false;
+    if (batch.src_image_stride != src.pitch * static_cast<std::size_t>(src.height) ||
+        batch.dst_image_stride != dst.pitch * static_cast<std::size_t>(dst.height)) {
+        return false;
+    }
+    const std::uint64_t vectors_per_row = row_bytes / 16, rows = static_cast<std::uint64_t>(src.height) * images;
+    if (rows * vectors_per_row >= (std::uint64_t{1} << 31) || src.height >= (std::int64_t{1} << 31)) return false;
+    const MirrorRowsArgs args{src.data, dst.data, src.pitch, dst.pitch, static_cast<std::uint32_t>(vectors_per_row),
+                              static_cast<std::uint32_t>(src.height), static_cast<std::uint32_t>(rows * vectors_per_row)};
+    // At most as many blocks as the GPU holds at once; each thread then steps on.
+    const std::uint64_t per_block = static_cast<std::uint64_t>(mirror_rows_threads) * mirror_rows_vectors_per_thread;
+    const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>((args.vectors + per_block - 1) / per_block,
+                                                                      static_cast<std::uint64_t>(current_device_multiprocessors()) * mirror_rows_blocks_per_sm));
+    return with_pixel_width(bytes, [&](auto width) {
+        constexpr int S = decltype(width)::value;
+        if constexpr (16 % S == 0) {
+            const auto launch = [&](auto kernel) { kernel<<<blocks, mirror_rows_threads, 0, stream>>>(args); };
+            if (map.mirror_x && map.mirror_y) {
+                launch(mirror_rows_kernel<S, true, true>);
+            } else if (map.mirror_x) {
+                launch(mirror_rows_kernel<S, true, false>);
+            } else {
+                launch(mirror_rows_kernel<S, false, true>);
+            }
+        }
+    });
+}
 
 }  // namespace
 
@@ -78,6 +114,10 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
                                                        cudaMemcpyDeviceToDevice, stream));
             }
         }
+        return;
+    }
+    if (kernel == CudaKernel::automatic && launched_mirror_rows(src, dst, map, batch, stream)) {
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
         return;
     }
     if (!map.swap_axes && !map.mirror_y && images > 1 && batch.src_image_stride == src.pitch * static_cast<std::size_t>(src.height) &&

@@ -261,6 +261,40 @@ TEST_CASE("transform_device_batch transforms every image of a batch in one launc
     }
 }
 
+TEST_CASE("transform_device_batch mirrors a batch larger than one pass of the whole GPU's threads") {
+    // 12 stacked 2048x1024 u8 images, 25 MB: the batch mirror's threads (8 blocks of 256 an SM, 2 vectors each)
+    // cover it in several steps on any GPU of up to 750 SMs, so every step of their loop is checked.
+    constexpr int count = 12;
+    const gpurotate::PixelFormat format{gpurotate::SampleType::u8, 1};
+    const std::int64_t width = 2048, height = 1024;
+    const gpurotate::Image tall = test_support::random_image(width, height * count, format, 31);
+    const std::size_t bytes = tall.size_bytes(), stride = bytes / count;
+    void* d_src = nullptr;
+    void* d_dst = nullptr;
+    REQUIRE_CUDA(cudaMalloc(&d_src, bytes));
+    REQUIRE_CUDA(cudaMalloc(&d_dst, bytes));
+    REQUIRE_CUDA(cudaMemcpy(d_src, tall.data(), bytes, cudaMemcpyHostToDevice));
+    for (const Orientation o : {Orientation::flip_h, Orientation::flip_v, Orientation::rot180}) {
+        REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, bytes));
+        const gpurotate::ConstImageView sv(static_cast<std::byte*>(d_src), width, height, static_cast<std::size_t>(width), format);
+        const gpurotate::ImageView dv{static_cast<std::byte*>(d_dst), width, height, static_cast<std::size_t>(width), format};
+        gpurotate::transform_device_batch(sv, dv, o, count, stride, stride, nullptr);
+        gpurotate::Image got(width, height * count, format);
+        REQUIRE_CUDA(cudaMemcpy(got.data(), d_dst, bytes, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < count; ++i) {
+            gpurotate::Image one(width, height, format);
+            std::memcpy(one.data(), tall.view().row(height * i), one.size_bytes());
+            const gpurotate::Image expected = reference::transform(one, o);
+            const gpurotate::ConstImageView got_one{got.view().row(height * i), width, height, static_cast<std::size_t>(width), format};
+            CAPTURE(gpurotate::name(o));
+            CAPTURE(i);
+            CHECK(test_support::first_difference(got_one, expected.view()) == -1);
+        }
+    }
+    REQUIRE_CUDA(cudaFree(d_src));
+    REQUIRE_CUDA(cudaFree(d_dst));
+}
+
 TEST_CASE("transform_device_batch_elements gives each image of a batch its own element") {
     // Square images take all 8 elements in one batch (each at least twice, in a shuffled order); oblong ones
     // take the four that swap the axes, then the four that keep them. A batch stride off 16 bytes takes the
