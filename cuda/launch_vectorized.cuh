@@ -34,7 +34,7 @@ bool shifted_columns(const Launch& l) {
 }
 
 /// Whether the current device has markedly more DRAM bandwidth per SM than the H100 (SXM: 3.35 TB/s over 132 SMs,
-/// 25 GB/s each) that the caps below were tuned on, as the H200 has (4.8 TB/s over the same 132 SMs, 37 GB/s):
+/// 25 GB/s each) that the caps below were tuned on, as the H200 has (4.8 TB/s over the same 132 SMs, 36 GB/s):
 /// keeping its memory busy takes more bytes in flight an SM, so fewer blocks in flight starve it. Its study
 /// rows (bench/RESULTS.md, twentieth session), capped against uncapped: 2-, 6- and 12-byte transposes 72-89%
 /// against 79-98% of copy on a batch of 768 planes of 224x224, u16c3 86.5 against 91.8% at 8192x8192; the
@@ -51,7 +51,9 @@ inline bool current_device_is_dram_rich() { return current_device_dram_bandwidth
 /// good on 8192x8192 and on batches of 1080x1920 and 800x600 alike: 3 for 2-byte pixels (+1.6 to +2.7
 /// points on the batches), 2 for 3-, 6- and 12-byte (+0.8 to +5.2 on the batches; at 8192x8192 level, and
 /// +2.6 for 6-byte pixels). The caps that helped 4- and 8-byte pixels at 8192x8192 (+2 to +3) cost 9 to 12
-/// points on a batch of 1080x1920 (u16c4 rot90 85% against 95% uncapped), so those run uncapped.
+/// points on a batch of 1080x1920 (u16c4 rot90 85% against 95% uncapped), so those run uncapped. Measured again
+/// in the twentieth session on the H100, the caps still win 1-3 points at 1920x1080 and 8192x8192 but lose 2-8 on
+/// batches of 224x224 (6-byte transposes 84-86% against 88%; 3- and 6-byte flip-v and rot180 85-89% against 93-95%).
 constexpr int tuned_blocks_per_sm(int pixel_bytes, bool dram_rich) {
     if (dram_rich) return pixel_bytes == 3 ? 2 : 0;
     switch (pixel_bytes) {

@@ -261,6 +261,30 @@ TEST_CASE("transform_device_batch transforms every image of a batch in one launc
     }
 }
 
+TEST_CASE("transform_device_batch flips a stacked batch taller than a grid's rows of tiles, as one tall image") {
+    // 4100 images of 4x1024 u8c4 flip as one image of 4,198,400 rows: 65,600 rows of 64-row tiles, past
+    // gridDim.y's 65,535, so the vectorized mirror's blocks step over tile rows.
+    constexpr int count = 4100;
+    const gpurotate::PixelFormat format{gpurotate::SampleType::u8, 4};
+    const std::int64_t width = 4, height = 1024;
+    const gpurotate::Image tall = test_support::random_image(width, height * count, format, 32);
+    const std::size_t bytes = tall.size_bytes(), stride = bytes / count, pitch = tall.view().row_bytes();
+    void* d_src = nullptr;
+    void* d_dst = nullptr;
+    REQUIRE_CUDA(cudaMalloc(&d_src, bytes));
+    REQUIRE_CUDA(cudaMalloc(&d_dst, bytes));
+    REQUIRE_CUDA(cudaMemcpy(d_src, tall.data(), bytes, cudaMemcpyHostToDevice));
+    REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, bytes));
+    const gpurotate::ConstImageView sv(static_cast<std::byte*>(d_src), width, height, pitch, format);
+    const gpurotate::ImageView dv{static_cast<std::byte*>(d_dst), width, height, pitch, format};
+    gpurotate::transform_device_batch(sv, dv, Orientation::flip_h, count, stride, stride, nullptr);
+    gpurotate::Image got(width, height * count, format);
+    REQUIRE_CUDA(cudaMemcpy(got.data(), d_dst, bytes, cudaMemcpyDeviceToHost));
+    CHECK(test_support::first_difference(got.view(), reference::transform(tall, Orientation::flip_h).view()) == -1);
+    REQUIRE_CUDA(cudaFree(d_src));
+    REQUIRE_CUDA(cudaFree(d_dst));
+}
+
 TEST_CASE("transform_device_batch mirrors a batch larger than one pass of the whole GPU's threads") {
     // 12 stacked 2048x1024 u8 images, 25 MB: the batch mirror's threads (8 blocks of 256 an SM, 2 vectors each)
     // cover it in several steps on any GPU of up to 750 SMs, so every step of their loop is checked.

@@ -30,7 +30,7 @@ inline constexpr int mirror_rows_vectors_per_thread = 2;
 /// by: the kernel is held to the 32 registers a thread that takes.
 inline constexpr int mirror_rows_blocks_per_sm = 8;
 
-/// The pixels of S bytes (1, 2, 4, 8 or 16) held by a 16-byte vector, in the opposite order.
+/// The pixels of S bytes (1, 2, 4, 8 or 16; the launcher uses 1 and 2) held by a 16-byte vector, in the opposite order.
 template <int S>
 __device__ __forceinline__ uint4 reverse_pixels(uint4 v) {
     if constexpr (S == 1) {
