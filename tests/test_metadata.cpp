@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <map>
 #include <random>
 
 using gpurotate::Orientation;
@@ -358,6 +359,179 @@ TEST_CASE("the resolution travels between JPEG (JFIF), PNG (pHYs), TIFF and BMP,
     const auto from_bmp = gpurotate::read_metadata(dir.file("b.png")).resolution;
     REQUIRE(from_bmp);
     CHECK(from_bmp->x == doctest::Approx(28.35));
+}
+
+namespace {
+
+// One TIFF directory entry: tag, type, count and its values' bytes in the file's byte order.
+struct TiffEntry {
+    std::uint16_t tag, type;
+    std::uint32_t count;
+    std::vector<std::uint8_t> value;
+};
+
+// Integers in a byte order, for building and reading TIFF structures here.
+struct Order {
+    bool big;
+    std::vector<std::uint8_t> bytes(std::uint32_t v, int size) const {
+        std::vector<std::uint8_t> b(static_cast<std::size_t>(size));
+        for (int i = 0; i < size; ++i) b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * (big ? size - 1 - i : i)));
+        return b;
+    }
+    std::uint32_t get(const std::vector<std::uint8_t>& b, std::size_t at, int size) const {
+        std::uint32_t v = 0;
+        for (int i = 0; i < size; ++i) v = v << 8 | b.at(at + static_cast<std::size_t>(big ? i : size - 1 - i));
+        return v;
+    }
+    TiffEntry shorts(std::uint16_t tag, std::uint32_t v) const { return {tag, 3, 1, bytes(v, 2)}; }
+    TiffEntry longs(std::uint16_t tag, std::uint32_t v) const { return {tag, 4, 1, bytes(v, 4)}; }
+    TiffEntry ascii(std::uint16_t tag, const std::string& text) const {
+        return {tag, 2, static_cast<std::uint32_t>(text.size() + 1), std::vector<std::uint8_t>(text.c_str(), text.c_str() + text.size() + 1)};
+    }
+    TiffEntry rationals(std::uint16_t tag, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& values) const {
+        std::vector<std::uint8_t> b;
+        for (const auto& v : values) {
+            for (const std::uint32_t part : {v.first, v.second}) {
+                const auto p = bytes(part, 4);
+                b.insert(b.end(), p.begin(), p.end());
+            }
+        }
+        return {tag, 5, static_cast<std::uint32_t>(values.size()), b};
+    }
+};
+
+// Appends a directory at `file`'s end (values that do not fit an entry right after it) and returns its offset.
+std::uint32_t append_directory(std::vector<std::uint8_t>& file, const std::vector<TiffEntry>& entries, const Order& o) {
+    if (file.size() % 2) file.push_back(0);
+    const auto at = static_cast<std::uint32_t>(file.size());
+    std::vector<std::uint8_t> out = o.bytes(static_cast<std::uint32_t>(entries.size()), 2), values;
+    const std::size_t values_at = at + 2 + entries.size() * 12 + 4;
+    for (const TiffEntry& e : entries) {
+        for (const auto& part : {o.bytes(e.tag, 2), o.bytes(e.type, 2), o.bytes(e.count, 4)}) out.insert(out.end(), part.begin(), part.end());
+        if (e.value.size() <= 4) {
+            std::vector<std::uint8_t> field = e.value;
+            field.resize(4, 0);
+            out.insert(out.end(), field.begin(), field.end());
+        } else {
+            const auto offset = o.bytes(static_cast<std::uint32_t>(values_at + values.size()), 4);
+            out.insert(out.end(), offset.begin(), offset.end());
+            values.insert(values.end(), e.value.begin(), e.value.end());
+            if (values.size() % 2) values.push_back(0);
+        }
+    }
+    const auto next = o.bytes(0, 4);
+    out.insert(out.end(), next.begin(), next.end());
+    file.insert(file.end(), out.begin(), out.end());
+    file.insert(file.end(), values.begin(), values.end());
+    return at;
+}
+
+// The entries of the directory at `at` (tag -> entry), read back independently of gpurotate's reader.
+std::map<std::uint16_t, TiffEntry> read_entries(const std::vector<std::uint8_t>& b, std::size_t at, const Order& o) {
+    std::map<std::uint16_t, TiffEntry> entries;
+    const std::uint32_t n = o.get(b, at, 2);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::size_t e = at + 2 + i * 12;
+        TiffEntry entry{static_cast<std::uint16_t>(o.get(b, e, 2)), static_cast<std::uint16_t>(o.get(b, e + 2, 2)), o.get(b, e + 4, 4), {}};
+        const std::size_t size = static_cast<std::size_t>(entry.count) * (entry.type == 3 ? 2 : entry.type == 4 ? 4 : entry.type == 5 ? 8 : 1);
+        const std::size_t where = size <= 4 ? e + 8 : o.get(b, e + 8, 4);
+        entry.value.assign(b.begin() + static_cast<std::ptrdiff_t>(where), b.begin() + static_cast<std::ptrdiff_t>(where + size));
+        entries[entry.tag] = entry;
+    }
+    return entries;
+}
+
+// A 4x2 RGB TIFF whose first directory points at an EXIF directory (with an Interoperability directory) and a
+// GPS directory, laid out image, EXIF, Interoperability, GPS, first directory, in the byte order `o`.
+std::vector<std::uint8_t> tiff_with_exif_and_gps(const Order& o) {
+    std::vector<std::uint8_t> file = o.big ? std::vector<std::uint8_t>{'M', 'M', 0, 42, 0, 0, 0, 0} : std::vector<std::uint8_t>{'I', 'I', 42, 0, 0, 0, 0, 0};
+    const std::uint32_t pixels_at = static_cast<std::uint32_t>(file.size());
+    for (int v = 0; v < 24; ++v) file.push_back(static_cast<std::uint8_t>(10 * v));
+    std::vector<std::uint8_t> eights;
+    for (int i = 0; i < 3; ++i) {
+        const auto eight = o.bytes(8, 2);
+        eights.insert(eights.end(), eight.begin(), eight.end());
+    }
+    const std::uint32_t interoperability = append_directory(file, {o.ascii(1, "R98")}, o);
+    const std::uint32_t exif = append_directory(file, {o.rationals(33434, {{1, 250}}), o.shorts(34855, 400), o.ascii(36867, "2026:11:25 10:00:00"),
+                                                       o.longs(40962, 4), o.longs(40963, 2), o.longs(40965, interoperability)}, o);
+    const std::uint32_t gps = append_directory(file, {{0, 1, 4, {2, 3, 0, 0}}, o.ascii(1, "N"), o.rationals(2, {{48, 1}, {51, 1}, {2400, 100}})}, o);
+    const std::uint32_t first = append_directory(file, {o.shorts(256, 4), o.shorts(257, 2), {258, 3, 3, eights}, o.shorts(259, 1), o.shorts(262, 2),
+                                                        o.longs(273, pixels_at), o.shorts(277, 3), o.longs(278, 2), o.longs(279, 24), o.longs(34665, exif),
+                                                        o.longs(34853, gps)}, o);
+    const auto offset = o.bytes(first, 4);
+    std::copy(offset.begin(), offset.end(), file.begin() + 4);
+    return file;
+}
+
+// Checks that `block` (an EXIF block) holds the test TIFF's EXIF and GPS entries, with the pixel dimensions given.
+void check_exif_block(const std::vector<std::uint8_t>& block, std::uint32_t pixel_x, std::uint32_t pixel_y) {
+    REQUIRE(block.size() > 8);
+    const Order o{block[0] == 'M'};
+    const auto first = read_entries(block, o.get(block, 4, 4), o);
+    REQUIRE(first.size() == 2);
+    REQUIRE(first.count(34665) == 1);
+    REQUIRE(first.count(34853) == 1);
+    const auto exif = read_entries(block, o.get(first.at(34665).value, 0, 4), o);
+    CHECK(exif.at(33434).value == o.rationals(33434, {{1, 250}}).value);
+    CHECK(o.get(exif.at(34855).value, 0, 2) == 400);
+    CHECK(exif.at(36867).value == o.ascii(36867, "2026:11:25 10:00:00").value);
+    CHECK(o.get(exif.at(40962).value, 0, 4) == pixel_x);
+    CHECK(o.get(exif.at(40963).value, 0, 4) == pixel_y);
+    const auto interoperability = read_entries(block, o.get(exif.at(40965).value, 0, 4), o);
+    CHECK(interoperability.at(1).value == o.ascii(1, "R98").value);
+    const auto gps = read_entries(block, o.get(first.at(34853).value, 0, 4), o);
+    CHECK(gps.at(0).value == std::vector<std::uint8_t>{2, 3, 0, 0});
+    CHECK(gps.at(1).value == o.ascii(1, "N").value);
+    CHECK(gps.at(2).value == o.rationals(2, {{48, 1}, {51, 1}, {2400, 100}}).value);
+}
+
+}  // namespace
+
+TEST_CASE("a TIFF's EXIF and GPS directories travel to JPEG, PNG and WebP as their EXIF block, in either byte order") {
+    test_support::TempDir dir;
+    for (const bool big : {false, true}) {
+        CAPTURE(big);
+        const Order o{big};
+        const std::string in = dir.file(big ? "in-mm.tif" : "in-ii.tif");
+        const auto tiff = tiff_with_exif_and_gps(o);
+        test_support::write_bytes(in, std::string(tiff.begin(), tiff.end()));
+        check_exif_block(gpurotate::read_metadata(in).exif, 4, 2);
+#if GPUROTATE_TEST_WITH_OPENCV
+        for (const std::string out : {"o.jpg", "o.png", "o.webp"}) {
+            CAPTURE(out);
+            const auto r = run(quote(exe) + " " + quote(in) + " --rot90 -v --overwrite -o " + quote(dir.file(out)));
+            REQUIRE(r.status == 0);
+            CHECK(r.output.find("EXIF") == std::string::npos);  // nothing said lost
+            CHECK(r.output.find("GPS") == std::string::npos);
+            CHECK(gpurotate::read_image(dir.file(out)).width() == 2);
+            check_exif_block(gpurotate::read_metadata(dir.file(out)).exif, 2, 4);  // the dimensions swapped with the axes
+        }
+        // A TIFF output holds no EXIF block, and says so.
+        const auto t = run(quote(exe) + " " + quote(in) + " --rot90 -v --overwrite -o " + quote(dir.file("o.tif")));
+        REQUIRE(t.status == 0);
+        CHECK(t.output.find("not written: EXIF") != std::string::npos);
+#endif
+    }
+    // A damaged GPS pointer: neither directory travels, and a read says both are left behind.
+    auto damaged = tiff_with_exif_and_gps(Order{false});
+    const auto first = read_entries(damaged, Order{false}.get(damaged, 4, 4), Order{false});
+    const std::size_t count_at = Order{false}.get(damaged, 4, 4);
+    for (std::uint32_t i = 0; i < first.size(); ++i) {
+        const std::size_t e = count_at + 2 + i * 12;
+        if (Order{false}.get(damaged, e, 2) == 34853) {
+            const auto past = Order{false}.bytes(static_cast<std::uint32_t>(damaged.size() + 100), 4);
+            std::copy(past.begin(), past.end(), damaged.begin() + static_cast<std::ptrdiff_t>(e + 8));
+        }
+    }
+    test_support::write_bytes(dir.file("damaged.tif"), std::string(damaged.begin(), damaged.end()));
+    CHECK(gpurotate::read_metadata(dir.file("damaged.tif")).exif.empty());
+#if GPUROTATE_TEST_WITH_OPENCV
+    const auto d = run(quote(exe) + " " + quote(dir.file("damaged.tif")) + " --rot90 -o " + quote(dir.file("d.jpg")));
+    REQUIRE(d.status == 0);
+    CHECK(d.output.find("EXIF") != std::string::npos);
+    CHECK(d.output.find("GPS") != std::string::npos);
+#endif
 }
 
 TEST_CASE("XMP travels between JPEG, PNG, TIFF and WebP, and formats without a place for it say so") {

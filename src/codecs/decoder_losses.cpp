@@ -3,6 +3,7 @@
 #include "codecs/byte_order.hpp"
 #include "codecs/container_walks.hpp"
 #include "codecs/tiff_directory.hpp"
+#include "codecs/tiff_exif.hpp"
 #include "core/text.hpp"
 
 #include <algorithm>
@@ -16,7 +17,7 @@ std::string samples_phrase(std::uint64_t bits, PixelFormat decoded) {
     return "its " + std::to_string(bits) + "-bit samples (read as " + std::to_string(bits_of(decoded.sample)) + "-bit)";
 }
 
-void tiff_losses(const TiffDirectory& d, PixelFormat decoded, DecoderLosses& out) {
+void tiff_losses(const std::vector<std::uint8_t>& file, const TiffDirectory& d, PixelFormat decoded, DecoderLosses& out) {
     if (d.pages > 1) out.image.push_back(d.pages == 2 ? "its page 2 (the first is read)" : "pages 2-" + std::to_string(d.pages) + " (the first is read)");
     const std::uint64_t channels = d.value(277).value_or(1), bits = d.value(258).value_or(1), photometric = d.value(262).value_or(1);
     if (photometric == 5) {
@@ -34,10 +35,13 @@ void tiff_losses(const TiffDirectory& d, PixelFormat decoded, DecoderLosses& out
     if (photometric != 3 && bits != static_cast<std::uint64_t>(bits_of(decoded.sample)) && decoded.sample != SampleType::f32) {
         out.image.push_back(samples_phrase(bits, decoded));
     }
+    // EXIF and GPS travel as the EXIF block (metadata.cpp, tiff_exif.cpp) where they can be copied; a TIFF output,
+    // which holds no EXIF block, says so itself (image_sink.cpp).
+    const bool exif_carried = !exif_of_tiff(file, d).empty();
     const auto name = [&](std::uint16_t tag) -> const char* {
         switch (tag) {
-            case 34665: return "EXIF";
-            case 34853: return "GPS";
+            case 34665: return exif_carried ? nullptr : "EXIF";
+            case 34853: return exif_carried ? nullptr : "GPS";
             case 33723: return "IPTC";
             default: return nullptr;
         }
@@ -144,7 +148,7 @@ std::optional<std::vector<std::string>> exr_channels(const std::vector<std::uint
 
 DecoderLosses decoder_losses(const std::vector<std::uint8_t>& bytes, PixelFormat decoded) {
     DecoderLosses out;
-    if (const auto directory = read_tiff_directory(bytes)) tiff_losses(*directory, decoded, out);
+    if (const auto directory = read_tiff_directory(bytes)) tiff_losses(bytes, *directory, decoded, out);
     bmp_losses(bytes, out);
     hdr_losses(bytes, out);
     psd_losses(bytes, decoded, out);

@@ -4,6 +4,7 @@
 #include "codecs/container_walks.hpp"
 #include "codecs/jpeg_segments.hpp"
 #include "codecs/tiff_directory.hpp"
+#include "codecs/tiff_exif.hpp"
 #include "codecs/png_chunks.hpp"
 
 #include <zlib.h>
@@ -267,6 +268,8 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
         auto xmp = tiff->bytes_of(file, 700, 1);
         if (!xmp) xmp = tiff->bytes_of(file, 700, 7);
         if (xmp) meta.xmp.assign(xmp->begin(), xmp->end());
+        // Its EXIF and GPS directories, as the block other formats carry.
+        meta.exif = exif_of_tiff(file, *tiff);
         // XResolution and YResolution (RATIONALs), ResolutionUnit (1 none, 2 inch, 3 cm; 2 where absent).
         const auto rational = [&](std::uint16_t tag) -> double {
             const auto e = tiff->entries.find(tag);

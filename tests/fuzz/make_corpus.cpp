@@ -167,6 +167,19 @@ int main(int argc, char** argv) {
     with_meta.metadata = &meta;
     save(dir, "metadata.jpg", gpurotate::encode_image(noise(5, 4, {SampleType::u8, 3}, 97).view(), ".jpg", with_meta));
     save(dir, "metadata.png", gpurotate::encode_image(noise(5, 4, {SampleType::u8, 3}, 96).view(), ".png", with_meta));
+    // A TIFF whose first directory points at an EXIF directory (with an Interoperability directory) and a GPS
+    // directory, which metadata_of copies into an EXIF block (tiff_exif.cpp); built as test_metadata.cpp's.
+    save(dir, "tiff-exif-gps.tif", {
+        73, 73, 42, 0, 206, 0, 0, 0, 10, 20, 30, 40, 50, 60, 70, 80, 1, 0, 1, 0, 2, 0, 4, 0, 0, 0, 82, 57, 56, 0, 0, 0, 0,
+        0, 6, 0, 154, 130, 5, 0, 1, 0, 0, 0, 112, 0, 0, 0, 39, 136, 3, 0, 1, 0, 0, 0, 144, 1, 0, 0, 3, 144, 2, 0, 20, 0, 0,
+        0, 120, 0, 0, 0, 2, 160, 4, 0, 1, 0, 0, 0, 4, 0, 0, 0, 3, 160, 4, 0, 1, 0, 0, 0, 2, 0, 0, 0, 5, 160, 4, 0, 1, 0, 0,
+        0, 16, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 250, 0, 0, 0, 50, 48, 50, 54, 58, 49, 49, 58, 50, 53, 32, 49, 48, 58, 48,
+        48, 58, 48, 48, 0, 3, 0, 0, 0, 1, 0, 4, 0, 0, 0, 2, 3, 0, 0, 1, 0, 2, 0, 2, 0, 0, 0, 78, 0, 0, 0, 2, 0, 5, 0, 3, 0,
+        0, 0, 182, 0, 0, 0, 0, 0, 0, 0, 48, 0, 0, 0, 1, 0, 0, 0, 51, 0, 0, 0, 1, 0, 0, 0, 96, 9, 0, 0, 100, 0, 0, 0, 11, 0,
+        0, 1, 3, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 1, 3, 0, 1, 0, 0, 0, 2, 0, 0, 0, 2, 1, 3, 0, 1, 0, 0, 0, 8, 0, 0, 0, 3, 1, 3,
+        0, 1, 0, 0, 0, 1, 0, 0, 0, 6, 1, 3, 0, 1, 0, 0, 0, 1, 0, 0, 0, 17, 1, 4, 0, 1, 0, 0, 0, 8, 0, 0, 0, 21, 1, 3, 0, 1,
+        0, 0, 0, 1, 0, 0, 0, 22, 1, 4, 0, 1, 0, 0, 0, 2, 0, 0, 0, 23, 1, 4, 0, 1, 0, 0, 0, 8, 0, 0, 0, 105, 135, 4, 0, 1, 0,
+        0, 0, 34, 0, 0, 0, 37, 136, 4, 0, 1, 0, 0, 0, 140, 0, 0, 0, 0, 0, 0, 0});
     save(dir, "empty.bin", {});
     // Binary Netpbm (our reader) and a run-length coded BMP (expanded before stb), good and cut short.
     const auto text = [](const std::string& s, const Bytes& raster) {
@@ -187,6 +200,6 @@ int main(int argc, char** argv) {
         save(dir, std::string("cut-") + name, Bytes(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() - 3)));
         files += 2;
     }
-    std::printf("make_corpus: %d files in %s\n", files + 13, dir.c_str());
+    std::printf("make_corpus: %d files in %s\n", files + 14, dir.c_str());
     return 0;
 }
