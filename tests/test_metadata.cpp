@@ -15,6 +15,7 @@
 
 #include <cstring>
 #include <map>
+#include <optional>
 #include <random>
 
 using gpurotate::Orientation;
@@ -443,7 +444,8 @@ std::map<std::uint16_t, TiffEntry> read_entries(const std::vector<std::uint8_t>&
 
 // A 4x2 RGB TIFF whose first directory points at an EXIF directory (with an Interoperability directory) and a
 // GPS directory, laid out image, EXIF, Interoperability, GPS, first directory, in the byte order `o`.
-std::vector<std::uint8_t> tiff_with_exif_and_gps(const Order& o) {
+std::vector<std::uint8_t> tiff_with_exif_and_gps(const Order& o, const std::vector<TiffEntry>& more_exif = {},
+                                                  const std::optional<TiffEntry>& gps_pointer = std::nullopt) {
     std::vector<std::uint8_t> file = o.big ? std::vector<std::uint8_t>{'M', 'M', 0, 42, 0, 0, 0, 0} : std::vector<std::uint8_t>{'I', 'I', 42, 0, 0, 0, 0, 0};
     const std::uint32_t pixels_at = static_cast<std::uint32_t>(file.size());
     for (int v = 0; v < 24; ++v) file.push_back(static_cast<std::uint8_t>(10 * v));
@@ -453,12 +455,14 @@ std::vector<std::uint8_t> tiff_with_exif_and_gps(const Order& o) {
         eights.insert(eights.end(), eight.begin(), eight.end());
     }
     const std::uint32_t interoperability = append_directory(file, {o.ascii(1, "R98")}, o);
-    const std::uint32_t exif = append_directory(file, {o.rationals(33434, {{1, 250}}), o.shorts(34855, 400), o.ascii(36867, "2026:11:25 10:00:00"),
-                                                       o.longs(40962, 4), o.longs(40963, 2), o.longs(40965, interoperability)}, o);
+    std::vector<TiffEntry> exif_entries = {o.rationals(33434, {{1, 250}}), o.shorts(34855, 400), o.ascii(36867, "2026:11:25 10:00:00"),
+                                           o.longs(40962, 4), o.longs(40963, 2), o.longs(40965, interoperability)};
+    exif_entries.insert(exif_entries.end(), more_exif.begin(), more_exif.end());
+    const std::uint32_t exif = append_directory(file, exif_entries, o);
     const std::uint32_t gps = append_directory(file, {{0, 1, 4, {2, 3, 0, 0}}, o.ascii(1, "N"), o.rationals(2, {{48, 1}, {51, 1}, {2400, 100}})}, o);
     const std::uint32_t first = append_directory(file, {o.shorts(256, 4), o.shorts(257, 2), {258, 3, 3, eights}, o.shorts(259, 1), o.shorts(262, 2),
                                                         o.longs(273, pixels_at), o.shorts(277, 3), o.longs(278, 2), o.longs(279, 24), o.longs(34665, exif),
-                                                        o.longs(34853, gps)}, o);
+                                                        gps_pointer.value_or(o.longs(34853, gps))}, o);
     const auto offset = o.bytes(first, 4);
     std::copy(offset.begin(), offset.end(), file.begin() + 4);
     return file;
@@ -497,6 +501,7 @@ TEST_CASE("a TIFF's EXIF and GPS directories travel to JPEG, PNG and WebP as the
         const auto tiff = tiff_with_exif_and_gps(o);
         test_support::write_bytes(in, std::string(tiff.begin(), tiff.end()));
         check_exif_block(gpurotate::read_metadata(in).exif, 4, 2);
+        CHECK(gpurotate::read_metadata(in).exif.at(0) == (big ? 'M' : 'I'));  // the values' byte order, kept
 #if GPUROTATE_TEST_WITH_OPENCV
         for (const std::string out : {"o.jpg", "o.png", "o.webp"}) {
             CAPTURE(out);
@@ -513,25 +518,40 @@ TEST_CASE("a TIFF's EXIF and GPS directories travel to JPEG, PNG and WebP as the
         CHECK(t.output.find("not written: EXIF") != std::string::npos);
 #endif
     }
-    // A damaged GPS pointer: neither directory travels, and a read says both are left behind.
-    auto damaged = tiff_with_exif_and_gps(Order{false});
-    const auto first = read_entries(damaged, Order{false}.get(damaged, 4, 4), Order{false});
-    const std::size_t count_at = Order{false}.get(damaged, 4, 4);
-    for (std::uint32_t i = 0; i < first.size(); ++i) {
-        const std::size_t e = count_at + 2 + i * 12;
-        if (Order{false}.get(damaged, e, 2) == 34853) {
-            const auto past = Order{false}.bytes(static_cast<std::uint32_t>(damaged.size() + 100), 4);
-            std::copy(past.begin(), past.end(), damaged.begin() + static_cast<std::ptrdiff_t>(e + 8));
-        }
-    }
-    test_support::write_bytes(dir.file("damaged.tif"), std::string(damaged.begin(), damaged.end()));
-    CHECK(gpurotate::read_metadata(dir.file("damaged.tif")).exif.empty());
+    // What cannot be copied is named in the warning, and the rest travels.
+    const Order le{false};
+    std::vector<std::uint8_t> big_maker_note(70000, 7), comment(1000, 'c');
+    std::vector<TiffEntry> crowd;  // 100 entries of 1 KB: past what one JPEG segment holds
+    for (std::uint16_t i = 0; i < 100; ++i) crowd.push_back({static_cast<std::uint16_t>(50000 + i), 7, 1000, comment});
+    const struct {
+        const char* name;
+        std::vector<std::uint8_t> file;
+        const char* said;  // the phrase the warning holds
+        bool exif_kept, gps_kept;
+    } cases[] = {
+        {"gps-past-end", tiff_with_exif_and_gps(le, {}, le.longs(34853, 1u << 30)), "GPS", true, false},
+        {"gps-as-short", tiff_with_exif_and_gps(le, {}, le.shorts(34853, 300)), "GPS", true, false},
+        {"gps-at-header", tiff_with_exif_and_gps(le, {}, le.longs(34853, 0)), "GPS", true, false},
+        {"entry-past-end", tiff_with_exif_and_gps(le, {{37510, 7, 100000, {}}}), "1 EXIF entry (damaged, or pointers to directories not copied)", true, true},
+        {"maker-note-70k", tiff_with_exif_and_gps(le, {{37500, 7, 70000, big_maker_note}}), "EXIF's MakerNote (over 64 KiB)", true, true},
+        {"crowded", tiff_with_exif_and_gps(le, crowd), "EXIF", false, true},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        const std::string in = dir.file(std::string(c.name) + ".tif");
+        test_support::write_bytes(in, std::string(c.file.begin(), c.file.end()));
+        const auto block = gpurotate::read_metadata(in).exif;
+        REQUIRE(!block.empty());
+        const auto first = read_entries(block, le.get(block, 4, 4), le);
+        CHECK((first.count(34665) == 1) == c.exif_kept);
+        CHECK((first.count(34853) == 1) == c.gps_kept);
 #if GPUROTATE_TEST_WITH_OPENCV
-    const auto d = run(quote(exe) + " " + quote(dir.file("damaged.tif")) + " --rot90 -o " + quote(dir.file("d.jpg")));
-    REQUIRE(d.status == 0);
-    CHECK(d.output.find("EXIF") != std::string::npos);
-    CHECK(d.output.find("GPS") != std::string::npos);
+        const auto r = run(quote(exe) + " " + quote(in) + " --rot90 --overwrite -o " + quote(dir.file(std::string(c.name) + ".jpg")));
+        REQUIRE(r.status == 0);
+        CHECK(r.output.find(std::string("not kept: ") + c.said) != std::string::npos);
+        CHECK(gpurotate::read_metadata(dir.file(std::string(c.name) + ".jpg")).exif.size() == block.size());
 #endif
+    }
 }
 
 TEST_CASE("XMP travels between JPEG, PNG, TIFF and WebP, and formats without a place for it say so") {

@@ -35,20 +35,10 @@ void tiff_losses(const std::vector<std::uint8_t>& file, const TiffDirectory& d, 
     if (photometric != 3 && bits != static_cast<std::uint64_t>(bits_of(decoded.sample)) && decoded.sample != SampleType::f32) {
         out.image.push_back(samples_phrase(bits, decoded));
     }
-    // EXIF and GPS travel as the EXIF block (metadata.cpp, tiff_exif.cpp) where they can be copied; a TIFF output,
-    // which holds no EXIF block, says so itself (image_sink.cpp).
-    const bool exif_carried = !exif_of_tiff(file, d).empty();
-    const auto name = [&](std::uint16_t tag) -> const char* {
-        switch (tag) {
-            case 34665: return exif_carried ? nullptr : "EXIF";
-            case 34853: return exif_carried ? nullptr : "GPS";
-            case 33723: return "IPTC";
-            default: return nullptr;
-        }
-    };
-    for (const std::uint16_t tag : d.tags) {
-        if (const char* n = name(tag)) out.metadata.emplace_back(n);
-    }
+    // EXIF and GPS travel as the EXIF block (metadata.cpp, tiff_exif.cpp) where they can be copied, and what of
+    // them cannot is named; a TIFF output, which holds no EXIF block, says so itself (image_sink.cpp).
+    for (std::string& left_out : exif_of_tiff(file, d).left_out) out.metadata.push_back(std::move(left_out));
+    if (std::find(d.tags.begin(), d.tags.end(), std::uint16_t{33723}) != d.tags.end()) out.metadata.emplace_back("IPTC");
 }
 
 void bmp_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {

@@ -269,7 +269,7 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
         if (!xmp) xmp = tiff->bytes_of(file, 700, 7);
         if (xmp) meta.xmp.assign(xmp->begin(), xmp->end());
         // Its EXIF and GPS directories, as the block other formats carry.
-        meta.exif = exif_of_tiff(file, *tiff);
+        meta.exif = exif_of_tiff(file, *tiff).block;
         // XResolution and YResolution (RATIONALs), ResolutionUnit (1 none, 2 inch, 3 cm; 2 where absent).
         const auto rational = [&](std::uint16_t tag) -> double {
             const auto e = tiff->entries.find(tag);

@@ -13,7 +13,7 @@ constexpr std::size_t app1_exif_max = 65535 - 2 - 6;  // a segment's length fiel
 
 // Bytes of one value of a TIFF type: BYTE, ASCII, SBYTE, UNDEFINED 1; SHORT, SSHORT 2; LONG, SLONG, FLOAT, IFD 4;
 // RATIONAL, SRATIONAL, DOUBLE 8; 0 for a type EXIF does not use.
-int value_size(std::uint64_t type) {
+std::uint64_t value_size(std::uint64_t type) {
     switch (type) {
         case 1: case 2: case 6: case 7: return 1;
         case 3: case 8: return 2;
@@ -30,33 +30,72 @@ struct Entry {
     std::vector<std::uint8_t> value;  ///< count values, in the file's byte order
 };
 
-// The entries of the classic-TIFF directory at `offset`, sorted by tag; nothing where its count or an entry runs
-// past the file. Entries of types EXIF does not use, or whose values lie outside the file, are left out.
-std::optional<std::vector<Entry>> read_directory(const std::vector<std::uint8_t>& file, std::uint64_t offset, bool big_endian) {
+struct Directory {
+    std::vector<Entry> entries;       ///< sorted by tag
+    int skipped = 0;                  ///< entries left out: values outside the file, an unknown type, a pointer not copied
+    bool maker_note_too_big = false;  ///< a MakerNote left out, larger by itself than the block may be
+};
+
+bool has_entry(const std::vector<Entry>& entries, std::uint16_t tag) {
+    return std::any_of(entries.begin(), entries.end(), [&](const Entry& e) { return e.tag == tag; });
+}
+
+// The directory at `offset` of a classic TIFF, sorted by tag; nothing where its entries run past the file, none is
+// left, or its entries but a MakerNote pass `budget` bytes (counted as they are read, so that a crafted file
+// cannot make this hold more; an entry larger than that by itself is left out, a MakerNote too).
+// `pointers_kept` are the tags whose pointer this copies (Interoperability in EXIF); any other pointer (the IFD
+// type, or the EXIF and GPS tags) would hold an offset into the file, meaningless in the block, and is skipped.
+std::optional<Directory> read_directory(const std::vector<std::uint8_t>& file, std::uint64_t offset, bool big_endian, std::uint64_t budget,
+                                        std::uint16_t pointer_kept = 0) {
     const auto count = read_unsigned(file, offset, 2, big_endian);
     if (!count || *count == 0 || offset + 2 + *count * 12 > file.size()) return std::nullopt;
-    std::vector<Entry> entries;
+    Directory d;
+    std::uint64_t total = 0;
     for (std::uint64_t i = 0; i < *count; ++i) {
         const std::uint64_t at = offset + 2 + i * 12;
         const auto tag = *read_unsigned(file, at, 2, big_endian), type = *read_unsigned(file, at + 2, 2, big_endian);
         const auto n = *read_unsigned(file, at + 4, 4, big_endian);
-        const std::uint64_t bytes = static_cast<std::uint64_t>(value_size(type)) * n;
-        if (bytes == 0 || bytes > app1_exif_max) continue;
+        const bool pointer = type == 13 || tag == tag_exif || tag == tag_gps || tag == tag_interoperability;
+        if (value_size(type) == 0 || n == 0 || (pointer && tag != pointer_kept)) {
+            ++d.skipped;
+            continue;
+        }
+        const std::uint64_t bytes = value_size(type) * n;  // at most 8 x (2^32 - 1): no overflow
         const std::uint64_t where = bytes <= 4 ? at + 8 : *read_unsigned(file, at + 8, 4, big_endian);
-        if (where > file.size() || file.size() - where < bytes) continue;
-        entries.push_back({static_cast<std::uint16_t>(tag), static_cast<std::uint16_t>(type), static_cast<std::uint32_t>(n),
-                           std::vector<std::uint8_t>(file.begin() + static_cast<std::ptrdiff_t>(where),
-                                                     file.begin() + static_cast<std::ptrdiff_t>(where + bytes))});
+        if (where > file.size() || file.size() - where < bytes) {
+            ++d.skipped;
+            continue;
+        }
+        if (12 + bytes > budget) {
+            if (tag == tag_maker_note) {
+                d.maker_note_too_big = true;
+            } else {
+                ++d.skipped;
+            }
+            continue;
+        }
+        if (tag != tag_maker_note) total += 12 + bytes;  // the MakerNote, at most `budget` itself, may go at the end
+        if (total > budget) return std::nullopt;
+        d.entries.push_back({static_cast<std::uint16_t>(tag), static_cast<std::uint16_t>(type), static_cast<std::uint32_t>(n),
+                             std::vector<std::uint8_t>(file.begin() + static_cast<std::ptrdiff_t>(where),
+                                                       file.begin() + static_cast<std::ptrdiff_t>(where + bytes))});
     }
-    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.tag < b.tag; });
-    return entries;
+    if (d.entries.empty()) return std::nullopt;
+    std::stable_sort(d.entries.begin(), d.entries.end(), [](const Entry& a, const Entry& b) { return a.tag < b.tag; });
+    return d;
 }
 
-// The offset a pointer entry (EXIF, GPS, Interoperability: one LONG or IFD) holds.
-std::optional<std::uint64_t> pointer_of(const std::vector<Entry>& entries, std::uint16_t tag, bool big_endian) {
+// What a pointer entry (EXIF, GPS, Interoperability: one LONG or IFD) holds, where it is well formed.
+struct Pointer {
+    bool present = false;
+    std::optional<std::uint64_t> offset;  ///< nothing where present but malformed
+};
+
+Pointer pointer_in(const std::vector<Entry>& entries, std::uint16_t tag, bool big_endian) {
     const auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.tag == tag; });
-    if (it == entries.end() || it->count != 1 || (it->type != 4 && it->type != 13)) return std::nullopt;
-    return read_unsigned(it->value, 0, 4, big_endian);
+    if (it == entries.end()) return {};
+    if (it->count != 1 || (it->type != 4 && it->type != 13)) return {true, std::nullopt};
+    return {true, read_unsigned(it->value, 0, 4, big_endian)};
 }
 
 // A TIFF structure being written in one byte order.
@@ -68,21 +107,29 @@ struct Block {
         for (int i = 0; i < size; ++i) bytes[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(value >> (8 * (big_endian ? size - 1 - i : i)));
     }
 
-    // Appends `entries` as a directory (at an even offset, its out-of-line values after it) and returns where
-    // each entry's value field lies, so that pointers can be set once their directories are written.
-    std::vector<std::size_t> append_directory(const std::vector<Entry>& entries) {
+    // Where the next directory goes: the next even offset.
+    std::uint32_t next_directory() const { return static_cast<std::uint32_t>(bytes.size() + bytes.size() % 2); }
+
+    // Appends `all` as a directory (at next_directory(), its out-of-line values after it), leaving the tags `skip` out,
+    // and returns where the entry `pointer`'s value field lies (0 where it has none), to be set once its directory
+    // is written.
+    std::size_t append_directory(const std::vector<Entry>& all, const std::vector<std::uint16_t>& skip = {}, std::uint16_t pointer = 0) {
+        std::vector<const Entry*> entries;
+        for (const Entry& e : all) {
+            if (std::find(skip.begin(), skip.end(), e.tag) == skip.end()) entries.push_back(&e);
+        }
         if (bytes.size() % 2) bytes.push_back(0);
         const std::size_t start = bytes.size();
         bytes.resize(start + 2 + entries.size() * 12 + 4, 0);  // the next-directory offset stays 0
         put(start, static_cast<std::uint32_t>(entries.size()), 2);
-        std::vector<std::size_t> value_fields;
+        std::size_t pointer_field = 0;
         for (std::size_t i = 0; i < entries.size(); ++i) {
-            const Entry& e = entries[i];
+            const Entry& e = *entries[i];
             const std::size_t at = start + 2 + i * 12;
             put(at, e.tag, 2);
             put(at + 2, e.type == 13 ? 4 : e.type, 2);  // a pointer written as LONG, as EXIF 2.3 defines them
             put(at + 4, e.count, 4);
-            value_fields.push_back(at + 8);
+            if (e.tag == pointer && pointer != 0) pointer_field = at + 8;
             if (e.value.size() <= 4) {
                 std::copy(e.value.begin(), e.value.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at + 8));
             } else {
@@ -91,70 +138,94 @@ struct Block {
                 bytes.insert(bytes.end(), e.value.begin(), e.value.end());
             }
         }
-        return value_fields;
-    }
-
-    // Where the entry `tag` of a directory just written keeps its value.
-    static std::optional<std::size_t> field_of(const std::vector<Entry>& entries, const std::vector<std::size_t>& fields, std::uint16_t tag) {
-        for (std::size_t i = 0; i < entries.size(); ++i) {
-            if (entries[i].tag == tag) return fields[i];
-        }
-        return std::nullopt;
+        return pointer_field;
     }
 };
 
-std::vector<std::uint8_t> build(std::optional<std::vector<Entry>> exif, std::optional<std::vector<Entry>> interoperability,
-                                std::optional<std::vector<Entry>> gps, bool big_endian) {
-    Block block{{}, big_endian};
-    block.bytes = big_endian ? std::vector<std::uint8_t>{'M', 'M', 0, 42, 0, 0, 0, 8} : std::vector<std::uint8_t>{'I', 'I', 42, 0, 8, 0, 0, 0};
-    // IFD0: the pointers alone (a TIFF's own tags of its first directory are the image's, not EXIF's).
-    std::vector<Entry> first;
+// The block: IFD0 with the pointers alone (IFD0's own tags describe the TIFF's image; its text tags travel as
+// text tags), then the EXIF directory (less its MakerNote, with `without_maker_note`), its Interoperability
+// directory, and the GPS directory.
+std::vector<std::uint8_t> build(const std::optional<Directory>& exif, const std::optional<Directory>& interoperability,
+                                const std::optional<Directory>& gps, bool without_maker_note, bool big_endian) {
+    Block block{big_endian ? std::vector<std::uint8_t>{'M', 'M', 0, 42, 0, 0, 0, 8} : std::vector<std::uint8_t>{'I', 'I', 42, 0, 8, 0, 0, 0},
+                big_endian};
     const std::vector<std::uint8_t> zero(4, 0);
+    std::vector<Entry> first;
     if (exif) first.push_back({tag_exif, 4, 1, zero});
     if (gps) first.push_back({tag_gps, 4, 1, zero});
-    const auto first_fields = block.append_directory(first);
+    block.append_directory(first);
+    const std::size_t first_entries = 8 + 2;  // IFD0 sits at 8; its entries follow its count
     if (exif) {
-        if (!interoperability) {
-            exif->erase(std::remove_if(exif->begin(), exif->end(), [](const Entry& e) { return e.tag == tag_interoperability; }), exif->end());
-        }
-        block.put(*Block::field_of(first, first_fields, tag_exif), static_cast<std::uint32_t>(block.bytes.size() + block.bytes.size() % 2), 4);
-        const auto exif_fields = block.append_directory(*exif);
-        if (interoperability) {
-            const auto field = Block::field_of(*exif, exif_fields, tag_interoperability);
-            block.put(*field, static_cast<std::uint32_t>(block.bytes.size() + block.bytes.size() % 2), 4);
-            block.append_directory(*interoperability);
+        block.put(first_entries + 8, block.next_directory(), 4);
+        std::vector<std::uint16_t> skip;
+        if (!interoperability) skip.push_back(tag_interoperability);  // a pointer with nothing to point at goes
+        if (without_maker_note) skip.push_back(tag_maker_note);
+        const std::size_t field = block.append_directory(exif->entries, skip, interoperability ? tag_interoperability : 0);
+        if (interoperability && field != 0) {
+            block.put(field, block.next_directory(), 4);
+            block.append_directory(interoperability->entries);
         }
     }
     if (gps) {
-        block.put(*Block::field_of(first, first_fields, tag_gps), static_cast<std::uint32_t>(block.bytes.size() + block.bytes.size() % 2), 4);
-        block.append_directory(*gps);
+        block.put(first_entries + (exif ? 12 : 0) + 8, block.next_directory(), 4);
+        block.append_directory(gps->entries);
     }
     return block.bytes;
 }
 
 }  // namespace
 
-std::vector<std::uint8_t> exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory& first) {
-    if (file.size() < 8 || read_unsigned(file, 2, 2, first.big_endian) != 42u) return {};
+TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory& first) {
+    TiffExif out;
     const bool be = first.big_endian;
-    // The pointers of the first directory, read as entries of it (a LONG, or the IFD type).
-    const auto pointer = [&](std::uint16_t tag) -> std::optional<std::uint64_t> {
-        const auto it = first.entries.find(tag);
-        if (it == first.entries.end() || it->second.count != 1 || (it->second.type != 4 && it->second.type != 13)) return std::nullopt;
-        return read_unsigned(file, it->second.at, 4, be);
+    const auto has = [&](std::uint16_t tag) { return first.entries.count(tag) != 0; };
+    const bool any = has(tag_exif) || has(tag_gps);
+    if (!any) return out;
+    const auto lose_all = [&]() {
+        if (has(tag_exif)) out.left_out.emplace_back("EXIF");
+        if (has(tag_gps)) out.left_out.emplace_back("GPS");
+        return out;
     };
-    const auto exif_at = pointer(tag_exif), gps_at = pointer(tag_gps);
-    auto exif = exif_at ? read_directory(file, *exif_at, be) : std::nullopt;
-    auto gps = gps_at ? read_directory(file, *gps_at, be) : std::nullopt;
-    if ((!exif && !gps) || (exif_at && !exif) || (gps_at && !gps)) return {};  // both carried, or neither (and said)
-    const auto interoperability_at = exif ? pointer_of(*exif, tag_interoperability, be) : std::nullopt;
-    auto interoperability = interoperability_at ? read_directory(file, *interoperability_at, be) : std::nullopt;
-    std::vector<std::uint8_t> block = build(exif, interoperability, gps, be);
-    if (block.size() > app1_exif_max && exif) {
-        exif->erase(std::remove_if(exif->begin(), exif->end(), [](const Entry& e) { return e.tag == tag_maker_note; }), exif->end());
-        block = build(exif, interoperability, gps, be);
+    if (file.size() < 8 || read_unsigned(file, 2, 2, be) != 42u) return lose_all();  // a BigTIFF
+    const auto first_at = read_unsigned(file, 4, 4, be);
+    // A pointer of the first directory: one LONG (or IFD) value, to a place that is none of the other directories.
+    const auto pointer = [&](std::uint16_t tag) -> Pointer {
+        const auto it = first.entries.find(tag);
+        if (it == first.entries.end()) return {};
+        if (it->second.count != 1 || (it->second.type != 4 && it->second.type != 13)) return {true, std::nullopt};
+        const auto at = read_unsigned(file, it->second.at, 4, be);
+        return {true, at && at != first_at ? at : std::nullopt};
+    };
+    const Pointer exif_at = pointer(tag_exif), gps_at = pointer(tag_gps);
+    // Each directory within the segment's size by itself; the block is checked as a whole below.
+    std::optional<Directory> exif, gps, interoperability;
+    if (exif_at.offset) exif = read_directory(file, *exif_at.offset, be, app1_exif_max, tag_interoperability);
+    if (gps_at.offset && gps_at.offset != exif_at.offset) gps = read_directory(file, *gps_at.offset, be, app1_exif_max);
+    if (exif_at.present && !exif) out.left_out.emplace_back("EXIF");
+    if (gps_at.present && !gps) out.left_out.emplace_back("GPS");
+    if (!exif && !gps) return out;
+    if (exif) {
+        const Pointer interoperability_at = pointer_in(exif->entries, tag_interoperability, be);
+        const bool elsewhere = interoperability_at.offset && interoperability_at.offset != exif_at.offset && interoperability_at.offset != gps_at.offset &&
+                               interoperability_at.offset != first_at;
+        if (elsewhere) interoperability = read_directory(file, *interoperability_at.offset, be, app1_exif_max);
+        if (interoperability_at.present && !interoperability) out.left_out.emplace_back("EXIF's Interoperability directory");
+        if (exif->skipped > 0) out.left_out.push_back(std::to_string(exif->skipped) + (exif->skipped == 1 ? " EXIF entry" : " EXIF entries") + " (damaged, or pointers to directories not copied)");
+        if (interoperability && interoperability->skipped > 0) out.left_out.emplace_back("part of EXIF's Interoperability directory (damaged)");
     }
-    return block.size() <= app1_exif_max ? block : std::vector<std::uint8_t>{};
+    if (gps && gps->skipped > 0) out.left_out.push_back(std::to_string(gps->skipped) + (gps->skipped == 1 ? " GPS entry" : " GPS entries") + " (damaged, or pointers to directories not copied)");
+    if (exif && exif->maker_note_too_big) out.left_out.emplace_back("EXIF's MakerNote (over 64 KiB)");
+    out.block = build(exif, interoperability, gps, false, be);
+    if (out.block.size() > app1_exif_max && exif && has_entry(exif->entries, tag_maker_note)) {
+        out.block = build(exif, interoperability, gps, true, be);
+        out.left_out.emplace_back("EXIF's MakerNote (the EXIF block would pass 64 KiB)");
+    }
+    if (out.block.size() > app1_exif_max) {
+        out.block.clear();
+        out.left_out.clear();
+        return lose_all();
+    }
+    return out;
 }
 
 }  // namespace gpurotate::detail

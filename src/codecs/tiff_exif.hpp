@@ -9,13 +9,23 @@
 #include "codecs/tiff_directory.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gpurotate::detail {
 
-/// The EXIF block of `file`, whose first directory is `first`, or empty where the file is not a classic TIFF
-/// (BigTIFF's 8-byte offsets are not copied), has neither directory, a directory is damaged, or the block would
-/// not fit one JPEG APP1 segment even without its MakerNote.
-std::vector<std::uint8_t> exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory& first);
+/// A TIFF's EXIF block, and what of its EXIF and GPS directories it leaves out, a phrase each ("GPS", "EXIF's
+/// MakerNote (over 64 KiB)"), for the decoder's warning.
+struct TiffExif {
+    std::vector<std::uint8_t> block;  ///< empty where neither directory could be copied
+    std::vector<std::string> left_out;
+};
+
+/// The EXIF block of `file`, whose first directory is `first`. A directory is left out whole where the file is a
+/// BigTIFF (8-byte offsets are not copied), its pointer is malformed or points at another directory, its entries
+/// run past the file, or its values pass what one JPEG APP1 segment holds (64 KiB); an entry, where its values lie
+/// outside the file, it is a pointer to a directory this does not copy, or the MakerNote must go for the block to
+/// fit that segment.
+TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory& first);
 
 }  // namespace gpurotate::detail
