@@ -110,6 +110,8 @@ TEST_CASE("CPU kernels of every instruction set match the reference around their
                 for (const auto kernels : gpurotate::detail::runnable_cpu_kernels()) {
                     for (const auto stores : store_kinds(o)) {
                         for (const unsigned threads : {1u, 3u}) {
+                            // Streaming stores split among threads as plain ones do: the 16 MiB case below runs them on 3.
+                            if (stores == gpurotate::detail::CpuStores::streaming && threads != 1) continue;
                             check_kernels_on(src.view(), o, expected, threads, kernels, stores, out.data(), expected.view().pitch);
                         }
                     }
