@@ -85,7 +85,7 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
     app.add_option("--cpu-kernels", bench_options.cpu_kernels, "with --cpu, the CPU kernels' instruction set: baseline or avx2 (default: the best)")
         ->check(CLI::IsMember({"baseline", "avx2"}));
     app.add_option("--cpu-stores", bench_options.cpu_stores,
-                   "with --cpu, how the mirrors store: plain or streaming (default: streaming for outputs over half the last-level cache)")
+                   "with --cpu, how the mirrors store: plain or streaming (default: streaming for outputs of 16 MiB, or half the L3 if less)")
         ->check(CLI::IsMember({"plain", "streaming"}));
     app.add_flag("--no-ceilings", bench_options.no_ceilings,
                         "run only the kernels --kernel names, not the copy ceilings too (for profilers; no shares of copy)");

@@ -145,7 +145,7 @@ inline void stream_reversed(std::byte* to, const std::byte* from) {
 // with the rows walked as mirror_rows walks them every read of the image ascends through memory, as the
 // cores' prefetchers follow best. On the 2-core VM, 6000x4000: flip-v of u8c3 took 2.7-3.4 ms with the source's
 // rows taken in ascending address order against 3.8-5.3 in descending order; flip-h of u8c1 1.14 ms with each
-// row read forwards against 1.84 read backwards (bench/RESULTS.md, twentieth session).
+// row read forwards against 1.84 read backwards, both streaming (bench/RESULTS.md, twentieth session).
 template <std::size_t Bytes>
 void reverse_row_streaming(std::byte* out, const std::byte* in, std::int64_t width) {
     constexpr std::int64_t k = pixels_per_streamed_reversal(Bytes);
