@@ -10,30 +10,40 @@
 
 namespace gpurotate::detail {
 
-/// Peak DRAM bandwidth of the current device per SM, in bytes a second: the memory clock times the bus width,
-/// twice (double data rate), over the SMs; 0 where the driver does not give them. Read once a device.
-inline double current_device_dram_bandwidth_per_sm() {
+/// `compute(device)` for the current device, computed once a device and kept: each call site's lambda is a type of
+/// its own, so each keeps its own values.
+template <class Compute>
+auto once_per_device(Compute compute) {
+    using Value = decltype(compute(0));
     int device = 0;
     GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
     static std::mutex mutex;
-    static std::map<int, double> known;
+    static std::map<int, Value> known;
     const std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = known.find(device); it != known.end()) return it->second;
-    int clock_khz = 0, bus_bits = 0, sms = 0;
-    // Attributes a driver may not report: 0 then, and the caller's default stands. The failure is cleared, or the
-    // next launch's cudaGetLastError would report it.
-    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess) {
-        clock_khz = 0;
-        static_cast<void>(cudaGetLastError());
-    }
-    if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess) {
-        bus_bits = 0;
-        static_cast<void>(cudaGetLastError());
-    }
-    GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const double per_sm = sms > 0 ? 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / sms : 0.0;
-    known.emplace(device, per_sm);
-    return per_sm;
+    const Value value = compute(device);
+    known.emplace(device, value);
+    return value;
+}
+
+/// Peak DRAM bandwidth of the current device per SM, in bytes a second: the memory clock times the bus width,
+/// twice (double data rate), over the SMs; 0 where the driver does not give them. Read once a device.
+inline double current_device_dram_bandwidth_per_sm() {
+    return once_per_device([](int device) {
+        int clock_khz = 0, bus_bits = 0, sms = 0;
+        // Attributes a driver may not report: 0 then, and the caller's default stands. The failure is cleared, or
+        // the next launch's cudaGetLastError would report it.
+        if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess) {
+            clock_khz = 0;
+            static_cast<void>(cudaGetLastError());
+        }
+        if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess) {
+            bus_bits = 0;
+            static_cast<void>(cudaGetLastError());
+        }
+        GPUROTATE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        return sms > 0 ? 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / sms : 0.0;
+    });
 }
 
 /// Streaming multiprocessors of the current device.

@@ -1,6 +1,7 @@
 // The grouped launch's entry point and the memory pool of its tables; the launcher is launch_grouped.cuh.
 
 #include "check.cuh"
+#include "device_query.cuh"
 #include "launch.cuh"
 #include "pixel_width_dispatch.cuh"
 
@@ -8,28 +9,21 @@
 
 #include <cstdint>
 #include <limits>
-#include <map>
-#include <mutex>
 
 namespace gpurotate::detail {
 
 cudaMemPool_t table_pool() {
-    int device = 0;
-    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
-    static std::mutex mutex;
-    static std::map<int, cudaMemPool_t> pools;
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (const auto it = pools.find(device); it != pools.end()) return it->second;
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
-    cudaMemPool_t pool = nullptr;
-    GPUROTATE_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
-    std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
-    GPUROTATE_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-    pools.emplace(device, pool);
-    return pool;
+    return once_per_device([](int device) {
+        cudaMemPoolProps props{};
+        props.allocType = cudaMemAllocationTypePinned;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = device;
+        cudaMemPool_t pool = nullptr;
+        GPUROTATE_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
+        std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
+        GPUROTATE_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+        return pool;
+    });
 }
 
 void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {

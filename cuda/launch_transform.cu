@@ -42,6 +42,12 @@ AutomaticChoice automatic_choice(std::size_t pixel_bytes) {
     return {true, CudaKernel::tile32_padded};
 }
 
+/// Whether each image of the batch starts right after the one before on both sides (their rows one run of rows).
+bool stacked_back_to_back(const ConstImageView& src, const ImageView& dst, const BatchLayout& batch) {
+    return batch.src_image_stride == src.pitch * static_cast<std::size_t>(src.height) &&
+           batch.dst_image_stride == dst.pitch * static_cast<std::size_t>(dst.height);
+}
+
 /// Runs an axis-keeping element on a batch with mirror_rows_kernel where it applies: more than one image, each
 /// image's rows right after the one before on both sides, rows of whole aligned 16-byte vectors, pixels of 1 or 2
 /// bytes, under 2^31 vectors. Returns whether it did. On an H200 (bench/RESULTS.md, twentieth session) it took
@@ -53,10 +59,7 @@ bool launched_mirror_rows(ConstImageView src, ImageView dst, AxisMap map, const 
     const auto images = static_cast<std::uint64_t>(batch.count);
     if (map.swap_axes || images < 2 || bytes > 2 || row_bytes % 16 != 0 || row_bytes == 0 || batch.nreps != 1) return false;
     if (!allows_aligned_word(src.data, src.pitch, 16) || !allows_aligned_word(dst.data, dst.pitch, 16)) return false;
-    if (batch.src_image_stride != src.pitch * static_cast<std::size_t>(src.height) ||
-        batch.dst_image_stride != dst.pitch * static_cast<std::size_t>(dst.height)) {
-        return false;
-    }
+    if (!stacked_back_to_back(src, dst, batch)) return false;
     const std::uint64_t vectors_per_row = row_bytes / 16, rows = static_cast<std::uint64_t>(src.height) * images;
     if (rows * vectors_per_row >= (std::uint64_t{1} << 31) || src.height >= (std::int64_t{1} << 31)) return false;
     const MirrorRowsArgs args{src.data, dst.data, src.pitch, dst.pitch, static_cast<std::uint32_t>(vectors_per_row),
@@ -103,8 +106,7 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
         // A flat copy when the whole batch is one contiguous block on both sides: cudaMemcpy2DAsync is
         // far slower. Otherwise one 2D copy with the images' rows stacked, if their strides allow.
         const std::size_t src_bytes = src.pitch * static_cast<std::size_t>(src.height);
-        const std::size_t dst_bytes = dst.pitch * static_cast<std::size_t>(dst.height);
-        const bool stacked = images == 1 || (batch.src_image_stride == src_bytes && batch.dst_image_stride == dst_bytes);
+        const bool stacked = images == 1 || stacked_back_to_back(src, dst, batch);
         if (stacked && src.pitch == src.row_bytes() && dst.pitch == dst.row_bytes()) {
             GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(dst.data, src.data, src_bytes * images, cudaMemcpyDeviceToDevice, stream));
         } else if (stacked) {
@@ -123,8 +125,7 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
         return;
     }
-    if (!map.swap_axes && !map.mirror_y && images > 1 && batch.nreps == 1 && batch.src_image_stride == src.pitch * static_cast<std::size_t>(src.height) &&
-        batch.dst_image_stride == dst.pitch * static_cast<std::size_t>(dst.height) &&
+    if (!map.swap_axes && !map.mirror_y && images > 1 && batch.nreps == 1 && stacked_back_to_back(src, dst, batch) &&
         src.height * static_cast<std::int64_t>(images) <= std::numeric_limits<int>::max() / 2) {
         // Under flip-h every row keeps its place, so images that lie back to back on both sides are one tall
         // image: no tile row is left part-empty at each image's foot (a 224-row plane fills 3.5 tiles of 64 rows).

@@ -52,8 +52,9 @@ inline bool current_device_is_dram_rich() { return current_device_dram_bandwidth
 /// points on the batches), 2 for 3-, 6- and 12-byte (+0.8 to +5.2 on the batches; at 8192x8192 level, and
 /// +2.6 for 6-byte pixels). The caps that helped 4- and 8-byte pixels at 8192x8192 (+2 to +3) cost 9 to 12
 /// points on a batch of 1080x1920 (u16c4 rot90 85% against 95% uncapped), so those run uncapped. Measured again
-/// in the twentieth session on the H100, the caps still win 1-3 points at 1920x1080 and 8192x8192 but lose 2-8 on
-/// batches of 224x224 (6-byte transposes 84-86% against 88%; 3- and 6-byte flip-v and rot180 85-89% against 93-95%).
+/// in the twentieth session on the H100, the caps still win 0-3 points at 1920x1080 and 8192x8192, and 5 for the 3-byte
+/// transposes of batches of 224x224, but lose 2-8 elsewhere on those batches (6-byte transposes 84-86% against 88%;
+/// 3- and 6-byte flip-v and rot180 85-89% against 93-95%).
 constexpr int tuned_blocks_per_sm(int pixel_bytes, bool dram_rich) {
     if (dram_rich) return pixel_bytes == 3 ? 2 : 0;
     switch (pixel_bytes) {

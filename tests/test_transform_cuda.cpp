@@ -261,28 +261,38 @@ TEST_CASE("transform_device_batch transforms every image of a batch in one launc
     }
 }
 
-TEST_CASE("transform_device_batch flips a stacked batch taller than a grid's rows of tiles, as one tall image") {
-    // 4100 images of 4x1024 u8c4 flip as one image of 4,198,400 rows: 65,600 rows of 64-row tiles, past
-    // gridDim.y's 65,535, so the vectorized mirror's blocks step over tile rows.
-    constexpr int count = 4100;
-    const gpurotate::PixelFormat format{gpurotate::SampleType::u8, 4};
-    const std::int64_t width = 4, height = 1024;
-    const gpurotate::Image tall = test_support::random_image(width, height * count, format, 32);
-    const std::size_t bytes = tall.size_bytes(), stride = bytes / count, pitch = tall.view().row_bytes();
+namespace {
+
+// `tall`'s `count` stacked images (rows packed) through transform_device_batch with an axis-keeping `o` on the GPU,
+// into a poisoned output; the outputs, stacked the same way.
+gpurotate::Image mirror_stacked_batch(const gpurotate::Image& tall, int count, Orientation o) {
+    const std::int64_t width = tall.width(), height = tall.height() / count;
+    const std::size_t bytes = tall.size_bytes(), stride = bytes / static_cast<std::size_t>(count), pitch = tall.view().row_bytes();
     void* d_src = nullptr;
     void* d_dst = nullptr;
     REQUIRE_CUDA(cudaMalloc(&d_src, bytes));
     REQUIRE_CUDA(cudaMalloc(&d_dst, bytes));
     REQUIRE_CUDA(cudaMemcpy(d_src, tall.data(), bytes, cudaMemcpyHostToDevice));
     REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, bytes));
-    const gpurotate::ConstImageView sv(static_cast<std::byte*>(d_src), width, height, pitch, format);
-    const gpurotate::ImageView dv{static_cast<std::byte*>(d_dst), width, height, pitch, format};
-    gpurotate::transform_device_batch(sv, dv, Orientation::flip_h, count, stride, stride, nullptr);
-    gpurotate::Image got(width, height * count, format);
+    const gpurotate::ConstImageView sv(static_cast<std::byte*>(d_src), width, height, pitch, tall.format());
+    const gpurotate::ImageView dv{static_cast<std::byte*>(d_dst), width, height, pitch, tall.format()};
+    gpurotate::transform_device_batch(sv, dv, o, count, stride, stride, nullptr);
+    gpurotate::Image got(width, tall.height(), tall.format());
     REQUIRE_CUDA(cudaMemcpy(got.data(), d_dst, bytes, cudaMemcpyDeviceToHost));
-    CHECK(test_support::first_difference(got.view(), reference::transform(tall, Orientation::flip_h).view()) == -1);
     REQUIRE_CUDA(cudaFree(d_src));
     REQUIRE_CUDA(cudaFree(d_dst));
+    return got;
+}
+
+}  // namespace
+
+TEST_CASE("transform_device_batch flips a stacked batch taller than a grid's rows of tiles, as one tall image") {
+    // 4100 images of 4x1024 u8c4 flip as one image of 4,198,400 rows: 65,600 rows of 64-row tiles, past
+    // gridDim.y's 65,535, so the vectorized mirror's blocks step over tile rows.
+    constexpr int count = 4100;
+    const gpurotate::Image tall = test_support::random_image(4, 1024 * count, {gpurotate::SampleType::u8, 4}, 32);
+    const gpurotate::Image got = mirror_stacked_batch(tall, count, Orientation::flip_h);
+    CHECK(test_support::first_difference(got.view(), reference::transform(tall, Orientation::flip_h).view()) == -1);
 }
 
 TEST_CASE("transform_device_batch mirrors a batch larger than one pass of the whole GPU's threads") {
@@ -292,19 +302,8 @@ TEST_CASE("transform_device_batch mirrors a batch larger than one pass of the wh
     const gpurotate::PixelFormat format{gpurotate::SampleType::u8, 1};
     const std::int64_t width = 2048, height = 1024;
     const gpurotate::Image tall = test_support::random_image(width, height * count, format, 31);
-    const std::size_t bytes = tall.size_bytes(), stride = bytes / count;
-    void* d_src = nullptr;
-    void* d_dst = nullptr;
-    REQUIRE_CUDA(cudaMalloc(&d_src, bytes));
-    REQUIRE_CUDA(cudaMalloc(&d_dst, bytes));
-    REQUIRE_CUDA(cudaMemcpy(d_src, tall.data(), bytes, cudaMemcpyHostToDevice));
     for (const Orientation o : {Orientation::flip_h, Orientation::flip_v, Orientation::rot180}) {
-        REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, bytes));
-        const gpurotate::ConstImageView sv(static_cast<std::byte*>(d_src), width, height, static_cast<std::size_t>(width), format);
-        const gpurotate::ImageView dv{static_cast<std::byte*>(d_dst), width, height, static_cast<std::size_t>(width), format};
-        gpurotate::transform_device_batch(sv, dv, o, count, stride, stride, nullptr);
-        gpurotate::Image got(width, height * count, format);
-        REQUIRE_CUDA(cudaMemcpy(got.data(), d_dst, bytes, cudaMemcpyDeviceToHost));
+        const gpurotate::Image got = mirror_stacked_batch(tall, count, o);
         for (int i = 0; i < count; ++i) {
             gpurotate::Image one(width, height, format);
             std::memcpy(one.data(), tall.view().row(height * i), one.size_bytes());
@@ -315,8 +314,6 @@ TEST_CASE("transform_device_batch mirrors a batch larger than one pass of the wh
             CHECK(test_support::first_difference(got_one, expected.view()) == -1);
         }
     }
-    REQUIRE_CUDA(cudaFree(d_src));
-    REQUIRE_CUDA(cudaFree(d_dst));
 }
 
 TEST_CASE("transform_device_batch_elements gives each image of a batch its own element") {

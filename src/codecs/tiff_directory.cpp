@@ -28,10 +28,8 @@ std::optional<TiffDirectory> read_tiff_directory(const std::vector<std::uint8_t>
         if (!tag || !type || !count) return std::nullopt;
         directory.tags.push_back(static_cast<std::uint16_t>(*tag));
         // The values lie in the entry's value field (left-justified) where they all fit there, else at the
-        // offset it holds. Sizes of the types: BYTE, ASCII, SBYTE, UNDEFINED 1; SHORT 2; LONG, FLOAT 4; the rest 8.
-        const int value_size = *type == 3 || *type == 8 ? 2 : *type == 4 || *type == 9 || *type == 11 || *type == 13 ? 4
-                               : *type == 1 || *type == 2 || *type == 6 || *type == 7                               ? 1
-                                                                                                                    : 8;
+        // offset it holds; a type TIFF does not define is taken as 8 bytes a value.
+        const int value_size = tiff_type_bytes(*type) != 0 ? tiff_type_bytes(*type) : 8;
         std::uint64_t at = entry + 4 + static_cast<std::uint64_t>(offset_size);
         if (*count > static_cast<std::uint64_t>(offset_size / value_size)) {
             const auto offset = read_unsigned(bytes, at, offset_size, big_endian);

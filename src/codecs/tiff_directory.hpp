@@ -39,6 +39,18 @@ struct TiffDirectory {
     }
 };
 
+/// Bytes of one value of a TIFF type: BYTE, ASCII, SBYTE, UNDEFINED 1; SHORT, SSHORT 2; LONG, SLONG, FLOAT, IFD 4;
+/// RATIONAL, SRATIONAL, DOUBLE and BigTIFF's LONG8, SLONG8, IFD8 8; 0 for a type TIFF does not define.
+constexpr int tiff_type_bytes(std::uint64_t type) {
+    switch (type) {
+        case 1: case 2: case 6: case 7: return 1;
+        case 3: case 8: return 2;
+        case 4: case 9: case 11: case 13: return 4;
+        case 5: case 10: case 12: case 16: case 17: case 18: return 8;
+        default: return 0;
+    }
+}
+
 /// The first directory of a classic TIFF or a BigTIFF; nothing for other bytes or a damaged header.
 std::optional<TiffDirectory> read_tiff_directory(const std::vector<std::uint8_t>& bytes);
 

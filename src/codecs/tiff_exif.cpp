@@ -11,17 +11,8 @@ namespace {
 constexpr std::uint16_t tag_exif = 34665, tag_gps = 34853, tag_interoperability = 40965, tag_maker_note = 37500;
 constexpr std::size_t app1_exif_max = 65535 - 2 - 6;  // a segment's length field, less itself and "Exif\0\0"
 
-// Bytes of one value of a TIFF type: BYTE, ASCII, SBYTE, UNDEFINED 1; SHORT, SSHORT 2; LONG, SLONG, FLOAT, IFD 4;
-// RATIONAL, SRATIONAL, DOUBLE 8; 0 for a type EXIF does not use.
-std::uint64_t value_size(std::uint64_t type) {
-    switch (type) {
-        case 1: case 2: case 6: case 7: return 1;
-        case 3: case 8: return 2;
-        case 4: case 9: case 11: case 13: return 4;
-        case 5: case 10: case 12: return 8;
-        default: return 0;
-    }
-}
+// Bytes of one value of a type EXIF uses: classic TIFF's 1-13 (tiff_type_bytes); 0 for any other.
+std::uint64_t value_size(std::uint64_t type) { return type <= 13 ? static_cast<std::uint64_t>(tiff_type_bytes(type)) : 0; }
 
 struct Entry {
     std::uint16_t tag;

@@ -67,9 +67,6 @@ constexpr std::size_t wide_copy_bytes(std::size_t bytes) { return bytes == 6 ? 8
 
 // ---------------------------------------------------------------- elements that keep rows as rows
 
-// How a mirror's instantiation stores: plain, or streaming past the caches (streaming_store_min_bytes).
-enum class Stores : std::uint8_t { cached, streaming };
-
 template <std::size_t Bytes>
 void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
     std::int64_t x = 0;
@@ -174,9 +171,10 @@ inline void stream_row(std::byte* out, const std::byte* in, std::size_t bytes) {
     std::memcpy(out + i, in + i, bytes - i);
 }
 
-template <std::size_t Bytes, Stores How>
+// `How` is CpuStores::cached or CpuStores::streaming (transform_cpu_kernels decides by_size).
+template <std::size_t Bytes, CpuStores How>
 void mirror_rows(const Frame& f, AxisMap map, std::int64_t y_begin, std::int64_t y_end) {
-    constexpr bool streaming = How == Stores::streaming && simd::has_streaming_store;
+    constexpr bool streaming = How == CpuStores::streaming && simd::has_streaming_store;
     const std::size_t row_bytes = static_cast<std::size_t>(f.output.width) * Bytes;
     // Plain stores walk the output downwards (their lines are read before they are written, so the writes lead);
     // streaming ones walk the source upwards (reads are the only ones that wait), so a mirrored y goes up the output.
@@ -370,9 +368,9 @@ void transform_cpu_kernels(ConstImageView src, ImageView dst, AxisMap map, unsig
             if (map.swap_axes) {
                 transpose_rows<bytes>(frame, map, y_begin, y_end);
             } else if (streaming) {
-                mirror_rows<bytes, Stores::streaming>(frame, map, y_begin, y_end);
+                mirror_rows<bytes, CpuStores::streaming>(frame, map, y_begin, y_end);
             } else {
-                mirror_rows<bytes, Stores::cached>(frame, map, y_begin, y_end);
+                mirror_rows<bytes, CpuStores::cached>(frame, map, y_begin, y_end);
             }
         }, max_threads);
     });
