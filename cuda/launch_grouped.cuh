@@ -10,6 +10,7 @@
 #include "device_query.cuh"
 #include "kernels/grouped.cuh"
 #include "launch.cuh"
+#include "launch_stacked.cuh"
 #include "launch_vectorized.cuh"
 
 #include "core/cuda_backend.hpp"
@@ -211,18 +212,28 @@ void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation*
         lists[family_of[code]].push_back(static_cast<std::uint32_t>(i) * 4u + mirrors_of[code]);
     }
     OverlappingLaunches chain;  // disjoint images; see transform_batch_elements_kernel
+    // Planes back to back run as stacks (stacked_planes.cuh), where no lane idles at a small plane's edges.
+    const bool stack_transposes = stacks_transposes<S>(src, dst, src_image_stride, dst_image_stride, count);
+    const bool stack_mirrors = mirror_rows_apply(src, dst, src_image_stride, dst_image_stride, count);
     const auto launch = [&](auto family_bodies, int f, bool swap, int blocks_per_sm) {
         using Family = decltype(family_bodies);
         constexpr auto kernel = transform_batch_elements_kernel<Family>;
-        const std::size_t shared = blocks_per_sm > 0 && !lists[f].empty() ? shared_bytes_for_blocks_per_sm<kernel>(blocks_per_sm) : 0;
+        const bool stacked = f == family_transposes ? stack_transposes : f == family_mirrors && stack_mirrors;
+        const std::size_t shared = blocks_per_sm > 0 && !lists[f].empty() && !stacked ? shared_bytes_for_blocks_per_sm<kernel>(blocks_per_sm) : 0;
         for (std::size_t first = 0; first < lists[f].size(); first += batch_entries_per_launch) {
             const std::size_t n = std::min<std::size_t>(batch_entries_per_launch, lists[f].size() - first);
             BatchEntries entries{};
             std::copy_n(lists[f].begin() + static_cast<std::ptrdiff_t>(first), n, entries.image_and_mirrors);
             const Launch l{src, dst, AxisMap{swap, false, false}, BatchLayout{static_cast<int>(n), src_image_stride, dst_image_stride}, stream};
-            const TransformArgs args = make_args(l, static_cast<int>(Family::tile_shape.height));
-            launch_overlapping(kernel, grid_for(args, static_cast<int>(Family::tile_shape.width), l), dim3(vectorized_threads), shared, stream,
-                               chain.next(), args, entries);
+            if (stacked && swap) {
+                launch_stacked_transposes<S, true>(make_args(l, 1), src.width, static_cast<int>(n), stream, chain.next(), entries);
+            } else if (stacked) {
+                launch_listed_mirror_rows<S>(src, dst, static_cast<int>(n), entries, stream, chain.next());
+            } else {
+                const TransformArgs args = make_args(l, static_cast<int>(Family::tile_shape.height));
+                launch_overlapping(kernel, grid_for(args, static_cast<int>(Family::tile_shape.width), l), dim3(vectorized_threads), shared, stream,
+                                   chain.next(), args, entries);
+            }
         }
     };
     // One launch a family, not one an element: at 768 planes of 224x224 u8, eight launches took 0.092 ms

@@ -18,10 +18,14 @@
 namespace gpurotate::detail {
 namespace {
 
-void launch_vectorized_of_width(const Launch& l) {
+void launch_vectorized_of_width(const Launch& l, bool automatic) {
     with_pixel_width(l.src.format.pixel_bytes(), [&](auto width) {
         constexpr int S = decltype(width)::value;
-        l.map.swap_axes ? launch_vectorized_transpose<S>(l) : launch_vectorized_mirror<S>(l);
+        if (!l.map.swap_axes) {
+            launch_vectorized_mirror<S>(l);
+        } else if (!automatic || !launched_stacked_transpose<S>(l)) {
+            launch_vectorized_transpose<S>(l);
+        }
     });
 }
 
@@ -42,32 +46,15 @@ AutomaticChoice automatic_choice(std::size_t pixel_bytes) {
     return {true, CudaKernel::tile32_padded};
 }
 
-/// Whether each image of the batch starts right after the one before on both sides (their rows one run of rows).
-bool stacked_back_to_back(const ConstImageView& src, const ImageView& dst, const BatchLayout& batch) {
-    return batch.src_image_stride == src.pitch * static_cast<std::size_t>(src.height) &&
-           batch.dst_image_stride == dst.pitch * static_cast<std::size_t>(dst.height);
-}
-
-/// Runs an axis-keeping element on a batch with mirror_rows_kernel where it applies: more than one image, each
-/// image's rows right after the one before on both sides, rows of whole aligned 16-byte vectors, pixels of 1 or 2
-/// bytes, under 2^31 vectors. Returns whether it did. On an H200 (bench/RESULTS.md, twentieth session) it took
+/// Runs an axis-keeping element on a batch with mirror_rows_kernel where mirror_rows_apply holds; returns whether it did. On an H200 (bench/RESULTS.md, twentieth session) it took
 /// the mirrors of 768 planes of 224x224 u8 from 84-85% of the copy to 94-96%, u16 from 87-89% to 91-95%, and
 /// 1920x1080 u8 flip-v and rot180 from 90% to 95-96%; for 4-byte pixels and wider the vectorized mirror's tiles
 /// were as fast or faster (u8c4 and f32c1 flip-h 97% against 93%; f32c4 99% in the 16x16 tile against 93%).
 bool launched_mirror_rows(ConstImageView src, ImageView dst, AxisMap map, const BatchLayout& batch, cudaStream_t stream) {
-    const std::size_t bytes = src.format.pixel_bytes(), row_bytes = src.row_bytes();
-    const auto images = static_cast<std::uint64_t>(batch.count);
-    if (map.swap_axes || images < 2 || bytes > 2 || row_bytes % 16 != 0 || row_bytes == 0 || batch.nreps != 1) return false;
-    if (!allows_aligned_word(src.data, src.pitch, 16) || !allows_aligned_word(dst.data, dst.pitch, 16)) return false;
-    if (!stacked_back_to_back(src, dst, batch)) return false;
-    const std::uint64_t vectors_per_row = row_bytes / 16, rows = static_cast<std::uint64_t>(src.height) * images;
-    if (rows * vectors_per_row >= (std::uint64_t{1} << 31) || src.height >= (std::int64_t{1} << 31)) return false;
-    const MirrorRowsArgs args{src.data, dst.data, src.pitch, dst.pitch, static_cast<std::uint32_t>(vectors_per_row),
-                              static_cast<std::uint32_t>(src.height), static_cast<std::uint32_t>(rows * vectors_per_row)};
-    // At most as many blocks as the GPU holds at once; each thread then steps on.
-    const std::uint64_t per_block = static_cast<std::uint64_t>(mirror_rows_threads) * mirror_rows_vectors_per_thread;
-    const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>((args.vectors + per_block - 1) / per_block,
-                                                                      static_cast<std::uint64_t>(current_device_multiprocessors()) * mirror_rows_blocks_per_sm));
+    if (map.swap_axes || batch.nreps != 1 || !mirror_rows_apply(src, dst, batch.src_image_stride, batch.dst_image_stride, batch.count)) return false;
+    const MirrorRowsArgs args = mirror_rows_args(src, dst, batch.count);
+    const unsigned blocks = mirror_rows_blocks(args);
+    const std::size_t bytes = src.format.pixel_bytes();
     return with_pixel_width(bytes, [&](auto width) {
         constexpr int S = decltype(width)::value;
         if constexpr (S <= 2) {
@@ -138,14 +125,15 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
     const std::size_t bytes = src.format.pixel_bytes();
     const bool applies = vectorized_applies(src, dst, map) && strides_allow_vectors(batch);
     const AutomaticChoice choice = automatic_choice(bytes);
-    const bool vectorized = kernel == CudaKernel::vectorized || (kernel == CudaKernel::automatic && applies && choice.vectorized);
-    if (kernel == CudaKernel::automatic && !vectorized) kernel = choice.otherwise;
+    const bool automatic = kernel == CudaKernel::automatic;
+    const bool vectorized = kernel == CudaKernel::vectorized || (automatic && applies && choice.vectorized);
+    if (automatic && !vectorized) kernel = choice.otherwise;
     const Launch launch{src, dst, map, batch, stream};
     if (vectorized) {
         if (!applies) {
             throw Error(ErrorCode::usage, "the vectorized kernel needs 16-byte aligned pointers, pitches and image strides");
         }
-        launch_vectorized_of_width(launch);
+        launch_vectorized_of_width(launch, automatic);
     } else {
         const bool aligned = allows_aligned_word(src.data, src.pitch, bytes) && allows_aligned_word(dst.data, dst.pitch, bytes) &&
                              batch.src_image_stride % natural_alignment(bytes) == 0 && batch.dst_image_stride % natural_alignment(bytes) == 0;

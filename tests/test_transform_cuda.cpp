@@ -316,6 +316,81 @@ TEST_CASE("transform_device_batch mirrors a batch larger than one pass of the wh
     }
 }
 
+namespace {
+
+// `tall`'s `count` stacked images (rows packed) through transform_device_batch (one element) or
+// transform_device_batch_elements (one each) on the GPU, into a poisoned output packed the same way; each output
+// against the reference. Returns the number of outputs that differ.
+int wrong_outputs_of_packed_batch(const gpurotate::Image& tall, int count, const std::vector<Orientation>& elements) {
+    const std::int64_t width = tall.width(), height = tall.height() / count;
+    const gpurotate::PixelFormat format = tall.format();
+    const gpurotate::Extent out = gpurotate::output_extent(elements.front(), {width, height});
+    const std::size_t bytes = tall.size_bytes(), stride = bytes / static_cast<std::size_t>(count);
+    void* d_src = nullptr;
+    void* d_dst = nullptr;
+    REQUIRE_CUDA(cudaMalloc(&d_src, bytes));
+    REQUIRE_CUDA(cudaMalloc(&d_dst, bytes));
+    REQUIRE_CUDA(cudaMemcpy(d_src, tall.data(), bytes, cudaMemcpyHostToDevice));
+    REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, bytes));
+    const gpurotate::ConstImageView sv(static_cast<std::byte*>(d_src), width, height, tall.view().row_bytes(), format);
+    const gpurotate::ImageView dv{static_cast<std::byte*>(d_dst), out.width, out.height, static_cast<std::size_t>(out.width) * format.pixel_bytes(),
+                                  format};
+    if (elements.size() == 1) {
+        gpurotate::transform_device_batch(sv, dv, elements.front(), count, stride, stride, nullptr);
+    } else {
+        gpurotate::transform_device_batch_elements(sv, dv, elements.data(), count, stride, stride, nullptr);
+    }
+    std::vector<std::byte> got(bytes);
+    REQUIRE_CUDA(cudaMemcpy(got.data(), d_dst, bytes, cudaMemcpyDeviceToHost));
+    REQUIRE_CUDA(cudaFree(d_src));
+    REQUIRE_CUDA(cudaFree(d_dst));
+    int wrong = 0;
+    for (int i = 0; i < count; ++i) {
+        gpurotate::Image one(width, height, format);
+        std::memcpy(one.data(), tall.view().row(height * i), stride);
+        const Orientation o = elements[elements.size() == 1 ? 0 : static_cast<std::size_t>(i)];
+        const gpurotate::ConstImageView got_one{got.data() + stride * static_cast<std::size_t>(i), out.width, out.height,
+                                                static_cast<std::size_t>(out.width) * format.pixel_bytes(), format};
+        if (test_support::first_difference(got_one, reference::transform(one, o).view()) != -1) ++wrong;
+    }
+    return wrong;
+}
+
+}  // namespace
+
+TEST_CASE("transform_device_batch transposes planes back to back as one stack of planes, with one element or one each") {
+    // Planes of 1-, 2- and 4-byte pixels whose sides are whole register blocks but not whole tiles of the per-image
+    // kernel run as one stack: 2 lanes across a row where 8 do not fit it (224 u8 pixels; 3 blocks of K pixels, one
+    // lane of the last tile idle), 8 where they do (128 u8 pixels); oblong planes; stacks that end inside a tile.
+    struct Case {
+        gpurotate::SampleType type;
+        test_support::Size size;
+    };
+    using gpurotate::SampleType;
+    const Case cases[] = {{SampleType::u8, {224, 224}}, {SampleType::u8, {128, 48}}, {SampleType::u8, {48, 32}},  {SampleType::u8, {32, 80}},
+                          {SampleType::u16, {224, 224}}, {SampleType::u16, {64, 40}}, {SampleType::u16, {24, 16}}, {SampleType::f32, {224, 224}},
+                          {SampleType::f32, {32, 12}},   {SampleType::f32, {12, 8}}};
+    const Orientation swapping[] = {Orientation::rot90, Orientation::rot270, Orientation::transpose, Orientation::transverse};
+    constexpr int count = 7;
+    for (const Case& test : cases) {
+        const gpurotate::PixelFormat format{test.type, 1};
+        const gpurotate::Image tall = test_support::random_image(test.size.width, test.size.height * count, format, 17);
+        CAPTURE(gpurotate::to_string(format));
+        CAPTURE(test.size.width);
+        CAPTURE(test.size.height);
+        for (const Orientation o : swapping) {
+            CAPTURE(gpurotate::name(o));
+            CHECK(wrong_outputs_of_packed_batch(tall, count, {o}) == 0);
+        }
+        std::vector<Orientation> elements(count);
+        for (int i = 0; i < count; ++i) {
+            const bool square = test.size.width == test.size.height;
+            elements[static_cast<std::size_t>(i)] = square ? static_cast<Orientation>((i * 5 + 3) % 8) : swapping[(i * 3 + 1) % 4];
+        }
+        CHECK(wrong_outputs_of_packed_batch(tall, count, elements) == 0);
+    }
+}
+
 TEST_CASE("transform_device_batch_elements gives each image of a batch its own element") {
     // Square images take all 8 elements in one batch (each at least twice, in a shuffled order); oblong ones
     // take the four that swap the axes, then the four that keep them. A batch stride off 16 bytes takes the
