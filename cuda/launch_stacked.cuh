@@ -68,10 +68,11 @@ void launch_stacked_transposes(const TransformArgs& args_in, std::int64_t source
             TransformArgs args = args_in;
             args.tiles_y = (args.dst_height + Tile::tile_h - 1) / Tile::tile_h;
             const auto stack_width = static_cast<std::int64_t>(planes) * args.dst_width;
-            const dim3 grid(static_cast<unsigned>((stack_width + Tile::tile_w - 1) / Tile::tile_w), std::min(static_cast<unsigned>(args.tiles_y), max_grid_y));
+            const auto stack_tiles = static_cast<int>((stack_width + Tile::tile_w - 1) / Tile::tile_w);
+            const dim3 grid(static_cast<unsigned>(args.tiles_y), std::min(static_cast<unsigned>(stack_tiles), max_grid_y));
             const int blocks_per_sm = tuned_blocks_per_sm(S, current_device_is_dram_rich());
             const std::size_t shared = blocks_per_sm > 0 ? shared_bytes_for_blocks_per_sm<kernel>(blocks_per_sm) : 0;
-            launch_overlapping(kernel, grid, dim3(vectorized_threads), shared, stream, overlap, args, planes, entries...);
+            launch_overlapping(kernel, grid, dim3(vectorized_threads), shared, stream, overlap, args, planes, stack_tiles, entries...);
         };
         if (stacked_lanes_x<S>(source_width) == vectorized_lanes_x) {
             launch(std::integral_constant<int, vectorized_lanes_x>{});

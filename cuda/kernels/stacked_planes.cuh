@@ -71,21 +71,25 @@ __device__ __forceinline__ void transpose_stacked_tile(const TransformArgs& args
     }
 }
 
-/// Grid: (tile columns of the stack, tile rows of a plane's output, at most max_grid_y; blocks stride over the rest).
+/// Grid: (tile rows of a plane's output, tile columns of the stack, at most max_grid_y; blocks stride over the rest).
+/// Blocks in launch order take the tiles across whole source rows: with the stack's tiles first, the blocks at work
+/// at once each read a strip of 32 or 128 bytes from the rows of hundreds of planes, and the transposes of 768
+/// planes of 224x224 ran at 59-73% of the copy on an H200, against 80-94% for the per-image tiles.
 template <int S, int LanesX>
-__global__ void __launch_bounds__(vectorized_threads) transpose_stacked_kernel(TransformArgs args, int planes) {
+__global__ void __launch_bounds__(vectorized_threads) transpose_stacked_kernel(TransformArgs args, int planes, int stack_tiles) {
     const WholeBatch stack{(args.map.mirror_x ? 1u : 0u) + (args.map.mirror_y ? 2u : 0u)};
-    for (int row = static_cast<int>(blockIdx.y); row < args.tiles_y; row += static_cast<int>(gridDim.y)) {
-        transpose_stacked_tile<S, LanesX>(args, planes, stack, static_cast<int>(blockIdx.x), row);
+    for (int col = static_cast<int>(blockIdx.y); col < stack_tiles; col += static_cast<int>(gridDim.y)) {
+        transpose_stacked_tile<S, LanesX>(args, planes, stack, col, static_cast<int>(blockIdx.x));
     }
 }
 
 /// The same over the planes `entries` lists (one launch of transform_device_batch_elements' transposes).
 template <int S, int LanesX>
-__global__ void __launch_bounds__(vectorized_threads) transpose_listed_kernel(TransformArgs args, int planes, const __grid_constant__ BatchEntries entries) {
+__global__ void __launch_bounds__(vectorized_threads) transpose_listed_kernel(TransformArgs args, int planes, int stack_tiles,
+                                                                             const __grid_constant__ BatchEntries entries) {
     let_the_next_launch_start();
-    for (int row = static_cast<int>(blockIdx.y); row < args.tiles_y; row += static_cast<int>(gridDim.y)) {
-        transpose_stacked_tile<S, LanesX>(args, planes, ListedPlanes{entries}, static_cast<int>(blockIdx.x), row);
+    for (int col = static_cast<int>(blockIdx.y); col < stack_tiles; col += static_cast<int>(gridDim.y)) {
+        transpose_stacked_tile<S, LanesX>(args, planes, ListedPlanes{entries}, col, static_cast<int>(blockIdx.x));
     }
     end_after_the_overlapped_launch();
 }
