@@ -226,7 +226,7 @@ void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation*
             std::copy_n(lists[f].begin() + static_cast<std::ptrdiff_t>(first), n, entries.image_and_mirrors);
             const Launch l{src, dst, AxisMap{swap, false, false}, BatchLayout{static_cast<int>(n), src_image_stride, dst_image_stride}, stream};
             if (stacked && swap) {
-                launch_stacked_transposes<S, true>(make_args(l, 1), src.width, static_cast<int>(n), stream, chain.next(), entries);
+                launch_stacked_transposes<S, true>(make_args(l, 1), static_cast<int>(n), stream, chain.next(), entries);
             } else if (stacked) {
                 launch_listed_mirror_rows<S>(src, dst, static_cast<int>(n), entries, stream, chain.next());
             } else {

@@ -18,9 +18,16 @@
 
 namespace gpurotate::detail {
 
-/// Pixel widths whose transposes run as a stack of planes: those of NCHW planes (uint8, uint16, float32).
+/// Pixel widths whose transposes run as a stack of planes: 1 byte (uint8 planes). On an H200 (bench/RESULTS.md,
+/// twenty-second session) the stack took 768 planes of 224x224 u8 from 80-81% of the copy to 88%, but u16 and f32
+/// planes lost 1-2 points there (87-89% against 89-90%, 92-93% against 94%), and 16 planes of 1920x1080 u16 18
+/// (70% against 88%).
 template <int S>
-inline constexpr bool stacks_transposes_of_width = S == 1 || S == 2 || S == 4;
+inline constexpr bool stacks_transposes_of_width = S == 1;
+
+/// The largest plane that runs in a stack: small planes, where the per-image tiles' overhang is a large share of
+/// their lanes (23% at 224x224); larger ones were not measured in a stack.
+inline constexpr std::size_t most_stacked_plane_bytes = 256 * 1024;
 
 /// Whether `count` images of `src`'s size, `*_stride` bytes apart, transpose as one stack of planes: more than one,
 /// back to back on both sides, rows of aligned 16-byte vectors on both sides (the source's width a whole number of
@@ -37,48 +44,39 @@ bool stacks_transposes(const ConstImageView& src, const ImageView& dst, std::siz
         if (!allows_aligned_word(src.data, src.pitch, vector_bytes) || !allows_aligned_word(dst.data, dst.pitch, vector_bytes)) return false;
         if (src.width % B::K != 0 || src.height % B::R != 0) return false;
         if (src.height % PerImage::tile_w == 0 && src.width % PerImage::tile_h == 0) return false;  // output width x height
+        if (src.row_bytes() * static_cast<std::size_t>(src.height) > most_stacked_plane_bytes) return false;
         return static_cast<std::int64_t>(count) * src.height <= INT_MAX;
     }
 }
 
-/// Lanes across a source row for a stack of planes `width` pixels wide: the vectorized transpose's 8 (128 source
-/// bytes) where a row is whole tiles of them, else 2, whose tiles fit any width of an even number of K pixels
-/// (a 224-pixel u8 row is 7 tiles of 32 pixels, 1.75 of 128).
-template <int S>
-int stacked_lanes_x(std::int64_t width) {
-    return width % (vectorized_lanes_x * VectorBlock<S>::K) == 0 ? vectorized_lanes_x : 2;
-}
+/// Lanes across a source row in the stacked transposes: 4 (64 source bytes). On an H200, 768 planes of 224x224 (bench/
+/// RESULTS.md, twenty-second session), % of the copy with 2, 4 and 8 lanes: u8 85.5, 87.5 and 86.3 (the per-image
+/// tiles 81); u16 82.7, 88.7 and 85.3 (per image 89.5). With 2 a tile fits any plane width of an even number of K
+/// pixels, but each warp's load took 32 bytes from each of 16 rows.
+inline constexpr int stacked_lanes_x = 4;
 
 /// Launches the stacked transposes over `planes` planes of `args` (the first plane's, with the image strides): of the
 /// whole batch in order, or (Listed) of the planes `entries` lists; with the single launches' blocks-per-SM caps.
 template <int S, bool Listed, class... Entries>
-void launch_stacked_transposes(const TransformArgs& args_in, std::int64_t source_width, int planes, cudaStream_t stream, bool overlap,
+void launch_stacked_transposes(const TransformArgs& args_in, int planes, cudaStream_t stream, bool overlap,
                                const Entries&... entries) {
     if constexpr (stacks_transposes_of_width<S>) {
-        const auto launch = [&](auto lanes) {
-            constexpr int LanesX = decltype(lanes)::value;
-            using Tile = VectorizedTransposeTile<S, LanesX>;
-            constexpr auto kernel = [] {
-                if constexpr (Listed) {
-                    return transpose_listed_kernel<S, LanesX>;
-                } else {
-                    return transpose_stacked_kernel<S, LanesX>;
-                }
-            }();
-            TransformArgs args = args_in;
-            args.tiles_y = (args.dst_height + Tile::tile_h - 1) / Tile::tile_h;
-            const auto stack_width = static_cast<std::int64_t>(planes) * args.dst_width;
-            const auto stack_tiles = static_cast<int>((stack_width + Tile::tile_w - 1) / Tile::tile_w);
-            const dim3 grid(static_cast<unsigned>(args.tiles_y), std::min(static_cast<unsigned>(stack_tiles), max_grid_y));
-            const int blocks_per_sm = tuned_blocks_per_sm(S, current_device_is_dram_rich());
-            const std::size_t shared = blocks_per_sm > 0 ? shared_bytes_for_blocks_per_sm<kernel>(blocks_per_sm) : 0;
-            launch_overlapping(kernel, grid, dim3(vectorized_threads), shared, stream, overlap, args, planes, stack_tiles, entries...);
-        };
-        if (stacked_lanes_x<S>(source_width) == vectorized_lanes_x) {
-            launch(std::integral_constant<int, vectorized_lanes_x>{});
-        } else {
-            launch(std::integral_constant<int, 2>{});
-        }
+        using Tile = VectorizedTransposeTile<S, stacked_lanes_x>;
+        constexpr auto kernel = [] {
+            if constexpr (Listed) {
+                return transpose_listed_kernel<S, stacked_lanes_x>;
+            } else {
+                return transpose_stacked_kernel<S, stacked_lanes_x>;
+            }
+        }();
+        TransformArgs args = args_in;
+        args.tiles_y = (args.dst_height + Tile::tile_h - 1) / Tile::tile_h;
+        const auto stack_width = static_cast<std::int64_t>(planes) * args.dst_width;
+        const auto stack_tiles = static_cast<int>((stack_width + Tile::tile_w - 1) / Tile::tile_w);
+        const dim3 grid(static_cast<unsigned>(args.tiles_y), std::min(static_cast<unsigned>(stack_tiles), max_grid_y));
+        const int blocks_per_sm = tuned_blocks_per_sm(S, current_device_is_dram_rich());
+        const std::size_t shared = blocks_per_sm > 0 ? shared_bytes_for_blocks_per_sm<kernel>(blocks_per_sm) : 0;
+        launch_overlapping(kernel, grid, dim3(vectorized_threads), shared, stream, overlap, args, planes, stack_tiles, entries...);
     }
 }
 
@@ -93,7 +91,7 @@ bool launched_stacked_transpose(const Launch& l) {
             !stacks_transposes<S>(l.src, l.dst, l.batch.src_image_stride, l.batch.dst_image_stride, l.batch.count)) {
             return false;
         }
-        launch_stacked_transposes<S, false>(make_args(l, 1), l.src.width, l.batch.count, l.stream, false);
+        launch_stacked_transposes<S, false>(make_args(l, 1), l.batch.count, l.stream, false);
         return true;
     }
 }
