@@ -263,65 +263,9 @@ TEST_CASE("transform_device_batch transforms every image of a batch in one launc
 
 namespace {
 
-// `tall`'s `count` stacked images (rows packed) through transform_device_batch with an axis-keeping `o` on the GPU,
-// into a poisoned output; the outputs, stacked the same way.
-gpurotate::Image mirror_stacked_batch(const gpurotate::Image& tall, int count, Orientation o) {
-    const std::int64_t width = tall.width(), height = tall.height() / count;
-    const std::size_t bytes = tall.size_bytes(), stride = bytes / static_cast<std::size_t>(count), pitch = tall.view().row_bytes();
-    void* d_src = nullptr;
-    void* d_dst = nullptr;
-    REQUIRE_CUDA(cudaMalloc(&d_src, bytes));
-    REQUIRE_CUDA(cudaMalloc(&d_dst, bytes));
-    REQUIRE_CUDA(cudaMemcpy(d_src, tall.data(), bytes, cudaMemcpyHostToDevice));
-    REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, bytes));
-    const gpurotate::ConstImageView sv(static_cast<std::byte*>(d_src), width, height, pitch, tall.format());
-    const gpurotate::ImageView dv{static_cast<std::byte*>(d_dst), width, height, pitch, tall.format()};
-    gpurotate::transform_device_batch(sv, dv, o, count, stride, stride, nullptr);
-    gpurotate::Image got(width, tall.height(), tall.format());
-    REQUIRE_CUDA(cudaMemcpy(got.data(), d_dst, bytes, cudaMemcpyDeviceToHost));
-    REQUIRE_CUDA(cudaFree(d_src));
-    REQUIRE_CUDA(cudaFree(d_dst));
-    return got;
-}
-
-}  // namespace
-
-TEST_CASE("transform_device_batch flips a stacked batch taller than a grid's rows of tiles, as one tall image") {
-    // 4100 images of 4x1024 u8c4 flip as one image of 4,198,400 rows: 65,600 rows of 64-row tiles, past
-    // gridDim.y's 65,535, so the vectorized mirror's blocks step over tile rows.
-    constexpr int count = 4100;
-    const gpurotate::Image tall = test_support::random_image(4, 1024 * count, {gpurotate::SampleType::u8, 4}, 32);
-    const gpurotate::Image got = mirror_stacked_batch(tall, count, Orientation::flip_h);
-    CHECK(test_support::first_difference(got.view(), reference::transform(tall, Orientation::flip_h).view()) == -1);
-}
-
-TEST_CASE("transform_device_batch mirrors a batch larger than one pass of the whole GPU's threads") {
-    // 12 stacked 2048x1024 u8 images, 25 MB: the batch mirror's threads (8 blocks of 256 an SM, 2 vectors each)
-    // cover it in several steps on any GPU of up to 750 SMs, so every step of their loop is checked.
-    constexpr int count = 12;
-    const gpurotate::PixelFormat format{gpurotate::SampleType::u8, 1};
-    const std::int64_t width = 2048, height = 1024;
-    const gpurotate::Image tall = test_support::random_image(width, height * count, format, 31);
-    for (const Orientation o : {Orientation::flip_h, Orientation::flip_v, Orientation::rot180}) {
-        const gpurotate::Image got = mirror_stacked_batch(tall, count, o);
-        for (int i = 0; i < count; ++i) {
-            gpurotate::Image one(width, height, format);
-            std::memcpy(one.data(), tall.view().row(height * i), one.size_bytes());
-            const gpurotate::Image expected = reference::transform(one, o);
-            const gpurotate::ConstImageView got_one{got.view().row(height * i), width, height, static_cast<std::size_t>(width), format};
-            CAPTURE(gpurotate::name(o));
-            CAPTURE(i);
-            CHECK(test_support::first_difference(got_one, expected.view()) == -1);
-        }
-    }
-}
-
-namespace {
-
 // `tall`'s `count` stacked images (rows packed) through transform_device_batch (one element) or
-// transform_device_batch_elements (one each) on the GPU, into a poisoned output packed the same way; each output
-// against the reference. Returns the number of outputs that differ.
-int wrong_outputs_of_packed_batch(const gpurotate::Image& tall, int count, const std::vector<Orientation>& elements) {
+// transform_device_batch_elements (one each) on the GPU, into a poisoned output; the outputs, stacked the same way.
+gpurotate::Image transform_packed_batch(const gpurotate::Image& tall, int count, const std::vector<Orientation>& elements) {
     const std::int64_t width = tall.width(), height = tall.height() / count;
     const gpurotate::PixelFormat format = tall.format();
     const gpurotate::Extent out = gpurotate::output_extent(elements.front(), {width, height});
@@ -340,17 +284,58 @@ int wrong_outputs_of_packed_batch(const gpurotate::Image& tall, int count, const
     } else {
         gpurotate::transform_device_batch_elements(sv, dv, elements.data(), count, stride, stride, nullptr);
     }
-    std::vector<std::byte> got(bytes);
+    gpurotate::Image got(out.width, out.height * count, format);
     REQUIRE_CUDA(cudaMemcpy(got.data(), d_dst, bytes, cudaMemcpyDeviceToHost));
     REQUIRE_CUDA(cudaFree(d_src));
     REQUIRE_CUDA(cudaFree(d_dst));
+    return got;
+}
+
+}  // namespace
+
+TEST_CASE("transform_device_batch flips a stacked batch taller than a grid's rows of tiles, as one tall image") {
+    // 4100 images of 4x1024 u8c4 flip as one image of 4,198,400 rows: 65,600 rows of 64-row tiles, past
+    // gridDim.y's 65,535, so the vectorized mirror's blocks step over tile rows.
+    constexpr int count = 4100;
+    const gpurotate::Image tall = test_support::random_image(4, 1024 * count, {gpurotate::SampleType::u8, 4}, 32);
+    const gpurotate::Image got = transform_packed_batch(tall, count, {Orientation::flip_h});
+    CHECK(test_support::first_difference(got.view(), reference::transform(tall, Orientation::flip_h).view()) == -1);
+}
+
+TEST_CASE("transform_device_batch mirrors a batch larger than one pass of the whole GPU's threads") {
+    // 12 stacked 2048x1024 u8 images, 25 MB: the batch mirror's threads (8 blocks of 256 an SM, 2 vectors each)
+    // cover it in several steps on any GPU of up to 750 SMs, so every step of their loop is checked.
+    constexpr int count = 12;
+    const gpurotate::PixelFormat format{gpurotate::SampleType::u8, 1};
+    const std::int64_t width = 2048, height = 1024;
+    const gpurotate::Image tall = test_support::random_image(width, height * count, format, 31);
+    for (const Orientation o : {Orientation::flip_h, Orientation::flip_v, Orientation::rot180}) {
+        const gpurotate::Image got = transform_packed_batch(tall, count, {o});
+        for (int i = 0; i < count; ++i) {
+            gpurotate::Image one(width, height, format);
+            std::memcpy(one.data(), tall.view().row(height * i), one.size_bytes());
+            const gpurotate::Image expected = reference::transform(one, o);
+            const gpurotate::ConstImageView got_one{got.view().row(height * i), width, height, static_cast<std::size_t>(width), format};
+            CAPTURE(gpurotate::name(o));
+            CAPTURE(i);
+            CHECK(test_support::first_difference(got_one, expected.view()) == -1);
+        }
+    }
+}
+
+namespace {
+
+// transform_packed_batch's outputs against the reference: the number that differ.
+int wrong_outputs_of_packed_batch(const gpurotate::Image& tall, int count, const std::vector<Orientation>& elements) {
+    const std::int64_t width = tall.width(), height = tall.height() / count;
+    const gpurotate::Image got = transform_packed_batch(tall, count, elements);
+    const std::int64_t out_height = got.height() / count;
     int wrong = 0;
     for (int i = 0; i < count; ++i) {
-        gpurotate::Image one(width, height, format);
-        std::memcpy(one.data(), tall.view().row(height * i), stride);
+        gpurotate::Image one(width, height, tall.format());
+        std::memcpy(one.data(), tall.view().row(height * i), one.size_bytes());
         const Orientation o = elements[elements.size() == 1 ? 0 : static_cast<std::size_t>(i)];
-        const gpurotate::ConstImageView got_one{got.data() + stride * static_cast<std::size_t>(i), out.width, out.height,
-                                                static_cast<std::size_t>(out.width) * format.pixel_bytes(), format};
+        const gpurotate::ConstImageView got_one{got.view().row(out_height * i), got.width(), out_height, got.view().pitch, got.format()};
         if (test_support::first_difference(got_one, reference::transform(one, o).view()) != -1) ++wrong;
     }
     return wrong;
