@@ -2,12 +2,9 @@
 // The launchers of stacked_planes.cuh's kernels: when a batch runs as one stack of planes, and its grid. Included
 // by the vectorized and grouped per-width units (cuda/instantiate/), which call them before their own kernels.
 
-#include "blocks_per_sm_cap.cuh"
-#include "check.cuh"
 #include "device_query.cuh"
 #include "kernels/stacked_planes.cuh"
 #include "launch.cuh"
-#include "launch_vectorized.cuh"
 
 #include "core/pixel_word.hpp"
 
@@ -56,7 +53,7 @@ bool stacks_transposes(const ConstImageView& src, const ImageView& dst, std::siz
 inline constexpr int stacked_lanes_x = 4;
 
 /// Launches the stacked transposes over `planes` planes of `args` (the first plane's, with the image strides): of the
-/// whole batch in order, or (Listed) of the planes `entries` lists; with the single launches' blocks-per-SM caps.
+/// whole batch in order, or (Listed) of the planes `entries` lists. Uncapped: caps of 3-6 blocks an SM cost 3-30 points.
 template <int S, bool Listed, class... Entries>
 void launch_stacked_transposes(const TransformArgs& args_in, int planes, cudaStream_t stream, bool overlap,
                                const Entries&... entries) {
@@ -74,9 +71,7 @@ void launch_stacked_transposes(const TransformArgs& args_in, int planes, cudaStr
         const auto stack_width = static_cast<std::int64_t>(planes) * args.dst_width;
         const auto stack_tiles = static_cast<int>((stack_width + Tile::tile_w - 1) / Tile::tile_w);
         const dim3 grid(static_cast<unsigned>(args.tiles_y), std::min(static_cast<unsigned>(stack_tiles), max_grid_y));
-        const int blocks_per_sm = tuned_blocks_per_sm(S, current_device_is_dram_rich());
-        const std::size_t shared = blocks_per_sm > 0 ? shared_bytes_for_blocks_per_sm<kernel>(blocks_per_sm) : 0;
-        launch_overlapping(kernel, grid, dim3(vectorized_threads), shared, stream, overlap, args, planes, stack_tiles, entries...);
+        launch_overlapping(kernel, grid, dim3(vectorized_threads), 0, stream, overlap, args, planes, stack_tiles, entries...);
     }
 }
 

@@ -7,10 +7,10 @@
 // lanes' register blocks never straddle two planes (the launcher asks for planes whose height is a whole
 // number of blocks), and a lane works out its block's plane from its row in the stack.
 //
-// Two kernels: the transposes (each lane the vectorized transpose's register block, mirrors read at run time)
-// and the mirrors (mirror_rows_kernel's one output vector a thread), each for the whole batch with one
-// element, or for the planes a list names with an element each (a batch with an element per image: the
-// planes of one kernel family, as transform_batch_elements_kernel takes them).
+// The transposes (each lane the vectorized transpose's register block, mirrors read at run time), for the whole
+// batch under one element or for the planes a list names with an element each (a batch with an element per
+// image: the planes of one kernel family, as transform_batch_elements_kernel takes them); and the axis-keeping
+// elements of such a list, one output vector a thread as mirror_rows_kernel moves a whole batch.
 
 #include "kernels/grouped.cuh"
 #include "kernels/mirror_rows.cuh"
