@@ -49,7 +49,8 @@ AutomaticChoice automatic_choice(std::size_t pixel_bytes) {
 /// Runs an axis-keeping element on a batch with mirror_rows_kernel where mirror_rows_apply holds; returns whether
 /// it did. On an H200 (bench/RESULTS.md, twentieth session) it took the mirrors of 768 planes of 224x224 u8 from
 /// 84-85% of the copy to 94-96%, u16 from 87-89% to 91-95%, and 1920x1080 u8 flip-v and rot180 from 90% to 95-96%;
-/// for 4-byte pixels and wider the vectorized mirror's tiles were as fast or faster (u8c4 and f32c1 flip-h 97% against 93%; f32c4 99% in the 16x16 tile against 93%).
+/// for 4-byte pixels and wider the vectorized mirror's tiles were as fast or faster (u8c4 and f32c1 flip-h 97%
+/// against 93%; f32c4 99% in the 16x16 tile against 93%).
 bool launched_mirror_rows(ConstImageView src, ImageView dst, AxisMap map, const BatchLayout& batch, cudaStream_t stream) {
     if (map.swap_axes || batch.nreps != 1 || !mirror_rows_apply(src, dst, batch.src_image_stride, batch.dst_image_stride, batch.count)) return false;
     const MirrorRowsArgs args = mirror_rows_args(src, dst, batch.count);
