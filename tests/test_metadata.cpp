@@ -434,12 +434,24 @@ std::map<std::uint16_t, TiffEntry> read_entries(const std::vector<std::uint8_t>&
     for (std::uint32_t i = 0; i < n; ++i) {
         const std::size_t e = at + 2 + i * 12;
         TiffEntry entry{static_cast<std::uint16_t>(o.get(b, e, 2)), static_cast<std::uint16_t>(o.get(b, e + 2, 2)), o.get(b, e + 4, 4), {}};
-        const std::size_t size = static_cast<std::size_t>(entry.count) * (entry.type == 3 ? 2 : entry.type == 4 ? 4 : entry.type == 5 ? 8 : 1);
+        const std::size_t size = static_cast<std::size_t>(entry.count) * (entry.type == 3 ? 2 : entry.type == 4 || entry.type == 13 ? 4 : entry.type == 5 ? 8 : 1);
         const std::size_t where = size <= 4 ? e + 8 : o.get(b, e + 8, 4);
         entry.value.assign(b.begin() + static_cast<std::ptrdiff_t>(where), b.begin() + static_cast<std::ptrdiff_t>(where + size));
         entries[entry.tag] = entry;
     }
     return entries;
+}
+
+// Appends the test's EXIF directory (a 4x2 image's, with an Interoperability directory, and `more_exif`) and GPS
+// directory to `file`, and returns their offsets.
+std::pair<std::uint32_t, std::uint32_t> append_exif_and_gps(std::vector<std::uint8_t>& file, const Order& o, const std::vector<TiffEntry>& more_exif = {}) {
+    const std::uint32_t interoperability = append_directory(file, {o.ascii(1, "R98")}, o);
+    std::vector<TiffEntry> exif_entries = {o.rationals(33434, {{1, 250}}), o.shorts(34855, 400), o.ascii(36867, "2026:11:25 10:00:00"),
+                                           o.longs(40962, 4), o.longs(40963, 2), o.longs(40965, interoperability)};
+    exif_entries.insert(exif_entries.end(), more_exif.begin(), more_exif.end());
+    const std::uint32_t exif = append_directory(file, exif_entries, o);
+    const std::uint32_t gps = append_directory(file, {{0, 1, 4, {2, 3, 0, 0}}, o.ascii(1, "N"), o.rationals(2, {{48, 1}, {51, 1}, {2400, 100}})}, o);
+    return {exif, gps};
 }
 
 // A 4x2 RGB TIFF whose first directory points at an EXIF directory (with an Interoperability directory) and a
@@ -454,12 +466,7 @@ std::vector<std::uint8_t> tiff_with_exif_and_gps(const Order& o, const std::vect
         const auto eight = o.bytes(8, 2);
         eights.insert(eights.end(), eight.begin(), eight.end());
     }
-    const std::uint32_t interoperability = append_directory(file, {o.ascii(1, "R98")}, o);
-    std::vector<TiffEntry> exif_entries = {o.rationals(33434, {{1, 250}}), o.shorts(34855, 400), o.ascii(36867, "2026:11:25 10:00:00"),
-                                           o.longs(40962, 4), o.longs(40963, 2), o.longs(40965, interoperability)};
-    exif_entries.insert(exif_entries.end(), more_exif.begin(), more_exif.end());
-    const std::uint32_t exif = append_directory(file, exif_entries, o);
-    const std::uint32_t gps = append_directory(file, {{0, 1, 4, {2, 3, 0, 0}}, o.ascii(1, "N"), o.rationals(2, {{48, 1}, {51, 1}, {2400, 100}})}, o);
+    const auto [exif, gps] = append_exif_and_gps(file, o, more_exif);
     const std::uint32_t first = append_directory(file, {o.shorts(256, 4), o.shorts(257, 2), {258, 3, 3, eights}, o.shorts(259, 1), o.shorts(262, 2),
                                                         o.longs(273, pixels_at), o.shorts(277, 3), o.longs(278, 2), o.longs(279, 24), o.longs(34665, exif),
                                                         gps_pointer.value_or(o.longs(34853, gps))}, o);
@@ -468,12 +475,25 @@ std::vector<std::uint8_t> tiff_with_exif_and_gps(const Order& o, const std::vect
     return file;
 }
 
-// Checks that `block` (an EXIF block) holds the test TIFF's EXIF and GPS entries, with the pixel dimensions given.
-void check_exif_block(const std::vector<std::uint8_t>& block, std::uint32_t pixel_x, std::uint32_t pixel_y) {
-    REQUIRE(block.size() > 8);
-    const Order o{block[0] == 'M'};
-    const auto first = read_entries(block, o.get(block, 4, 4), o);
-    REQUIRE(first.size() == 2);
+// An EXIF block as a camera writes it, in the byte order `o`: IFD0 with Make, Artist and the EXIF and GPS pointers,
+// followed by IFD1, a thumbnail's directory (its JPEG left out).
+std::vector<std::uint8_t> camera_exif(const Order& o) {
+    std::vector<std::uint8_t> block = o.big ? std::vector<std::uint8_t>{'M', 'M', 0, 42, 0, 0, 0, 0} : std::vector<std::uint8_t>{'I', 'I', 42, 0, 0, 0, 0, 0};
+    const auto [exif, gps] = append_exif_and_gps(block, o);
+    const std::uint32_t thumbnail = append_directory(block, {o.shorts(259, 6), o.longs(513, 0), o.longs(514, 0)}, o);
+    const std::uint32_t first = append_directory(block, {o.ascii(271, "Canon"), o.ascii(315, "Ann"), o.longs(34665, exif), o.longs(34853, gps)}, o);
+    for (const auto& [at, value] : {std::pair{std::size_t{4}, first}, std::pair{std::size_t{first} + 2 + 4 * 12, thumbnail}}) {
+        const auto offset = o.bytes(value, 4);
+        std::copy(offset.begin(), offset.end(), block.begin() + static_cast<std::ptrdiff_t>(at));
+    }
+    return block;
+}
+
+// Checks that the directories `first` (the entries of a first directory of `file`) points at hold the test TIFF's
+// EXIF and GPS entries, with the pixel dimensions given.
+void check_exif_directories(const std::vector<std::uint8_t>& file, const std::map<std::uint16_t, TiffEntry>& first, const Order& o,
+                            std::uint32_t pixel_x, std::uint32_t pixel_y) {
+    const auto& block = file;
     REQUIRE(first.count(34665) == 1);
     REQUIRE(first.count(34853) == 1);
     const auto exif = read_entries(block, o.get(first.at(34665).value, 0, 4), o);
@@ -488,6 +508,24 @@ void check_exif_block(const std::vector<std::uint8_t>& block, std::uint32_t pixe
     CHECK(gps.at(0).value == std::vector<std::uint8_t>{2, 3, 0, 0});
     CHECK(gps.at(1).value == o.ascii(1, "N").value);
     CHECK(gps.at(2).value == o.rationals(2, {{48, 1}, {51, 1}, {2400, 100}}).value);
+}
+
+// Checks that `block` (an EXIF block) holds the test TIFF's EXIF and GPS entries, with the pixel dimensions given.
+void check_exif_block(const std::vector<std::uint8_t>& block, std::uint32_t pixel_x, std::uint32_t pixel_y) {
+    REQUIRE(block.size() > 8);
+    const Order o{block[0] == 'M'};
+    const auto first = read_entries(block, o.get(block, 4, 4), o);
+    REQUIRE(first.size() == 2);
+    check_exif_directories(block, first, o, pixel_x, pixel_y);
+}
+
+// Checks that the TIFF file at `path` holds the test TIFF's EXIF and GPS directories, read here from the file.
+void check_tiff_exif(const std::string& path, std::uint32_t pixel_x, std::uint32_t pixel_y) {
+    const std::string text = test_support::file_bytes(path);
+    const std::vector<std::uint8_t> file(text.begin(), text.end());
+    REQUIRE(file.size() > 8);
+    const Order o{file[0] == 'M'};
+    check_exif_directories(file, read_entries(file, o.get(file, 4, 4), o), o, pixel_x, pixel_y);
 }
 
 }  // namespace
@@ -512,10 +550,12 @@ TEST_CASE("a TIFF's EXIF and GPS directories travel to JPEG, PNG and WebP as the
             CHECK(gpurotate::read_image(dir.file(out)).width() == 2);
             check_exif_block(gpurotate::read_metadata(dir.file(out)).exif, 2, 4);  // the dimensions swapped with the axes
         }
-        // A TIFF output holds no EXIF block, and says so.
+        // A TIFF output holds them as directories of its own (in its own byte order, libtiff's), and reads them back.
         const auto t = run(quote(exe) + " " + quote(in) + " --rot90 -v --overwrite -o " + quote(dir.file("o.tif")));
         REQUIRE(t.status == 0);
-        CHECK(t.output.find("not written: EXIF") != std::string::npos);
+        CHECK(t.output.find("EXIF") == std::string::npos);
+        check_tiff_exif(dir.file("o.tif"), 2, 4);
+        check_exif_block(gpurotate::read_metadata(dir.file("o.tif")).exif, 2, 4);
 #endif
     }
     // What cannot be copied is named in the warning, and the rest travels.
@@ -551,6 +591,31 @@ TEST_CASE("a TIFF's EXIF and GPS directories travel to JPEG, PNG and WebP as the
         CHECK(r.output.find(std::string("not kept: ") + c.said) != std::string::npos);
         CHECK(gpurotate::read_metadata(dir.file(std::string(c.name) + ".jpg")).exif.size() == block.size());
 #endif
+    }
+}
+
+// TIFF is written by the codec plugin, which a build without OpenCV lacks.
+TEST_CASE("a JPEG's EXIF travels into a TIFF output: the EXIF and GPS directories, IFD0's text tags as the TIFF's, the thumbnail said" *
+          doctest::skip(!GPUROTATE_TEST_WITH_OPENCV)) {
+    test_support::TempDir dir;
+    for (const bool big : {false, true}) {
+        CAPTURE(big);
+        gpurotate::ImageMetadata meta;
+        meta.exif = camera_exif(Order{big});
+        gpurotate::WriteOptions options;
+        options.metadata = &meta;
+        const std::string in = dir.file(big ? "camera-mm.jpg" : "camera-ii.jpg");
+        gpurotate::write_image(in, test_support::random_image(4, 2, {SampleType::u8, 3}, 5).view(), options);
+        const auto r = run(quote(exe) + " " + quote(in) + " --rot90 -v --overwrite -o " + quote(dir.file("camera.tif")));
+        REQUIRE(r.status == 0);
+        CHECK(r.output.find("TIFF output: not written: EXIF's thumbnail") != std::string::npos);
+        check_tiff_exif(dir.file("camera.tif"), 2, 4);
+        const auto back = gpurotate::read_metadata(dir.file("camera.tif"));
+        CHECK(back.tiff_text == std::vector<std::pair<std::uint16_t, std::string>>{{271, "Canon"}, {315, "Ann"}});
+        // And on to a JPEG: the directories travel on, pixel dimensions swapped back with the axes.
+        const auto j = run(quote(exe) + " " + quote(dir.file("camera.tif")) + " --rot270 --overwrite -o " + quote(dir.file("camera-back.jpg")));
+        REQUIRE(j.status == 0);
+        check_exif_block(gpurotate::read_metadata(dir.file("camera-back.jpg")).exif, 4, 2);
     }
 }
 

@@ -113,8 +113,9 @@ struct WriteOptions {
                              ///< 2..9 zlib levels (smaller on drawings and screenshots, slower)
     bool durable = true;     ///< flush the file to disk (fsync) before it takes its name; a batch that syncs
                              ///< once at the end (`gpurotate augment`) turns this off
-    const ImageMetadata* metadata = nullptr;  ///< written into JPEG and PNG outputs (a PNG's stored format and chunks
-                                              ///< into PNG outputs only); other formats drop it
+    const ImageMetadata* metadata = nullptr;  ///< written where the format has a place for it (the README's table): JPEG,
+                                              ///< PNG (its stored format and chunks into PNG outputs only), TIFF, WebP,
+                                              ///< and BMP's resolution; other formats drop it
     /// A JPEG's subsampling; automatic: 4:4:4 from quality 90 up and 4:2:0 below, as libvips does.
     ChromaSubsampling chroma = ChromaSubsampling::automatic;
     /// WebP: lossless coding (`quality` unused). The CLI and `augment` set it for a WebP written from a

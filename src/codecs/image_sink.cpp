@@ -1,6 +1,7 @@
 #include "codecs/image_sink.hpp"
 
 #include "codecs/file_bytes.hpp"
+#include "codecs/tiff_exif.hpp"
 
 namespace gpurotate::detail {
 
@@ -24,6 +25,7 @@ std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata&
     const auto add = [&](const std::string& words) { lost += (lost.empty() ? "" : ", ") + words; };
     if (strip) return lost;
     if (!holds_exif() && !metadata.exif.empty()) add("EXIF");  // metadata.cpp, png_codec.cpp
+    if (format() == OutputFormat::tiff && exif_has_thumbnail(metadata.exif)) add("EXIF's thumbnail");  // tiff_exif.cpp
     if (!holds_icc() && !metadata.icc.empty()) add("ICC profile");  // and the TIFF writer of the plugin
     if (!holds_icc() && !metadata.xmp.empty()) add("XMP");  // the same formats hold XMP
     if (format() != OutputFormat::tiff && !metadata.tiff_text.empty()) add("the TIFF's text tags (ImageDescription, Artist, Copyright and the like)");

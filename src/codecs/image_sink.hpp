@@ -25,12 +25,13 @@ public:
     const char* format_name() const { return spec_->name; }
     bool is_jpeg() const { return format() == OutputFormat::jpeg; }
     bool is_png() const { return format() == OutputFormat::png; }
-    /// Whether the format carries EXIF (JPEG's APP1, PNG's eXIf, WebP's EXIF chunk); the others do not.
-    bool holds_exif() const { return is_jpeg() || is_png() || format() == OutputFormat::webp; }
-    /// Whether the format carries an EXIF orientation: those that carry EXIF, and TIFF in its Orientation tag.
-    bool holds_orientation() const { return holds_exif() || format() == OutputFormat::tiff; }
-    /// Whether the format carries an ICC profile (and XMP): JPEG, PNG, WebP and TIFF.
-    bool holds_icc() const { return holds_exif() || format() == OutputFormat::tiff; }
+    /// Whether the format carries EXIF (JPEG's APP1, PNG's eXIf, WebP's EXIF chunk, a TIFF's EXIF and GPS
+    /// directories and its first directory's own tags); the others do not.
+    bool holds_exif() const { return is_jpeg() || is_png() || format() == OutputFormat::webp || format() == OutputFormat::tiff; }
+    /// Whether the format carries an EXIF orientation: those that carry EXIF (TIFF in its Orientation tag).
+    bool holds_orientation() const { return holds_exif(); }
+    /// Whether the format carries an ICC profile (and XMP): those that carry EXIF.
+    bool holds_icc() const { return holds_exif(); }
     /// Whether the format carries the resolution: JPEG (JFIF), PNG (pHYs), TIFF and BMP.
     bool holds_resolution() const { return is_jpeg() || is_png() || format() == OutputFormat::tiff || format() == OutputFormat::bmp; }
 

@@ -90,7 +90,8 @@ std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& 
         case OutputFormat::hdr: bytes = detail::stb_encode_hdr(image); break;
         // OpenCV's WebP writer codes losslessly for a quality above 100; the plugin adds the ICC profile and EXIF.
         case OutputFormat::webp: return detail::opencv_encode(image, spec.format, options.lossless ? 101 : options.quality, options.metadata);
-        // A TIFF carries the ICC profile and says whether the alpha is premultiplied; OpenCV's formats carry nothing.
+        // A TIFF carries the ICC profile, EXIF, XMP and its text tags, and says whether the alpha is premultiplied;
+        // OpenCV's formats carry nothing.
         case OutputFormat::tiff: return detail::opencv_encode(image, spec.format, options.quality, options.metadata);
         case OutputFormat::exr: bytes = detail::opencv_encode(image, spec.format, options.quality); break;
     }

@@ -255,15 +255,7 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
         // A TIFF's ICC profile (tag 34675, UNDEFINED bytes), and whether its alpha is premultiplied.
         if (auto icc = tiff->bytes_of(file, 34675, 7)) meta.icc = std::move(*icc);
         meta.associated_alpha = tiff->value(338) == 1u;
-        // The text tags, ASCII (type 2) with their NUL.
-        static constexpr std::uint16_t text_tags[] = {270, 271, 272, 305, 306, 315, 316, 33432};
-        for (const std::uint16_t tag : tiff->tags) {
-            const auto text = std::find(std::begin(text_tags), std::end(text_tags), tag) != std::end(text_tags) ? tiff->bytes_of(file, tag, 2) : std::nullopt;
-            if (!text) continue;
-            std::string value(text->begin(), text->end());
-            while (!value.empty() && value.back() == '\0') value.pop_back();
-            if (!value.empty() && value.find('\0') == std::string::npos) meta.tiff_text.emplace_back(tag, value);
-        }
+        meta.tiff_text = tiff->text_tags(file);
         // XMLPacket: BYTE or UNDEFINED.
         auto xmp = tiff->bytes_of(file, 700, 1);
         if (!xmp) xmp = tiff->bytes_of(file, 700, 7);

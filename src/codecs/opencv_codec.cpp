@@ -11,6 +11,7 @@
 #include "codecs/decode_limits.hpp"
 #include "codecs/opencv_plugin_abi.hpp"
 #include "codecs/tiff_directory.hpp"
+#include "codecs/tiff_exif.hpp"
 #include "core/executable_folder.hpp"
 
 #include <gpurotate/error.hpp>
@@ -141,14 +142,23 @@ std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat forma
     const GpurotateCvPlugin& cv = plugin(ErrorCode::output);
     const bool icc = metadata && !metadata->icc.empty(), exif = metadata && !metadata->exif.empty();
     const Resolution* resolution = metadata && metadata->resolution ? &*metadata->resolution : nullptr;
+    // A TIFF's text tags, or for a TIFF output from another format those of its EXIF's IFD0 (Make, Model, ...),
+    // which a TIFF holds in its own first directory.
+    const bool tiff = format == OutputFormat::tiff;
+    std::vector<std::pair<std::uint16_t, std::string>> text_tags;
+    if (metadata) text_tags = metadata->tiff_text;
+    if (metadata && tiff && text_tags.empty()) {
+        if (const auto ifd0 = read_tiff_directory(metadata->exif)) text_tags = ifd0->text_tags(metadata->exif);
+    }
+    const ExifPointers pointers = metadata && tiff ? exif_pointers_for_tiff(metadata->exif) : ExifPointers{};
     std::string tiff_text;  // the text tags as the plugin takes them: tag (2 bytes, little-endian), value, NUL
-    for (const auto& [tag, value] : metadata ? metadata->tiff_text : std::vector<std::pair<std::uint16_t, std::string>>{}) {
+    for (const auto& [tag, value] : text_tags) {
         tiff_text += static_cast<char>(tag & 0xff);
         tiff_text += static_cast<char>(tag >> 8);
         tiff_text += value.substr(0, value.find('\0'));
         tiff_text += '\0';
     }
-    // A TIFF carries no EXIF, but its own Orientation tag says what EXIF's did: the input as displayed.
+    // A TIFF's own Orientation tag says what EXIF's did: the input as displayed.
     const int orientation = metadata ? std::max(1, gpurotate::exif_orientation(*metadata)) : 1;
     const GpurotateCvImage view{static_cast<int>(image.width), static_cast<int>(image.height), image.format.channels,
                                 cv_sample(image.format.sample), reinterpret_cast<const unsigned char*>(image.data), image.pitch, nullptr,
@@ -160,12 +170,17 @@ std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat forma
                                 : resolution->unit == Resolution::Unit::centimetre ? 3
                                                                                     : 1,
                                 metadata && !metadata->xmp.empty() ? metadata->xmp.data() : nullptr, metadata ? metadata->xmp.size() : 0,
-                                tiff_text.empty() ? nullptr : tiff_text.data(), tiff_text.size()};
+                                tiff_text.empty() ? nullptr : tiff_text.data(), tiff_text.size(),
+                                (pointers.exif ? gpurotate_cv_tiff_exif : 0) | (pointers.gps ? gpurotate_cv_tiff_gps : 0)};
     GpurotateCvBytes encoded{};
     char error[512] = "";
     if (!cv.encode(&view, extension, quality, &encoded, error, sizeof error)) throw Error(ErrorCode::output, error);
     const std::unique_ptr<void, void (*)(void*)> owner(encoded.owner, cv.release_bytes);
-    return std::vector<std::uint8_t>(encoded.data, encoded.data + encoded.size);
+    std::vector<std::uint8_t> bytes(encoded.data, encoded.data + encoded.size);
+    if ((pointers.exif || pointers.gps) && !place_exif_in_tiff(bytes, metadata->exif)) {
+        throw Error(ErrorCode::output, "the TIFF writer left no place for the EXIF and GPS directories (" + std::string(gpurotate_cv_plugin_file) + " out of date?)");
+    }
+    return bytes;
 }
 
 }  // namespace gpurotate::detail

@@ -25,7 +25,7 @@ struct GpurotateCvImage {
                            ///< encode: the Orientation tag a TIFF output gets (2-8; 1: none written)
     const unsigned char* icc;  ///< encode: an ICC profile for a TIFF or WebP output, or null
     std::size_t icc_size;
-    const unsigned char* exif;  ///< encode: EXIF (the TIFF structure) for a WebP output, or null
+    const unsigned char* exif;  ///< encode: EXIF (the TIFF structure) for a WebP output, or null (a TIFF's: tiff_exif_pointers)
     std::size_t exif_size;
     double x_resolution;  ///< encode: a TIFF output's pixels per unit along x and y; 0: none
     double y_resolution;
@@ -35,7 +35,13 @@ struct GpurotateCvImage {
     /// encode: a TIFF's text tags, each a 2-byte little-endian tag and its NUL-ended value, one after another
     const char* tiff_text;
     std::size_t tiff_text_size;
+    /// encode: the pointers a TIFF output's first directory gets with the value 0, which gpurotate sets once it has
+    /// appended the directories: gpurotate_cv_tiff_exif and gpurotate_cv_tiff_gps, or'ed
+    int tiff_exif_pointers;
 };
+
+/// The bits of GpurotateCvImage::tiff_exif_pointers.
+enum GpurotateCvTiffPointer { gpurotate_cv_tiff_exif = 1, gpurotate_cv_tiff_gps = 2 };
 
 /// Encoded bytes, owned by the plugin until `release_bytes`.
 struct GpurotateCvBytes {
@@ -61,5 +67,5 @@ struct GpurotateCvPlugin {
 const GpurotateCvPlugin* gpurotate_opencv_plugin();
 }
 
-inline constexpr int gpurotate_cv_abi_version = 7;
+inline constexpr int gpurotate_cv_abi_version = 8;
 inline constexpr const char* gpurotate_cv_plugin_file = "libgpurotate-opencv.so";

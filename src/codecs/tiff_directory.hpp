@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace gpurotate::detail {
@@ -37,6 +39,11 @@ struct TiffDirectory {
         const auto first = file.begin() + static_cast<std::ptrdiff_t>(it->second.at);
         return std::vector<std::uint8_t>(first, first + static_cast<std::ptrdiff_t>(it->second.count));
     }
+
+    /// The text tags among this directory's (ImageDescription, Make, Model, Software, DateTime, Artist, HostComputer,
+    /// Copyright), in file order: ASCII values in `file` without their NUL, leaving out empty ones and any with a NUL
+    /// inside (several strings in one tag).
+    std::vector<std::pair<std::uint16_t, std::string>> text_tags(const std::vector<std::uint8_t>& file) const;
 };
 
 /// Bytes of one value of a TIFF type: BYTE, ASCII, SBYTE, UNDEFINED 1; SHORT, SSHORT 2; LONG, SLONG, FLOAT, IFD 4;

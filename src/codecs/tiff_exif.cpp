@@ -133,51 +133,25 @@ struct Block {
     }
 };
 
-// The block: IFD0 with the pointers alone (IFD0's own tags describe the TIFF's image; its text tags travel as
-// text tags), then the EXIF directory (less its MakerNote, with `without_maker_note`), its Interoperability
-// directory, and the GPS directory.
-std::vector<std::uint8_t> build(const std::optional<Directory>& exif, const std::optional<Directory>& interoperability,
-                                const std::optional<Directory>& gps, bool without_maker_note, bool big_endian) {
-    Block block{big_endian ? std::vector<std::uint8_t>{'M', 'M', 0, 42, 0, 0, 0, 8} : std::vector<std::uint8_t>{'I', 'I', 42, 0, 8, 0, 0, 0},
-                big_endian};
-    const std::vector<std::uint8_t> zero(4, 0);
-    std::vector<Entry> first;
-    if (exif) first.push_back({tag_exif, 4, 1, zero});
-    if (gps) first.push_back({tag_gps, 4, 1, zero});
-    block.append_directory(first);
-    const std::size_t first_entries = 8 + 2;  // IFD0 sits at 8; its entries follow its count
-    if (exif) {
-        block.put(first_entries + 8, block.next_directory(), 4);
-        std::vector<std::uint16_t> skip;
-        if (!interoperability) skip.push_back(tag_interoperability);  // a pointer with nothing to point at goes
-        if (without_maker_note) skip.push_back(tag_maker_note);
-        const std::size_t field = block.append_directory(exif->entries, skip, interoperability ? tag_interoperability : 0);
-        if (interoperability && field != 0) {
-            block.put(field, block.next_directory(), 4);
-            block.append_directory(interoperability->entries);
-        }
+// The values of `e` turned to the other byte order, a value of its type at a time (a RATIONAL's two LONGs each).
+void swap_byte_order(Entry& e) {
+    const int unit = e.type == 5 || e.type == 10 ? 4 : tiff_type_bytes(e.type);
+    if (unit <= 1) return;
+    for (std::size_t at = 0; at + static_cast<std::size_t>(unit) <= e.value.size(); at += static_cast<std::size_t>(unit)) {
+        std::reverse(e.value.begin() + static_cast<std::ptrdiff_t>(at), e.value.begin() + static_cast<std::ptrdiff_t>(at) + unit);
     }
-    if (gps) {
-        block.put(first_entries + (exif ? 12 : 0) + 8, block.next_directory(), 4);
-        block.append_directory(gps->entries);
-    }
-    return block.bytes;
 }
 
-}  // namespace
+// The EXIF, Interoperability and GPS directories of a classic TIFF structure, a file or an EXIF block, as its
+// first directory points at them; what of them cannot be read, a phrase each.
+struct ExifDirectories {
+    std::optional<Directory> exif, interoperability, gps;
+    std::vector<std::string> left_out;
+};
 
-TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory& first) {
-    TiffExif out;
+ExifDirectories read_exif_directories(const std::vector<std::uint8_t>& file, const TiffDirectory& first) {
+    ExifDirectories d;
     const bool be = first.big_endian;
-    const auto has = [&](std::uint16_t tag) { return first.entries.count(tag) != 0; };
-    const bool any = has(tag_exif) || has(tag_gps);
-    if (!any) return out;
-    const auto lose_all = [&]() {
-        if (has(tag_exif)) out.left_out.emplace_back("EXIF");
-        if (has(tag_gps)) out.left_out.emplace_back("GPS");
-        return out;
-    };
-    if (file.size() < 8 || read_unsigned(file, 2, 2, be) != 42u) return lose_all();  // a BigTIFF
     const auto first_at = read_unsigned(file, 4, 4, be);
     // A pointer of the first directory: one LONG (or IFD) value, to a place that is none of the other directories.
     const auto pointer = [&](std::uint16_t tag) -> Pointer {
@@ -188,27 +162,90 @@ TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory
         return {true, at && at != first_at ? at : std::nullopt};
     };
     const Pointer exif_at = pointer(tag_exif), gps_at = pointer(tag_gps);
-    // Each directory within the segment's size by itself; the block is checked as a whole below.
-    std::optional<Directory> exif, gps, interoperability;
-    if (exif_at.offset) exif = read_directory(file, *exif_at.offset, be, app1_exif_max, tag_interoperability);
-    if (gps_at.offset && gps_at.offset != exif_at.offset) gps = read_directory(file, *gps_at.offset, be, app1_exif_max);
-    if (exif_at.present && !exif) out.left_out.emplace_back("EXIF");
-    if (gps_at.present && !gps) out.left_out.emplace_back("GPS");
-    if (!exif && !gps) return out;
-    if (exif) {
-        const Pointer interoperability_at = pointer_in(exif->entries, tag_interoperability, be);
+    // Each directory within the segment's size by itself; the block is checked as a whole by its builder.
+    if (exif_at.offset) d.exif = read_directory(file, *exif_at.offset, be, app1_exif_max, tag_interoperability);
+    if (gps_at.offset && gps_at.offset != exif_at.offset) d.gps = read_directory(file, *gps_at.offset, be, app1_exif_max);
+    if (exif_at.present && !d.exif) d.left_out.emplace_back("EXIF");
+    if (gps_at.present && !d.gps) d.left_out.emplace_back("GPS");
+    if (d.exif) {
+        const Pointer interoperability_at = pointer_in(d.exif->entries, tag_interoperability, be);
         const bool elsewhere = interoperability_at.offset && interoperability_at.offset != exif_at.offset && interoperability_at.offset != gps_at.offset &&
                                interoperability_at.offset != first_at;
-        if (elsewhere) interoperability = read_directory(file, *interoperability_at.offset, be, app1_exif_max);
-        if (interoperability_at.present && !interoperability) out.left_out.emplace_back("EXIF's Interoperability directory");
-        if (exif->skipped > 0) out.left_out.push_back(std::to_string(exif->skipped) + (exif->skipped == 1 ? " EXIF entry" : " EXIF entries") + " (damaged, or pointers to directories not copied)");
-        if (interoperability && interoperability->skipped > 0) out.left_out.emplace_back("part of EXIF's Interoperability directory (damaged)");
+        if (elsewhere) d.interoperability = read_directory(file, *interoperability_at.offset, be, app1_exif_max);
+        if (interoperability_at.present && !d.interoperability) d.left_out.emplace_back("EXIF's Interoperability directory");
+        if (d.exif->skipped > 0) {
+            d.left_out.push_back(std::to_string(d.exif->skipped) + (d.exif->skipped == 1 ? " EXIF entry" : " EXIF entries") +
+                                 " (damaged, or pointers to directories not copied)");
+        }
+        if (d.interoperability && d.interoperability->skipped > 0) d.left_out.emplace_back("part of EXIF's Interoperability directory (damaged)");
     }
-    if (gps && gps->skipped > 0) out.left_out.push_back(std::to_string(gps->skipped) + (gps->skipped == 1 ? " GPS entry" : " GPS entries") + " (damaged, or pointers to directories not copied)");
-    if (exif && exif->maker_note_too_big) out.left_out.emplace_back("EXIF's MakerNote (over 64 KiB)");
-    out.block = build(exif, interoperability, gps, false, be);
-    if (out.block.size() > app1_exif_max && exif && has_entry(exif->entries, tag_maker_note)) {
-        out.block = build(exif, interoperability, gps, true, be);
+    if (d.gps && d.gps->skipped > 0) {
+        d.left_out.push_back(std::to_string(d.gps->skipped) + (d.gps->skipped == 1 ? " GPS entry" : " GPS entries") + " (damaged, or pointers to directories not copied)");
+    }
+    if (d.exif && d.exif->maker_note_too_big) d.left_out.emplace_back("EXIF's MakerNote (over 64 KiB)");
+    return d;
+}
+
+// Appends the EXIF directory (less its MakerNote, with `without_maker_note`), its Interoperability directory and the
+// GPS directory to `to`, and sets the pointers to them at the value fields `exif_field` and `gps_field`.
+void append_exif_directories(Block& to, const ExifDirectories& d, std::size_t exif_field, std::size_t gps_field, bool without_maker_note) {
+    if (d.exif) {
+        to.put(exif_field, to.next_directory(), 4);
+        std::vector<std::uint16_t> skip;
+        if (!d.interoperability) skip.push_back(tag_interoperability);  // a pointer with nothing to point at goes
+        if (without_maker_note) skip.push_back(tag_maker_note);
+        const std::size_t field = to.append_directory(d.exif->entries, skip, d.interoperability ? tag_interoperability : 0);
+        if (d.interoperability && field != 0) {
+            to.put(field, to.next_directory(), 4);
+            to.append_directory(d.interoperability->entries);
+        }
+    }
+    if (d.gps) {
+        to.put(gps_field, to.next_directory(), 4);
+        to.append_directory(d.gps->entries);
+    }
+}
+
+// The block: IFD0 with the pointers alone (IFD0's own tags describe the TIFF's image; its text tags travel as
+// text tags), then the directories.
+std::vector<std::uint8_t> build(const ExifDirectories& d, bool without_maker_note, bool big_endian) {
+    Block block{big_endian ? std::vector<std::uint8_t>{'M', 'M', 0, 42, 0, 0, 0, 8} : std::vector<std::uint8_t>{'I', 'I', 42, 0, 8, 0, 0, 0},
+                big_endian};
+    const std::vector<std::uint8_t> zero(4, 0);
+    std::vector<Entry> first;
+    if (d.exif) first.push_back({tag_exif, 4, 1, zero});
+    if (d.gps) first.push_back({tag_gps, 4, 1, zero});
+    block.append_directory(first);
+    const std::size_t first_entries = 8 + 2;  // IFD0 sits at 8; its entries follow its count
+    append_exif_directories(block, d, first_entries + 8, first_entries + (d.exif ? 12 : 0) + 8, without_maker_note);
+    return block.bytes;
+}
+
+// The directories of an EXIF block that a TIFF output takes; none where the block is no classic TIFF structure.
+ExifDirectories exif_directories_of_block(const std::vector<std::uint8_t>& block) {
+    const auto first = read_tiff_directory(block);
+    if (!first || read_unsigned(block, 2, 2, first->big_endian) != 42u) return {};
+    return read_exif_directories(block, *first);
+}
+
+}  // namespace
+
+TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory& first) {
+    TiffExif out;
+    const auto has = [&](std::uint16_t tag) { return first.entries.count(tag) != 0; };
+    if (!has(tag_exif) && !has(tag_gps)) return out;
+    const auto lose_all = [&]() {
+        if (has(tag_exif)) out.left_out.emplace_back("EXIF");
+        if (has(tag_gps)) out.left_out.emplace_back("GPS");
+        return out;
+    };
+    if (file.size() < 8 || read_unsigned(file, 2, 2, first.big_endian) != 42u) return lose_all();  // a BigTIFF
+    ExifDirectories d = read_exif_directories(file, first);
+    out.left_out = d.left_out;
+    if (!d.exif && !d.gps) return out;
+    out.block = build(d, false, first.big_endian);
+    if (out.block.size() > app1_exif_max && d.exif && has_entry(d.exif->entries, tag_maker_note)) {
+        out.block = build(d, true, first.big_endian);
         out.left_out.emplace_back("EXIF's MakerNote (the EXIF block would pass 64 KiB)");
     }
     if (out.block.size() > app1_exif_max) {
@@ -217,6 +254,40 @@ TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory
         return lose_all();
     }
     return out;
+}
+
+ExifPointers exif_pointers_for_tiff(const std::vector<std::uint8_t>& block) {
+    const ExifDirectories d = exif_directories_of_block(block);
+    return {d.exif.has_value(), d.gps.has_value()};
+}
+
+bool place_exif_in_tiff(std::vector<std::uint8_t>& tiff, const std::vector<std::uint8_t>& block) {
+    ExifDirectories d = exif_directories_of_block(block);
+    const auto first = read_tiff_directory(tiff);
+    if (!first || read_unsigned(tiff, 2, 2, first->big_endian) != 42u) return false;
+    // Each pointer's value field: the placeholder the plugin wrote, one LONG or IFD of 0.
+    const auto field = [&](std::uint16_t tag) -> std::size_t {
+        const auto it = first->entries.find(tag);
+        if (it == first->entries.end() || it->second.count != 1 || (it->second.type != 4 && it->second.type != 13)) return 0;
+        return read_unsigned(tiff, it->second.at, 4, first->big_endian) == 0u ? static_cast<std::size_t>(it->second.at) : 0;
+    };
+    const std::size_t exif_field = field(tag_exif), gps_field = field(tag_gps);
+    if ((d.exif && exif_field == 0) || (d.gps && gps_field == 0)) return false;
+    if (first->big_endian != (block.size() > 0 && block[0] == 'M')) {
+        for (auto* directory : {&d.exif, &d.interoperability, &d.gps}) {
+            if (!*directory) continue;
+            for (Entry& e : (*directory)->entries) swap_byte_order(e);
+        }
+    }
+    Block file{std::move(tiff), first->big_endian};
+    append_exif_directories(file, d, exif_field, gps_field, false);
+    tiff = std::move(file.bytes);
+    return true;
+}
+
+bool exif_has_thumbnail(const std::vector<std::uint8_t>& block) {
+    const auto first = read_tiff_directory(block);
+    return first && first->pages > 1;
 }
 
 }  // namespace gpurotate::detail

@@ -1,5 +1,6 @@
 #pragma once
-// A TIFF's EXIF and GPS directories as the EXIF block that JPEG (APP1), PNG (eXIf) and WebP (EXIF chunk) carry.
+// A TIFF's EXIF and GPS directories as the EXIF block that JPEG (APP1), PNG (eXIf) and WebP (EXIF chunk) carry,
+// and an EXIF block's directories into a TIFF output.
 // In a TIFF they are directories of the file itself, pointed to from its first directory; the block is a TIFF
 // structure of its own. Its first directory holds only the two pointers, and each directory's entries and values
 // are copied in the file's byte order with their offsets rewritten. That includes the Interoperability directory
@@ -27,5 +28,22 @@ struct TiffExif {
 /// outside the file, it is a pointer to a directory this does not copy, or the MakerNote must go for the block to
 /// fit that segment.
 TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory& first);
+
+/// The pointers a TIFF output's first directory needs for the directories of `block` (an EXIF block) that a
+/// TIFF holds: EXIF (with its Interoperability directory) and GPS. IFD0's own tags describe the image, and a TIFF
+/// has its own for them (the text tags travel as such); IFD1, the thumbnail, has no place in a TIFF.
+struct ExifPointers {
+    bool exif = false;
+    bool gps = false;
+};
+ExifPointers exif_pointers_for_tiff(const std::vector<std::uint8_t>& block);
+
+/// Appends `block`'s EXIF, Interoperability and GPS directories to `tiff`, a classic TIFF whose first directory
+/// holds a pointer of value 0 for each of exif_pointers_for_tiff(block), and points those at them; the values are
+/// written in the TIFF's byte order. False, `tiff` untouched, where a pointer is not there.
+bool place_exif_in_tiff(std::vector<std::uint8_t>& tiff, const std::vector<std::uint8_t>& block);
+
+/// Whether `block` (an EXIF block) has a thumbnail: a second directory, IFD1.
+bool exif_has_thumbnail(const std::vector<std::uint8_t>& block);
 
 }  // namespace gpurotate::detail

@@ -1,6 +1,6 @@
 // EXIF, ICC and PNG metadata from untrusted files: JPEG segments, PNG chunks (and a PNG's stored format),
-// the iCCP zlib stream, the TIFF structure inside EXIF, XMP; then the edits a rotation and --auto-orient make and the
-// insertion into a new PNG and JPEG, which must still decode.
+// the iCCP zlib stream, the TIFF structure inside EXIF, XMP; then the edits a rotation and --auto-orient make, the
+// insertion into a new PNG and JPEG, which must still decode, and EXIF's directories into a TIFF's.
 
 #include "fuzz_limits.hpp"
 
@@ -8,6 +8,7 @@
 
 #include "codecs/metadata.hpp"
 #include "codecs/png_codec.hpp"
+#include "codecs/tiff_exif.hpp"
 #include "codecs/xmp_geometry.hpp"
 
 #include <cstdlib>
@@ -36,5 +37,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto kept = gpurotate::detail::metadata_of(encoded);
         if (kept.icc != meta.icc) std::abort();  // a profile that went in must come out whole
     }
+    // Its EXIF and GPS directories into a TIFF's (a first directory with both pointers as placeholders, as the
+    // plugin writes them), which must read back.
+    std::vector<std::uint8_t> tiff = {'I', 'I', 42, 0, 8, 0, 0, 0, 2, 0};
+    for (const unsigned tag : {34665u, 34853u}) {
+        const std::uint8_t entry[12] = {static_cast<std::uint8_t>(tag), static_cast<std::uint8_t>(tag >> 8), 13, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+        tiff.insert(tiff.end(), entry, entry + 12);
+    }
+    tiff.insert(tiff.end(), 4, 0);
+    const auto pointers = gpurotate::detail::exif_pointers_for_tiff(meta.exif);
+    if (!gpurotate::detail::place_exif_in_tiff(tiff, meta.exif) && (pointers.exif || pointers.gps)) std::abort();
+    const auto placed = gpurotate::detail::metadata_of(tiff);
+    if (pointers.exif != (gpurotate::detail::exif_pointers_for_tiff(placed.exif).exif)) std::abort();
     return 0;
 }
