@@ -173,7 +173,15 @@ ExifDirectories read_exif_directories(const std::vector<std::uint8_t>& file, con
                                interoperability_at.offset != first_at;
         if (elsewhere) d.interoperability = read_directory(file, *interoperability_at.offset, be, app1_exif_max);
         if (interoperability_at.present && !d.interoperability) d.left_out.emplace_back("EXIF's Interoperability directory");
-        if (d.exif->skipped > 0) {
+        if (!d.interoperability) {  // a pointer with nothing to point at goes, and a directory left with no entry too
+            auto& entries = d.exif->entries;
+            entries.erase(std::remove_if(entries.begin(), entries.end(), [](const Entry& e) { return e.tag == tag_interoperability; }), entries.end());
+            if (entries.empty()) {
+                d.exif.reset();
+                d.left_out.emplace_back("EXIF");
+            }
+        }
+        if (d.exif && d.exif->skipped > 0) {
             d.left_out.push_back(std::to_string(d.exif->skipped) + (d.exif->skipped == 1 ? " EXIF entry" : " EXIF entries") +
                                  " (damaged, or pointers to directories not copied)");
         }
@@ -192,7 +200,6 @@ void append_exif_directories(Block& to, const ExifDirectories& d, std::size_t ex
     if (d.exif) {
         to.put(exif_field, to.next_directory(), 4);
         std::vector<std::uint16_t> skip;
-        if (!d.interoperability) skip.push_back(tag_interoperability);  // a pointer with nothing to point at goes
         if (without_maker_note) skip.push_back(tag_maker_note);
         const std::size_t field = to.append_directory(d.exif->entries, skip, d.interoperability ? tag_interoperability : 0);
         if (d.interoperability && field != 0) {
