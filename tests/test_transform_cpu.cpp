@@ -66,7 +66,7 @@ TEST_CASE("CPU backend handles padded and unaligned pitches") {
 
 namespace {
 
-// Sizes around the vector kernels' edges: blocks of 1 to 16 pixels a side, 3- and 6-byte pixels' vectors
+// Sizes around the vector kernels' edges: blocks of 1 to 16 pixels a side and pairs of them, 3- and 6-byte pixels' vectors
 // reaching past their block, tiles of 768 source rows (one row past a column of tiles, two columns and a part),
 // and one image big enough to be cut among threads.
 std::vector<test_support::Size> vector_edge_sizes() {

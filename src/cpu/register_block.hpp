@@ -243,5 +243,98 @@ inline void transpose_block(std::array<LaneVector<LaneBytes>, lanes<LaneBytes>>&
     }
 }
 
+// ------------------------------------------------ two blocks at once, in the halves of 32-byte vectors
+
+/// Whether the target has 32-byte vectors whose byte interleaves work in each 16-byte half (AVX2's vpunpck*), so
+/// that one instruction moves two blocks: the shuffle ports bound the 16x16 transpose of 1-byte pixels (64
+/// interleaves a block).
+#if defined(__AVX2__)
+inline constexpr bool has_vector_pairs = true;
+#else
+inline constexpr bool has_vector_pairs = false;
+#endif
+
+typedef std::uint8_t U8x32 __attribute__((vector_size(32)));
+typedef std::uint16_t U16x16 __attribute__((vector_size(32)));
+typedef std::uint32_t U32x8 __attribute__((vector_size(32)));
+typedef std::uint64_t U64x4 __attribute__((vector_size(32)));
+
+template <std::size_t LaneBytes>
+struct VectorPairOf;
+template <>
+struct VectorPairOf<1> { using type = U8x32; };
+template <>
+struct VectorPairOf<2> { using type = U16x16; };
+template <>
+struct VectorPairOf<4> { using type = U32x8; };
+template <>
+struct VectorPairOf<8> { using type = U64x4; };
+
+/// Two vectors of pixels of `LaneBytes` in the two halves of one.
+template <std::size_t LaneBytes>
+using VectorPair = typename VectorPairOf<LaneBytes>::type;
+
+namespace shuffle_index {
+// Lane j of the halfwise interleave of two pairs of n-lane halves: interleave_low (high) within each half.
+constexpr int halfwise_interleave_low(int n, int j) { return (j % n % 2 ? 2 * n : 0) + j / n * n + j % n / 2; }
+constexpr int halfwise_interleave_high(int n, int j) { return (j % n % 2 ? 2 * n : 0) + j / n * n + n / 2 + j % n / 2; }
+}  // namespace shuffle_index
+
+template <class V, std::size_t... J>
+inline V halfwise_interleave_low(V a, V b, std::index_sequence<J...>) {
+    return __builtin_shufflevector(a, b, shuffle_index::halfwise_interleave_low(sizeof...(J) / 2, J)...);
+}
+
+template <class V, std::size_t... J>
+inline V halfwise_interleave_high(V a, V b, std::index_sequence<J...>) {
+    return __builtin_shufflevector(a, b, shuffle_index::halfwise_interleave_high(sizeof...(J) / 2, J)...);
+}
+
+template <class V, std::size_t... J>
+inline auto joined(V low, V high, std::index_sequence<J...>) {
+    return __builtin_shufflevector(low, high, J...);
+}
+
+template <class Pair, std::size_t... J>
+inline auto half_of(Pair v, std::size_t first, std::index_sequence<J...>) {
+    typedef std::remove_reference_t<decltype(v[0])> Lane __attribute__((vector_size(16)));
+    return Lane{v[first + J]...};
+}
+
+/// Pixels from two places as one pair: the lanes<lane_bytes(PixelBytes)> pixels at `low` in the low half, those at
+/// `high` in the high half (each read as load_pixels reads).
+template <std::size_t PixelBytes>
+inline VectorPair<lane_bytes(PixelBytes)> load_pixel_pair(const std::byte* low, const std::byte* high) {
+    constexpr std::size_t n = lanes<lane_bytes(PixelBytes)>;
+    return joined(load_pixels<PixelBytes>(low), load_pixels<PixelBytes>(high), std::make_index_sequence<2 * n>{});
+}
+
+/// Stores the pair's pixels at `p`, the low half's first: one store where pixels fill their lanes, else two, the
+/// second over the first's spare bytes (and as store_pixels, writing spare bytes past the pixels).
+template <std::size_t PixelBytes>
+inline void store_pixel_pair(std::byte* p, VectorPair<lane_bytes(PixelBytes)> v) {
+    constexpr std::size_t n = lanes<lane_bytes(PixelBytes)>;
+    if constexpr (lane_bytes(PixelBytes) == PixelBytes) {
+        store(p, v);
+    } else {
+        store_pixels<PixelBytes>(p, half_of(v, 0, std::make_index_sequence<n>{}));
+        store_pixels<PixelBytes>(p + n * PixelBytes, half_of(v, n, std::make_index_sequence<n>{}));
+    }
+}
+
+/// transpose_block on two blocks at once, one in each half of the vectors.
+template <std::size_t LaneBytes>
+inline void transpose_block_pair(std::array<VectorPair<LaneBytes>, lanes<LaneBytes>>& rows) {
+    constexpr std::size_t n = lanes<LaneBytes>;
+    for (std::size_t round = 1; round < n; round *= 2) {
+        std::array<VectorPair<LaneBytes>, n> next;
+        for (std::size_t j = 0; j < n / 2; ++j) {
+            next[2 * j] = halfwise_interleave_low(rows[j], rows[j + n / 2], std::make_index_sequence<2 * n>{});
+            next[2 * j + 1] = halfwise_interleave_high(rows[j], rows[j + n / 2], std::make_index_sequence<2 * n>{});
+        }
+        rows = next;
+    }
+}
+
 }  // namespace
 }  // namespace gpurotate::detail::simd
