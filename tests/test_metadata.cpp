@@ -510,12 +510,19 @@ void check_exif_directories(const std::vector<std::uint8_t>& file, const std::ma
     CHECK(gps.at(2).value == o.rationals(2, {{48, 1}, {51, 1}, {2400, 100}}).value);
 }
 
-// Checks that `block` (an EXIF block) holds the test TIFF's EXIF and GPS entries, with the pixel dimensions given.
-void check_exif_block(const std::vector<std::uint8_t>& block, std::uint32_t pixel_x, std::uint32_t pixel_y) {
+// Checks that `block` (an EXIF block) holds the test TIFF's EXIF and GPS entries, with the pixel dimensions given,
+// and in IFD0 the pointers and the ASCII tags `text` alone.
+void check_exif_block(const std::vector<std::uint8_t>& block, std::uint32_t pixel_x, std::uint32_t pixel_y,
+                      const std::map<std::uint16_t, std::string>& text = {}) {
     REQUIRE(block.size() > 8);
     const Order o{block[0] == 'M'};
     const auto first = read_entries(block, o.get(block, 4, 4), o);
-    REQUIRE(first.size() == 2);
+    REQUIRE(first.size() == 2 + text.size());
+    for (const auto& [tag, value] : text) {
+        CAPTURE(tag);
+        REQUIRE(first.count(tag) == 1);
+        CHECK(first.at(tag).value == o.ascii(tag, value).value);
+    }
     check_exif_directories(block, first, o, pixel_x, pixel_y);
 }
 
@@ -612,10 +619,12 @@ TEST_CASE("a JPEG's EXIF travels into a TIFF output: the EXIF and GPS directorie
         check_tiff_exif(dir.file("camera.tif"), 2, 4);
         const auto back = gpurotate::read_metadata(dir.file("camera.tif"));
         CHECK(back.tiff_text == std::vector<std::pair<std::uint16_t, std::string>>{{271, "Canon"}, {315, "Ann"}});
-        // And on to a JPEG: the directories travel on, pixel dimensions swapped back with the axes.
-        const auto j = run(quote(exe) + " " + quote(dir.file("camera.tif")) + " --rot270 --overwrite -o " + quote(dir.file("camera-back.jpg")));
+        // And on to a JPEG: the directories travel on, pixel dimensions swapped back with the axes, and the text
+        // tags go back into IFD0, where the JPEG's EXIF had them.
+        const auto j = run(quote(exe) + " " + quote(dir.file("camera.tif")) + " --rot270 -v --overwrite -o " + quote(dir.file("camera-back.jpg")));
         REQUIRE(j.status == 0);
-        check_exif_block(gpurotate::read_metadata(dir.file("camera-back.jpg")).exif, 4, 2);
+        CHECK(j.output.find("text tags") == std::string::npos);
+        check_exif_block(gpurotate::read_metadata(dir.file("camera-back.jpg")).exif, 4, 2, {{271, "Canon"}, {315, "Ann"}});
     }
 }
 

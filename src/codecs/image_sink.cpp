@@ -28,7 +28,11 @@ std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata&
     if (format() == OutputFormat::tiff && exif_has_thumbnail(metadata.exif)) add("EXIF's thumbnail");  // tiff_exif.cpp
     if (!holds_icc() && !metadata.icc.empty()) add("ICC profile");  // and the TIFF writer of the plugin
     if (!holds_icc() && !metadata.xmp.empty()) add("XMP");  // the same formats hold XMP
-    if (format() != OutputFormat::tiff && !metadata.tiff_text.empty()) add("the TIFF's text tags (ImageDescription, Artist, Copyright and the like)");
+    // A TIFF's text tags travel in its EXIF block's IFD0 too, where they fit (tiff_exif.cpp).
+    const bool text_in_exif = holds_exif() && exif_has_text_tags(metadata.exif);
+    if (format() != OutputFormat::tiff && !metadata.tiff_text.empty() && !text_in_exif) {
+        add("the TIFF's text tags (ImageDescription, Artist, Copyright and the like)");
+    }
     if (metadata.resolution && !holds_resolution()) add("resolution");
     if (!is_png()) {
         std::string chunks;

@@ -213,18 +213,19 @@ void append_exif_directories(Block& to, const ExifDirectories& d, std::size_t ex
     }
 }
 
-// The block: IFD0 with the pointers alone (IFD0's own tags describe the TIFF's image; its text tags travel as
-// text tags), then the directories.
-std::vector<std::uint8_t> build(const ExifDirectories& d, bool without_maker_note, bool big_endian) {
+// The block: IFD0 with `text` (a TIFF's text tags, which EXIF's IFD0 has too) and the pointers (IFD0's other tags
+// describe the TIFF's image), then the directories.
+std::vector<std::uint8_t> build(const std::vector<Entry>& text, const ExifDirectories& d, bool without_maker_note, bool big_endian) {
     Block block{big_endian ? std::vector<std::uint8_t>{'M', 'M', 0, 42, 0, 0, 0, 8} : std::vector<std::uint8_t>{'I', 'I', 42, 0, 8, 0, 0, 0},
                 big_endian};
     const std::vector<std::uint8_t> zero(4, 0);
-    std::vector<Entry> first;
+    std::vector<Entry> first = text;  // their tags (270-33432) come before the pointers'
     if (d.exif) first.push_back({tag_exif, 4, 1, zero});
     if (d.gps) first.push_back({tag_gps, 4, 1, zero});
     block.append_directory(first);
-    const std::size_t first_entries = 8 + 2;  // IFD0 sits at 8; its entries follow its count
-    append_exif_directories(block, d, first_entries + 8, first_entries + (d.exif ? 12 : 0) + 8, without_maker_note);
+    // IFD0 sits at 8; its entries follow its count, and a pointer's value field is 8 bytes into its entry.
+    const auto field = [&](std::size_t index) { return 8 + 2 + 12 * index + 8; };
+    append_exif_directories(block, d, field(text.size()), field(text.size() + (d.exif ? 1 : 0)), without_maker_note);
     return block.bytes;
 }
 
@@ -239,28 +240,49 @@ ExifDirectories exif_directories_of_block(const std::vector<std::uint8_t>& block
 
 TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory& first) {
     TiffExif out;
+    const bool be = first.big_endian;
+    // The text tags go into IFD0 where they take at most a quarter of the block: they are the TIFF's own, and a TIFF
+    // output writes them from there whatever the block holds.
+    std::vector<Entry> text;
+    std::size_t text_bytes = 0;
+    for (const auto& [tag, value] : first.text_tags(file)) {
+        std::vector<std::uint8_t> bytes(value.begin(), value.end());
+        bytes.push_back(0);
+        text_bytes += 12 + bytes.size();
+        text.push_back({tag, 2, static_cast<std::uint32_t>(bytes.size()), std::move(bytes)});
+    }
+    if (text_bytes > app1_exif_max / 4) text.clear();
     const auto has = [&](std::uint16_t tag) { return first.entries.count(tag) != 0; };
-    if (!has(tag_exif) && !has(tag_gps)) return out;
-    const auto lose_all = [&]() {
+    const auto lose_directories = [&]() {
         if (has(tag_exif)) out.left_out.emplace_back("EXIF");
         if (has(tag_gps)) out.left_out.emplace_back("GPS");
-        return out;
     };
-    if (file.size() < 8 || read_unsigned(file, 2, 2, first.big_endian) != 42u) return lose_all();  // a BigTIFF
-    ExifDirectories d = read_exif_directories(file, first);
-    out.left_out = d.left_out;
-    if (!d.exif && !d.gps) return out;
-    out.block = build(d, false, first.big_endian);
+    ExifDirectories d;
+    if (has(tag_exif) || has(tag_gps)) {
+        if (file.size() < 8 || read_unsigned(file, 2, 2, be) != 42u) {
+            lose_directories();  // a BigTIFF
+        } else {
+            d = read_exif_directories(file, first);
+            out.left_out = d.left_out;
+        }
+    }
+    if (!d.exif && !d.gps && text.empty()) return out;
+    out.block = build(text, d, false, be);
     if (out.block.size() > app1_exif_max && d.exif && has_entry(d.exif->entries, tag_maker_note)) {
-        out.block = build(d, true, first.big_endian);
+        out.block = build(text, d, true, be);
         out.left_out.emplace_back("EXIF's MakerNote (the EXIF block would pass 64 KiB)");
     }
     if (out.block.size() > app1_exif_max) {
-        out.block.clear();
         out.left_out.clear();
-        return lose_all();
+        lose_directories();
+        out.block = text.empty() ? std::vector<std::uint8_t>{} : build(text, {}, false, be);
     }
     return out;
+}
+
+bool exif_has_text_tags(const std::vector<std::uint8_t>& block) {
+    const auto first = read_tiff_directory(block);
+    return first && !first->text_tags(block).empty();
 }
 
 ExifPointers exif_pointers_for_tiff(const std::vector<std::uint8_t>& block) {

@@ -2,7 +2,7 @@
 // A TIFF's EXIF and GPS directories as the EXIF block that JPEG (APP1), PNG (eXIf) and WebP (EXIF chunk) carry,
 // and an EXIF block's directories into a TIFF output.
 // In a TIFF they are directories of the file itself, pointed to from its first directory; the block is a TIFF
-// structure of its own. Its first directory holds only the two pointers, and each directory's entries and values
+// structure of its own. Its first directory holds the TIFF's text tags and the two pointers, and each directory's entries and values
 // are copied in the file's byte order with their offsets rewritten. That includes the Interoperability directory
 // inside EXIF. A MakerNote is copied as its bytes, so a maker's offsets inside it that count from the file's start
 // point elsewhere afterwards, as with other tools that move it.
@@ -18,11 +18,13 @@ namespace gpurotate::detail {
 /// A TIFF's EXIF block, and what of its EXIF and GPS directories it leaves out, a phrase each ("GPS", "EXIF's
 /// MakerNote (over 64 KiB)"), for the decoder's warning.
 struct TiffExif {
-    std::vector<std::uint8_t> block;  ///< empty where neither directory could be copied
+    std::vector<std::uint8_t> block;  ///< empty where neither directory could be copied and there is no text tag
     std::vector<std::string> left_out;
 };
 
-/// The EXIF block of `file`, whose first directory is `first`. A directory is left out whole where the file is a
+/// The EXIF block of `file`, whose first directory is `first`: its EXIF and GPS directories, and in IFD0 its text
+/// tags (ImageDescription, Make, Model, ...: where they take at most a quarter of the block), as a camera's EXIF
+/// has them; nothing where it has none of these. A directory is left out whole where the file is a
 /// BigTIFF (8-byte offsets are not copied), its pointer is malformed or points at another directory, its entries
 /// run past the file, or its values pass what one JPEG APP1 segment holds (64 KiB); an entry, where its values lie
 /// outside the file, it is a pointer to a directory this does not copy, or the MakerNote must go for the block to
@@ -42,6 +44,9 @@ ExifPointers exif_pointers_for_tiff(const std::vector<std::uint8_t>& block);
 /// holds a pointer of value 0 for each of exif_pointers_for_tiff(block), and points those at them; the values are
 /// written in the TIFF's byte order. False, `tiff` untouched, where a pointer is not there.
 bool place_exif_in_tiff(std::vector<std::uint8_t>& tiff, const std::vector<std::uint8_t>& block);
+
+/// Whether `block` (an EXIF block) holds text tags in its IFD0 (Make, Model, Artist, ...).
+bool exif_has_text_tags(const std::vector<std::uint8_t>& block);
 
 /// Whether `block` (an EXIF block) has a thumbnail: a second directory, IFD1.
 bool exif_has_thumbnail(const std::vector<std::uint8_t>& block);
