@@ -4,8 +4,8 @@
 // built for (SSE2 unpacks and pshufd on plain x86-64, NEON zips elsewhere), so there is one source for every ISA.
 // A pixel of a power-of-two width is one lane of a vector; a 3-byte pixel is spread into a lane of 4 bytes on
 // loading and packed back on storing (one byte shuffle each way), so that the same lane moves serve it. 6-byte
-// pixels measured no faster spread into 8-byte lanes (two per vector) than moved one by one, so they, and
-// 12- and 16-byte pixels, do not use this header. Included only by transform_cpu_kernels.hpp, whose units are
+// pixels measured no faster spread into 8-byte lanes two to a 16-byte vector than moved one by one, but four to a
+// 32-byte vector (AVX2) they are (the last section); 12- and 16-byte pixels do not use this header. Included only by transform_cpu_kernels.hpp, whose units are
 // built for different targets: hence the unnamed namespace.
 
 #include <array>
@@ -334,6 +334,53 @@ inline void transpose_block_pair(std::array<VectorPair<LaneBytes>, lanes<LaneByt
         }
         rows = next;
     }
+}
+
+// ------------------------------------------------ 6-byte pixels in the 8-byte lanes of 32-byte vectors
+
+/// Whether 6-byte pixels transpose in 4x4 blocks, each pixel in an 8-byte lane of a 32-byte vector: AVX2 moves
+/// lanes and bytes across a whole vector's halves in two instructions.
+inline constexpr bool has_six_byte_blocks = has_vector_pairs;
+
+namespace shuffle_index {
+// Byte j of four pixels of `pixel` bytes spread into 8-byte lanes (the spare bytes take byte 0), and back.
+constexpr int spread_to_eight(std::size_t pixel, std::size_t j) { return static_cast<int>(j % 8 < pixel ? j / 8 * pixel + j % 8 : 0); }
+constexpr int pack_from_eight(std::size_t pixel, std::size_t j) { return static_cast<int>(j < 4 * pixel ? j / pixel * 8 + j % pixel : 0); }
+}  // namespace shuffle_index
+
+template <std::size_t PixelBytes, std::size_t... J>
+inline U64x4 spread_to_eight(U8x32 v, std::index_sequence<J...>) {
+    return (U64x4)__builtin_shufflevector(v, v, shuffle_index::spread_to_eight(PixelBytes, J)...);
+}
+
+template <std::size_t PixelBytes, std::size_t... J>
+inline U8x32 pack_from_eight(U64x4 v, std::index_sequence<J...>) {
+    return __builtin_shufflevector((U8x32)v, (U8x32)v, shuffle_index::pack_from_eight(PixelBytes, J)...);
+}
+
+/// The four pixels of `PixelBytes` (6) at `p`, one an 8-byte lane. Reads 32 bytes: past the pixels too, which the
+/// caller must own.
+template <std::size_t PixelBytes>
+inline U64x4 load_pixels_in_eight(const std::byte* p) {
+    return spread_to_eight<PixelBytes>(load<U8x32>(p), std::make_index_sequence<32>{});
+}
+
+/// Stores the four pixels of `v` at `p`, and garbage past them (32 bytes in all), which the caller must own and
+/// overwrite.
+template <std::size_t PixelBytes>
+inline void store_pixels_from_eight(std::byte* p, U64x4 v) {
+    store(p, pack_from_eight<PixelBytes>(v, std::make_index_sequence<32>{}));
+}
+
+/// Transposes the 4x4 block of 8-byte lanes held by four vectors (row i in rows[i]): interleaves within each half,
+/// then halves exchanged.
+template <class V>
+inline void transpose_lanes_4x4(std::array<V, 4>& rows) {
+    static_assert(sizeof(V) == 32 && sizeof(V{}[0]) == 8);
+    const V t0 = __builtin_shufflevector(rows[0], rows[1], 0, 4, 2, 6), t1 = __builtin_shufflevector(rows[0], rows[1], 1, 5, 3, 7);
+    const V t2 = __builtin_shufflevector(rows[2], rows[3], 0, 4, 2, 6), t3 = __builtin_shufflevector(rows[2], rows[3], 1, 5, 3, 7);
+    rows = {__builtin_shufflevector(t0, t2, 0, 1, 4, 5), __builtin_shufflevector(t1, t3, 0, 1, 4, 5), __builtin_shufflevector(t0, t2, 2, 3, 6, 7),
+            __builtin_shufflevector(t1, t3, 2, 3, 6, 7)};
 }
 
 }  // namespace
