@@ -274,11 +274,11 @@ struct TransposeWalk {
             std::byte* o = output_pixel(x_begin, MirrorX ? y + k - 1 : y);
             const std::ptrdiff_t column_step = MirrorX ? -static_cast<std::ptrdiff_t>(f.dst_pitch) : static_cast<std::ptrdiff_t>(f.dst_pitch);
             std::int64_t x = x_begin;
-            if constexpr (simd::has_vector_pairs) {
+            if constexpr (simd::has_vector_pairs && simd::transposes_in_pairs(Bytes)) {
                 // Two blocks, one above the other in the source, in the halves of 32-byte vectors: each interleave
                 // moves both, and each output row takes both halves of a vector. 2-core VM, one thread, median of
-                // 5x301: 1920x1080 u8c1 transpose 0.118 -> 0.096 ms; 6000x4000 on two threads, u8c3 7.40 -> 6.09,
-                // u8c4 6.32 -> 5.83, f32c1 8.13 -> 6.08 (bench/RESULTS.md, twenty-third session).
+                // 5x301: 1920x1080 u8c1 transpose 0.118 -> 0.096 ms; 6000x4000 u8c3 on two threads 7.40 -> 6.09
+                // (bench/RESULTS.md, twenty-third session).
                 for (; x + 2 * k <= x_blocks_end; x += 2 * k, s += 2 * k * step, o += 2 * k * pixel) {
                     std::array<simd::VectorPair<lane>, k> pair;
                     for (std::int64_t i = 0; i < k; ++i) pair[i] = simd::load_pixel_pair<Bytes>(s + i * step, s + (i + k) * step);
