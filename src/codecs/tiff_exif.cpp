@@ -34,25 +34,41 @@ bool has_entry(const std::vector<Entry>& entries, std::uint16_t tag) {
 // The directory at `offset` of a classic TIFF, sorted by tag; nothing where its entries run past the file, none is
 // left, or its entries but a MakerNote pass `budget` bytes (counted as they are read, so that a crafted file
 // cannot make this hold more; an entry larger than that by itself is left out, a MakerNote too).
-// `pointers_kept` are the tags whose pointer this copies (Interoperability in EXIF); any other pointer (the IFD
-// type, or the EXIF and GPS tags) would hold an offset into the file, meaningless in the block, and is skipped.
-std::optional<Directory> read_directory(const std::vector<std::uint8_t>& file, std::uint64_t offset, bool big_endian, std::uint64_t budget,
-                                        std::uint16_t pointer_kept = 0) {
-    const auto count = read_unsigned(file, offset, 2, big_endian);
-    if (!count || *count == 0 || offset + 2 + *count * 12 > file.size()) return std::nullopt;
+// `pointer_kept` is the tag whose pointer this copies (Interoperability in EXIF), as a LONG; any other pointer (the
+// IFD types, or the EXIF and GPS tags) would hold an offset into the file, meaningless in the block, and is skipped.
+// A BigTIFF's directories (`big_tiff`) have 8-byte counts, offsets and value fields; its 8-byte integer types, which
+// the block's classic TIFF cannot hold, are skipped, and a pointer kept where its offset fits 32 bits.
+std::optional<Directory> read_directory(const std::vector<std::uint8_t>& file, std::uint64_t offset, bool big_endian, bool big_tiff,
+                                        std::uint64_t budget, std::uint16_t pointer_kept = 0) {
+    const std::uint64_t field = big_tiff ? 8 : 4, entry_size = 4 + 2 * field;
+    const auto count = read_unsigned(file, offset, big_tiff ? 8 : 2, big_endian);
+    const std::uint64_t entries_at = offset + (big_tiff ? 8 : 2);
+    if (!count || *count == 0 || entries_at > file.size() || *count > (file.size() - entries_at) / entry_size) return std::nullopt;
     Directory d;
     std::uint64_t total = 0;
     for (std::uint64_t i = 0; i < *count; ++i) {
-        const std::uint64_t at = offset + 2 + i * 12;
+        const std::uint64_t at = entries_at + i * entry_size;
         const auto tag = *read_unsigned(file, at, 2, big_endian), type = *read_unsigned(file, at + 2, 2, big_endian);
-        const auto n = *read_unsigned(file, at + 4, 4, big_endian);
-        const bool pointer = type == 13 || tag == tag_exif || tag == tag_gps || tag == tag_interoperability;
-        if (value_size(type) == 0 || n == 0 || (pointer && tag != pointer_kept)) {
+        const auto n = *read_unsigned(file, at + 4, static_cast<int>(field), big_endian);
+        const std::uint64_t value_at = at + 4 + field;
+        const bool pointer = type == 13 || type == 18 || tag == tag_exif || tag == tag_gps || tag == tag_interoperability;
+        if (pointer && tag == pointer_kept && n == 1 && (type == 4 || type == 13 || type == 16 || type == 18)) {
+            const auto target = read_unsigned(file, value_at, tiff_type_bytes(type), big_endian);
+            if (!target || *target > 0xffffffffu) {
+                ++d.skipped;
+                continue;
+            }
+            std::vector<std::uint8_t> value(4);
+            for (int b = 0; b < 4; ++b) value[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(*target >> (8 * (big_endian ? 3 - b : b)));
+            d.entries.push_back({static_cast<std::uint16_t>(tag), 4, 1, std::move(value)});
+            continue;
+        }
+        if (value_size(type) == 0 || n == 0 || n > 0xffffffffu || pointer) {
             ++d.skipped;
             continue;
         }
         const std::uint64_t bytes = value_size(type) * n;  // at most 8 x (2^32 - 1): no overflow
-        const std::uint64_t where = bytes <= 4 ? at + 8 : *read_unsigned(file, at + 8, 4, big_endian);
+        const std::uint64_t where = bytes <= field ? value_at : *read_unsigned(file, value_at, static_cast<int>(field), big_endian);
         if (where > file.size() || file.size() - where < bytes) {
             ++d.skipped;
             continue;
@@ -142,8 +158,8 @@ void swap_byte_order(Entry& e) {
     }
 }
 
-// The EXIF, Interoperability and GPS directories of a classic TIFF structure, a file or an EXIF block, as its
-// first directory points at them; what of them cannot be read, a phrase each.
+// The EXIF, Interoperability and GPS directories of a TIFF structure (a classic TIFF or a BigTIFF file, or an EXIF
+// block), as its first directory points at them; what of them cannot be read, a phrase each.
 struct ExifDirectories {
     std::optional<Directory> exif, interoperability, gps;
     std::vector<std::string> left_out;
@@ -152,26 +168,30 @@ struct ExifDirectories {
 ExifDirectories read_exif_directories(const std::vector<std::uint8_t>& file, const TiffDirectory& first) {
     ExifDirectories d;
     const bool be = first.big_endian;
-    const auto first_at = read_unsigned(file, 4, 4, be);
-    // A pointer of the first directory: one LONG (or IFD) value, to a place that is none of the other directories.
+    const bool big_tiff = read_unsigned(file, 2, 2, be) == 43u;
+    const auto first_at = read_unsigned(file, big_tiff ? 8 : 4, big_tiff ? 8 : 4, be);
+    // A pointer of the first directory: one LONG or IFD value (a BigTIFF's LONG8 or IFD8 too), to a place that is
+    // none of the other directories.
     const auto pointer = [&](std::uint16_t tag) -> Pointer {
         const auto it = first.entries.find(tag);
         if (it == first.entries.end()) return {};
-        if (it->second.count != 1 || (it->second.type != 4 && it->second.type != 13)) return {true, std::nullopt};
-        const auto at = read_unsigned(file, it->second.at, 4, be);
+        const std::uint16_t type = it->second.type;
+        const bool offset_type = type == 4 || type == 13 || (big_tiff && (type == 16 || type == 18));
+        if (it->second.count != 1 || !offset_type) return {true, std::nullopt};
+        const auto at = read_unsigned(file, it->second.at, tiff_type_bytes(type), be);
         return {true, at && at != first_at ? at : std::nullopt};
     };
     const Pointer exif_at = pointer(tag_exif), gps_at = pointer(tag_gps);
     // Each directory within the segment's size by itself; the block is checked as a whole by its builder.
-    if (exif_at.offset) d.exif = read_directory(file, *exif_at.offset, be, app1_exif_max, tag_interoperability);
-    if (gps_at.offset && gps_at.offset != exif_at.offset) d.gps = read_directory(file, *gps_at.offset, be, app1_exif_max);
+    if (exif_at.offset) d.exif = read_directory(file, *exif_at.offset, be, big_tiff, app1_exif_max, tag_interoperability);
+    if (gps_at.offset && gps_at.offset != exif_at.offset) d.gps = read_directory(file, *gps_at.offset, be, big_tiff, app1_exif_max);
     if (exif_at.present && !d.exif) d.left_out.emplace_back("EXIF");
     if (gps_at.present && !d.gps) d.left_out.emplace_back("GPS");
     if (d.exif) {
         const Pointer interoperability_at = pointer_in(d.exif->entries, tag_interoperability, be);
         const bool elsewhere = interoperability_at.offset && interoperability_at.offset != exif_at.offset && interoperability_at.offset != gps_at.offset &&
                                interoperability_at.offset != first_at;
-        if (elsewhere) d.interoperability = read_directory(file, *interoperability_at.offset, be, app1_exif_max);
+        if (elsewhere) d.interoperability = read_directory(file, *interoperability_at.offset, be, big_tiff, app1_exif_max);
         if (interoperability_at.present && !d.interoperability) d.left_out.emplace_back("EXIF's Interoperability directory");
         if (!d.interoperability) {  // a pointer with nothing to point at goes, and a directory left with no entry too
             auto& entries = d.exif->entries;
@@ -259,12 +279,8 @@ TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory
     };
     ExifDirectories d;
     if (has(tag_exif) || has(tag_gps)) {
-        if (file.size() < 8 || read_unsigned(file, 2, 2, be) != 42u) {
-            lose_directories();  // a BigTIFF
-        } else {
-            d = read_exif_directories(file, first);
-            out.left_out = d.left_out;
-        }
+        d = read_exif_directories(file, first);
+        out.left_out = d.left_out;
     }
     if (!d.exif && !d.gps && text.empty()) return out;
     out.block = build(text, d, false, be);

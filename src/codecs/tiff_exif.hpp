@@ -24,11 +24,11 @@ struct TiffExif {
 
 /// The EXIF block of `file`, whose first directory is `first`: its EXIF and GPS directories, and in IFD0 its text
 /// tags (ImageDescription, Make, Model, ...: where they take at most a quarter of the block), as a camera's EXIF
-/// has them; nothing where it has none of these. A directory is left out whole where the file is a
-/// BigTIFF (8-byte offsets are not copied), its pointer is malformed or points at another directory, its entries
-/// run past the file, or its values pass what one JPEG APP1 segment holds (64 KiB); an entry, where its values lie
-/// outside the file, it is a pointer to a directory this does not copy, or the MakerNote must go for the block to
-/// fit that segment.
+/// has them; nothing where it has none of these. A directory (a classic TIFF's or a BigTIFF's) is left out
+/// whole where its pointer is malformed or points at another directory, its entries run past the file, or its values
+/// pass what one JPEG APP1 segment holds (64 KiB); an entry, where its values lie outside the file, it is of a type
+/// EXIF does not have (a BigTIFF's 8-byte integers), it is a pointer to a directory this does not copy, or the
+/// MakerNote must go for the block to fit that segment.
 TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory& first);
 
 /// The pointers a TIFF output's first directory needs for the directories of `block` (an EXIF block) that a

@@ -51,20 +51,20 @@ constexpr bool has_lane(std::size_t bytes) { return is_lane_width(bytes) || (has
 /// Whether a vector of pixels of `bytes` reverses in one cheap shuffle (pixels of 1 byte need a byte shuffle).
 constexpr bool reverses_in_vectors(std::size_t bytes) { return has_lane(bytes) && (bytes > 1 || has_byte_shuffle); }
 
+/// The unsigned integer of `LaneBytes` (1, 2, 4 or 8).
 template <std::size_t LaneBytes>
-struct LaneVectorOf;
-template <>
-struct LaneVectorOf<1> { using type = U8x16; };
-template <>
-struct LaneVectorOf<2> { using type = U16x8; };
-template <>
-struct LaneVectorOf<4> { using type = U32x4; };
-template <>
-struct LaneVectorOf<8> { using type = U64x2; };
+using LaneOf = std::conditional_t<LaneBytes == 1, std::uint8_t,
+                                  std::conditional_t<LaneBytes == 2, std::uint16_t, std::conditional_t<LaneBytes == 4, std::uint32_t, std::uint64_t>>>;
+
+/// A vector of `Bytes` whose lanes are `Lane`s (the same type as the typedefs above where they agree).
+template <class Lane, std::size_t Bytes>
+struct VectorOf {
+    typedef Lane type __attribute__((vector_size(Bytes)));
+};
 
 /// A vector whose lanes are pixels of `LaneBytes`.
 template <std::size_t LaneBytes>
-using LaneVector = typename LaneVectorOf<LaneBytes>::type;
+using LaneVector = typename VectorOf<LaneOf<LaneBytes>, vector_bytes>::type;
 
 /// Pixels of `LaneBytes` in one vector: the side of the square block `transpose_block` turns.
 template <std::size_t LaneBytes>
@@ -262,24 +262,11 @@ inline constexpr bool has_vector_pairs = false;
 constexpr bool transposes_in_pairs(std::size_t bytes) { return bytes == 1 || (bytes == 3 && has_byte_shuffle); }
 
 typedef std::uint8_t U8x32 __attribute__((vector_size(32)));
-typedef std::uint16_t U16x16 __attribute__((vector_size(32)));
-typedef std::uint32_t U32x8 __attribute__((vector_size(32)));
 typedef std::uint64_t U64x4 __attribute__((vector_size(32)));
-
-template <std::size_t LaneBytes>
-struct VectorPairOf;
-template <>
-struct VectorPairOf<1> { using type = U8x32; };
-template <>
-struct VectorPairOf<2> { using type = U16x16; };
-template <>
-struct VectorPairOf<4> { using type = U32x8; };
-template <>
-struct VectorPairOf<8> { using type = U64x4; };
 
 /// Two vectors of pixels of `LaneBytes` in the two halves of one.
 template <std::size_t LaneBytes>
-using VectorPair = typename VectorPairOf<LaneBytes>::type;
+using VectorPair = typename VectorOf<LaneOf<LaneBytes>, 2 * vector_bytes>::type;
 
 namespace shuffle_index {
 // Lane j of the halfwise interleave of two pairs of n-lane halves: interleave_low (high) within each half.

@@ -247,32 +247,44 @@ struct TransposeWalk {
         });
     }
 
+    // The walk the block kernels share: runs of K output rows (K source columns) in the order their source columns
+    // ascend. A run short of K, or whose vectors (Vector bytes) would reach past its source rows' end (the last
+    // columns), goes to `edges(x_begin, x_end, y, y_stop)` whole. Otherwise `along_x(s, o, column_step, x_blocks_end)`
+    // moves K x K blocks from x_begin (s: its first source row's pixel, o: its first output row's pixel, the output
+    // rows column_step apart) while a block ends by x_blocks_end, which keeps its stores' vectors inside the output
+    // row, and returns where it stopped; `edges` takes the rest of the run. The addresses are locals, computed once:
+    // a store through a std::byte pointer may alias the frame, so addresses computed from it were reloaded after
+    // every store.
+    template <std::int64_t K, std::int64_t Vector, class AlongX, class Edges>
+    void walk_blocks(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end, AlongX along_x, Edges edges) const {
+        constexpr auto pixel = static_cast<std::int64_t>(Bytes);
+        const std::int64_t x_blocks_end =
+            std::max(x_begin, std::min(x_begin + (x_end - x_begin) / K * K, (f.output.width * pixel - Vector) / pixel + 1));
+        const std::ptrdiff_t column_step = MirrorX ? -static_cast<std::ptrdiff_t>(f.dst_pitch) : static_cast<std::ptrdiff_t>(f.dst_pitch);
+        in_source_column_order(y_begin, y_end, K, [&](std::int64_t y, std::int64_t y_stop) {
+            const std::int64_t first_column = MirrorX ? f.source.width - y - K : y;
+            if (y_stop - y < K || first_column * pixel + Vector > f.source.width * pixel) {
+                edges(x_begin, x_end, y, y_stop);
+                return;
+            }
+            const std::int64_t x = along_x(source_pixel(first_column, source_row(x_begin)), output_pixel(x_begin, MirrorX ? y + K - 1 : y),
+                                           column_step, x_blocks_end);
+            edges(x, x_end, y, y_stop);
+        });
+    }
+
     // Square blocks of k pixels a side, turned in registers: a block's source rows are loaded as one vector
     // each, and each column becomes one vector store into an output row. A mirrored source column order only
     // changes which output row receives which column. For 3-byte pixels the vectors reach 4 bytes past
     // the block on both sides: a load must stay inside its source row, and a store's spare bytes land on pixels
-    // to its right that this thread writes next (so never past the output row's end).
+    // to its right that this thread writes next (so never past the output row's end). What no block covers goes
+    // pixel by pixel.
     void blocks(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
         constexpr std::size_t lane = simd::lane_bytes(Bytes);
         constexpr std::int64_t k = simd::lanes<lane>;
-        constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
         constexpr auto pixel = static_cast<std::int64_t>(Bytes);
         const std::ptrdiff_t step = source_row_step();
-        const std::int64_t x_blocks_end =
-            std::max(x_begin, std::min(x_begin + (x_end - x_begin) / k * k, (f.output.width * pixel - vector) / pixel + 1));
-        in_source_column_order(y_begin, y_end, k, [&](std::int64_t y, std::int64_t y_stop) {
-            // Rows short of a block, and blocks whose vectors would reach past their source row's end (the
-            // last columns), go pixel by pixel.
-            const std::int64_t first_column = MirrorX ? f.source.width - y - k : y;
-            if (y_stop - y < k || first_column * pixel + vector > f.source.width * pixel) {
-                pixels(x_begin, x_end, y, y_stop);
-                return;
-            }
-            // The addresses in locals, computed once: a store through a std::byte pointer may alias the frame,
-            // so addresses computed from it were reloaded after every store.
-            const std::byte* s = source_pixel(first_column, source_row(x_begin));
-            std::byte* o = output_pixel(x_begin, MirrorX ? y + k - 1 : y);
-            const std::ptrdiff_t column_step = MirrorX ? -static_cast<std::ptrdiff_t>(f.dst_pitch) : static_cast<std::ptrdiff_t>(f.dst_pitch);
+        const auto along_x = [&](const std::byte* s, std::byte* o, std::ptrdiff_t column_step, std::int64_t x_blocks_end) {
             std::int64_t x = x_begin;
             if constexpr (simd::has_vector_pairs && simd::transposes_in_pairs(Bytes)) {
                 // Two blocks, one above the other in the source, in the halves of 32-byte vectors: each interleave
@@ -292,8 +304,10 @@ struct TransposeWalk {
                 simd::transpose_block<lane>(block);
                 for (std::int64_t c = 0; c < k; ++c) simd::store_pixels<Bytes>(o + c * column_step, block[c]);
             }
-            pixels(x, x_end, y, y_stop);
-        });
+            return x;
+        };
+        walk_blocks<k, static_cast<std::int64_t>(simd::vector_bytes)>(x_begin, x_end, y_begin, y_end, along_x,
+                                                                      [this](std::int64_t x0, std::int64_t x1, std::int64_t y0, std::int64_t y1) { pixels(x0, x1, y0, y1); });
     }
 
     // Pixels of 6, 12 and 16 bytes, which have no vector lane: a run of output rows whose source columns are
@@ -336,19 +350,9 @@ struct TransposeWalk {
     // through column_runs. 2-core VM, two threads, median of 3x301: 6000x4000 u16c3 transposes 15.2-17.3 ->
     // 10.4-11.8 ms against column_runs alone (bench/RESULTS.md, twenty-third session).
     void six_byte_blocks(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
-        constexpr std::int64_t k = 4, vector = 32, pixel = 6;
+        constexpr std::int64_t k = 4, pixel = 6;
         const std::ptrdiff_t step = source_row_step();
-        const std::int64_t x_blocks_end =
-            std::max(x_begin, std::min(x_begin + (x_end - x_begin) / k * k, (f.output.width * pixel - vector) / pixel + 1));
-        in_source_column_order(y_begin, y_end, k, [&](std::int64_t y, std::int64_t y_stop) {
-            const std::int64_t first_column = MirrorX ? f.source.width - y - k : y;
-            if (y_stop - y < k || first_column * pixel + vector > f.source.width * pixel) {
-                column_runs(x_begin, x_end, y, y_stop);
-                return;
-            }
-            const std::byte* s = source_pixel(first_column, source_row(x_begin));
-            std::byte* o = output_pixel(x_begin, MirrorX ? y + k - 1 : y);
-            const std::ptrdiff_t column_step = MirrorX ? -static_cast<std::ptrdiff_t>(f.dst_pitch) : static_cast<std::ptrdiff_t>(f.dst_pitch);
+        const auto along_x = [&](const std::byte* s, std::byte* o, std::ptrdiff_t column_step, std::int64_t x_blocks_end) {
             std::int64_t x = x_begin;
             for (; x + k <= x_blocks_end; x += k, s += k * step, o += k * pixel) {
                 std::array<simd::U64x4, k> block;
@@ -356,8 +360,10 @@ struct TransposeWalk {
                 simd::transpose_lanes_4x4(block);
                 for (std::int64_t c = 0; c < k; ++c) simd::store_pixels_from_eight<Bytes>(o + c * column_step, block[c]);
             }
-            column_runs(x, x_end, y, y_stop);
-        });
+            return x;
+        };
+        walk_blocks<k, 32>(x_begin, x_end, y_begin, y_end, along_x,
+                           [this](std::int64_t x0, std::int64_t x1, std::int64_t y0, std::int64_t y1) { column_runs(x0, x1, y0, y1); });
     }
 
     void tile(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
