@@ -66,7 +66,7 @@ struct VectorOf {
 template <std::size_t LaneBytes>
 using LaneVector = typename VectorOf<LaneOf<LaneBytes>, vector_bytes>::type;
 
-/// Pixels of `LaneBytes` in one vector: the side of the square block `transpose_block` turns.
+/// Pixels of `LaneBytes` in one vector: the side of the square block `transpose_blocks` turns.
 template <std::size_t LaneBytes>
 inline constexpr std::size_t lanes = vector_bytes / LaneBytes;
 
@@ -119,19 +119,15 @@ constexpr int pack(std::size_t pixel, std::size_t j) {
     const std::size_t lane = lane_bytes(pixel);
     return static_cast<int>(j < vector_bytes / lane * pixel ? j / pixel * lane + j % pixel : 0);
 }
-// Lane j of interleave_low(a, b) is a[j/2] for even j, b[j/2] for odd j (indices >= N name b's lanes).
-constexpr int interleave_low(int n, int j) { return (j % 2 ? n : 0) + j / 2; }
-constexpr int interleave_high(int n, int j) { return (j % 2 ? n : 0) + n / 2 + j / 2; }
+// Lane j of the interleave of a and b within each group of n lanes, in vectors of `total` lanes (indices from
+// `total` on name b's lanes): the low halves of a group's lanes of a and b alternate (or the high halves, `high`).
+// One group of 16 bytes is x86's punpckl/punpckh; two groups of a 32-byte vector, AVX2's, which work in each half.
+constexpr int interleave_in_groups(int n, int total, bool high, int j) { return (j % n % 2 ? total : 0) + j / n * n + (high ? n / 2 : 0) + j % n / 2; }
 }  // namespace shuffle_index
 
-template <class V, std::size_t... J>
-inline V interleave_low(V a, V b, std::index_sequence<J...>) {
-    return __builtin_shufflevector(a, b, shuffle_index::interleave_low(sizeof...(J), J)...);
-}
-
-template <class V, std::size_t... J>
-inline V interleave_high(V a, V b, std::index_sequence<J...>) {
-    return __builtin_shufflevector(a, b, shuffle_index::interleave_high(sizeof...(J), J)...);
+template <int N, bool High, class V, std::size_t... J>
+inline V interleave_in_groups(V a, V b, std::index_sequence<J...>) {
+    return __builtin_shufflevector(a, b, shuffle_index::interleave_in_groups(N, static_cast<int>(sizeof...(J)), High, static_cast<int>(J))...);
 }
 
 template <class V, std::size_t... J>
@@ -228,16 +224,17 @@ inline std::array<V, 3> reverse_pixels_of_three(const std::array<V, 3>& in) {
             reversed_triple_part<V, 2>(in, std::make_index_sequence<n>{})};
 }
 
-/// Transposes the N x N block of pixels held by N vectors (row i in rows[i]), N = lanes<LaneBytes>: after
-/// log2(N) rounds of the perfect shuffle (interleaving row j with row j + N/2), rows[c] holds column c.
-template <std::size_t LaneBytes>
-inline void transpose_block(std::array<LaneVector<LaneBytes>, lanes<LaneBytes>>& rows) {
-    constexpr std::size_t n = lanes<LaneBytes>;
-    for (std::size_t round = 1; round < n; round *= 2) {
-        std::array<LaneVector<LaneBytes>, n> next;
-        for (std::size_t j = 0; j < n / 2; ++j) {
-            next[2 * j] = interleave_low(rows[j], rows[j + n / 2], std::make_index_sequence<n>{});
-            next[2 * j + 1] = interleave_high(rows[j], rows[j + n / 2], std::make_index_sequence<n>{});
+/// Transposes the N x N blocks of pixels held by N vectors, one block in each group of N lanes (row i of each in
+/// rows[i]): after log2(N) rounds of the perfect shuffle (interleaving row j with row j + N/2 within each group),
+/// rows[c] holds column c of each. A 16-byte vector of pixels in lanes<LaneBytes> holds one block; a VectorPair two.
+template <std::size_t N, class V>
+inline void transpose_blocks(std::array<V, N>& rows) {
+    constexpr std::size_t total = sizeof(V) / sizeof(rows[0][0]);
+    for (std::size_t round = 1; round < N; round *= 2) {
+        std::array<V, N> next;
+        for (std::size_t j = 0; j < N / 2; ++j) {
+            next[2 * j] = interleave_in_groups<N, false>(rows[j], rows[j + N / 2], std::make_index_sequence<total>{});
+            next[2 * j + 1] = interleave_in_groups<N, true>(rows[j], rows[j + N / 2], std::make_index_sequence<total>{});
         }
         rows = next;
     }
@@ -254,11 +251,12 @@ inline constexpr bool has_vector_pairs = true;
 inline constexpr bool has_vector_pairs = false;
 #endif
 
-/// Whether pixels of `bytes` transpose two blocks at a time (transpose_block_pair): where a block's shuffles bound it,
-/// 1-byte pixels (64 interleaves a block of 256 bytes) and 3-byte ones (a byte shuffle each way besides). Pixels of
-/// 2, 4 and 8 bytes gained on the 2-core EPYC VM (1920x1080 u8c4 transpose on one thread 0.77 -> 0.60 ms) but lost
-/// on the H200 machine's Xeon from 4 threads up (0.53-0.55 -> 0.62-0.66 ms; 16 threads on 6000x4000 u16c1 1.06-1.35
-/// -> 1.11-1.79 ms), where 1- and 3-byte pixels gained on both (bench/RESULTS.md, twenty-third session).
+/// Whether pixels of `bytes` transpose two blocks at a time (a VectorPair through transpose_blocks): where a block's
+/// shuffles bound it, 1-byte pixels (64 interleaves a block of 256 bytes) and 3-byte ones (a byte shuffle each way
+/// besides). Pixels of 2, 4 and 8 bytes gained on the 2-core EPYC VM (1920x1080 u8c4 transpose on one thread 0.77 ->
+/// 0.60 ms) but lost on the H200 machine's Xeon from 4 threads up (0.53-0.55 -> 0.62-0.66 ms; 16 threads on 6000x4000
+/// u16c1 1.06-1.35 -> 1.11-1.79 ms), where 1- and 3-byte pixels gained on both (bench/RESULTS.md, twenty-third
+/// session).
 constexpr bool transposes_in_pairs(std::size_t bytes) { return bytes == 1 || (bytes == 3 && has_byte_shuffle); }
 
 typedef std::uint8_t U8x32 __attribute__((vector_size(32)));
@@ -267,22 +265,6 @@ typedef std::uint64_t U64x4 __attribute__((vector_size(32)));
 /// Two vectors of pixels of `LaneBytes` in the two halves of one.
 template <std::size_t LaneBytes>
 using VectorPair = typename VectorOf<LaneOf<LaneBytes>, 2 * vector_bytes>::type;
-
-namespace shuffle_index {
-// Lane j of the halfwise interleave of two pairs of n-lane halves: interleave_low (high) within each half.
-constexpr int halfwise_interleave_low(int n, int j) { return (j % n % 2 ? 2 * n : 0) + j / n * n + j % n / 2; }
-constexpr int halfwise_interleave_high(int n, int j) { return (j % n % 2 ? 2 * n : 0) + j / n * n + n / 2 + j % n / 2; }
-}  // namespace shuffle_index
-
-template <class V, std::size_t... J>
-inline V halfwise_interleave_low(V a, V b, std::index_sequence<J...>) {
-    return __builtin_shufflevector(a, b, shuffle_index::halfwise_interleave_low(sizeof...(J) / 2, J)...);
-}
-
-template <class V, std::size_t... J>
-inline V halfwise_interleave_high(V a, V b, std::index_sequence<J...>) {
-    return __builtin_shufflevector(a, b, shuffle_index::halfwise_interleave_high(sizeof...(J) / 2, J)...);
-}
 
 template <class V, std::size_t... J>
 inline auto joined(V low, V high, std::index_sequence<J...>) {
@@ -316,19 +298,6 @@ inline void store_pixel_pair(std::byte* p, VectorPair<lane_bytes(PixelBytes)> v)
     }
 }
 
-/// transpose_block on two blocks at once, one in each half of the vectors.
-template <std::size_t LaneBytes>
-inline void transpose_block_pair(std::array<VectorPair<LaneBytes>, lanes<LaneBytes>>& rows) {
-    constexpr std::size_t n = lanes<LaneBytes>;
-    for (std::size_t round = 1; round < n; round *= 2) {
-        std::array<VectorPair<LaneBytes>, n> next;
-        for (std::size_t j = 0; j < n / 2; ++j) {
-            next[2 * j] = halfwise_interleave_low(rows[j], rows[j + n / 2], std::make_index_sequence<2 * n>{});
-            next[2 * j + 1] = halfwise_interleave_high(rows[j], rows[j + n / 2], std::make_index_sequence<2 * n>{});
-        }
-        rows = next;
-    }
-}
 
 // ------------------------------------------------ 6-byte pixels in the 8-byte lanes of 32-byte vectors
 

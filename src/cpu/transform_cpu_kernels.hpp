@@ -294,14 +294,14 @@ struct TransposeWalk {
                 for (; x + 2 * k <= x_blocks_end; x += 2 * k, s += 2 * k * step, o += 2 * k * pixel) {
                     std::array<simd::VectorPair<lane>, k> pair;
                     for (std::int64_t i = 0; i < k; ++i) pair[i] = simd::load_pixel_pair<Bytes>(s + i * step, s + (i + k) * step);
-                    simd::transpose_block_pair<lane>(pair);
+                    simd::transpose_blocks(pair);
                     for (std::int64_t c = 0; c < k; ++c) simd::store_pixel_pair<Bytes>(o + c * column_step, pair[c]);
                 }
             }
             for (; x + k <= x_blocks_end; x += k, s += k * step, o += k * pixel) {
                 std::array<simd::LaneVector<lane>, k> block;
                 for (std::int64_t i = 0; i < k; ++i) block[i] = simd::load_pixels<Bytes>(s + i * step);
-                simd::transpose_block<lane>(block);
+                simd::transpose_blocks(block);
                 for (std::int64_t c = 0; c < k; ++c) simd::store_pixels<Bytes>(o + c * column_step, block[c]);
             }
             return x;
