@@ -31,13 +31,13 @@ bool has_entry(const std::vector<Entry>& entries, std::uint16_t tag) {
     return std::any_of(entries.begin(), entries.end(), [&](const Entry& e) { return e.tag == tag; });
 }
 
-// The directory at `offset` of a classic TIFF, sorted by tag; nothing where its entries run past the file, none is
-// left, or its entries but a MakerNote pass `budget` bytes (counted as they are read, so that a crafted file
-// cannot make this hold more; an entry larger than that by itself is left out, a MakerNote too).
-// `pointer_kept` is the tag whose pointer this copies (Interoperability in EXIF), as a LONG; any other pointer (the
-// IFD types, or the EXIF and GPS tags) would hold an offset into the file, meaningless in the block, and is skipped.
-// A BigTIFF's directories (`big_tiff`) have 8-byte counts, offsets and value fields; its 8-byte integer types, which
-// the block's classic TIFF cannot hold, are skipped, and a pointer kept where its offset fits 32 bits.
+// The directory at `offset` of a classic TIFF or a BigTIFF, sorted by tag; nothing where its entries run past the file,
+// none is left, or its entries but a MakerNote pass `budget` bytes (counted as they are read, so that a crafted file
+// cannot make this hold more; an entry larger than that by itself is left out, a MakerNote too). `pointer_kept` is the
+// tag whose pointer this copies (Interoperability in EXIF), as a LONG; any other pointer (the IFD types, or the EXIF
+// and GPS tags) would hold an offset into the file, meaningless in the block, and is skipped. A BigTIFF's directories
+// (`big_tiff`) have 8-byte counts, offsets and value fields; its 8-byte integer types, which the block's classic TIFF
+// cannot hold, are skipped, and a pointer kept where its offset fits 32 bits.
 std::optional<Directory> read_directory(const std::vector<std::uint8_t>& file, std::uint64_t offset, bool big_endian, bool big_tiff,
                                         std::uint64_t budget, std::uint16_t pointer_kept = 0) {
     const std::uint64_t field = big_tiff ? 8 : 4, entry_size = 4 + 2 * field;
