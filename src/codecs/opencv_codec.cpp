@@ -178,7 +178,8 @@ std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat forma
     const std::unique_ptr<void, void (*)(void*)> owner(encoded.owner, cv.release_bytes);
     std::vector<std::uint8_t> bytes(encoded.data, encoded.data + encoded.size);
     if ((pointers.exif || pointers.gps) && !place_exif_in_tiff(bytes, metadata->exif)) {
-        throw Error(ErrorCode::output, "the TIFF writer left no place for the EXIF and GPS directories (" + std::string(gpurotate_cv_plugin_file) + " out of date?)");
+        throw Error(ErrorCode::output, "cannot add the EXIF and GPS directories to the TIFF: it passes 4 GiB with them, or " +
+                                           std::string(gpurotate_cv_plugin_file) + " left them no place (out of date?); --strip writes none");
     }
     return bytes;
 }

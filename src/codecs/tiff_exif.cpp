@@ -310,6 +310,9 @@ bool place_exif_in_tiff(std::vector<std::uint8_t>& tiff, const std::vector<std::
     ExifDirectories d = exif_directories_of_block(block);
     const auto first = read_tiff_directory(tiff);
     if (!first || read_unsigned(tiff, 2, 2, first->big_endian) != 42u) return false;
+    // The directories take at most the block's bytes and a padding byte for each of its values: past 4 GiB a classic
+    // TIFF's offsets would wrap.
+    if (tiff.size() + 2 * block.size() + 16 > 0xffffffffu) return false;
     // Each pointer's value field: the placeholder the plugin wrote, one LONG or IFD of 0.
     const auto field = [&](std::uint16_t tag) -> std::size_t {
         const auto it = first->entries.find(tag);

@@ -42,7 +42,8 @@ ExifPointers exif_pointers_for_tiff(const std::vector<std::uint8_t>& block);
 
 /// Appends `block`'s EXIF, Interoperability and GPS directories to `tiff`, a classic TIFF whose first directory
 /// holds a pointer of value 0 for each of exif_pointers_for_tiff(block), and points those at them; the values are
-/// written in the TIFF's byte order. False, `tiff` untouched, where a pointer is not there.
+/// written in the TIFF's byte order. False, `tiff` untouched, where a pointer is not there, or the directories would
+/// lie past a classic TIFF's 4 GiB of offsets.
 bool place_exif_in_tiff(std::vector<std::uint8_t>& tiff, const std::vector<std::uint8_t>& block);
 
 /// Whether `block` (an EXIF block) holds text tags in its IFD0 (Make, Model, Artist, ...).
