@@ -476,10 +476,10 @@ std::vector<std::uint8_t> tiff_with_exif_and_gps(const Order& o, const std::vect
 }
 
 // An EXIF block as a camera writes it, in the byte order `o`: IFD0 with Make, Artist and the EXIF and GPS pointers,
-// followed by IFD1, a thumbnail's directory (its JPEG left out).
+// followed by IFD1, a thumbnail's directory (its JPEG left out); one EXIF entry's values lie past the block's end.
 std::vector<std::uint8_t> camera_exif(const Order& o) {
     std::vector<std::uint8_t> block = o.big ? std::vector<std::uint8_t>{'M', 'M', 0, 42, 0, 0, 0, 0} : std::vector<std::uint8_t>{'I', 'I', 42, 0, 0, 0, 0, 0};
-    const auto [exif, gps] = append_exif_and_gps(block, o);
+    const auto [exif, gps] = append_exif_and_gps(block, o, {{37510, 7, 100000, {}}});
     const std::uint32_t thumbnail = append_directory(block, {o.shorts(259, 6), o.longs(513, 0), o.longs(514, 0)}, o);
     const std::uint32_t first = append_directory(block, {o.ascii(271, "Canon"), o.ascii(315, "Ann"), o.longs(34665, exif), o.longs(34853, gps)}, o);
     for (const auto& [at, value] : {std::pair{std::size_t{4}, first}, std::pair{std::size_t{first} + 2 + 4 * 12, thumbnail}}) {
@@ -693,7 +693,8 @@ TEST_CASE("a JPEG's EXIF travels into a TIFF output: the EXIF and GPS directorie
         gpurotate::write_image(in, test_support::random_image(4, 2, {SampleType::u8, 3}, 5).view(), options);
         const auto r = run(quote(exe) + " " + quote(in) + " --rot90 -v --overwrite -o " + quote(dir.file("camera.tif")));
         REQUIRE(r.status == 0);
-        CHECK(r.output.find("TIFF output: not written: EXIF's thumbnail") != std::string::npos);
+        CHECK(r.output.find("TIFF output: not written: 1 EXIF entry (damaged, or pointers to directories not copied), EXIF's thumbnail") !=
+              std::string::npos);
         check_tiff_exif(dir.file("camera.tif"), 2, 4);
         const auto back = gpurotate::read_metadata(dir.file("camera.tif"));
         CHECK(back.tiff_text == std::vector<std::pair<std::uint16_t, std::string>>{{271, "Canon"}, {315, "Ann"}});
@@ -704,6 +705,34 @@ TEST_CASE("a JPEG's EXIF travels into a TIFF output: the EXIF and GPS directorie
         CHECK(j.output.find("text tags") == std::string::npos);
         check_exif_block(gpurotate::read_metadata(dir.file("camera-back.jpg")).exif, 4, 2, {{271, "Canon"}, {315, "Ann"}});
     }
+}
+
+TEST_CASE("a TIFF output takes an EXIF block larger than a JPEG segment holds: a PNG's 70 KB MakerNote stays" *
+          doctest::skip(!GPUROTATE_TEST_WITH_OPENCV)) {
+    test_support::TempDir dir;
+    const Order o{false};
+    std::vector<std::uint8_t> block = {'I', 'I', 42, 0, 0, 0, 0, 0};
+    const std::vector<std::uint8_t> maker_note(70000, 7);
+    const auto [exif, gps] = append_exif_and_gps(block, o, {{37500, 7, 70000, maker_note}});
+    const std::uint32_t first = append_directory(block, {o.longs(34665, exif), o.longs(34853, gps)}, o);
+    const auto offset = o.bytes(first, 4);
+    std::copy(offset.begin(), offset.end(), block.begin() + 4);
+    gpurotate::ImageMetadata meta;
+    meta.exif = block;
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    const std::string in = dir.file("maker-note.png");
+    gpurotate::write_image(in, test_support::random_image(4, 2, {SampleType::u8, 3}, 6).view(), options);
+    const auto r = run(quote(exe) + " " + quote(in) + " --rot90 -v -o " + quote(dir.file("maker-note.tif")));
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("EXIF") == std::string::npos);
+    check_tiff_exif(dir.file("maker-note.tif"), 2, 4);
+    const std::string text = test_support::file_bytes(dir.file("maker-note.tif"));
+    const std::vector<std::uint8_t> file(text.begin(), text.end());
+    const auto tiff_first = read_entries(file, o.get(file, 4, 4), o);
+    const auto tiff_exif = read_entries(file, o.get(tiff_first.at(34665).value, 0, 4), o);
+    REQUIRE(tiff_exif.count(37500) == 1);
+    CHECK(tiff_exif.at(37500).value == maker_note);
 }
 
 TEST_CASE("XMP travels between JPEG, PNG, TIFF and WebP, and formats without a place for it say so") {

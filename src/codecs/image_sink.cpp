@@ -24,8 +24,11 @@ std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata&
     std::string lost;
     const auto add = [&](const std::string& words) { lost += (lost.empty() ? "" : ", ") + words; };
     if (strip) return lost;
-    if (!holds_exif() && !metadata.exif.empty()) add("EXIF");  // metadata.cpp, png_codec.cpp
-    if (format() == OutputFormat::tiff && exif_has_thumbnail(metadata.exif)) add("EXIF's thumbnail");  // tiff_exif.cpp
+    if (!holds_exif() && !metadata.exif.empty() && !exif_holds_only_text_tags(metadata.exif)) add("EXIF");  // metadata.cpp, png_codec.cpp
+    if (format() == OutputFormat::tiff) {  // the directories it takes from the block (tiff_exif.cpp)
+        for (const std::string& part : exif_left_out_of_tiff(metadata.exif)) add(part);
+        if (exif_has_thumbnail(metadata.exif)) add("EXIF's thumbnail");
+    }
     if (!holds_icc() && !metadata.icc.empty()) add("ICC profile");  // and the TIFF writer of the plugin
     if (!holds_icc() && !metadata.xmp.empty()) add("XMP");  // the same formats hold XMP
     // A TIFF's text tags travel in its EXIF block's IFD0 too, where they fit (tiff_exif.cpp).

@@ -11,8 +11,8 @@ namespace gpurotate::detail {
 std::vector<std::pair<std::uint16_t, std::string>> TiffDirectory::text_tags(const std::vector<std::uint8_t>& file) const {
     static constexpr std::uint16_t text[] = {270, 271, 272, 305, 306, 315, 316, 33432};
     std::vector<std::pair<std::uint16_t, std::string>> out;
-    for (const std::uint16_t tag : tags) {
-        const auto bytes = std::find(std::begin(text), std::end(text), tag) != std::end(text) ? bytes_of(file, tag, 2) : std::nullopt;
+    for (const std::uint16_t tag : text) {  // `entries` has each tag once, its last in the file
+        const auto bytes = entries.count(tag) != 0 ? bytes_of(file, tag, 2) : std::nullopt;
         if (!bytes) continue;
         std::string value(bytes->begin(), bytes->end());
         while (!value.empty() && value.back() == '\0') value.pop_back();

@@ -41,8 +41,8 @@ struct TiffDirectory {
     }
 
     /// The text tags among this directory's (ImageDescription, Make, Model, Software, DateTime, Artist, HostComputer,
-    /// Copyright), in file order: ASCII values in `file` without their NUL, leaving out empty ones and any with a NUL
-    /// inside (several strings in one tag).
+    /// Copyright), in ascending tag order, each once (a malformed file may repeat one): ASCII values in `file` without
+    /// their NUL, leaving out empty ones and any with a NUL inside (several strings in one tag).
     std::vector<std::pair<std::uint16_t, std::string>> text_tags(const std::vector<std::uint8_t>& file) const;
 };
 

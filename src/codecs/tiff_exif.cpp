@@ -52,7 +52,7 @@ std::optional<Directory> read_directory(const std::vector<std::uint8_t>& file, s
         const auto n = *read_unsigned(file, at + 4, static_cast<int>(field), big_endian);
         const std::uint64_t value_at = at + 4 + field;
         const bool pointer = type == 13 || type == 18 || tag == tag_exif || tag == tag_gps || tag == tag_interoperability;
-        if (pointer && tag == pointer_kept && n == 1 && (type == 4 || type == 13 || type == 16 || type == 18)) {
+        if (pointer && tag == pointer_kept && n == 1 && (type == 4 || type == 13 || (big_tiff && (type == 16 || type == 18)))) {
             const auto target = read_unsigned(file, value_at, tiff_type_bytes(type), big_endian);
             if (!target || *target > 0xffffffffu) {
                 ++d.skipped;
@@ -165,7 +165,7 @@ struct ExifDirectories {
     std::vector<std::string> left_out;
 };
 
-ExifDirectories read_exif_directories(const std::vector<std::uint8_t>& file, const TiffDirectory& first) {
+ExifDirectories read_exif_directories(const std::vector<std::uint8_t>& file, const TiffDirectory& first, std::uint64_t budget) {
     ExifDirectories d;
     const bool be = first.big_endian;
     const bool big_tiff = read_unsigned(file, 2, 2, be) == 43u;
@@ -182,16 +182,16 @@ ExifDirectories read_exif_directories(const std::vector<std::uint8_t>& file, con
         return {true, at && at != first_at ? at : std::nullopt};
     };
     const Pointer exif_at = pointer(tag_exif), gps_at = pointer(tag_gps);
-    // Each directory within the segment's size by itself; the block is checked as a whole by its builder.
-    if (exif_at.offset) d.exif = read_directory(file, *exif_at.offset, be, big_tiff, app1_exif_max, tag_interoperability);
-    if (gps_at.offset && gps_at.offset != exif_at.offset) d.gps = read_directory(file, *gps_at.offset, be, big_tiff, app1_exif_max);
+    // Each directory within `budget` by itself; a block is checked as a whole by its builder.
+    if (exif_at.offset) d.exif = read_directory(file, *exif_at.offset, be, big_tiff, budget, tag_interoperability);
+    if (gps_at.offset && gps_at.offset != exif_at.offset) d.gps = read_directory(file, *gps_at.offset, be, big_tiff, budget);
     if (exif_at.present && !d.exif) d.left_out.emplace_back("EXIF");
     if (gps_at.present && !d.gps) d.left_out.emplace_back("GPS");
     if (d.exif) {
         const Pointer interoperability_at = pointer_in(d.exif->entries, tag_interoperability, be);
         const bool elsewhere = interoperability_at.offset && interoperability_at.offset != exif_at.offset && interoperability_at.offset != gps_at.offset &&
                                interoperability_at.offset != first_at;
-        if (elsewhere) d.interoperability = read_directory(file, *interoperability_at.offset, be, big_tiff, app1_exif_max);
+        if (elsewhere) d.interoperability = read_directory(file, *interoperability_at.offset, be, big_tiff, budget);
         if (interoperability_at.present && !d.interoperability) d.left_out.emplace_back("EXIF's Interoperability directory");
         if (!d.interoperability) {  // a pointer with nothing to point at goes, and a directory left with no entry too
             auto& entries = d.exif->entries;
@@ -210,7 +210,7 @@ ExifDirectories read_exif_directories(const std::vector<std::uint8_t>& file, con
     if (d.gps && d.gps->skipped > 0) {
         d.left_out.push_back(std::to_string(d.gps->skipped) + (d.gps->skipped == 1 ? " GPS entry" : " GPS entries") + " (damaged, or pointers to directories not copied)");
     }
-    if (d.exif && d.exif->maker_note_too_big) d.left_out.emplace_back("EXIF's MakerNote (over 64 KiB)");
+    if (d.exif && d.exif->maker_note_too_big) d.left_out.push_back("EXIF's MakerNote (over " + std::to_string(budget / 1024 + 1) + " KiB)");
     return d;
 }
 
@@ -249,11 +249,25 @@ std::vector<std::uint8_t> build(const std::vector<Entry>& text, const ExifDirect
     return block.bytes;
 }
 
-// The directories of an EXIF block that a TIFF output takes; none where the block is no classic TIFF structure.
+// The directories of an EXIF block that a TIFF output takes; none, and said, where the block is no classic TIFF
+// structure. A TIFF holds what a JPEG segment cannot: each directory may take as much as the block (a PNG's eXIf or a
+// WebP's EXIF chunk may pass 64 KiB), so that only values shared by several entries can make it larger.
 ExifDirectories exif_directories_of_block(const std::vector<std::uint8_t>& block) {
+    if (block.empty()) return {};
     const auto first = read_tiff_directory(block);
-    if (!first || read_unsigned(block, 2, 2, first->big_endian) != 42u) return {};
-    return read_exif_directories(block, *first);
+    if (!first || read_unsigned(block, 2, 2, first->big_endian) != 42u) return {{}, {}, {}, {"EXIF (not a TIFF structure)"}};
+    return read_exif_directories(block, *first, std::max<std::uint64_t>(app1_exif_max, block.size()));
+}
+
+// The bytes append_exif_directories adds at the most: each directory, its values and a padding byte each.
+std::uint64_t appended_bytes(const ExifDirectories& d) {
+    std::uint64_t total = 0;
+    for (const auto* directory : {&d.exif, &d.interoperability, &d.gps}) {
+        if (!*directory) continue;
+        total += 1 + 2 + 4;
+        for (const Entry& e : (*directory)->entries) total += 12 + e.value.size() + 1;
+    }
+    return total;
 }
 
 }  // namespace
@@ -279,7 +293,7 @@ TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory
     };
     ExifDirectories d;
     if (has(tag_exif) || has(tag_gps)) {
-        d = read_exif_directories(file, first);
+        d = read_exif_directories(file, first, app1_exif_max);  // the block must fit one JPEG segment
         out.left_out = d.left_out;
     }
     if (!d.exif && !d.gps && text.empty()) return out;
@@ -296,6 +310,15 @@ TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory
     return out;
 }
 
+std::vector<std::string> exif_left_out_of_tiff(const std::vector<std::uint8_t>& block) { return exif_directories_of_block(block).left_out; }
+
+bool exif_holds_only_text_tags(const std::vector<std::uint8_t>& block) {
+    const auto first = read_tiff_directory(block);
+    if (!first || first->pages > 1) return false;
+    const auto text = first->text_tags(block);
+    return !text.empty() && text.size() == first->tags.size();
+}
+
 bool exif_has_text_tags(const std::vector<std::uint8_t>& block) {
     const auto first = read_tiff_directory(block);
     return first && !first->text_tags(block).empty();
@@ -310,9 +333,7 @@ bool place_exif_in_tiff(std::vector<std::uint8_t>& tiff, const std::vector<std::
     ExifDirectories d = exif_directories_of_block(block);
     const auto first = read_tiff_directory(tiff);
     if (!first || read_unsigned(tiff, 2, 2, first->big_endian) != 42u) return false;
-    // The directories take at most the block's bytes and a padding byte for each of its values: past 4 GiB a classic
-    // TIFF's offsets would wrap.
-    if (tiff.size() + 2 * block.size() + 16 > 0xffffffffu) return false;
+    if (tiff.size() + appended_bytes(d) > 0xffffffffu) return false;  // a classic TIFF's offsets would wrap
     // Each pointer's value field: the placeholder the plugin wrote, one LONG or IFD of 0.
     const auto field = [&](std::uint16_t tag) -> std::size_t {
         const auto it = first->entries.find(tag);

@@ -46,6 +46,14 @@ ExifPointers exif_pointers_for_tiff(const std::vector<std::uint8_t>& block);
 /// lie past a classic TIFF's 4 GiB of offsets.
 bool place_exif_in_tiff(std::vector<std::uint8_t>& tiff, const std::vector<std::uint8_t>& block);
 
+/// What of `block` (an EXIF block) a TIFF output cannot take, a phrase each (`1 EXIF entry (damaged, ...)`, `EXIF (not a
+/// TIFF structure)`), for its "not written".
+std::vector<std::string> exif_left_out_of_tiff(const std::vector<std::uint8_t>& block);
+
+/// Whether `block` (an EXIF block) holds nothing but text tags in its IFD0: a TIFF's text tags alone, which a format
+/// without EXIF loses as text tags, not as EXIF.
+bool exif_holds_only_text_tags(const std::vector<std::uint8_t>& block);
+
 /// Whether `block` (an EXIF block) holds text tags in its IFD0 (Make, Model, Artist, ...).
 bool exif_has_text_tags(const std::vector<std::uint8_t>& block);
 
