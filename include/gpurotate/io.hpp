@@ -54,7 +54,9 @@ struct ImageMetadata {
     /// resolution); the rest of the packet is kept as read.
     std::string xmp;
     /// A TIFF's text tags (ImageDescription 270, Make 271, Model 272, Software 305, DateTime 306, Artist 315,
-    /// HostComputer 316, Copyright 33432), by tag, in file order; written into TIFF outputs.
+    /// HostComputer 316, Copyright 33432), each once, in ascending tag order; written into TIFF outputs. Reading a
+    /// TIFF also puts them into `exif`'s IFD0 (where they take at most 16 KiB), which carries them into JPEG, PNG
+    /// and WebP outputs.
     std::vector<std::pair<std::uint16_t, std::string>> tiff_text;
     /// The pixel density: from a JPEG's JFIF header, a PNG's pHYs, a TIFF's XResolution and YResolution, a
     /// BMP's pixels per metre; written into JPEG (JFIF), PNG (pHYs, where no pHYs chunk is copied) and TIFF
