@@ -13,6 +13,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -733,6 +734,89 @@ TEST_CASE("a TIFF output takes an EXIF block larger than a JPEG segment holds: a
     const auto tiff_exif = read_entries(file, o.get(tiff_first.at(34665).value, 0, 4), o);
     REQUIRE(tiff_exif.count(37500) == 1);
     CHECK(tiff_exif.at(37500).value == maker_note);
+}
+
+namespace {
+
+// IPTC-IIM records: ApplicationRecordVersion 4, Caption-Abstract, one keyword (34 bytes: not whole LONGs).
+std::vector<std::uint8_t> iptc_records() {
+    std::vector<std::uint8_t> r = {0x1c, 2, 0, 0, 2, 0, 4};
+    for (const auto& [dataset, text] : {std::pair<int, std::string>{120, "A cat on a mat"}, {25, "cat"}}) {
+        r.insert(r.end(), {0x1c, 2, static_cast<std::uint8_t>(dataset), 0, static_cast<std::uint8_t>(text.size())});
+        r.insert(r.end(), text.begin(), text.end());
+    }
+    return r;
+}
+
+// A 4x2 grey TIFF whose tag 33723 holds `iptc` as LONGs, padded with zeros as Photoshop writes it.
+std::vector<std::uint8_t> tiff_with_iptc(const std::vector<std::uint8_t>& iptc) {
+    const Order o{false};
+    std::vector<std::uint8_t> file = {'I', 'I', 42, 0, 0, 0, 0, 0};
+    for (int v = 0; v < 8; ++v) file.push_back(static_cast<std::uint8_t>(30 * v));
+    std::vector<std::uint8_t> longs = iptc;
+    longs.resize((iptc.size() + 3) / 4 * 4, 0);
+    const std::uint32_t first = append_directory(file, {o.shorts(256, 4), o.shorts(257, 2), o.shorts(258, 8), o.shorts(259, 1), o.shorts(262, 1),
+                                                        o.longs(273, 8), o.shorts(277, 1), o.longs(278, 2), o.longs(279, 8),
+                                                        {33723, 4, static_cast<std::uint32_t>(longs.size() / 4), longs}}, o);
+    const auto offset = o.bytes(first, 4);
+    std::copy(offset.begin(), offset.end(), file.begin() + 4);
+    return file;
+}
+
+bool contains(const std::string& haystack, const std::vector<std::uint8_t>& needle) {
+    return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end()) != haystack.end();
+}
+
+}  // namespace
+
+TEST_CASE("IPTC travels between JPEG (APP13) and TIFF (tag 33723), and formats without a place for it say so") {
+    test_support::TempDir dir;
+    const auto iptc = iptc_records();
+    // The library's own writer and reader: a JPEG's APP13 of the one resource 0x0404.
+    gpurotate::ImageMetadata meta;
+    meta.iptc = iptc;
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    const std::string jpg = dir.file("iptc.jpg");
+    gpurotate::write_image(jpg, test_support::random_image(4, 2, {SampleType::u8, 3}, 8).view(), options);
+    std::vector<std::uint8_t> resource = {'P', 'h', 'o', 't', 'o', 's', 'h', 'o', 'p', ' ', '3', '.', '0', 0, '8', 'B', 'I', 'M', 4, 4, 0, 0, 0, 0, 0, 34};
+    resource.insert(resource.end(), iptc.begin(), iptc.end());
+    CHECK(contains(test_support::file_bytes(jpg), resource));
+    CHECK(gpurotate::read_metadata(jpg).iptc == iptc);
+    // A TIFF's LONGs lose their padding.
+    const std::string tif = dir.file("iptc.tif");
+    const auto tiff = tiff_with_iptc(iptc);
+    test_support::write_bytes(tif, std::string(tiff.begin(), tiff.end()));
+    CHECK(gpurotate::read_metadata(tif).iptc == iptc);
+#if GPUROTATE_TEST_WITH_OPENCV
+    for (const auto& route : {std::pair<std::string, std::string>{jpg, "from-jpeg.tif"}, {tif, "from-tiff.tif"}, {tif, "from-tiff.jpg"}}) {
+        const std::string& in = route.first;
+        const std::string& out = route.second;  // not a structured binding: CAPTURE's lambda cannot capture one in clang 14
+        CAPTURE(out);
+        const auto r = run(quote(exe) + " " + quote(in) + " --rot90 --quality 90 -v --overwrite -o " + quote(dir.file(out)));
+        REQUIRE(r.status == 0);
+        CHECK(r.output.find("IPTC") == std::string::npos);
+        CHECK(gpurotate::read_metadata(dir.file(out)).iptc == iptc);
+        CHECK(contains(test_support::file_bytes(dir.file(out)), iptc));  // the records as they were, in tag 33723 or APP13
+    }
+    const auto png = run(quote(exe) + " " + quote(tif) + " --rot90 -v --overwrite -o " + quote(dir.file("iptc.png")));
+    REQUIRE(png.status == 0);
+    CHECK(png.output.find("PNG output: not written: IPTC") != std::string::npos);
+#endif
+    // An APP13 with another resource besides IPTC: the IPTC travels, the rest is said.
+    std::vector<std::uint8_t> app13 = {0xff, 0xed, 0, 0};
+    app13.insert(app13.end(), resource.begin(), resource.end());
+    app13.insert(app13.end(), {'8', 'B', 'I', 'M', 0x04, 0x0c, 0, 0, 0, 0, 0, 2, 9, 9});  // a thumbnail's resource id
+    app13[2] = static_cast<std::uint8_t>((app13.size() - 2) >> 8), app13[3] = static_cast<std::uint8_t>(app13.size() - 2);
+    gpurotate::write_image(dir.file("plain.jpg"), test_support::random_image(4, 2, {SampleType::u8, 3}, 9).view());
+    std::string both = test_support::file_bytes(dir.file("plain.jpg"));
+    both.insert(2, std::string(app13.begin(), app13.end()));
+    test_support::write_bytes(dir.file("both.jpg"), both);
+    CHECK(gpurotate::read_metadata(dir.file("both.jpg")).iptc == iptc);
+    const auto r = run(quote(exe) + " " + quote(dir.file("both.jpg")) + " --rot90 --quality 90 -v --overwrite -o " + quote(dir.file("both-out.jpg")));
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("APP13's Photoshop resources other than IPTC") != std::string::npos);
+    CHECK(gpurotate::read_metadata(dir.file("both-out.jpg")).iptc == iptc);
 }
 
 TEST_CASE("XMP travels between JPEG, PNG, TIFF and WebP, and formats without a place for it say so") {

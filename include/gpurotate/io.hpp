@@ -58,6 +58,9 @@ struct ImageMetadata {
     /// TIFF also puts them into `exif`'s IFD0 (where they take at most 16 KiB), which carries them into JPEG, PNG
     /// and WebP outputs.
     std::vector<std::pair<std::uint16_t, std::string>> tiff_text;
+    /// IPTC-IIM records (captions, keywords, credits, as news photo archives keep them): from a JPEG's APP13 Photoshop
+    /// resource 0x0404 or a TIFF's tag 33723; written into JPEG (an APP13 of that one resource) and TIFF outputs.
+    std::vector<std::uint8_t> iptc;
     /// The pixel density: from a JPEG's JFIF header, a PNG's pHYs, a TIFF's XResolution and YResolution, a
     /// BMP's pixels per metre; written into JPEG (JFIF), PNG (pHYs, where no pHYs chunk is copied) and TIFF
     /// outputs. x and y swap with the axes. A JFIF header's default 1:1 with no unit is no resolution.
@@ -75,9 +78,11 @@ struct ImageMetadata {
     /// sBIT, bKGD and hIST unless it is written in `png_storage`'s format. iCCP and eXIf are written only
     /// where `icc` and `exif` are not empty, eXIf with `exif`'s bytes.
     std::vector<PngChunk> png_chunks;
-    /// No EXIF, ICC profile, XMP, PNG chunks, TIFF text tags or resolution: nothing that `--strip` drops
+    /// No EXIF, ICC profile, XMP, IPTC, PNG chunks, TIFF text tags or resolution: nothing that `--strip` drops
     /// (`png_storage` describes the pixels).
-    bool empty() const { return exif.empty() && icc.empty() && xmp.empty() && png_chunks.empty() && tiff_text.empty() && !resolution; }
+    bool empty() const {
+        return exif.empty() && icc.empty() && xmp.empty() && iptc.empty() && png_chunks.empty() && tiff_text.empty() && !resolution;
+    }
 };
 
 /// The EXIF and ICC profile of the JPEG or PNG at `path`, and a PNG's stored format and ancillary chunks

@@ -97,7 +97,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         ->default_str("90% of the free memory");
     const std::string auto_orient_help = "first make the image upright by its EXIF orientation (JPEG, PNG, WebP), and write the tag (and XMP's) as 1";
     const std::string strip_help =
-        "write no metadata (EXIF, ICC profile, XMP, resolution, comments, PNG chunks, TIFF text tags; a lossless JPEG keeps its JFIF density, as jpegtran -copy none does); by default every format that can hold them keeps them";
+        "write no metadata (EXIF, ICC profile, XMP, IPTC, resolution, comments, PNG chunks, TIFF text tags; a lossless JPEG keeps its JFIF density, as jpegtran -copy none does); by default every format that can hold them keeps them";
     app.add_flag("--auto-orient", options.auto_orient, auto_orient_help);
     CLI::Option* nvjpeg = app.add_flag("--nvjpeg", options.nvjpeg, "JPEG to JPEG: transform and encode on the GPU with nvJPEG (implies --device cuda)");
     using detail::NvjpegDecode;

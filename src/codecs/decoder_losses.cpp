@@ -36,9 +36,9 @@ void tiff_losses(const std::vector<std::uint8_t>& file, const TiffDirectory& d, 
         out.image.push_back(samples_phrase(bits, decoded));
     }
     // EXIF and GPS travel as the EXIF block (metadata.cpp, tiff_exif.cpp) where they can be copied, and what of
-    // them cannot is named; a TIFF output, which holds no EXIF block, says so itself (image_sink.cpp).
+    // them cannot is named; IPTC travels as itself (metadata.cpp), and an output without a place for either says so
+    // (image_sink.cpp).
     for (std::string& left_out : exif_of_tiff(file, d).left_out) out.metadata.push_back(std::move(left_out));
-    if (std::find(d.tags.begin(), d.tags.end(), std::uint16_t{33723}) != d.tags.end()) out.metadata.emplace_back("IPTC");
 }
 
 void bmp_losses(const std::vector<std::uint8_t>& b, DecoderLosses& out) {

@@ -32,6 +32,8 @@ public:
     bool holds_orientation() const { return holds_exif(); }
     /// Whether the format carries an ICC profile (and XMP): those that carry EXIF.
     bool holds_icc() const { return holds_exif(); }
+    /// Whether the format carries IPTC records: JPEG (APP13) and TIFF (tag 33723).
+    bool holds_iptc() const { return is_jpeg() || format() == OutputFormat::tiff; }
     /// Whether the format carries the resolution: JPEG (JFIF), PNG (pHYs), TIFF and BMP.
     bool holds_resolution() const { return is_jpeg() || is_png() || format() == OutputFormat::tiff || format() == OutputFormat::bmp; }
 

@@ -8,6 +8,7 @@
 #include "codecs/jpeg_segments.hpp"
 #include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
+#include "codecs/photoshop_resources.hpp"
 
 #include <algorithm>
 
@@ -65,7 +66,12 @@ std::string ImageSource::other_jpeg_markers() const {
             (s.marker == 0xe2 && starts_with(s, "ICC_PROFILE", 11)) || (s.marker == 0xe1 && starts_with(s, "http://ns.adobe.com/xap/1.0/\0", 29))) {
             continue;
         }
-        if (s.marker == 0xe1 && starts_with(s, "http://ns.adobe.com/xmp/extension/", 34)) {
+        if (s.marker == 0xed) {  // APP13: its IPTC travels (metadata()); other Photoshop resources do not
+            const auto resources = photoshop_resources(bytes_, s.payload, s.size);
+            if (resources && !resources->others) continue;
+            const std::string name = resources && resources->iptc ? "APP13's Photoshop resources other than IPTC" : "APP13";
+            if (others.find(name) == std::string::npos) others += (others.empty() ? "" : ", ") + name;
+        } else if (s.marker == 0xe1 && starts_with(s, "http://ns.adobe.com/xmp/extension/", 34)) {
             ++extended_xmp;
         } else if (s.marker == 0xfe) {
             ++comments;

@@ -3,9 +3,10 @@
 #include "codecs/byte_order.hpp"
 #include "codecs/container_walks.hpp"
 #include "codecs/jpeg_segments.hpp"
+#include "codecs/photoshop_resources.hpp"
+#include "codecs/png_chunks.hpp"
 #include "codecs/tiff_directory.hpp"
 #include "codecs/tiff_exif.hpp"
-#include "codecs/png_chunks.hpp"
 
 #include <zlib.h>
 
@@ -101,6 +102,9 @@ void read_jpeg(const Bytes& b, ImageMetadata& meta) {
         if (s.marker == 0xe1 && meta.exif.empty() && s.size > 6 && has_at(b, s.payload, exif_header, 6)) {
             meta.exif.assign(b.begin() + static_cast<std::ptrdiff_t>(s.payload + 6), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
         }
+        if (s.marker == 0xed && meta.iptc.empty()) {  // APP13: Photoshop's resources, IPTC among them
+            if (auto resources = photoshop_resources(b, s.payload, s.size); resources && resources->iptc) meta.iptc = std::move(*resources->iptc);
+        }
         if (s.marker == 0xe2 && s.size > 14 && has_at(b, s.payload, icc_header, 12)) {
             icc_chunks[b[s.payload + 12]].assign(b.begin() + static_cast<std::ptrdiff_t>(s.payload + 14),
                                                  b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
@@ -143,6 +147,9 @@ Bytes jpeg_with(const Bytes& encoded, const ImageMetadata& meta) {
     }
     if (!meta.xmp.empty() && meta.xmp.size() <= 65535 - 2 - 29) {  // a larger packet needs Extended XMP's split
         segment(0xe1, reinterpret_cast<const std::uint8_t*>(xmp_header), 29, reinterpret_cast<const std::uint8_t*>(meta.xmp.data()), meta.xmp.size());
+    }
+    if (!meta.iptc.empty()) {
+        if (const auto payload = photoshop_payload_for_iptc(meta.iptc)) segment(0xed, payload->data(), 0, payload->data(), payload->size());
     }
     const std::size_t chunks = (meta.icc.size() + icc_chunk_max - 1) / icc_chunk_max;
     for (std::size_t i = 0; i < chunks && chunks < 256; ++i) {
@@ -256,6 +263,11 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
         if (auto icc = tiff->bytes_of(file, 34675, 7)) meta.icc = std::move(*icc);
         meta.associated_alpha = tiff->value(338) == 1u;
         meta.tiff_text = tiff->text_tags(file);
+        // IPTC (RichTIFFIPTC): the records' bytes, declared UNDEFINED, BYTE or, as Photoshop writes them, LONG (whose
+        // padding to whole LONGs goes).
+        if (const auto it = tiff->entries.find(33723); it != tiff->entries.end() && (it->second.type == 1 || it->second.type == 4 || it->second.type == 7)) {
+            if (auto iptc = tiff->value_bytes(file, 33723)) meta.iptc = iptc_without_padding(std::move(*iptc));
+        }
         // XMLPacket: BYTE or UNDEFINED.
         auto xmp = tiff->bytes_of(file, 700, 1);
         if (!xmp) xmp = tiff->bytes_of(file, 700, 7);
@@ -376,7 +388,7 @@ void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp) {
 }
 
 std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata) {
-    if (metadata.exif.empty() && metadata.icc.empty() && metadata.xmp.empty() && !metadata.resolution) return encoded;
+    if (metadata.exif.empty() && metadata.icc.empty() && metadata.xmp.empty() && metadata.iptc.empty() && !metadata.resolution) return encoded;
     if (encoded.size() >= 2 && encoded[0] == 0xff && encoded[1] == 0xd8) return jpeg_with(encoded, metadata);
     return encoded;
 }

@@ -171,7 +171,8 @@ std::vector<std::uint8_t> opencv_encode(ConstImageView image, OutputFormat forma
                                                                                     : 1,
                                 metadata && !metadata->xmp.empty() ? metadata->xmp.data() : nullptr, metadata ? metadata->xmp.size() : 0,
                                 tiff_text.empty() ? nullptr : tiff_text.data(), tiff_text.size(),
-                                (pointers.exif ? gpurotate_cv_tiff_exif : 0) | (pointers.gps ? gpurotate_cv_tiff_gps : 0)};
+                                (pointers.exif ? gpurotate_cv_tiff_exif : 0) | (pointers.gps ? gpurotate_cv_tiff_gps : 0),
+                                metadata && tiff && !metadata->iptc.empty() ? metadata->iptc.data() : nullptr, metadata && tiff ? metadata->iptc.size() : 0};
     GpurotateCvBytes encoded{};
     char error[512] = "";
     if (!cv.encode(&view, extension, quality, &encoded, error, sizeof error)) throw Error(ErrorCode::output, error);

@@ -62,7 +62,7 @@ int decode(const unsigned char* bytes, std::size_t size, GpurotateCvImage* out, 
         const int sample = decoded->empty() ? -1 : sample_of(decoded->depth());
         if (sample < 0 || decoded->channels() > 4) return 0;
         swap_red_blue(*decoded);
-        *out = GpurotateCvImage{decoded->cols, decoded->rows, decoded->channels(), sample, decoded->data, decoded->step[0], decoded.get(), 0, 1, nullptr, 0, nullptr, 0, 0, 0, 1, nullptr, 0, nullptr, 0, 0};
+        *out = GpurotateCvImage{decoded->cols, decoded->rows, decoded->channels(), sample, decoded->data, decoded->step[0], decoded.get(), 0, 1, nullptr, 0, nullptr, 0, 0, 0, 1, nullptr, 0, nullptr, 0, 0, nullptr, 0};
         decoded.release();
         return 1;
     } catch (const std::exception&) {  // cv::Exception, std::bad_alloc: not decoded

@@ -38,6 +38,8 @@ struct GpurotateCvImage {
     /// encode: the pointers a TIFF output's first directory gets with the value 0, which gpurotate sets once it has
     /// appended the directories: gpurotate_cv_tiff_exif and gpurotate_cv_tiff_gps, or'ed
     int tiff_exif_pointers;
+    const unsigned char* iptc;  ///< encode: IPTC-IIM records for a TIFF output (tag 33723), or null
+    std::size_t iptc_size;
 };
 
 /// The bits of GpurotateCvImage::tiff_exif_pointers.
@@ -67,5 +69,5 @@ struct GpurotateCvPlugin {
 const GpurotateCvPlugin* gpurotate_opencv_plugin();
 }
 
-inline constexpr int gpurotate_cv_abi_version = 8;
+inline constexpr int gpurotate_cv_abi_version = 9;
 inline constexpr const char* gpurotate_cv_plugin_file = "libgpurotate-opencv.so";

@@ -8,6 +8,15 @@
 
 namespace gpurotate::detail {
 
+std::optional<std::vector<std::uint8_t>> TiffDirectory::value_bytes(const std::vector<std::uint8_t>& file, std::uint16_t tag) const {
+    const auto it = entries.find(tag);
+    if (it == entries.end() || tiff_type_bytes(it->second.type) == 0 || it->second.count > file.size()) return std::nullopt;
+    const std::uint64_t size = it->second.count * static_cast<std::uint64_t>(tiff_type_bytes(it->second.type));
+    if (it->second.at > file.size() || file.size() - it->second.at < size) return std::nullopt;
+    const auto first = file.begin() + static_cast<std::ptrdiff_t>(it->second.at);
+    return std::vector<std::uint8_t>(first, first + static_cast<std::ptrdiff_t>(size));
+}
+
 std::vector<std::pair<std::uint16_t, std::string>> TiffDirectory::text_tags(const std::vector<std::uint8_t>& file) const {
     static constexpr std::uint16_t text[] = {270, 271, 272, 305, 306, 315, 316, 33432};
     std::vector<std::pair<std::uint16_t, std::string>> out;

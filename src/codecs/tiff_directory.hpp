@@ -40,6 +40,10 @@ struct TiffDirectory {
         return std::vector<std::uint8_t>(first, first + static_cast<std::ptrdiff_t>(it->second.count));
     }
 
+    /// The bytes of `tag`'s values in `file` as stored (count x the type's size), whatever the type; nothing where they
+    /// are not all in the file or the type is not TIFF's.
+    std::optional<std::vector<std::uint8_t>> value_bytes(const std::vector<std::uint8_t>& file, std::uint16_t tag) const;
+
     /// The text tags among this directory's (ImageDescription, Make, Model, Software, DateTime, Artist, HostComputer,
     /// Copyright), in ascending tag order, each once (a malformed file may repeat one): ASCII values in `file` without
     /// their NUL, leaving out empty ones and any with a NUL inside (several strings in one tag).

@@ -203,7 +203,7 @@ TiffRead tiff_decode(const unsigned char* bytes, std::size_t size, GpurotateCvIm
     const bool associated = extra_count >= 1 && extra && extra[0] == EXTRASAMPLE_ASSOCALPHA;
     *out = GpurotateCvImage{image->cols, image->rows, image->channels(), floats ? gpurotate_cv_f32 : bits == 16 ? gpurotate_cv_u16 : gpurotate_cv_u8,
                             image->data, image->step[0], image.get(), associated ? 1 : 0, orientation >= 1 && orientation <= 8 ? orientation : 1,
-                            nullptr, 0, nullptr, 0, 0, 0, 1, nullptr, 0, nullptr, 0, 0};
+                            nullptr, 0, nullptr, 0, 0, 0, 1, nullptr, 0, nullptr, 0, 0, nullptr, 0};
     image.release();
     return TiffRead::decoded;
 }
@@ -240,6 +240,17 @@ int tiff_encode(const GpurotateCvImage* image, GpurotateCvBytes* out, char* erro
         // Placeholders for the EXIF and GPS directories, which gpurotate appends and points these at (tiff_exif.cpp).
         if (image->tiff_exif_pointers & gpurotate_cv_tiff_exif) TIFFSetField(t, TIFFTAG_EXIFIFD, std::uint64_t{0});
         if (image->tiff_exif_pointers & gpurotate_cv_tiff_gps) TIFFSetField(t, TIFFTAG_GPSIFD, std::uint64_t{0});
+        if (image->iptc && image->iptc_size > 0) {
+            // libtiff 4.5 declares RichTIFFIPTC UNDEFINED, a count of bytes; older ones LONG, as Photoshop writes it.
+            const TIFFField* field = TIFFFieldWithTag(t, TIFFTAG_RICHTIFFIPTC);
+            if (field && TIFFFieldDataType(field) == TIFF_LONG) {
+                std::vector<std::uint32_t> longs((image->iptc_size + 3) / 4, 0);
+                std::memcpy(longs.data(), image->iptc, image->iptc_size);
+                TIFFSetField(t, TIFFTAG_RICHTIFFIPTC, static_cast<std::uint32_t>(longs.size()), longs.data());
+            } else {
+                TIFFSetField(t, TIFFTAG_RICHTIFFIPTC, static_cast<std::uint32_t>(image->iptc_size), image->iptc);
+            }
+        }
         if (image->xmp && image->xmp_size > 0) TIFFSetField(t, TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(image->xmp_size), image->xmp);
         for (std::size_t at = 0; image->tiff_text && at + 3 <= image->tiff_text_size;) {  // tag, then its NUL-ended value
             const auto tag = static_cast<std::uint32_t>(static_cast<unsigned char>(image->tiff_text[at]) | static_cast<unsigned char>(image->tiff_text[at + 1]) << 8);

@@ -163,6 +163,7 @@ int main(int argc, char** argv) {
     meta.xmp = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF><rdf:Description tiff:Orientation=\"6\" exif:PixelXDimension='5' "
                "exif:PixelYDimension = \"4\" tiff:XResolution=\"72/1\" tiff:YResolution=\"72/1\"><tiff:ImageWidth>5</tiff:ImageWidth>"
                "<tiff:ImageLength>4</tiff:ImageLength></rdf:Description></rdf:RDF></x:xmpmeta>";
+    meta.iptc = {0x1c, 2, 0, 0, 2, 0, 4, 0x1c, 2, 25, 0, 3, 'c', 'a', 't'};  // IPTC records, which a JPEG holds in APP13
     gpurotate::WriteOptions with_meta;
     with_meta.metadata = &meta;
     save(dir, "metadata.jpg", gpurotate::encode_image(noise(5, 4, {SampleType::u8, 3}, 97).view(), ".jpg", with_meta));
