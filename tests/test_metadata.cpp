@@ -490,6 +490,13 @@ std::vector<std::uint8_t> camera_exif(const Order& o) {
     return block;
 }
 
+// Writes a 4x2 RGB image of random pixels with `meta` to `path`, through the library's own writer.
+void write_with(const std::string& path, const gpurotate::ImageMetadata& meta, std::uint32_t seed) {
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    gpurotate::write_image(path, test_support::random_image(4, 2, {SampleType::u8, 3}, seed).view(), options);
+}
+
 // An 8-byte integer in the byte order `o`.
 std::vector<std::uint8_t> bytes8(const Order& o, std::uint64_t v) {
     auto low = o.bytes(static_cast<std::uint32_t>(v), 4), high = o.bytes(static_cast<std::uint32_t>(v >> 32), 4);
@@ -688,10 +695,8 @@ TEST_CASE("a JPEG's EXIF travels into a TIFF output: the EXIF and GPS directorie
         CAPTURE(big);
         gpurotate::ImageMetadata meta;
         meta.exif = camera_exif(Order{big});
-        gpurotate::WriteOptions options;
-        options.metadata = &meta;
         const std::string in = dir.file(big ? "camera-mm.jpg" : "camera-ii.jpg");
-        gpurotate::write_image(in, test_support::random_image(4, 2, {SampleType::u8, 3}, 5).view(), options);
+        write_with(in, meta, 5);
         const auto r = run(quote(exe) + " " + quote(in) + " --rot90 -v --overwrite -o " + quote(dir.file("camera.tif")));
         REQUIRE(r.status == 0);
         CHECK(r.output.find("TIFF output: not written: 1 EXIF entry (damaged, or pointers to directories not copied), EXIF's thumbnail") !=
@@ -720,10 +725,8 @@ TEST_CASE("a TIFF output takes an EXIF block larger than a JPEG segment holds: a
     std::copy(offset.begin(), offset.end(), block.begin() + 4);
     gpurotate::ImageMetadata meta;
     meta.exif = block;
-    gpurotate::WriteOptions options;
-    options.metadata = &meta;
     const std::string in = dir.file("maker-note.png");
-    gpurotate::write_image(in, test_support::random_image(4, 2, {SampleType::u8, 3}, 6).view(), options);
+    write_with(in, meta, 6);
     const auto r = run(quote(exe) + " " + quote(in) + " --rot90 -v -o " + quote(dir.file("maker-note.tif")));
     REQUIRE(r.status == 0);
     CHECK(r.output.find("EXIF") == std::string::npos);
@@ -775,10 +778,8 @@ TEST_CASE("IPTC travels between JPEG (APP13) and TIFF (tag 33723), and formats w
     // The library's own writer and reader: a JPEG's APP13 of the one resource 0x0404.
     gpurotate::ImageMetadata meta;
     meta.iptc = iptc;
-    gpurotate::WriteOptions options;
-    options.metadata = &meta;
     const std::string jpg = dir.file("iptc.jpg");
-    gpurotate::write_image(jpg, test_support::random_image(4, 2, {SampleType::u8, 3}, 8).view(), options);
+    write_with(jpg, meta, 8);
     std::vector<std::uint8_t> resource = {'P', 'h', 'o', 't', 'o', 's', 'h', 'o', 'p', ' ', '3', '.', '0', 0, '8', 'B', 'I', 'M', 4, 4, 0, 0, 0, 0, 0, 34};
     resource.insert(resource.end(), iptc.begin(), iptc.end());
     CHECK(contains(test_support::file_bytes(jpg), resource));
