@@ -36,7 +36,10 @@ std::optional<PhotoshopResources> photoshop_resources(const std::vector<std::uin
         }
         at = data + *data_size + *data_size % 2;
     }
-    if (at < end) out.others = true;  // bytes that are no resource: kept by nobody, so said
+    // Bytes that are no resource (but zeros some writers pad the segment with) are kept by nobody, so said.
+    if (at < end && !std::all_of(file.begin() + static_cast<std::ptrdiff_t>(at), file.begin() + static_cast<std::ptrdiff_t>(end), [](std::uint8_t b) { return b == 0; })) {
+        out.others = true;
+    }
     return out;
 }
 
