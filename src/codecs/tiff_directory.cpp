@@ -2,8 +2,6 @@
 
 #include "codecs/byte_order.hpp"
 
-#include <algorithm>
-#include <iterator>
 #include <set>
 
 namespace gpurotate::detail {

@@ -33,11 +33,8 @@ struct TiffDirectory {
     /// the one-byte types (BYTE 1, ASCII 2, UNDEFINED 7), and they are all in the file; nothing otherwise.
     std::optional<std::vector<std::uint8_t>> bytes_of(const std::vector<std::uint8_t>& file, std::uint16_t tag, std::uint16_t type) const {
         const auto it = entries.find(tag);
-        if (it == entries.end() || it->second.type != type || it->second.at > file.size() || file.size() - it->second.at < it->second.count) {
-            return std::nullopt;
-        }
-        const auto first = file.begin() + static_cast<std::ptrdiff_t>(it->second.at);
-        return std::vector<std::uint8_t>(first, first + static_cast<std::ptrdiff_t>(it->second.count));
+        if (it == entries.end() || it->second.type != type) return std::nullopt;
+        return value_bytes(file, tag);
     }
 
     /// The bytes of `tag`'s values in `file` as stored (count x the type's size), whatever the type; nothing where they
