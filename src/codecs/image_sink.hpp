@@ -50,7 +50,7 @@ public:
     void write_encoded(const std::vector<std::uint8_t>& bytes) const;
 
     /// What of `source`'s metadata an output encoded from pixels with `metadata` (as `metadata_for` gave it)
-    /// cannot carry in this format, in words for -v ("TIFF holds no EXIF, ICC profile; not written: ..."); empty
+    /// cannot carry in this format, in words for -v ("TGA output: not written: EXIF, ICC profile"); empty
     /// when everything is kept, or with `strip` (dropping it all was asked for). A PNG output's own chunk
     /// rules are png_output_notes'.
     std::string unwritten(const ImageSource& source, const ImageMetadata& metadata, bool strip) const;
