@@ -165,7 +165,7 @@ TEST_CASE("a lossless transform keeps the input's coding: progressive stays prog
     }
 }
 
-TEST_CASE("a lossless transform keeps the file's markers (a comment here) and --strip drops them") {
+TEST_CASE("a lossless transform keeps the file's markers (a comment here), a re-encode the comment, and --strip drops them") {
     test_support::TempDir dir;
     const std::string pnm = dir.file("in.pnm"), plain = dir.file("plain.jpg"), in = dir.file("in.jpg");
     write_pnm(pnm, 64, 48, false);
@@ -177,11 +177,14 @@ TEST_CASE("a lossless transform keeps the file's markers (a comment here) and --
     CHECK(run(std::string(GPUROTATE_RDJPGCOM) + " " + quote(kept)).output == "made by a camera\n");
     CHECK(run(std::string(GPUROTATE_RDJPGCOM) + " " + quote(stripped)).output.empty());
     CHECK(decoded(kept) == decoded(stripped));
-    // A re-encode cannot copy the comment, and says so.
+    // A re-encode writes the comment too; a PNG has no place for it, and says so.
     const auto reencoded = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 --quality 80 -v -o " + quote(dir.file("reencoded.jpg")));
     CHECK(reencoded.status == 0);
-    CHECK(reencoded.output.find("not written: the input's JPEG markers (a comment;") != std::string::npos);
-    CHECK(run(std::string(GPUROTATE_RDJPGCOM) + " " + quote(dir.file("reencoded.jpg"))).output.empty());
+    CHECK(reencoded.output.find("comment") == std::string::npos);
+    CHECK(run(std::string(GPUROTATE_RDJPGCOM) + " " + quote(dir.file("reencoded.jpg"))).output == "made by a camera\n");
+    const auto png = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 -v -o " + quote(dir.file("out.png")));
+    CHECK(png.status == 0);
+    CHECK(png.output.find("PNG output: not written: the input's JPEG comment") != std::string::npos);
 }
 
 TEST_CASE("augment makes a JPEG's JPEG variants losslessly, from one decode, as jpegtran does") {

@@ -58,6 +58,8 @@ struct ImageMetadata {
     /// TIFF also puts them into `exif`'s IFD0 (where they take at most 16 KiB), which carries them into JPEG, PNG
     /// and WebP outputs.
     std::vector<std::pair<std::uint16_t, std::string>> tiff_text;
+    /// A JPEG's comments (COM segments), in file order; written into JPEG outputs.
+    std::vector<std::string> jpeg_comments;
     /// IPTC-IIM records (captions, keywords, credits, as news photo archives keep them): from a JPEG's APP13 Photoshop
     /// resource 0x0404 or a TIFF's tag 33723; written into JPEG (an APP13 of that one resource) and TIFF outputs.
     std::vector<std::uint8_t> iptc;
@@ -78,10 +80,11 @@ struct ImageMetadata {
     /// sBIT, bKGD and hIST unless it is written in `png_storage`'s format. iCCP and eXIf are written only
     /// where `icc` and `exif` are not empty, eXIf with `exif`'s bytes.
     std::vector<PngChunk> png_chunks;
-    /// No EXIF, ICC profile, XMP, IPTC, PNG chunks, TIFF text tags or resolution: nothing that `--strip` drops
+    /// No EXIF, ICC profile, XMP, IPTC, JPEG comments, PNG chunks, TIFF text tags or resolution: nothing that `--strip` drops
     /// (`png_storage` describes the pixels).
     bool empty() const {
-        return exif.empty() && icc.empty() && xmp.empty() && iptc.empty() && png_chunks.empty() && tiff_text.empty() && !resolution;
+        return exif.empty() && icc.empty() && xmp.empty() && iptc.empty() && jpeg_comments.empty() && png_chunks.empty() && tiff_text.empty() &&
+               !resolution;
     }
 };
 

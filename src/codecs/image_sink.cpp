@@ -32,6 +32,10 @@ std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata&
     if (!holds_icc() && !metadata.icc.empty()) add("ICC profile");  // and the TIFF writer of the plugin
     if (!holds_icc() && !metadata.xmp.empty()) add("XMP");  // the same formats hold XMP
     if (!holds_iptc() && !metadata.iptc.empty()) add("IPTC");
+    if (!is_jpeg() && !metadata.jpeg_comments.empty()) {
+        const std::size_t n = metadata.jpeg_comments.size();
+        add(n == 1 ? std::string("the input's JPEG comment") : "the input's " + std::to_string(n) + " JPEG comments");
+    }
     // A TIFF's text tags travel in its EXIF block's IFD0 too, where they fit (tiff_exif.cpp).
     const bool text_in_exif = holds_exif() && exif_has_text_tags(metadata.exif);
     if (format() != OutputFormat::tiff && !metadata.tiff_text.empty() && !text_in_exif) {

@@ -57,7 +57,7 @@ std::string ImageSource::other_jpeg_markers() const {
     const auto starts_with = [&](const JpegSegment& s, const char* text, std::size_t size) {
         return s.size >= size && std::equal(text, text + size, bytes_.begin() + static_cast<std::ptrdiff_t>(s.payload));
     };
-    int extended_xmp = 0, comments = 0;
+    int extended_xmp = 0;
     std::string others;
     for (const JpegSegment& s : jpeg_segments(bytes_)) {
         // APP0 (JFIF) and APP14 (Adobe) describe the coding, which every encode writes anew; APP1 "Exif", APP1
@@ -74,14 +74,13 @@ std::string ImageSource::other_jpeg_markers() const {
         } else if (s.marker == 0xe1 && starts_with(s, "http://ns.adobe.com/xmp/extension/", 34)) {
             ++extended_xmp;
         } else if (s.marker == 0xfe) {
-            ++comments;
+            continue;  // comments travel (metadata()), into JPEG outputs; the sink says where they cannot
         } else if (s.marker >= 0xe0 && s.marker <= 0xef) {
             const std::string name = "APP" + std::to_string(s.marker - 0xe0);
             if (others.find(name) == std::string::npos) others += (others.empty() ? "" : ", ") + name;
         }
     }
     std::string words = extended_xmp ? "extended XMP" : "";
-    if (comments) words += (words.empty() ? "" : ", ") + (comments == 1 ? std::string("a comment") : std::to_string(comments) + " comments");
     if (!others.empty()) words += (words.empty() ? "" : ", ") + others;
     return words;
 }

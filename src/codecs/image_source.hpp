@@ -62,7 +62,8 @@ public:
     std::string decoder_losses(PixelFormat decoded, bool strip) const;
 
     /// A JPEG's marker segments that `metadata()` does not hold, which only the lossless path copies, in
-    /// words ("extended XMP, 2 comments, APP13"); empty where there are none or for other formats.
+    /// words ("extended XMP, APP13"); empty where there are none or for other formats. (Comments travel as
+    /// ImageMetadata::jpeg_comments.)
     std::string other_jpeg_markers() const;
 
 private:

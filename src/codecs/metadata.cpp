@@ -102,6 +102,7 @@ void read_jpeg(const Bytes& b, ImageMetadata& meta) {
         if (s.marker == 0xe1 && meta.exif.empty() && s.size > 6 && has_at(b, s.payload, exif_header, 6)) {
             meta.exif.assign(b.begin() + static_cast<std::ptrdiff_t>(s.payload + 6), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
         }
+        if (s.marker == 0xfe) meta.jpeg_comments.emplace_back(b.begin() + static_cast<std::ptrdiff_t>(s.payload), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
         if (s.marker == 0xed && meta.iptc.empty()) {  // APP13: Photoshop's resources, IPTC among them
             if (auto resources = photoshop_resources(b, s.payload, s.size); resources && resources->iptc) meta.iptc = std::move(*resources->iptc);
         }
@@ -150,6 +151,11 @@ Bytes jpeg_with(const Bytes& encoded, const ImageMetadata& meta) {
     }
     if (!meta.iptc.empty()) {
         if (const auto payload = photoshop_payload_for_iptc(meta.iptc)) segment(0xed, payload->data(), 0, payload->data(), payload->size());
+    }
+    for (const std::string& comment : meta.jpeg_comments) {
+        if (comment.size() > 65535 - 2) continue;  // a COM segment read from a JPEG always fits one
+        const auto* text = reinterpret_cast<const std::uint8_t*>(comment.data());
+        segment(0xfe, text, 0, text, comment.size());
     }
     const std::size_t chunks = (meta.icc.size() + icc_chunk_max - 1) / icc_chunk_max;
     for (std::size_t i = 0; i < chunks && chunks < 256; ++i) {
@@ -388,7 +394,10 @@ void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp) {
 }
 
 std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata) {
-    if (metadata.exif.empty() && metadata.icc.empty() && metadata.xmp.empty() && metadata.iptc.empty() && !metadata.resolution) return encoded;
+    if (metadata.exif.empty() && metadata.icc.empty() && metadata.xmp.empty() && metadata.iptc.empty() && metadata.jpeg_comments.empty() &&
+        !metadata.resolution) {
+        return encoded;
+    }
     if (encoded.size() >= 2 && encoded[0] == 0xff && encoded[1] == 0xd8) return jpeg_with(encoded, metadata);
     return encoded;
 }
