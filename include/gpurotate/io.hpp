@@ -80,8 +80,8 @@ struct ImageMetadata {
     /// sBIT, bKGD and hIST unless it is written in `png_storage`'s format. iCCP and eXIf are written only
     /// where `icc` and `exif` are not empty, eXIf with `exif`'s bytes.
     std::vector<PngChunk> png_chunks;
-    /// No EXIF, ICC profile, XMP, IPTC, JPEG comments, PNG chunks, TIFF text tags or resolution: nothing that `--strip` drops
-    /// (`png_storage` describes the pixels).
+    /// No EXIF, ICC profile, XMP, IPTC, JPEG comments, PNG chunks, TIFF text tags or resolution: nothing that
+    /// `--strip` drops (`png_storage` describes the pixels).
     bool empty() const {
         return exif.empty() && icc.empty() && xmp.empty() && iptc.empty() && jpeg_comments.empty() && png_chunks.empty() && tiff_text.empty() &&
                !resolution;

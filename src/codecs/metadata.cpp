@@ -102,7 +102,9 @@ void read_jpeg(const Bytes& b, ImageMetadata& meta) {
         if (s.marker == 0xe1 && meta.exif.empty() && s.size > 6 && has_at(b, s.payload, exif_header, 6)) {
             meta.exif.assign(b.begin() + static_cast<std::ptrdiff_t>(s.payload + 6), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
         }
-        if (s.marker == 0xfe) meta.jpeg_comments.emplace_back(b.begin() + static_cast<std::ptrdiff_t>(s.payload), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
+        if (s.marker == 0xfe) {  // COM
+            meta.jpeg_comments.emplace_back(b.begin() + static_cast<std::ptrdiff_t>(s.payload), b.begin() + static_cast<std::ptrdiff_t>(s.payload + s.size));
+        }
         if (s.marker == 0xed && meta.iptc.empty()) {  // APP13: Photoshop's resources, IPTC among them
             if (auto resources = photoshop_resources(b, s.payload, s.size); resources && resources->iptc) meta.iptc = std::move(*resources->iptc);
         }
