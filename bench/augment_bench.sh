@@ -2,9 +2,10 @@
 # The augmentation benchmark: one generated dataset, the same job (every image -> its 7 rotated and
 # flipped variants, in the input's format, JPEG quality 95) done by gpurotate with nvJPEG (JPEG set, where
 # the build has it), on the GPU and on the CPU, and by the CPU peers (OpenCV and libvips in a process pool over all cores), in one run on one machine.
-# The JPEG set has one more row, gpurotate-lossless: gpurotate's default for JPEG to JPEG, every variant
-# transformed in the compressed domain from one entropy decode (no re-encode, so not the same output as
-# the others': the input's pixels at the input's size); the re-encoding rows pass --quality 95.
+# The JPEG set has two more rows, gpurotate-lossless and gpurotate-lossless-cpu: gpurotate's default for JPEG
+# to JPEG, every variant transformed in the compressed domain from one entropy decode (no re-encode, so not
+# the same output as the others': the input's pixels at the input's size), its scans entropy-coded on the
+# GPU (where there is one) or by libjpeg on the CPU (--device cpu); the re-encoding rows pass --quality 95.
 # Wall time from start until the outputs are on disk (each run is followed by `sync` inside the timing:
 # gpurotate flushes its outputs before it reports success, the peers leave them in the page cache; the
 # flush's share is a column of its own: gpurotate's from its summary, the peers' the `sync` after them);
@@ -51,10 +52,10 @@ for set in jpeg png; do
   images=$(find "$data/$set" -type f | wc -l)
   declare -A rate=()
   rows=()
-  for tool in gpurotate-lossless gpurotate-nvjpeg gpurotate-nvjpeg-gpudecode gpurotate-cuda gpurotate-cpu opencv vips; do
+  for tool in gpurotate-lossless gpurotate-lossless-cpu gpurotate-nvjpeg gpurotate-nvjpeg-gpudecode gpurotate-cuda gpurotate-cpu opencv vips; do
     case $tool in
       gpurotate-nvjpeg*) { [ "$set" = jpeg ] && "$exe" --version | grep -q nvJPEG; } || continue ;;
-      gpurotate-lossless) [ "$set" = jpeg ] || continue ;;
+      gpurotate-lossless*) [ "$set" = jpeg ] || continue ;;
     esac
     [ -z "$only" ] || [[ $only == *,$tool,* ]] || continue
     out=$work/out-$tool
@@ -65,11 +66,12 @@ for set in jpeg png; do
         case $tool in
           gpurotate-nvjpeg) mode=(--nvjpeg) ;;
           gpurotate-nvjpeg-gpudecode) mode=(--nvjpeg --nvjpeg-decode gpu) ;;
-          gpurotate-lossless) mode=(--device cpu) ;;
+          gpurotate-lossless) mode=() ;;
+          gpurotate-lossless-cpu) mode=(--device cpu) ;;
           *) mode=(--device "${tool#gpurotate-}") ;;
         esac
         # The re-encoding rows do the peers' job: JPEG at quality 95 (without --quality, JPEG to JPEG is lossless).
-        [ "$set" = jpeg ] && [ "$tool" != gpurotate-lossless ] && mode+=(--quality 95)
+        [ "$set" = jpeg ] && [[ $tool != gpurotate-lossless* ]] && mode+=(--quality 95)
         start=$(now)
         if ! "$exe" augment "$data/$set" -r -o "$out" --ops all "${mode[@]}" 2> "$work/log-$tool"; then
           echo "| $set | $tool | failed: $(tail -1 "$work/log-$tool") |" ; continue

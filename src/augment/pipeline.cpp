@@ -4,6 +4,7 @@
 #include "augment/staging_buffer.hpp"
 #include "codecs/image_sink.hpp"
 #include "codecs/image_source.hpp"
+#include "codecs/jpeg_scan_coder.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 #include "codecs/png_codec.hpp"
@@ -109,6 +110,26 @@ private:
 
 using SessionPool = ResourcePool<GpuSession>;
 using CoderPool = ResourcePool<detail::NvjpegCoder>;
+using ScanCoderPool = ResourcePool<detail::JpegScanCoder>;
+
+// The GPU's JPEG scan coders as one coder: each call borrows one for as long as it codes, not for the
+// whole file's transform (whose entropy decode on the CPU takes longer).
+class PooledScanCoder final : public detail::JpegScanCoder {
+public:
+    explicit PooledScanCoder(ScanCoderPool& pool) : pool_(pool) {}
+    std::vector<std::optional<detail::CodedScan>> code(const detail::SourceCoefficients& source, const std::vector<detail::ScanLayout>& layouts,
+                                                       const detail::ScanTables& tables) override {
+        auto scans = pool_.acquire()->code(source, layouts, tables);
+        for (const auto& scan : scans) coded_ += scan ? 1 : 0;
+        return scans;
+    }
+
+    std::int64_t coded() const { return coded_.load(); }
+
+private:
+    ScanCoderPool& pool_;
+    std::atomic<std::int64_t> coded_{0};
+};
 
 class Pipeline {
 public:
@@ -123,15 +144,22 @@ public:
         // --gpu-memory is per GPU: its streams share it (half of it with --nvjpeg, whose coders have the rest).
         budget_each_ = settings_.gpu_memory / per_device_ / (settings_.nvjpeg ? 2 : 1);
         const bool gpu_decode = settings_.nvjpeg_decode == detail::NvjpegDecode::gpu;
+        // The scan coders where JPEG outputs may be lossless transforms (without --nvjpeg or --quality).
+        const bool scan_coders = !settings_.nvjpeg && !settings_.quality_given;
         opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device = per_device_, budget = budget_each_,
-                                                   nvjpeg = settings_.nvjpeg, gpu_decode] {
+                                                   nvjpeg = settings_.nvjpeg, gpu_decode, scan_coders] {
             const auto start = Clock::now();
             Opened opened;
             std::vector<std::unique_ptr<GpuSession>> sessions;
+            std::vector<std::unique_ptr<detail::JpegScanCoder>> scan_coder_list;
             for (unsigned i = 0; i < per_device; ++i) {
-                for (int d : devices) sessions.push_back(std::make_unique<GpuSession>(d, budget));
+                for (int d : devices) {
+                    sessions.push_back(std::make_unique<GpuSession>(d, budget));
+                    if (scan_coders) scan_coder_list.push_back(detail::open_gpu_jpeg_scan_coder(d));
+                }
             }
             opened.pool = std::make_unique<SessionPool>(std::move(sessions));
+            if (!scan_coder_list.empty() && scan_coder_list.front()) opened.scan_coders = std::make_unique<ScanCoderPool>(std::move(scan_coder_list));
             if (nvjpeg) {  // and nvJPEG: one handle per GPU, shared by its coders
                 try {
                     std::vector<std::unique_ptr<detail::NvjpegCoder>> coders;
@@ -167,6 +195,7 @@ public:
             sessions_->for_each([&](GpuSession& s) { totals_.device_bytes += s.device_bytes(); });
             totals_.gpu_sessions = sessions_->count();
         }
+        if (pooled_scan_coder_) totals_.gpu_coded_scans = pooled_scan_coder_->coded();
         return totals_;
     }
 
@@ -205,6 +234,9 @@ private:
         bool lossless_failed = false;
         Job rest = job;
         if (transforms_losslessly(job, source)) {
+            // On the GPU backend the variants' scans are coded there, once the GPU has started (this throws,
+            // ending the run, where it cannot and --device cuda leaves no fallback; after a fallback libjpeg codes them).
+            if (settings_.backend == Backend::cuda) sessions();
             try {
                 rest = transform_losslessly(job, source, lossless_failed);
             } catch (const Error& e) {
@@ -247,7 +279,8 @@ private:
         std::vector<std::optional<std::vector<std::uint8_t>>> encoded;
         {
             detail::NvtxRange range("lossless JPEG transform");
-            encoded = source.transform_losslessly(variants, settings_.jpeg_edge, settings_.strip, settings_.max_pixels, reports);
+            encoded = source.transform_losslessly(variants, settings_.jpeg_edge, settings_.strip, settings_.max_pixels, reports,
+                                                  pooled_scan_coder_.get());
         }
         transform_ns_ += nanoseconds_since(start);
         if (encoded.empty()) return job;  // not a JPEG, or no libjpeg-turbo: everything is decoded
@@ -540,6 +573,10 @@ private:
                 Opened opened = opening_.get();
                 sessions_ = std::move(opened.pool);
                 coders_ = std::move(opened.coders);
+                if (opened.scan_coders) {
+                    scan_coders_ = std::move(opened.scan_coders);
+                    pooled_scan_coder_ = std::make_unique<PooledScanCoder>(*scan_coders_);
+                }
                 jpeg_failure_ = std::move(opened.jpeg_failure);
                 totals_.gpu_start_seconds = static_cast<double>(opened.nanoseconds) * 1e-9;
                 if (coders_) add_coders(std::move(opened.jpeg_handles));
@@ -573,6 +610,7 @@ private:
     struct Opened {
         std::unique_ptr<SessionPool> pool;
         std::unique_ptr<CoderPool> coders;  ///< with --nvjpeg, unless nvJPEG failed
+        std::unique_ptr<ScanCoderPool> scan_coders;  ///< without --nvjpeg and --quality
         std::vector<std::shared_ptr<detail::NvjpegCoder::Handle>> jpeg_handles;  ///< one per GPU, for the coders still to make
         std::string jpeg_failure;          ///< why it did
         std::int64_t nanoseconds = 0;
@@ -587,6 +625,8 @@ private:
     std::once_flag opened_;
     std::exception_ptr start_failure_;
     std::unique_ptr<SessionPool> sessions_;
+    std::unique_ptr<ScanCoderPool> scan_coders_;
+    std::unique_ptr<PooledScanCoder> pooled_scan_coder_;  // nullptr: libjpeg codes every lossless variant
     std::atomic<std::size_t> next_{0};
     std::atomic<std::int64_t> decode_ns_{0}, transform_ns_{0}, encode_ns_{0};
     std::mutex totals_mutex_;

@@ -45,10 +45,12 @@ public:
     ImageMetadata metadata_for(Orientation element, bool strip, bool oriented) const;
 
     /// A JPEG's transforms in the compressed domain, all from one decode of its entropy-coded data
-    /// (transform_jpeg_lossless_variants); empty where the format has none (not a JPEG, no libjpeg-turbo).
+    /// (transform_jpeg_lossless_variants, its scans coded by `coder` where it takes them); empty where the
+    /// format has none (not a JPEG, no libjpeg-turbo).
     std::vector<std::optional<std::vector<std::uint8_t>>> transform_losslessly(const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
                                                                                bool strip, std::int64_t max_pixels,
-                                                                               std::vector<LosslessJpegReport>& reports) const;
+                                                                               std::vector<LosslessJpegReport>& reports,
+                                                                               JpegScanCoder* coder = nullptr) const;
 
     /// A JPEG's quality and chroma subsampling, which its re-encodes keep; nothing for other formats.
     std::optional<JpegCharacter> jpeg_character() const;

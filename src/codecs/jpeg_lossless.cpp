@@ -8,6 +8,7 @@
 
 #include "codecs/dct_blocks.hpp"
 #include "codecs/decode_limits.hpp"
+#include "codecs/jpeg_scan_coder.hpp"
 #include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/xmp_geometry.hpp"
@@ -25,7 +26,8 @@
 #endif
 
 #include <jpeglib.h>
-#include <jerror.h>  // after jpeglib.h, which it needs
+#include <jerror.h>   // after jpeglib.h, which they need
+#include <jpegint.h>  // the entropy encoder and coefficient controller a scan coded elsewhere replaces
 
 static_assert(sizeof(JCOEF) == sizeof(std::int16_t) && DCTSIZE2 == 64, "libjpeg's blocks are 8x8 16-bit coefficients");
 
@@ -241,10 +243,81 @@ bool has_own_huffman_tables(const jpeg_decompress_struct& source, const jpeg_com
     return false;
 }
 
+// A scan coded elsewhere (the GPU) written in libjpeg's place: after jpeg_write_coefficients, the
+// coefficient controller and the entropy encoder are swapped for ones that code nothing, and the entropy
+// encoder's last call writes the coded bytes, 0xFF stuffed with a 0x00 as the encoder would. libjpeg still
+// writes every marker, the tables and the scan header. `entropy` comes first: libjpeg sees only it.
+struct PrecodedScan {
+    jpeg_entropy_encoder entropy;
+    jpeg_c_coef_controller coefficients;
+    const CodedScan* bytes;
+};
+
+void start_entropy_pass(j_compress_ptr, boolean) {}
+boolean encode_no_mcu(j_compress_ptr, JBLOCKROW*) { return TRUE; }
+void start_coefficient_pass(j_compress_ptr, J_BUF_MODE) {}
+boolean compress_no_data(j_compress_ptr, JSAMPIMAGE) { return TRUE; }
+
+void put_bytes(j_compress_ptr info, const std::uint8_t* bytes, std::size_t size) {
+    jpeg_destination_mgr& destination = *info->dest;
+    while (size > 0) {
+        if (destination.free_in_buffer == 0 && !destination.empty_output_buffer(info)) ERREXIT(info, JERR_CANT_SUSPEND);
+        const std::size_t part = std::min(size, destination.free_in_buffer);
+        std::memcpy(destination.next_output_byte, bytes, part);
+        destination.next_output_byte += part;
+        destination.free_in_buffer -= part;
+        bytes += part;
+        size -= part;
+    }
+}
+
+void finish_precoded_pass(j_compress_ptr info) {
+    const CodedScan& scan = *reinterpret_cast<PrecodedScan*>(info->entropy)->bytes;
+    static const std::uint8_t stuffed_zero = 0;
+    const std::uint8_t* at = scan.data();
+    const std::uint8_t* const end = at + scan.size();
+    while (at < end) {
+        const auto* marker = static_cast<const std::uint8_t*>(std::memchr(at, 0xff, static_cast<std::size_t>(end - at)));
+        const std::uint8_t* const stop = marker ? marker + 1 : end;
+        put_bytes(info, at, static_cast<std::size_t>(stop - at));
+        if (marker) put_bytes(info, &stuffed_zero, 1);
+        at = stop;
+    }
+}
+
+void write_precoded_scan(jpeg_compress_struct& info, PrecodedScan& precoded, const CodedScan& bytes) {
+    precoded.entropy.start_pass = start_entropy_pass;
+    precoded.entropy.encode_mcu = encode_no_mcu;
+    precoded.entropy.finish_pass = finish_precoded_pass;
+    precoded.coefficients.start_pass = start_coefficient_pass;
+    precoded.coefficients.compress_data = compress_no_data;
+    precoded.bytes = &bytes;
+    info.entropy = &precoded.entropy;
+    info.coef = &precoded.coefficients;
+}
+
+// Whether libjpeg, set up by jpeg_write_coefficients, lays the scan out as `layout` says.
+bool layout_is_libjpegs(const jpeg_compress_struct& info, const ScanLayout& layout) {
+    if (info.num_components != layout.components || info.num_scans > 1 || info.progressive_mode || info.arith_code || info.optimize_coding ||
+        info.restart_interval != 0 || info.restart_in_rows != 0) {
+        return false;
+    }
+    for (int c = 0; c < info.num_components; ++c) {
+        const jpeg_component_info& component = info.comp_info[c];
+        const ScanComponent& planned = layout.component[c];
+        if (component.width_in_blocks != planned.width_in_blocks || component.height_in_blocks != planned.height_in_blocks) return false;
+        if (layout.components > 1 && (component.h_samp_factor != planned.h || component.v_samp_factor != planned.v)) return false;
+        if (component.dc_tbl_no != planned.dc_table || component.ac_tbl_no != planned.ac_table) return false;
+    }
+    return true;
+}
+
 // Writes `plan`'s output from `arrays` (the source's for the identity, the scratch otherwise): the source's
 // coding (quantization tables, sampling, progressive or arithmetic coding) transposed where the axes swap,
 // then its markers, as jpegtran -copy all writes them.
-bool write_variant(Reader& reader, Writer& writer, VectorDestination& destination, const Plan& plan, jvirt_barray_ptr* arrays, bool strip) {
+bool write_variant(Reader& reader, Writer& writer, VectorDestination& destination, const Plan& plan, jvirt_barray_ptr* arrays, bool strip,
+                   const ScanLayout* layout, const CodedScan* coded) {
+    PrecodedScan precoded{};
     if (setjmp(writer.errors.jump)) return false;
     writer.info.err = &writer.errors.manager;
     jpeg_create_compress(&writer.info);
@@ -281,8 +354,114 @@ bool write_variant(Reader& reader, Writer& writer, VectorDestination& destinatio
             jpeg_write_marker(&writer.info, marker->marker, marker->data, marker->data_length);
         }
     }
+    if (coded) {
+        if (!layout_is_libjpegs(writer.info, *layout)) {
+            std::strcpy(writer.errors.message, "internal error: the coded scan's layout is not libjpeg's");
+            std::longjmp(writer.errors.jump, 1);
+        }
+        write_precoded_scan(writer.info, precoded, *coded);
+    }
     jpeg_finish_compress(&writer.info);
     return true;
+}
+
+// libjpeg's jpeg_make_c_derived_tbl: codes assigned in order of length to the table's symbols. False for a
+// table libjpeg would refuse (a symbol twice, a DC symbol past 15, codes that overflow their length).
+bool derive_codes(const JHUFF_TBL& table, bool dc, HuffmanCodes& codes) {
+    codes = HuffmanCodes{};
+    unsigned code = 0;
+    int p = 0;
+    for (int length = 1; length <= 16; ++length, code <<= 1) {
+        for (int i = 0; i < table.bits[length]; ++i, ++p, ++code) {
+            if (p >= 256) return false;
+            const int symbol = table.huffval[p];
+            if ((dc && symbol > 15) || codes.size[symbol] != 0 || code >= (1u << length)) return false;
+            codes.code[symbol] = static_cast<std::uint16_t>(code);
+            codes.size[symbol] = static_cast<std::uint8_t>(length);
+        }
+    }
+    return true;
+}
+
+// An encoder set up as jpeg_write_coefficients would set it up for `info`'s coefficients.
+bool copy_coding(jpeg_decompress_struct& info, Writer& writer) {
+    if (setjmp(writer.errors.jump)) return false;
+    writer.info.err = &writer.errors.manager;
+    jpeg_create_compress(&writer.info);
+    writer.created = true;
+    jpeg_copy_critical_parameters(&info, &writer.info);
+    return true;
+}
+
+// Whether the variants' scans may be coded by a JpegScanCoder: one baseline scan with Huffman tables that
+// do not depend on the image (an optimized, progressive or arithmetic-coded output stays libjpeg's), and
+// the tables its components code with.
+bool scans_codable_elsewhere(Reader& reader, ScanTables& tables, int (&table_numbers)[MAX_COMPONENTS][2]) {
+    jpeg_decompress_struct& info = reader.info;
+    if (info.progressive_mode || info.arith_code || info.data_precision != 8 || info.num_components < 1 ||
+        info.num_components > MAX_COMPS_IN_SCAN) {
+        return false;
+    }
+    int blocks_in_mcu = 0;
+    for (int c = 0; c < info.num_components; ++c) blocks_in_mcu += info.comp_info[c].h_samp_factor * info.comp_info[c].v_samp_factor;
+    if (info.num_components > 1 && blocks_in_mcu > C_MAX_BLOCKS_IN_MCU) return false;
+    Writer defaults;
+    if (!copy_coding(info, defaults)) return false;
+    if (has_own_huffman_tables(info, defaults.info) || defaults.info.restart_interval != 0 || defaults.info.restart_in_rows != 0) return false;
+    for (int c = 0; c < info.num_components; ++c) {
+        const jpeg_component_info& component = defaults.info.comp_info[c];
+        table_numbers[c][0] = component.dc_tbl_no;
+        table_numbers[c][1] = component.ac_tbl_no;
+        const JHUFF_TBL* dc = defaults.info.dc_huff_tbl_ptrs[component.dc_tbl_no];
+        const JHUFF_TBL* ac = defaults.info.ac_huff_tbl_ptrs[component.ac_tbl_no];
+        if (!dc || !ac || !derive_codes(*dc, true, tables.dc[component.dc_tbl_no]) || !derive_codes(*ac, false, tables.ac[component.ac_tbl_no])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The scan libjpeg writes for `plan` (jcmaster.c's per_scan_setup on the output's sides and sampling), each
+// block read from the coefficient store of `source`'s components, one after another.
+ScanLayout scan_layout(const jpeg_decompress_struct& info, const Plan& plan, const SourceCoefficients& source,
+                       const int (&table_numbers)[MAX_COMPONENTS][2]) {
+    const bool swap = plan.map.swap_axes;
+    const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+    const std::int64_t out_width = swap ? plan.region_height : plan.region_width, out_height = swap ? plan.region_width : plan.region_height;
+    const int max_h = swap ? info.max_v_samp_factor : info.max_h_samp_factor, max_v = swap ? info.max_h_samp_factor : info.max_v_samp_factor;
+    ScanLayout layout;
+    layout.map = plan.map;
+    layout.negated = negated_coefficients(plan.map);
+    layout.components = info.num_components;
+    std::int64_t first_block = 0;
+    std::int32_t first_in_mcu = 0;
+    for (int c = 0; c < info.num_components; ++c) {
+        const jpeg_component_info& component = info.comp_info[c];
+        ScanComponent& out = layout.component[c];
+        out.first_block = first_block;
+        out.stride = source.components[static_cast<std::size_t>(c)].columns;
+        first_block += source.components[static_cast<std::size_t>(c)].columns * source.components[static_cast<std::size_t>(c)].row_count;
+        out.region_width = ceil_div(std::int64_t{plan.region_width} * component.h_samp_factor, info.max_h_samp_factor * DCTSIZE);
+        out.region_height = ceil_div(std::int64_t{plan.region_height} * component.v_samp_factor, info.max_v_samp_factor * DCTSIZE);
+        const int h = swap ? component.v_samp_factor : component.h_samp_factor, v = swap ? component.h_samp_factor : component.v_samp_factor;
+        out.width_in_blocks = ceil_div(out_width * h, max_h * DCTSIZE);
+        out.height_in_blocks = ceil_div(out_height * v, max_v * DCTSIZE);
+        out.h = info.num_components == 1 ? 1 : h;  // a scan of one component has MCUs of one block
+        out.v = info.num_components == 1 ? 1 : v;
+        out.first_in_mcu = first_in_mcu;
+        first_in_mcu += out.h * out.v;
+        out.dc_table = table_numbers[c][0];
+        out.ac_table = table_numbers[c][1];
+    }
+    layout.blocks_in_mcu = first_in_mcu;
+    if (info.num_components == 1) {
+        layout.mcus_per_row = layout.component[0].width_in_blocks;
+        layout.mcu_rows = layout.component[0].height_in_blocks;
+    } else {
+        layout.mcus_per_row = ceil_div(out_width, max_h * DCTSIZE);
+        layout.mcu_rows = ceil_div(out_height, max_v * DCTSIZE);
+    }
+    return layout;
 }
 
 }  // namespace
@@ -305,7 +484,7 @@ bool jpeg_transform_is_perfect(Orientation element, std::int64_t width, std::int
 std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                                        const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
                                                                                        bool strip, const ReadOptions& options,
-                                                                                       std::vector<LosslessJpegReport>& reports) {
+                                                                                       std::vector<LosslessJpegReport>& reports, JpegScanCoder* coder) {
     std::vector<std::optional<std::vector<std::uint8_t>>> results;
     reports.assign(variants.size(), LosslessJpegReport{});
     if (!is_jpeg(jpeg)) return results;
@@ -339,21 +518,46 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     results.resize(variants.size());
     if (plans.empty()) return results;
 
+    ScanTables tables;
+    int table_numbers[MAX_COMPONENTS][2] = {};
+    const bool coded_elsewhere = coder && scans_codable_elsewhere(reader, tables, table_numbers);
+
     ComponentArrays source, scratch[2];
     for (const bool swap : {false, true}) {
         if (needs_scratch[swap] && !request_scratch(reader, swap, scratch[swap])) throw damaged();
     }
     if (!read_coefficients(reader, source) || !map_rows(reader, source, false, false)) throw damaged();
+
+    // Every variant's scan coded at once by `coder`, where it takes this file; what it cannot code (or all,
+    // where it fails) libjpeg codes below.
+    std::vector<ScanLayout> layouts;
+    std::vector<std::optional<CodedScan>> coded;
+    if (coded_elsewhere) {
+        SourceCoefficients coefficients;
+        for (int c = 0; c < info.num_components; ++c) {
+            const BlockShape shape = array_shape(info.comp_info[c], false);
+            coefficients.components.push_back({reinterpret_cast<const std::int16_t* const*>(source.rows[c].data()), shape.columns, shape.rows});
+        }
+        for (const Plan& plan : plans) layouts.push_back(scan_layout(info, plan, coefficients, table_numbers));
+        try {
+            coded = coder->code(coefficients, layouts, tables);
+        } catch (const Error&) {
+            coded.clear();
+        }
+        if (coded.size() != plans.size()) coded.assign(plans.size(), std::nullopt);
+    }
+    const auto coded_scan = [&](std::size_t p) { return coded_elsewhere && coded[p] ? &*coded[p] : nullptr; };
     for (const bool swap : {false, true}) {
         if (!needs_scratch[swap]) continue;
         if (!map_rows(reader, scratch[swap], swap, true)) throw damaged();
         for (int c = 0; c < info.num_components; ++c) ask_for_huge_pages(scratch[swap].rows[c], array_shape(info.comp_info[c], swap).columns);
     }
 
-    for (const Plan& plan : plans) {
+    for (std::size_t p = 0; p < plans.size(); ++p) {
+        const Plan& plan = plans[p];
         const LosslessJpegVariant& variant = variants[plan.variant];
         ComponentArrays* arrays = &source;
-        if (variant.element != Orientation::identity) {
+        if (variant.element != Orientation::identity && !coded_scan(p)) {
             arrays = &scratch[plan.map.swap_axes];
             for (int c = 0; c < info.num_components; ++c) {
                 const jpeg_component_info& component = info.comp_info[c];
@@ -370,7 +574,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         std::vector<std::uint8_t> out(jpeg.size() + 4096);
         VectorDestination destination{{}, &out};  // declared first: it outlives the writer that points at it
         Writer writer;
-        if (!write_variant(reader, writer, destination, plan, arrays->arrays, strip)) {
+        if (!write_variant(reader, writer, destination, plan, arrays->arrays, strip, coded_scan(p) ? &layouts[p] : nullptr, coded_scan(p))) {
             throw Error(ErrorCode::input, "cannot transform '" + path + "': " + writer.errors.message);
         }
         // The EXIF and the XMP as they belong on this variant (orientation, pixel dimensions: a trimmed variant's

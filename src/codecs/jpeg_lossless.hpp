@@ -14,6 +14,8 @@
 
 namespace gpurotate::detail {
 
+class JpegScanCoder;
+
 /// What to do where the transform is not perfect: an edge of partial MCUs (blocks of 8 or 16 pixels) would
 /// have to move to the image's start, which the format cannot hold.
 enum class JpegEdge {
@@ -54,10 +56,12 @@ struct LosslessJpegVariant {
 /// the single-image command's one, `augment`'s variants. One result per variant, in order: its bytes, or nothing where the transform is not
 /// perfect and `edge` is not trim (reports[i].perfect says so; the caller re-encodes or refuses). Nothing
 /// at all (an empty vector) without libjpeg-turbo or when `jpeg` is not a JPEG. Throws Error (input) naming
-/// `path` for a damaged JPEG or one over `options.max_pixels`.
+/// `path` for a damaged JPEG or one over `options.max_pixels`. With a `coder`, the scans it can code (baseline,
+/// standard Huffman tables) are coded by it, all variants at once, with the same bytes as libjpeg's.
 std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                                        const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
                                                                                        bool strip, const ReadOptions& options,
-                                                                                       std::vector<LosslessJpegReport>& reports);
+                                                                                       std::vector<LosslessJpegReport>& reports,
+                                                                                       JpegScanCoder* coder = nullptr);
 
 }  // namespace gpurotate::detail

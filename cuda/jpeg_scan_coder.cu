@@ -1,0 +1,160 @@
+// The GPU's JPEG scan coder: a JPEG's coefficients go up once, every variant's scan is coded in three
+// launches for all of them, and the coded bytes come back (cuda/kernels/jpeg_scan.cuh).
+
+#include "check.cuh"
+#include "kernels/jpeg_scan.cuh"
+
+#include "codecs/jpeg_scan_coder.hpp"
+#include "core/cuda_backend.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+namespace gpurotate::detail {
+
+namespace {
+
+class PinnedBytes {
+public:
+    PinnedBytes() = default;
+    PinnedBytes(const PinnedBytes&) = delete;
+    PinnedBytes& operator=(const PinnedBytes&) = delete;
+    ~PinnedBytes() {
+        if (pointer_) free_pinned(pointer_);
+    }
+    /// Grows, never shrinks; the contents are not kept.
+    std::byte* reserve(std::size_t bytes) {
+        if (bytes > size_) {
+            if (pointer_) free_pinned(pointer_);
+            pointer_ = static_cast<std::byte*>(allocate_pinned(bytes));
+            size_ = pointer_ ? bytes : 0;
+            if (!pointer_) throw Error(ErrorCode::device, "cannot allocate " + std::to_string(bytes) + " bytes of page-locked memory");
+        }
+        return pointer_;
+    }
+
+private:
+    std::byte* pointer_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+// Grows, never shrinks: a dataset's images are mostly of a few sizes.
+std::byte* reserve(DeviceBuffer& buffer, std::size_t bytes) {
+    if (buffer.size() < bytes) {
+        buffer = DeviceBuffer();  // free first, so that the old and new buffers never coexist
+        buffer = DeviceBuffer(bytes);
+    }
+    return buffer.get();
+}
+
+struct SelectDevice {
+    explicit SelectDevice(int device) { GPUROTATE_CUDA_CHECK(cudaSetDevice(device)); }
+};
+
+std::int64_t thread_blocks_of(const ScanLayout& layout) { return (layout.slots() + scan_threads - 1) / scan_threads; }
+
+class GpuJpegScanCoder final : public JpegScanCoder {
+public:
+    explicit GpuJpegScanCoder(int device) : device_(device), select_(device) {}
+
+    std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
+                                               const ScanTables& tables) override {
+        GPUROTATE_CUDA_CHECK(cudaSetDevice(device_));  // the calling thread may have used another GPU last
+        const auto* store = reinterpret_cast<const std::int16_t*>(upload(source, tables));
+        std::vector<std::optional<CodedScan>> scans;
+        for (std::size_t first = 0; first < layouts.size(); first += max_batch_variants) {
+            const std::size_t count = std::min<std::size_t>(max_batch_variants, layouts.size() - first);
+            code_batch(store, layouts.data() + first, static_cast<int>(count), scans);
+        }
+        return scans;
+    }
+
+private:
+    // The components' blocks one after another, and the tables after them; returns the device store.
+    std::byte* upload(const SourceCoefficients& source, const ScanTables& tables) {
+        std::size_t store_bytes = 0;
+        for (const SourceComponent& c : source.components) store_bytes += static_cast<std::size_t>(c.columns * c.row_count) * 128;
+        std::byte* staged = staging_.reserve(store_bytes + sizeof tables);
+        std::byte* at = staged;
+        for (const SourceComponent& c : source.components) {
+            const std::size_t row_bytes = static_cast<std::size_t>(c.columns) * 128;
+            for (std::int64_t y = 0; y < c.row_count; ++y, at += row_bytes) std::memcpy(at, c.rows[y], row_bytes);
+        }
+        std::memcpy(at, &tables, sizeof tables);
+        std::byte* device = reserve(store_, store_bytes + sizeof tables);
+        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device, staged, store_bytes + sizeof tables, cudaMemcpyHostToDevice, stream_.get()));
+        tables_ = reinterpret_cast<const ScanTables*>(device + store_bytes);
+        return device;
+    }
+
+    void code_batch(const std::int16_t* store, const ScanLayout* layouts, int count, std::vector<std::optional<CodedScan>>& scans) {
+        ScanBatch batch;
+        batch.count = count;
+        std::int64_t slots = 0, thread_blocks = 0, widest = 0;
+        for (int v = 0; v < count; ++v) {
+            batch.layout[v] = layouts[v];
+            batch.first_slot[v] = slots;
+            batch.first_thread_block[v] = thread_blocks;
+            slots += layouts[v].slots();
+            thread_blocks += thread_blocks_of(layouts[v]);
+            widest = std::max(widest, thread_blocks_of(layouts[v]));
+        }
+        if (widest == 0) {  // no blocks: libjpeg has nothing to code either
+            for (int v = 0; v < count; ++v) scans.emplace_back(std::nullopt);
+            return;
+        }
+        auto* offsets = reinterpret_cast<std::uint32_t*>(reserve(offsets_, static_cast<std::size_t>(slots) * sizeof(std::uint32_t)));
+        auto* shares = reinterpret_cast<std::uint64_t*>(reserve(shares_, static_cast<std::size_t>(thread_blocks) * sizeof(std::uint64_t)));
+        struct Totals {
+            std::uint64_t bits[max_batch_variants];
+            int refused[max_batch_variants];
+        };
+        auto* totals = reinterpret_cast<Totals*>(reserve(totals_, sizeof(Totals)));
+        GPUROTATE_CUDA_CHECK(cudaMemsetAsync(totals, 0, sizeof(Totals), stream_.get()));
+        const dim3 grid(static_cast<unsigned>(widest), static_cast<unsigned>(count));
+        count_scan_bits<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables_, store, offsets, shares, totals->refused);
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
+        place_thread_blocks<<<count, 1024, 0, stream_.get()>>>(batch, shares, totals->bits);
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
+        auto* counted = reinterpret_cast<Totals*>(small_.reserve(sizeof(Totals)));
+        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(counted, totals, sizeof(Totals), cudaMemcpyDeviceToHost, stream_.get()));
+        stream_.synchronize();
+
+        std::uint64_t words = 0;
+        for (int v = 0; v < count; ++v) {
+            batch.first_word[v] = words;
+            words += (counted->bits[v] + 31) / 32;
+        }
+        const std::size_t stream_bytes = static_cast<std::size_t>(words) * 4;
+        auto* stream_words = reinterpret_cast<std::uint32_t*>(reserve(words_, stream_bytes));
+        GPUROTATE_CUDA_CHECK(cudaMemsetAsync(stream_words, 0, stream_bytes, stream_.get()));
+        write_scan_bits<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables_, store, offsets, shares, stream_words);
+        GPUROTATE_CUDA_CHECK(cudaGetLastError());
+        std::byte* coded = download_.reserve(stream_bytes);
+        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(coded, stream_words, stream_bytes, cudaMemcpyDeviceToHost, stream_.get()));
+        stream_.synchronize();
+
+        for (int v = 0; v < count; ++v) {
+            if (counted->refused[v]) {
+                scans.emplace_back(std::nullopt);
+                continue;
+            }
+            scans.emplace_back(coded_scan_of(reinterpret_cast<const std::uint8_t*>(coded + batch.first_word[v] * 4), counted->bits[v]));
+        }
+    }
+
+    int device_;
+    SelectDevice select_;  // before the stream: the stream belongs to the selected GPU
+    Stream stream_;
+    DeviceBuffer store_, offsets_, shares_, totals_, words_;
+    const ScanTables* tables_ = nullptr;
+    PinnedBytes staging_, small_, download_;
+};
+
+}  // namespace
+
+std::unique_ptr<JpegScanCoder> open_gpu_jpeg_scan_coder(int device) { return std::make_unique<GpuJpegScanCoder>(device); }
+
+}  // namespace gpurotate::detail

@@ -1,0 +1,161 @@
+// The scan coder's block-by-block coding (jpeg_scan_coding.hpp), run on the CPU, against libjpeg's own
+// coding of the same lossless variants: byte for byte, on JPEGs of every subsampling with sides that are
+// and are not whole MCUs, every element, trimmed edges included. The GPU runs the same functions
+// (test_jpeg_scan_cuda.cpp); here they are checked everywhere.
+
+#include "jpeg_scan_support.hpp"
+
+#include "codecs/jpeg_scan_coding.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+namespace {
+
+using namespace gpurotate;
+using namespace gpurotate::detail;
+
+// Each block counted, then written at its place, one after another.
+class CpuScanCoder final : public JpegScanCoder {
+public:
+    int calls = 0;
+
+    std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
+                                               const ScanTables& tables) override {
+        ++calls;
+        std::vector<std::int16_t> store;
+        for (const SourceComponent& c : source.components) {
+            for (std::int64_t y = 0; y < c.row_count; ++y) store.insert(store.end(), c.rows[y], c.rows[y] + c.columns * 64);
+        }
+        std::vector<std::optional<CodedScan>> scans;
+        for (const ScanLayout& layout : layouts) scans.push_back(code_scan(layout, tables, store.data()));
+        return scans;
+    }
+
+private:
+    template <class Sink>
+    static bool code_block(const ScanLayout& layout, const ScanTables& tables, const std::int16_t* store, std::int64_t slot, Sink& sink) {
+        return layout.map.swap_axes ? code_scan_block<true>(layout, tables, store, slot, sink) : code_scan_block<false>(layout, tables, store, slot, sink);
+    }
+
+    static std::optional<CodedScan> code_scan(const ScanLayout& layout, const ScanTables& tables, const std::int16_t* store) {
+        std::uint64_t bits = 0;
+        for (std::int64_t slot = 0; slot < layout.slots(); ++slot) {
+            BitCount count;
+            if (!code_block(layout, tables, store, slot, count)) return std::nullopt;
+            bits += count.bits;
+        }
+        std::vector<std::uint32_t> words((bits + 31) / 32 + 1, 0);
+        std::uint64_t position = 0;
+        for (std::int64_t slot = 0; slot < layout.slots(); ++slot) {
+            BitCount count;
+            code_block(layout, tables, store, slot, count);
+            BitWriter writer(words.data(), position);
+            code_block(layout, tables, store, slot, writer);
+            writer.finish();
+            position += count.bits;
+        }
+        return coded_scan_of(reinterpret_cast<const std::uint8_t*>(words.data()), bits);
+    }
+};
+
+// Coders that give nothing back: libjpeg must then code every scan itself.
+class RefusingCoder final : public JpegScanCoder {
+public:
+    bool fail = false;
+    std::vector<std::optional<CodedScan>> code(const SourceCoefficients&, const std::vector<ScanLayout>& layouts, const ScanTables&) override {
+        if (fail) throw Error(ErrorCode::device, "the coder failed");
+        return std::vector<std::optional<CodedScan>>(layouts.size());
+    }
+};
+
+struct Case {
+    std::int64_t width, height;
+};
+constexpr Case sizes[] = {{64, 48}, {61, 45}, {33, 17}, {17, 40}, {1, 1}, {200, 9}, {9, 130}};
+
+}  // namespace
+
+TEST_CASE("a lossless variant's scan coded block by block is libjpeg's, byte for byte, for every element, subsampling and edge") {
+    std::uint32_t seed = 1;
+    for (const ChromaSubsampling chroma : jpeg_scan_support::every_subsampling) {
+        for (const Case& size : sizes) {
+            for (const int quality : {60, 97}) {
+                CAPTURE(static_cast<int>(chroma));
+                CAPTURE(size.width);
+                CAPTURE(size.height);
+                CAPTURE(quality);
+                const auto jpeg = jpeg_scan_support::make_jpeg(size.width, size.height, chroma, quality, seed++);
+                const auto expected = jpeg_scan_support::every_variant(jpeg, nullptr);
+                CpuScanCoder coder;
+                const auto coded = jpeg_scan_support::every_variant(jpeg, &coder);
+                CHECK(coder.calls == 1);
+                REQUIRE(coded.size() == expected.size());
+                for (std::size_t k = 0; k < coded.size(); ++k) {
+                    CAPTURE(k);
+                    REQUIRE(expected[k].has_value() == coded[k].has_value());
+                    if (expected[k]) CHECK(*coded[k] == *expected[k]);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("where the coder gives a scan back uncoded or fails, libjpeg codes it") {
+    const auto jpeg = jpeg_scan_support::make_jpeg(61, 45, ChromaSubsampling::s420, 80, 7);
+    const auto expected = jpeg_scan_support::every_variant(jpeg, nullptr);
+    for (const bool fail : {false, true}) {
+        RefusingCoder coder;
+        coder.fail = fail;
+        CHECK(jpeg_scan_support::every_variant(jpeg, &coder) == expected);
+    }
+}
+
+TEST_CASE("a block is left to libjpeg where 8-bit JPEG has no code for it") {
+    // One grey block: its DC against 0, its AC at natural index 1.
+    std::int16_t block[64] = {};
+    ScanLayout layout;
+    layout.components = 1;
+    layout.blocks_in_mcu = 1;
+    layout.mcus_per_row = layout.mcu_rows = 1;
+    layout.component[0].stride = layout.component[0].region_width = layout.component[0].region_height = 1;
+    layout.component[0].width_in_blocks = layout.component[0].height_in_blocks = 1;
+    ScanTables tables{};
+    for (int s = 0; s < 256; ++s) {  // a code for every symbol, so that only the range decides
+        tables.dc[0].size[s] = tables.ac[0].size[s] = 8;
+        tables.dc[0].code[s] = tables.ac[0].code[s] = static_cast<std::uint16_t>(s);
+    }
+    const auto codes = [&] {
+        BitCount count;
+        return code_scan_block<false>(layout, tables, block, 0, count);
+    };
+    block[0] = 2047;  // an 11-bit DC difference: the most there is
+    block[1] = -1023;
+    CHECK(codes());
+    block[1] = 1024;  // 11 bits: past an 8-bit JPEG's AC
+    CHECK_FALSE(codes());
+    block[1] = 0;
+    block[0] = -2048;  // a 12-bit DC difference
+    CHECK_FALSE(codes());
+    block[0] = 0;
+    tables.ac[0].size[0x00] = 0;  // no code for EOB
+    CHECK_FALSE(codes());
+}
+
+TEST_CASE("a block's bits land at any bit offset, after and before its neighbours' bits") {
+    std::uint32_t words[4] = {};
+    BitWriter first(words, 0);
+    first.put(0x5, 3);  // 101
+    first.finish();
+    BitWriter second(words, 3);
+    second.put(0x1ffff, 17);
+    second.put(0x0, 20);  // past the first word
+    second.put(0x3, 2);
+    second.finish();
+    const std::uint8_t expected[] = {0xbf, 0xff, 0xf0, 0x00, 0x00, 0xc0};
+    CHECK(std::memcmp(words, expected, sizeof expected) == 0);
+    CHECK(coded_scan_of(reinterpret_cast<const std::uint8_t*>(words), 42) == CodedScan{0xbf, 0xff, 0xf0, 0x00, 0x00, 0xff});
+}

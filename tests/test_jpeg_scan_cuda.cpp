@@ -1,0 +1,104 @@
+// The GPU's JPEG scan coder (cuda/jpeg_scan_coder.cu) against libjpeg's coding of the same lossless
+// variants, byte for byte: every subsampling, edges that are and are not whole MCUs, photographs large
+// enough for many thread blocks, more variants than one launch takes; and `augment` on the GPU writing
+// the CPU's bytes. Skipped without a GPU.
+
+#include "jpeg_scan_support.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+namespace {
+
+using namespace gpurotate;
+using namespace gpurotate::detail;
+
+void check_same_bytes(const std::vector<std::uint8_t>& jpeg, JpegScanCoder& coder) {
+    const auto expected = jpeg_scan_support::every_variant(jpeg, nullptr);
+    const auto coded = jpeg_scan_support::every_variant(jpeg, &coder);
+    REQUIRE(coded.size() == expected.size());
+    for (std::size_t k = 0; k < coded.size(); ++k) {
+        CAPTURE(k);
+        REQUIRE(expected[k].has_value() == coded[k].has_value());
+        if (expected[k]) CHECK(*coded[k] == *expected[k]);
+    }
+}
+
+// Counts the scans the coder gave back coded, so that a case knows the GPU did the work.
+class CountingCoder final : public JpegScanCoder {
+public:
+    explicit CountingCoder(JpegScanCoder& coder) : coder_(coder) {}
+    std::size_t coded = 0;
+    std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
+                                               const ScanTables& tables) override {
+        auto scans = coder_.code(source, layouts, tables);
+        for (const auto& s : scans) coded += s.has_value() ? 1 : 0;
+        return scans;
+    }
+
+private:
+    JpegScanCoder& coder_;
+};
+
+}  // namespace
+
+TEST_CASE("the GPU codes a lossless variant's scan as libjpeg does, byte for byte, for every element, subsampling and edge") {
+    const auto gpu = open_gpu_jpeg_scan_coder(0);
+    REQUIRE(gpu);
+    CountingCoder coder(*gpu);
+    std::uint32_t seed = 11;
+    for (const ChromaSubsampling chroma : jpeg_scan_support::every_subsampling) {
+        for (const auto& size : {std::pair<int, int>{64, 48}, {61, 45}, {33, 17}, {1, 1}, {200, 9}, {1037, 771}}) {
+            CAPTURE(static_cast<int>(chroma));
+            CAPTURE(size.first);
+            CAPTURE(size.second);
+            check_same_bytes(jpeg_scan_support::make_jpeg(size.first, size.second, chroma, 85, seed++), coder);
+        }
+    }
+    CHECK(coder.coded == 5 * 6 * 8);
+}
+
+TEST_CASE("the GPU codes photographs of many thread blocks and more variants than one launch takes") {
+    const auto gpu = open_gpu_jpeg_scan_coder(0);
+    REQUIRE(gpu);
+    for (const ChromaSubsampling chroma : {ChromaSubsampling::s444, ChromaSubsampling::s420}) {
+        CAPTURE(static_cast<int>(chroma));
+        const auto jpeg = jpeg_scan_support::make_jpeg(4000, 3001, chroma, 92, 5);  // 750,000 blocks of luma: 2,900 thread blocks
+        check_same_bytes(jpeg, *gpu);
+    }
+    // Eleven variants: a launch of eight and one of three.
+    const auto jpeg = jpeg_scan_support::make_jpeg(301, 203, ChromaSubsampling::s422, 75, 9);
+    std::vector<LosslessJpegVariant> variants;
+    for (int i = 0; i < 11; ++i) variants.push_back({all_orientations[i % 8], nullptr});
+    std::vector<LosslessJpegReport> reports;
+    const auto expected = transform_jpeg_lossless_variants(jpeg, "made.jpg", variants, JpegEdge::trim, false, ReadOptions{}, reports);
+    CountingCoder coder(*gpu);
+    CHECK(transform_jpeg_lossless_variants(jpeg, "made.jpg", variants, JpegEdge::trim, false, ReadOptions{}, reports, &coder) == expected);
+    CHECK(coder.coded == 11);
+}
+
+TEST_CASE("augment on the GPU writes a JPEG's lossless variants with the CPU's bytes") {
+    test_support::TempDir dir;
+    std::system(("mkdir -p " + test_support::quote(dir.file("in"))).c_str());
+    for (int i = 0; i < 6; ++i) {
+        const auto jpeg = jpeg_scan_support::make_jpeg(97 + 40 * i, 61 + 16 * i, jpeg_scan_support::every_subsampling[i % 5], 80, 30 + i);
+        std::ofstream(dir.file("in/image" + std::to_string(i) + ".jpg"), std::ios::binary).write(reinterpret_cast<const char*>(jpeg.data()),
+                                                                                             static_cast<std::streamsize>(jpeg.size()));
+    }
+    const std::string exe = GPUROTATE_EXE;
+    for (const char* device : {"cpu", "cuda"}) {
+        const auto r = test_support::run(test_support::quote(exe) + " augment " + test_support::quote(dir.file("in")) + " -o " +
+                                         test_support::quote(dir.file(std::string("out-") + device)) + " --ops all --jpeg-edge trim --device " + device);
+        CAPTURE(r.output);
+        REQUIRE(r.status == 0);
+        CHECK(r.output.find("6 inputs (0 failed), 42 outputs written") != std::string::npos);
+        CHECK(r.output.find("42 JPEG variants transformed losslessly") != std::string::npos);
+        CHECK((r.output.find("42 scans entropy-coded on the GPU") != std::string::npos) == (std::string(device) == "cuda"));
+    }
+    const auto listing = test_support::run("cd " + test_support::quote(dir.path()) + " && ls out-cpu | grep -c jpg && diff -r -x manifest.jsonl out-cpu out-cuda");
+    CAPTURE(listing.output);
+    CHECK(listing.status == 0);
+    CHECK(listing.output.rfind("42\n", 0) == 0);
+}
