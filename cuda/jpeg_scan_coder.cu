@@ -57,7 +57,9 @@ std::int64_t thread_blocks_of(const ScanLayout& layout) { return (layout.slots()
 
 class GpuJpegScanCoder final : public JpegScanCoder {
 public:
-    explicit GpuJpegScanCoder(int device) : device_(device), select_(device) {}
+    GpuJpegScanCoder(int device, std::size_t budget) : device_(device), budget_(budget), select_(device) {}
+
+    std::size_t device_bytes() const override { return store_.size() + offsets_.size() + shares_.size() + totals_.size() + words_.size(); }
 
     std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
                                                const ScanTables& tables) override {
@@ -76,6 +78,7 @@ private:
     std::byte* upload(const SourceCoefficients& source, const ScanTables& tables) {
         std::size_t store_bytes = 0;
         for (const SourceComponent& c : source.components) store_bytes += static_cast<std::size_t>(c.columns * c.row_count) * 128;
+        check_budget(store_bytes + sizeof tables);
         std::byte* staged = staging_.reserve(store_bytes + sizeof tables);
         std::byte* at = staged;
         for (const SourceComponent& c : source.components) {
@@ -105,6 +108,7 @@ private:
             for (int v = 0; v < count; ++v) scans.emplace_back(std::nullopt);
             return;
         }
+        check_budget(store_.size() + static_cast<std::size_t>(slots) * sizeof(std::uint32_t) + static_cast<std::size_t>(thread_blocks) * sizeof(std::uint64_t));
         auto* offsets = reinterpret_cast<std::uint32_t*>(reserve(offsets_, static_cast<std::size_t>(slots) * sizeof(std::uint32_t)));
         auto* shares = reinterpret_cast<std::uint64_t*>(reserve(shares_, static_cast<std::size_t>(thread_blocks) * sizeof(std::uint64_t)));
         struct Totals {
@@ -128,6 +132,7 @@ private:
             words += (counted->bits[v] + 31) / 32;
         }
         const std::size_t stream_bytes = static_cast<std::size_t>(words) * 4;
+        check_budget(store_.size() + offsets_.size() + shares_.size() + stream_bytes);
         auto* stream_words = reinterpret_cast<std::uint32_t*>(reserve(words_, stream_bytes));
         GPUROTATE_CUDA_CHECK(cudaMemsetAsync(stream_words, 0, stream_bytes, stream_.get()));
         write_scan_bits<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables_, store, offsets, shares, stream_words);
@@ -145,7 +150,16 @@ private:
         }
     }
 
+    // Refuses a file whose coding needs more than the budget: libjpeg codes its scans instead.
+    void check_budget(std::size_t bytes) const {
+        if (budget_ && bytes > budget_) {
+            throw Error(ErrorCode::device, "a JPEG's scans need " + std::to_string(bytes) + " bytes of device memory, over the coder's budget of " +
+                                               std::to_string(budget_));
+        }
+    }
+
     int device_;
+    std::size_t budget_;  // 0: whatever the GPU has
     SelectDevice select_;  // before the stream: the stream belongs to the selected GPU
     Stream stream_;
     DeviceBuffer store_, offsets_, shares_, totals_, words_;
@@ -155,6 +169,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<JpegScanCoder> open_gpu_jpeg_scan_coder(int device) { return std::make_unique<GpuJpegScanCoder>(device); }
+std::unique_ptr<JpegScanCoder> open_gpu_jpeg_scan_coder(int device, std::size_t budget) {
+    return std::make_unique<GpuJpegScanCoder>(device, budget);
+}
 
 }  // namespace gpurotate::detail

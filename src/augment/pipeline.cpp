@@ -141,11 +141,12 @@ public:
         // As many nvJPEG coders as streams, with the same budget each: twice as many coders, with nvJPEG's
         // decode holding its coder, were no faster (bench/RESULTS.md, fifth session).
         per_device_ = std::max(1u, std::min(settings_.workers, sessions_per_device));
-        // --gpu-memory is per GPU: its streams share it (half of it with --nvjpeg, whose coders have the rest).
-        budget_each_ = settings_.gpu_memory / per_device_ / (settings_.nvjpeg ? 2 : 1);
-        const bool gpu_decode = settings_.nvjpeg_decode == detail::NvjpegDecode::gpu;
-        // The scan coders where JPEG outputs may be lossless transforms (without --nvjpeg or --quality).
+        // JPEG scan coders where JPEG outputs may be lossless transforms (without --nvjpeg or --quality), as
+        // many as streams. --gpu-memory is per GPU: its streams share it, or half of it where nvJPEG's coders
+        // or the scan coders have the rest.
         const bool scan_coders = !settings_.nvjpeg && !settings_.quality_given;
+        budget_each_ = settings_.gpu_memory / per_device_ / (settings_.nvjpeg || scan_coders ? 2 : 1);
+        const bool gpu_decode = settings_.nvjpeg_decode == detail::NvjpegDecode::gpu;
         opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device = per_device_, budget = budget_each_,
                                                    nvjpeg = settings_.nvjpeg, gpu_decode, scan_coders] {
             const auto start = Clock::now();
@@ -155,7 +156,7 @@ public:
             for (unsigned i = 0; i < per_device; ++i) {
                 for (int d : devices) {
                     sessions.push_back(std::make_unique<GpuSession>(d, budget));
-                    if (scan_coders) scan_coder_list.push_back(detail::open_gpu_jpeg_scan_coder(d));
+                    if (scan_coders) scan_coder_list.push_back(detail::open_gpu_jpeg_scan_coder(d, budget));
                 }
             }
             opened.pool = std::make_unique<SessionPool>(std::move(sessions));
@@ -193,6 +194,7 @@ public:
         if (settings_.backend == Backend::cuda) sessions();  // a run with nothing to do still reports a failed GPU start
         if (sessions_) {
             sessions_->for_each([&](GpuSession& s) { totals_.device_bytes += s.device_bytes(); });
+            if (scan_coders_) scan_coders_->for_each([&](detail::JpegScanCoder& c) { totals_.device_bytes += c.device_bytes(); });
             totals_.gpu_sessions = sessions_->count();
         }
         if (pooled_scan_coder_) totals_.gpu_coded_scans = pooled_scan_coder_->coded();

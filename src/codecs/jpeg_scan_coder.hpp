@@ -44,10 +44,14 @@ public:
     /// the caller codes on the CPU.
     virtual std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
                                                        const ScanTables& tables) = 0;
+    /// Device memory the coder holds now, in bytes.
+    virtual std::size_t device_bytes() const { return 0; }
 };
 
 /// A coder on GPU `device` with a stream and buffers of its own, kept between calls (nullptr where CUDA
-/// is not compiled in). Throws Error (device) where the GPU cannot be used.
-std::unique_ptr<JpegScanCoder> open_gpu_jpeg_scan_coder(int device);
+/// is not compiled in). Throws Error (device) where the GPU cannot be used; a file whose coding would take
+/// more than `budget` bytes of device memory (0: no limit) is refused with Error (device), before anything
+/// is allocated for it.
+std::unique_ptr<JpegScanCoder> open_gpu_jpeg_scan_coder(int device, std::size_t budget = 0);
 
 }  // namespace gpurotate::detail

@@ -47,7 +47,7 @@ void transform_host_multi_cuda(DeviceSession&, ConstImageView, const TransformTa
 std::size_t device_session_bytes(const DeviceSession&) noexcept { return 0; }
 void* allocate_pinned(std::size_t) noexcept { return nullptr; }
 void free_pinned(void*) noexcept {}
-std::unique_ptr<JpegScanCoder> open_gpu_jpeg_scan_coder(int) { return nullptr; }
+std::unique_ptr<JpegScanCoder> open_gpu_jpeg_scan_coder(int, std::size_t) { return nullptr; }
 
 }  // namespace detail
 }  // namespace gpurotate
