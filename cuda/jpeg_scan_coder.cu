@@ -10,6 +10,7 @@
 #include <gpurotate/error.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 namespace gpurotate::detail {
@@ -59,40 +60,48 @@ class GpuJpegScanCoder final : public JpegScanCoder {
 public:
     GpuJpegScanCoder(int device, std::size_t budget) : device_(device), budget_(budget), select_(device) {}
 
-    std::size_t device_bytes() const override { return store_.size() + offsets_.size() + shares_.size() + totals_.size() + words_.size(); }
+    std::size_t device_bytes() const override {
+        return store_.size() + offsets_.size() + shares_.size() + totals_.size() + tables_.size() + words_.size();
+    }
 
     std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
-                                               const ScanTables& tables) override {
+                                               const ScanCoding& coding) override {
         GPUROTATE_CUDA_CHECK(cudaSetDevice(device_));  // the calling thread may have used another GPU last
-        const auto* store = reinterpret_cast<const std::int16_t*>(upload(source, tables));
+        const auto* store = reinterpret_cast<const std::int16_t*>(upload(source));
         std::vector<std::optional<CodedScan>> scans;
         for (std::size_t first = 0; first < layouts.size(); first += max_batch_variants) {
             const std::size_t count = std::min<std::size_t>(max_batch_variants, layouts.size() - first);
-            code_batch(store, layouts.data() + first, static_cast<int>(count), scans);
+            code_batch(store, layouts.data() + first, static_cast<int>(count), coding, scans);
         }
         return scans;
     }
 
 private:
-    // The components' blocks one after another, and the tables after them; returns the device store.
-    std::byte* upload(const SourceCoefficients& source, const ScanTables& tables) {
+    // The components' blocks one after another; returns the device store.
+    std::byte* upload(const SourceCoefficients& source) {
         std::size_t store_bytes = 0;
         for (const SourceComponent& c : source.components) store_bytes += static_cast<std::size_t>(c.columns * c.row_count) * 128;
-        check_budget(store_bytes + sizeof tables);
-        std::byte* staged = staging_.reserve(store_bytes + sizeof tables);
+        check_budget(store_bytes);
+        std::byte* staged = staging_.reserve(store_bytes);
         std::byte* at = staged;
         for (const SourceComponent& c : source.components) {
             const std::size_t row_bytes = static_cast<std::size_t>(c.columns) * 128;
             for (std::int64_t y = 0; y < c.row_count; ++y, at += row_bytes) std::memcpy(at, c.rows[y], row_bytes);
         }
-        std::memcpy(at, &tables, sizeof tables);
-        std::byte* device = reserve(store_, store_bytes + sizeof tables);
-        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device, staged, store_bytes + sizeof tables, cudaMemcpyHostToDevice, stream_.get()));
-        tables_ = reinterpret_cast<const ScanTables*>(device + store_bytes);
+        std::byte* device = reserve(store_, store_bytes);
+        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device, staged, store_bytes, cudaMemcpyHostToDevice, stream_.get()));
         return device;
     }
 
-    void code_batch(const std::int16_t* store, const ScanLayout* layouts, int count, std::vector<std::optional<CodedScan>>& scans) {
+    // What the host reads back between launches: the variants' symbol counts, their bits, which were refused.
+    struct Totals {
+        unsigned long long counts[max_batch_variants][table_slots * 256];
+        std::uint64_t bits[max_batch_variants];
+        int refused[max_batch_variants];
+    };
+
+    void code_batch(const std::int16_t* store, const ScanLayout* layouts, int count, const ScanCoding& coding,
+                    std::vector<std::optional<CodedScan>>& scans) {
         ScanBatch batch;
         batch.count = count;
         std::int64_t slots = 0, thread_blocks = 0, widest = 0;
@@ -111,42 +120,63 @@ private:
         check_budget(store_.size() + static_cast<std::size_t>(slots) * sizeof(std::uint32_t) + static_cast<std::size_t>(thread_blocks) * sizeof(std::uint64_t));
         auto* offsets = reinterpret_cast<std::uint32_t*>(reserve(offsets_, static_cast<std::size_t>(slots) * sizeof(std::uint32_t)));
         auto* shares = reinterpret_cast<std::uint64_t*>(reserve(shares_, static_cast<std::size_t>(thread_blocks) * sizeof(std::uint64_t)));
-        struct Totals {
-            std::uint64_t bits[max_batch_variants];
-            int refused[max_batch_variants];
-        };
         auto* totals = reinterpret_cast<Totals*>(reserve(totals_, sizeof(Totals)));
+        auto* read_back = reinterpret_cast<Totals*>(small_.reserve(sizeof(Totals) + max_batch_variants * sizeof(ScanTables)));
+        auto* staged_tables = reinterpret_cast<ScanTables*>(read_back + 1);
+        auto* tables = reinterpret_cast<ScanTables*>(reserve(tables_, max_batch_variants * sizeof(ScanTables)));
         GPUROTATE_CUDA_CHECK(cudaMemsetAsync(totals, 0, sizeof(Totals), stream_.get()));
         const dim3 grid(static_cast<unsigned>(widest), static_cast<unsigned>(count));
-        count_scan_bits<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables_, store, offsets, shares, totals->refused);
+
+        // The tables: the caller's, or each variant's own from its symbol counts.
+        std::vector<CodedScan> coded(static_cast<std::size_t>(count));
+        for (int v = 0; v < count; ++v) staged_tables[v] = coding.tables;
+        if (coding.own_tables) {
+            count_scan_symbols<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables, store, &totals->counts[0][0], totals->refused);
+            GPUROTATE_CUDA_CHECK(cudaGetLastError());
+            GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(read_back, totals, sizeof(Totals), cudaMemcpyDeviceToHost, stream_.get()));
+            stream_.synchronize();
+            for (int v = 0; v < count; ++v) {
+                std::uint64_t counts[table_slots * 256];
+                std::copy(read_back->counts[v], read_back->counts[v] + table_slots * 256, counts);
+                if (!make_own_tables(layouts[v], counts, staged_tables[v], coded[static_cast<std::size_t>(v)])) read_back->refused[v] = 1;
+            }
+            GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(totals->refused, read_back->refused, sizeof read_back->refused, cudaMemcpyHostToDevice, stream_.get()));
+        }
+        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(tables, staged_tables, static_cast<std::size_t>(count) * sizeof(ScanTables), cudaMemcpyHostToDevice,
+                                             stream_.get()));
+
+        count_scan_bits<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables, store, offsets, shares, totals->refused);
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
         place_thread_blocks<<<count, 1024, 0, stream_.get()>>>(batch, shares, totals->bits);
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
-        auto* counted = reinterpret_cast<Totals*>(small_.reserve(sizeof(Totals)));
-        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(counted, totals, sizeof(Totals), cudaMemcpyDeviceToHost, stream_.get()));
+        const std::size_t tail = offsetof(Totals, bits);
+        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(reinterpret_cast<std::byte*>(read_back) + tail, reinterpret_cast<std::byte*>(totals) + tail,
+                                             sizeof(Totals) - tail, cudaMemcpyDeviceToHost, stream_.get()));
         stream_.synchronize();
 
         std::uint64_t words = 0;
         for (int v = 0; v < count; ++v) {
             batch.first_word[v] = words;
-            words += (counted->bits[v] + 31) / 32;
+            words += (read_back->bits[v] + 31) / 32;
         }
         const std::size_t stream_bytes = static_cast<std::size_t>(words) * 4;
         check_budget(store_.size() + offsets_.size() + shares_.size() + stream_bytes);
         auto* stream_words = reinterpret_cast<std::uint32_t*>(reserve(words_, stream_bytes));
         GPUROTATE_CUDA_CHECK(cudaMemsetAsync(stream_words, 0, stream_bytes, stream_.get()));
-        write_scan_bits<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables_, store, offsets, shares, stream_words);
+        write_scan_bits<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables, store, offsets, shares, stream_words);
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
-        std::byte* coded = download_.reserve(stream_bytes);
-        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(coded, stream_words, stream_bytes, cudaMemcpyDeviceToHost, stream_.get()));
+        std::byte* downloaded = download_.reserve(stream_bytes);
+        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(downloaded, stream_words, stream_bytes, cudaMemcpyDeviceToHost, stream_.get()));
         stream_.synchronize();
 
         for (int v = 0; v < count; ++v) {
-            if (counted->refused[v]) {
+            if (read_back->refused[v]) {
                 scans.emplace_back(std::nullopt);
                 continue;
             }
-            scans.emplace_back(coded_scan_of(reinterpret_cast<const std::uint8_t*>(coded + batch.first_word[v] * 4), counted->bits[v]));
+            CodedScan& scan = coded[static_cast<std::size_t>(v)];
+            scan.bytes = scan_bytes_of(reinterpret_cast<const std::uint8_t*>(downloaded + batch.first_word[v] * 4), read_back->bits[v]);
+            scans.emplace_back(std::move(scan));
         }
     }
 
@@ -162,8 +192,7 @@ private:
     std::size_t budget_;  // 0: whatever the GPU has
     SelectDevice select_;  // before the stream: the stream belongs to the selected GPU
     Stream stream_;
-    DeviceBuffer store_, offsets_, shares_, totals_, words_;
-    const ScanTables* tables_ = nullptr;
+    DeviceBuffer store_, offsets_, shares_, totals_, tables_, words_;
     PinnedBytes staging_, small_, download_;
 };
 

@@ -9,16 +9,18 @@
 #include <gpurotate/io.hpp>
 
 #include <cstdint>
+#include <cstdio>  // jpeglib.h uses FILE without including its header
+#include <cstdlib>
 #include <optional>
 #include <random>
 #include <vector>
 
+#include <jpeglib.h>
+
 namespace jpeg_scan_support {
 
-/// A photograph-like image (gradients, edges and noise, so that coefficients of every size occur) as a JPEG.
-inline std::vector<std::uint8_t> make_jpeg(std::int64_t width, std::int64_t height, gpurotate::ChromaSubsampling chroma, int quality,
-                                           std::uint32_t seed) {
-    const int channels = chroma == gpurotate::ChromaSubsampling::grey ? 1 : 3;
+/// A photograph-like image: gradients, edges and noise, so that coefficients of every size occur.
+inline gpurotate::Image photograph(std::int64_t width, std::int64_t height, int channels, std::uint32_t seed) {
     gpurotate::Image image(width, height, {gpurotate::SampleType::u8, channels});
     std::mt19937 rng(seed);
     for (std::int64_t y = 0; y < height; ++y) {
@@ -30,10 +32,51 @@ inline std::vector<std::uint8_t> make_jpeg(std::int64_t width, std::int64_t heig
             }
         }
     }
+    return image;
+}
+
+/// A JPEG of a photograph, by the library's encoder (the standard Huffman tables).
+inline std::vector<std::uint8_t> make_jpeg(std::int64_t width, std::int64_t height, gpurotate::ChromaSubsampling chroma, int quality,
+                                           std::uint32_t seed) {
+    const int channels = chroma == gpurotate::ChromaSubsampling::grey ? 1 : 3;
     gpurotate::WriteOptions options;
     options.quality = quality;
     options.chroma = chroma;
-    return gpurotate::encode_image(image.view(), "made.jpg", options);
+    return gpurotate::encode_image(photograph(width, height, channels, seed).view(), "made.jpg", options);
+}
+
+/// A JPEG of a photograph with Huffman tables made for it (`cjpeg -optimize`, ImageMagick's and Pillow's
+/// optimize), by libjpeg; luma sampled `h` x `v` times chroma, or grey where `channels` is 1.
+inline std::vector<std::uint8_t> make_optimized_jpeg(int width, int height, int channels, int h, int v, int quality, std::uint32_t seed) {
+    const gpurotate::Image image = photograph(width, height, channels, seed);
+    jpeg_compress_struct info{};
+    jpeg_error_mgr errors{};
+    info.err = jpeg_std_error(&errors);
+    jpeg_create_compress(&info);
+    unsigned char* buffer = nullptr;
+    unsigned long size = 0;
+    jpeg_mem_dest(&info, &buffer, &size);
+    info.image_width = static_cast<JDIMENSION>(width);
+    info.image_height = static_cast<JDIMENSION>(height);
+    info.input_components = channels;
+    info.in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality, TRUE);
+    info.optimize_coding = TRUE;
+    if (channels == 3) {
+        info.comp_info[0].h_samp_factor = h;
+        info.comp_info[0].v_samp_factor = v;
+    }
+    jpeg_start_compress(&info, TRUE);
+    for (int y = 0; y < height; ++y) {
+        JSAMPROW row = reinterpret_cast<JSAMPROW>(const_cast<std::byte*>(image.view().row(y)));
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    std::vector<std::uint8_t> jpeg(buffer, buffer + size);
+    std::free(buffer);
+    jpeg_destroy_compress(&info);
+    return jpeg;
 }
 
 constexpr gpurotate::ChromaSubsampling every_subsampling[] = {gpurotate::ChromaSubsampling::s444, gpurotate::ChromaSubsampling::s422,

@@ -18,20 +18,22 @@ namespace {
 using namespace gpurotate;
 using namespace gpurotate::detail;
 
-// Each block counted, then written at its place, one after another.
+// Each block counted, then written at its place, one after another; tables made for the scan from its
+// symbol counts where asked.
 class CpuScanCoder final : public JpegScanCoder {
 public:
-    int calls = 0;
+    int calls = 0, calls_for_own_tables = 0;
 
     std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
-                                               const ScanTables& tables) override {
+                                               const ScanCoding& coding) override {
         ++calls;
+        calls_for_own_tables += coding.own_tables ? 1 : 0;
         std::vector<std::int16_t> store;
         for (const SourceComponent& c : source.components) {
             for (std::int64_t y = 0; y < c.row_count; ++y) store.insert(store.end(), c.rows[y], c.rows[y] + c.columns * 64);
         }
         std::vector<std::optional<CodedScan>> scans;
-        for (const ScanLayout& layout : layouts) scans.push_back(code_scan(layout, tables, store.data()));
+        for (const ScanLayout& layout : layouts) scans.push_back(code_scan(layout, coding, store.data()));
         return scans;
     }
 
@@ -41,7 +43,18 @@ private:
         return layout.map.swap_axes ? code_scan_block<true>(layout, tables, store, slot, sink) : code_scan_block<false>(layout, tables, store, slot, sink);
     }
 
-    static std::optional<CodedScan> code_scan(const ScanLayout& layout, const ScanTables& tables, const std::int16_t* store) {
+    static std::optional<CodedScan> code_scan(const ScanLayout& layout, const ScanCoding& coding, const std::int16_t* store) {
+        CodedScan scan;
+        ScanTables tables = coding.tables;
+        if (coding.own_tables) {
+            std::vector<std::uint32_t> counts(table_slots * 256, 0);
+            for (std::int64_t slot = 0; slot < layout.slots(); ++slot) {
+                SymbolCount count{counts.data()};
+                if (!code_block(layout, tables, store, slot, count)) return std::nullopt;
+            }
+            const std::vector<std::uint64_t> wide(counts.begin(), counts.end());
+            if (!make_own_tables(layout, wide.data(), tables, scan)) return std::nullopt;
+        }
         std::uint64_t bits = 0;
         for (std::int64_t slot = 0; slot < layout.slots(); ++slot) {
             BitCount count;
@@ -58,7 +71,8 @@ private:
             writer.finish();
             position += count.bits;
         }
-        return coded_scan_of(reinterpret_cast<const std::uint8_t*>(words.data()), bits);
+        scan.bytes = scan_bytes_of(reinterpret_cast<const std::uint8_t*>(words.data()), bits);
+        return scan;
     }
 };
 
@@ -66,7 +80,7 @@ private:
 class RefusingCoder final : public JpegScanCoder {
 public:
     bool fail = false;
-    std::vector<std::optional<CodedScan>> code(const SourceCoefficients&, const std::vector<ScanLayout>& layouts, const ScanTables&) override {
+    std::vector<std::optional<CodedScan>> code(const SourceCoefficients&, const std::vector<ScanLayout>& layouts, const ScanCoding&) override {
         if (fail) throw Error(ErrorCode::device, "the coder failed");
         return std::vector<std::optional<CodedScan>>(layouts.size());
     }
@@ -93,6 +107,7 @@ TEST_CASE("a lossless variant's scan coded block by block is libjpeg's, byte for
                 CpuScanCoder coder;
                 const auto coded = jpeg_scan_support::every_variant(jpeg, &coder);
                 CHECK(coder.calls == 1);
+                CHECK(coder.calls_for_own_tables == 0);
                 REQUIRE(coded.size() == expected.size());
                 for (std::size_t k = 0; k < coded.size(); ++k) {
                     CAPTURE(k);
@@ -100,6 +115,29 @@ TEST_CASE("a lossless variant's scan coded block by block is libjpeg's, byte for
                     if (expected[k]) CHECK(*coded[k] == *expected[k]);
                 }
             }
+        }
+    }
+}
+
+TEST_CASE("a variant of a JPEG with tables made for it gets its own tables, made and coded as libjpeg's optimize_coding does") {
+    struct Sampling {
+        int channels, h, v;
+    };
+    std::uint32_t seed = 100;
+    for (const Sampling sampling : {Sampling{3, 1, 1}, Sampling{3, 2, 1}, Sampling{3, 2, 2}, Sampling{3, 1, 2}, Sampling{1, 1, 1}}) {
+        for (const Case& size : sizes) {
+            CAPTURE(sampling.channels);
+            CAPTURE(sampling.h);
+            CAPTURE(sampling.v);
+            CAPTURE(size.width);
+            CAPTURE(size.height);
+            const auto jpeg = jpeg_scan_support::make_optimized_jpeg(static_cast<int>(size.width), static_cast<int>(size.height), sampling.channels,
+                                                                     sampling.h, sampling.v, 70, seed++);
+            const auto expected = jpeg_scan_support::every_variant(jpeg, nullptr);
+            CpuScanCoder coder;
+            const auto coded = jpeg_scan_support::every_variant(jpeg, &coder);
+            CHECK(coder.calls_for_own_tables == 1);
+            CHECK(coded == expected);
         }
     }
 }
@@ -130,7 +168,11 @@ TEST_CASE("a block is left to libjpeg where 8-bit JPEG has no code for it") {
     }
     const auto codes = [&] {
         BitCount count;
-        return code_scan_block<false>(layout, tables, block, 0, count);
+        std::uint32_t counts[table_slots * 256] = {};
+        SymbolCount symbols{counts};
+        const bool coded = code_scan_block<false>(layout, tables, block, 0, count);
+        CHECK(code_scan_block<false>(layout, tables, block, 0, symbols) == (coded || tables.ac[0].size[0x00] == 0));  // counting needs no codes
+        return coded;
     };
     block[0] = 2047;  // an 11-bit DC difference: the most there is
     block[1] = -1023;
@@ -157,5 +199,5 @@ TEST_CASE("a block's bits land at any bit offset, after and before its neighbour
     second.finish();
     const std::uint8_t expected[] = {0xbf, 0xff, 0xf0, 0x00, 0x00, 0xc0};
     CHECK(std::memcmp(words, expected, sizeof expected) == 0);
-    CHECK(coded_scan_of(reinterpret_cast<const std::uint8_t*>(words), 42) == CodedScan{0xbf, 0xff, 0xf0, 0x00, 0x00, 0xff});
+    CHECK(scan_bytes_of(reinterpret_cast<const std::uint8_t*>(words), 42) == std::vector<std::uint8_t>{0xbf, 0xff, 0xf0, 0x00, 0x00, 0xff});
 }

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <fstream>
 
 namespace {
@@ -36,8 +37,8 @@ public:
     explicit CountingCoder(JpegScanCoder& coder) : coder_(coder) {}
     std::size_t coded = 0;
     std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
-                                               const ScanTables& tables) override {
-        auto scans = coder_.code(source, layouts, tables);
+                                               const ScanCoding& coding) override {
+        auto scans = coder_.code(source, layouts, coding);
         for (const auto& s : scans) coded += s.has_value() ? 1 : 0;
         return scans;
     }
@@ -64,6 +65,28 @@ TEST_CASE("the GPU codes a lossless variant's scan as libjpeg does, byte for byt
     }
     CHECK(lossless > 5 * 4 * 8);  // all but variants trimmed to nothing
     CHECK(coder.coded == lossless);
+}
+
+TEST_CASE("the GPU makes a variant's own tables, and codes with them, as libjpeg's optimize_coding does") {
+    const auto gpu = open_gpu_jpeg_scan_coder(0);
+    REQUIRE(gpu);
+    CountingCoder coder(*gpu);
+    std::size_t lossless = 0;
+    std::uint32_t seed = 50;
+    for (const auto& sampling : {std::array<int, 3>{3, 1, 1}, {3, 2, 1}, {3, 2, 2}, {3, 1, 2}, {1, 1, 1}}) {
+        for (const auto& size : {std::pair<int, int>{64, 48}, {61, 45}, {1, 1}, {1037, 771}}) {
+            CAPTURE(sampling[0]);
+            CAPTURE(sampling[1]);
+            CAPTURE(sampling[2]);
+            CAPTURE(size.first);
+            CAPTURE(size.second);
+            lossless += check_same_bytes(
+                jpeg_scan_support::make_optimized_jpeg(size.first, size.second, sampling[0], sampling[1], sampling[2], 75, seed++), coder);
+        }
+    }
+    CHECK(coder.coded == lossless);
+    // Many thread blocks add their counts.
+    CHECK(check_same_bytes(jpeg_scan_support::make_optimized_jpeg(3000, 2001, 3, 2, 2, 90, 77), *gpu) == 8);
 }
 
 TEST_CASE("the GPU codes photographs of many thread blocks and more variants than one launch takes") {

@@ -1,6 +1,7 @@
 #pragma once
 // The kernels of the GPU's JPEG scan coder: one thread a block of the output scan, a variant per grid row.
-// Three passes, as a scan's bits can only be placed once every block before them is counted:
+// Where a scan is coded with tables made for it, count_scan_symbols counts each table's symbols first.
+// Then three passes, as a scan's bits can only be placed once every block before them is counted:
 //   count_scan_bits   counts each block's bits and places them within its thread block's share;
 //   place_thread_blocks  sums the thread blocks' shares of a variant in order (one thread block a variant);
 //   write_scan_bits   codes each block again, now at its place in the variant's stream.
@@ -16,7 +17,7 @@ namespace gpurotate::detail {
 constexpr int scan_threads = 256;       // blocks of the scan per thread block
 constexpr int max_batch_variants = 8;   // variants per launch: every D4 element once
 
-/// What the three kernels share: the variants' layouts and where each variant's data sit.
+/// What the kernels share (with `tables`, the variants' tables in the same order): the variants' layouts and where each variant's data sit.
 struct ScanBatch {
     ScanLayout layout[max_batch_variants];
     std::int64_t first_slot[max_batch_variants];          ///< the variant's first entry in the per-block offsets
@@ -53,6 +54,29 @@ __device__ T exclusive_block_sum(T value, T& total) {
     return before;
 }
 
+/// Adds each table's symbol counts of the variant's blocks to `counts[variant][slot][symbol]`: a thread
+/// block counts in shared memory, then adds its counts.
+__global__ void __launch_bounds__(scan_threads) count_scan_symbols(const __grid_constant__ ScanBatch batch, const ScanTables* tables,
+                                                                   const std::int16_t* store, unsigned long long* counts, int* refused) {
+    __shared__ std::uint32_t local[table_slots * 256];
+    for (int i = threadIdx.x; i < table_slots * 256; i += scan_threads) local[i] = 0;
+    __syncthreads();
+    const int variant = static_cast<int>(blockIdx.y);
+    const ScanLayout& layout = batch.layout[variant];
+    const std::int64_t slot = static_cast<std::int64_t>(blockIdx.x) * scan_threads + threadIdx.x;
+    if (slot < layout.slots()) {
+        SymbolCount count{local};
+        const bool ok = layout.map.swap_axes ? code_scan_block<true>(layout, tables[variant], store, slot, count)
+                                             : code_scan_block<false>(layout, tables[variant], store, slot, count);
+        if (!ok) refused[variant] = 1;
+    }
+    __syncthreads();
+    unsigned long long* mine = counts + static_cast<std::size_t>(variant) * table_slots * 256;
+    for (int i = threadIdx.x; i < table_slots * 256; i += scan_threads) {
+        if (local[i]) atomicAdd(mine + i, static_cast<unsigned long long>(local[i]));
+    }
+}
+
 __global__ void __launch_bounds__(scan_threads) count_scan_bits(const __grid_constant__ ScanBatch batch, const ScanTables* tables,
                                                                 const std::int16_t* store, std::uint32_t* offsets,
                                                                 std::uint64_t* thread_block_bits, int* refused) {
@@ -62,7 +86,10 @@ __global__ void __launch_bounds__(scan_threads) count_scan_bits(const __grid_con
     const bool mine = slot < layout.slots();
     BitCount count;
     bool ok = true;
-    if (mine) ok = layout.map.swap_axes ? code_scan_block<true>(layout, *tables, store, slot, count) : code_scan_block<false>(layout, *tables, store, slot, count);
+    if (mine) {
+        ok = layout.map.swap_axes ? code_scan_block<true>(layout, tables[variant], store, slot, count)
+                                  : code_scan_block<false>(layout, tables[variant], store, slot, count);
+    }
     if (!ok) refused[variant] = 1;
     std::uint32_t total = 0;
     const std::uint32_t before = exclusive_block_sum(count.bits, total);
@@ -102,9 +129,9 @@ __global__ void __launch_bounds__(scan_threads) write_scan_bits(const __grid_con
     const std::uint64_t position = thread_block_bits[batch.first_thread_block[variant] + blockIdx.x] + offsets[batch.first_slot[variant] + slot];
     BitWriter writer(words + batch.first_word[variant], position);
     if (layout.map.swap_axes) {
-        code_scan_block<true>(layout, *tables, store, slot, writer);
+        code_scan_block<true>(layout, tables[variant], store, slot, writer);
     } else {
-        code_scan_block<false>(layout, *tables, store, slot, writer);
+        code_scan_block<false>(layout, tables[variant], store, slot, writer);
     }
     writer.finish();
 }

@@ -118,8 +118,8 @@ class PooledScanCoder final : public detail::JpegScanCoder {
 public:
     explicit PooledScanCoder(ScanCoderPool& pool) : pool_(pool) {}
     std::vector<std::optional<detail::CodedScan>> code(const detail::SourceCoefficients& source, const std::vector<detail::ScanLayout>& layouts,
-                                                       const detail::ScanTables& tables) override {
-        auto scans = pool_.acquire()->code(source, layouts, tables);
+                                                       const detail::ScanCoding& coding) override {
+        auto scans = pool_.acquire()->code(source, layouts, coding);
         for (const auto& scan : scans) coded_ += scan ? 1 : 0;
         return scans;
     }

@@ -250,7 +250,7 @@ bool has_own_huffman_tables(const jpeg_decompress_struct& source, const jpeg_com
 struct PrecodedScan {
     jpeg_entropy_encoder entropy;
     jpeg_c_coef_controller coefficients;
-    const CodedScan* bytes;
+    const CodedScan* scan;
 };
 
 void start_entropy_pass(j_compress_ptr, boolean) {}
@@ -272,7 +272,7 @@ void put_bytes(j_compress_ptr info, const std::uint8_t* bytes, std::size_t size)
 }
 
 void finish_precoded_pass(j_compress_ptr info) {
-    const CodedScan& scan = *reinterpret_cast<PrecodedScan*>(info->entropy)->bytes;
+    const std::vector<std::uint8_t>& scan = reinterpret_cast<PrecodedScan*>(info->entropy)->scan->bytes;
     static const std::uint8_t stuffed_zero = 0;
     const std::uint8_t* at = scan.data();
     const std::uint8_t* const end = at + scan.size();
@@ -285,15 +285,30 @@ void finish_precoded_pass(j_compress_ptr info) {
     }
 }
 
-void write_precoded_scan(jpeg_compress_struct& info, PrecodedScan& precoded, const CodedScan& bytes) {
+void write_precoded_scan(jpeg_compress_struct& info, PrecodedScan& precoded, const CodedScan& scan) {
     precoded.entropy.start_pass = start_entropy_pass;
     precoded.entropy.encode_mcu = encode_no_mcu;
     precoded.entropy.finish_pass = finish_precoded_pass;
     precoded.coefficients.start_pass = start_coefficient_pass;
     precoded.coefficients.compress_data = compress_no_data;
-    precoded.bytes = &bytes;
+    precoded.scan = &scan;
     info.entropy = &precoded.entropy;
     info.coef = &precoded.coefficients;
+}
+
+// The tables a scan was coded with, in place of the encoder's standard ones (where the scan uses them).
+void use_tables(jpeg_compress_struct& info, const CodedScan& scan) {
+    for (int n = 0; n < NUM_HUFF_TBLS; ++n) {
+        for (const bool dc : {true, false}) {
+            const HuffmanSpec& spec = dc ? scan.dc[n] : scan.ac[n];
+            if (spec.bits[0] == 0 && std::all_of(spec.bits + 1, spec.bits + 17, [](std::uint8_t b) { return b == 0; })) continue;
+            JHUFF_TBL*& table = dc ? info.dc_huff_tbl_ptrs[n] : info.ac_huff_tbl_ptrs[n];
+            if (!table) table = jpeg_alloc_huff_table(reinterpret_cast<j_common_ptr>(&info));
+            std::copy(spec.bits, spec.bits + 17, table->bits);
+            std::copy(spec.symbols, spec.symbols + 256, table->huffval);
+            table->sent_table = FALSE;
+        }
+    }
 }
 
 // Whether libjpeg, set up by jpeg_write_coefficients, lays the scan out as `layout` says.
@@ -344,7 +359,11 @@ bool write_variant(Reader& reader, Writer& writer, VectorDestination& destinatio
     writer.info.arith_code = reader.info.arith_code;
     // A file whose Huffman tables were optimized gets optimized ones again (so four rot90 give its bytes
     // back, and the output is as small); jpegtran writes the standard ones unless told -optimize.
-    if (!reader.info.arith_code && has_own_huffman_tables(reader.info, writer.info)) writer.info.optimize_coding = TRUE;
+    if (coded && coded->own_tables) {
+        use_tables(writer.info, *coded);  // made for this scan as optimize_coding makes them
+    } else if (!reader.info.arith_code && has_own_huffman_tables(reader.info, writer.info)) {
+        writer.info.optimize_coding = TRUE;
+    }
     jpeg_write_coefficients(&writer.info, arrays);
     if (!strip) {
         for (jpeg_saved_marker_ptr marker = reader.info.marker_list; marker; marker = marker->next) {
@@ -365,22 +384,12 @@ bool write_variant(Reader& reader, Writer& writer, VectorDestination& destinatio
     return true;
 }
 
-// libjpeg's jpeg_make_c_derived_tbl: codes assigned in order of length to the table's symbols. False for a
-// table libjpeg would refuse (a symbol twice, a DC symbol past 15, codes that overflow their length).
-bool derive_codes(const JHUFF_TBL& table, bool dc, HuffmanCodes& codes) {
-    codes = HuffmanCodes{};
-    unsigned code = 0;
-    int p = 0;
-    for (int length = 1; length <= 16; ++length, code <<= 1) {
-        for (int i = 0; i < table.bits[length]; ++i, ++p, ++code) {
-            if (p >= 256) return false;
-            const int symbol = table.huffval[p];
-            if ((dc && symbol > 15) || codes.size[symbol] != 0 || code >= (1u << length)) return false;
-            codes.code[symbol] = static_cast<std::uint16_t>(code);
-            codes.size[symbol] = static_cast<std::uint8_t>(length);
-        }
-    }
-    return true;
+// A libjpeg table as a HuffmanSpec.
+HuffmanSpec spec_of(const JHUFF_TBL& table) {
+    HuffmanSpec spec;
+    std::copy(table.bits, table.bits + 17, spec.bits);
+    std::copy(table.huffval, table.huffval + 256, spec.symbols);
+    return spec;
 }
 
 // An encoder set up as jpeg_write_coefficients would set it up for `info`'s coefficients.
@@ -393,10 +402,10 @@ bool copy_coding(jpeg_decompress_struct& info, Writer& writer) {
     return true;
 }
 
-// Whether the variants' scans may be coded by a JpegScanCoder: one baseline scan with Huffman tables that
-// do not depend on the image (an optimized, progressive or arithmetic-coded output stays libjpeg's), and
-// the tables its components code with.
-bool scans_codable_elsewhere(Reader& reader, ScanTables& tables, int (&table_numbers)[MAX_COMPONENTS][2]) {
+// Whether the variants' scans may be coded by a JpegScanCoder: one baseline Huffman-coded scan (a
+// progressive or arithmetic-coded output stays libjpeg's), and how: with the standard tables, or with
+// tables made for each (where the input's were, as write_variant's libjpeg would make them).
+bool scans_codable_elsewhere(Reader& reader, ScanCoding& coding, int (&table_numbers)[MAX_COMPONENTS][2]) {
     jpeg_decompress_struct& info = reader.info;
     if (info.progressive_mode || info.arith_code || info.data_precision != 8 || info.num_components < 1 ||
         info.num_components > MAX_COMPS_IN_SCAN) {
@@ -407,14 +416,17 @@ bool scans_codable_elsewhere(Reader& reader, ScanTables& tables, int (&table_num
     if (info.num_components > 1 && blocks_in_mcu > C_MAX_BLOCKS_IN_MCU) return false;
     Writer defaults;
     if (!copy_coding(info, defaults)) return false;
-    if (has_own_huffman_tables(info, defaults.info) || defaults.info.restart_interval != 0 || defaults.info.restart_in_rows != 0) return false;
+    if (defaults.info.restart_interval != 0 || defaults.info.restart_in_rows != 0) return false;
+    coding.own_tables = has_own_huffman_tables(info, defaults.info);
     for (int c = 0; c < info.num_components; ++c) {
         const jpeg_component_info& component = defaults.info.comp_info[c];
         table_numbers[c][0] = component.dc_tbl_no;
         table_numbers[c][1] = component.ac_tbl_no;
+        if (coding.own_tables) continue;
         const JHUFF_TBL* dc = defaults.info.dc_huff_tbl_ptrs[component.dc_tbl_no];
         const JHUFF_TBL* ac = defaults.info.ac_huff_tbl_ptrs[component.ac_tbl_no];
-        if (!dc || !ac || !derive_codes(*dc, true, tables.dc[component.dc_tbl_no]) || !derive_codes(*ac, false, tables.ac[component.ac_tbl_no])) {
+        if (!dc || !ac || !huffman_codes_of(spec_of(*dc), true, coding.tables.dc[component.dc_tbl_no]) ||
+            !huffman_codes_of(spec_of(*ac), false, coding.tables.ac[component.ac_tbl_no])) {
             return false;
         }
     }
@@ -518,9 +530,9 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     results.resize(variants.size());
     if (plans.empty()) return results;
 
-    ScanTables tables;
+    ScanCoding coding;
     int table_numbers[MAX_COMPONENTS][2] = {};
-    const bool coded_elsewhere = coder && scans_codable_elsewhere(reader, tables, table_numbers);
+    const bool coded_elsewhere = coder && scans_codable_elsewhere(reader, coding, table_numbers);
 
     ComponentArrays source, scratch[2];
     for (const bool swap : {false, true}) {
@@ -540,7 +552,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         }
         for (const Plan& plan : plans) layouts.push_back(scan_layout(info, plan, coefficients, table_numbers));
         try {
-            coded = coder->code(coefficients, layouts, tables);
+            coded = coder->code(coefficients, layouts, coding);
         } catch (const Error&) {
             coded.clear();
         }

@@ -25,25 +25,53 @@ struct SourceCoefficients {
     std::vector<SourceComponent> components;
 };
 
-/// One scan's entropy-coded bits as libjpeg would write them before byte stuffing: whole bytes, the last
-/// filled with 1 bits.
-using CodedScan = std::vector<std::uint8_t>;
+/// A Huffman table as a DHT segment holds it (libjpeg's JHUFF_TBL): how many codes each length 1..16 has,
+/// and the symbols in code order.
+struct HuffmanSpec {
+    std::uint8_t bits[17] = {};
+    std::uint8_t symbols[256] = {};
+};
+
+/// The table libjpeg's jpeg_gen_optimal_table makes for a scan's symbol counts (`counts[256]`), so that a
+/// scan coded with it is libjpeg's optimize_coding output, byte for byte.
+HuffmanSpec optimal_huffman_table(const std::uint64_t* counts);
+
+/// An encoder's codes for `spec` (libjpeg's jpeg_make_c_derived_tbl); false for a table libjpeg would
+/// refuse (a symbol twice, a DC symbol past 15, more codes than a length holds).
+bool huffman_codes_of(const HuffmanSpec& spec, bool dc, HuffmanCodes& codes);
+
+/// One scan's entropy-coded data, and the tables it was coded with where they were made for it.
+struct CodedScan {
+    std::vector<std::uint8_t> bytes;  ///< as libjpeg writes them before byte stuffing: whole bytes, the last filled with 1 bits
+    bool own_tables = false;          ///< coded with tables made for it (below, by table number), which the file must carry
+    HuffmanSpec dc[4], ac[4];
+};
 
 /// The scan of `bits` bits at the start of `stream` (BitWriter's words), its last byte filled with 1 bits.
-inline CodedScan coded_scan_of(const std::uint8_t* stream, std::uint64_t bits) {
-    CodedScan scan(stream, stream + (bits + 7) / 8);
-    if (bits % 8) scan.back() |= static_cast<std::uint8_t>(0xff >> (bits % 8));
-    return scan;
+inline std::vector<std::uint8_t> scan_bytes_of(const std::uint8_t* stream, std::uint64_t bits) {
+    std::vector<std::uint8_t> bytes(stream, stream + (bits + 7) / 8);
+    if (bits % 8) bytes.back() |= static_cast<std::uint8_t>(0xff >> (bits % 8));
+    return bytes;
 }
+
+/// How the scans are coded: with `tables`, or each with tables made for it from its own symbol counts.
+struct ScanCoding {
+    ScanTables tables{};
+    bool own_tables = false;
+};
+
+/// A scan's tables made for it from `counts` (`counts[slot * 256 + symbol]`, ScanTables::at's slots): the
+/// codes to code it with in `codes`, the tables its file carries in `scan`. False where libjpeg would refuse one.
+bool make_own_tables(const ScanLayout& layout, const std::uint64_t* counts, ScanTables& codes, CodedScan& scan);
 
 class JpegScanCoder {
 public:
     virtual ~JpegScanCoder() = default;
-    /// Codes every layout's scan of `source` with `tables`: one result per layout, nothing where a block
+    /// Codes every layout's scan of `source` as `coding` says: one result per layout, nothing where a block
     /// cannot be coded (libjpeg codes that scan and says why). Throws Error (device) where the coder fails;
     /// the caller codes on the CPU.
     virtual std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
-                                                       const ScanTables& tables) = 0;
+                                                       const ScanCoding& coding) = 0;
     /// Device memory the coder holds now, in bytes.
     virtual std::size_t device_bytes() const { return 0; }
 };

@@ -26,7 +26,12 @@ struct HuffmanCodes {
 struct ScanTables {
     HuffmanCodes dc[4];
     HuffmanCodes ac[4];
+
+    /// Table `slot`: DC table n at n, AC table n at 4 + n.
+    GPUROTATE_HOST_DEVICE const HuffmanCodes& at(int slot) const { return slot < 4 ? dc[slot] : ac[slot - 4]; }
 };
+
+constexpr int table_slots = 8;  // ScanTables::at's slots
 
 /// One component of an output scan: where its source blocks are and how its blocks sit in an MCU.
 struct ScanComponent {
@@ -146,20 +151,28 @@ GPUROTATE_HOST_DEVICE inline int magnitude_bits(unsigned magnitude) {
 #endif
 }
 
-/// Codes symbol `symbol` of `table` and `bits` extra bits of `value` (a negative value as its ones'
-/// complement, as JPEG writes it); false where the table has no code for the symbol.
+/// Codes symbol `symbol` of table `slot` and `bits` extra bits of `value` (a negative value as its ones'
+/// complement, as JPEG writes it); false where the table has no code for the symbol. A sink that counts
+/// symbols (for tables made for the scan, as libjpeg's optimize_coding makes them) takes the symbol instead.
 template <class Sink>
-GPUROTATE_HOST_DEVICE bool put_symbol(const HuffmanCodes& table, int symbol, int value, int bits, Sink& sink) {
-    const int size = table.size[symbol];
-    if (size == 0) return false;
-    const std::uint32_t extra = static_cast<std::uint32_t>(value < 0 ? value - 1 : value) & ((1u << bits) - 1);
-    sink.put((static_cast<std::uint32_t>(table.code[symbol]) << bits) | extra, size + bits);
-    return true;
+GPUROTATE_HOST_DEVICE bool put_symbol(const ScanTables& tables, int slot, int symbol, int value, int bits, Sink& sink) {
+    if constexpr (Sink::counts_symbols) {
+        sink.count(slot, symbol);
+        return true;
+    } else {
+        const HuffmanCodes& table = tables.at(slot);
+        const int size = table.size[symbol];
+        if (size == 0) return false;
+        const std::uint32_t extra = static_cast<std::uint32_t>(value < 0 ? value - 1 : value) & ((1u << bits) - 1);
+        sink.put((static_cast<std::uint32_t>(table.code[symbol]) << bits) | extra, size + bits);
+        return true;
+    }
 }
 
 /// One AC coefficient, the k-th in zigzag order: a zero lengthens the run, anything else codes the run and itself.
 template <bool SwapAxes, int K, class Sink>
-GPUROTATE_HOST_DEVICE void code_ac(const BlockWords& block, std::uint64_t negated, const HuffmanCodes& table, int& run, bool& ok, Sink& sink) {
+GPUROTATE_HOST_DEVICE void code_ac(const BlockWords& block, std::uint64_t negated, const ScanTables& tables, int slot, int& run, bool& ok,
+                                   Sink& sink) {
     constexpr int n = natural_index(K);
     constexpr int source = SwapAxes ? (n % 8) * 8 + n / 8 : n;
     int value = block.coefficient(source);
@@ -168,19 +181,19 @@ GPUROTATE_HOST_DEVICE void code_ac(const BlockWords& block, std::uint64_t negate
         ++run;
         return;
     }
-    for (; run > 15; run -= 16) ok &= put_symbol(table, 0xf0, 0, 0, sink);  // ZRL: sixteen zeros
+    for (; run > 15; run -= 16) ok &= put_symbol(tables, slot, 0xf0, 0, 0, sink);  // ZRL: sixteen zeros
     const int bits = magnitude_bits(static_cast<unsigned>(value < 0 ? -value : value));
-    ok &= bits <= 10 && put_symbol(table, run * 16 + bits, value, bits, sink);  // 8-bit JPEG: AC within 10 bits
+    ok &= bits <= 10 && put_symbol(tables, slot, run * 16 + bits, value, bits, sink);  // 8-bit JPEG: AC within 10 bits
     run = 0;
 }
 
 template <bool SwapAxes, class Sink, int... K>
-GPUROTATE_HOST_DEVICE bool code_acs(const BlockWords& block, std::uint64_t negated, const HuffmanCodes& table, Sink& sink,
+GPUROTATE_HOST_DEVICE bool code_acs(const BlockWords& block, std::uint64_t negated, const ScanTables& tables, int slot, Sink& sink,
                                     std::integer_sequence<int, K...>) {
     int run = 0;
     bool ok = true;
-    (code_ac<SwapAxes, K + 1>(block, negated, table, run, ok, sink), ...);
-    if (run > 0) ok &= put_symbol(table, 0x00, 0, 0, sink);  // EOB
+    (code_ac<SwapAxes, K + 1>(block, negated, tables, slot, run, ok, sink), ...);
+    if (run > 0) ok &= put_symbol(tables, slot, 0x00, 0, 0, sink);  // EOB
     return ok;
 }
 
@@ -192,12 +205,11 @@ GPUROTATE_HOST_DEVICE bool code_scan_block(const ScanLayout& layout, const ScanT
                                            Sink& sink) {
     const ScanBlock b = scan_block(layout, slot);
     const ScanComponent& c = layout.component[b.component];
-    const HuffmanCodes& dc_table = tables.dc[c.dc_table];
-    const HuffmanCodes& ac_table = tables.ac[c.ac_table];
+    const int dc_slot = c.dc_table, ac_slot = 4 + c.ac_table;
     const int difference = coded_dc(layout, c, store, b.mcu_x, b.x, b.y) - previous_dc(layout, b, store);
     const int dc_bits = magnitude_bits(static_cast<unsigned>(difference < 0 ? -difference : difference));
-    if (dc_bits > 11 || !put_symbol(dc_table, dc_bits, difference, dc_bits, sink)) return false;
-    if (b.x >= c.width_in_blocks || b.y >= c.height_in_blocks) return put_symbol(ac_table, 0x00, 0, 0, sink);  // a dummy's ACs are 0
+    if (dc_bits > 11 || !put_symbol(tables, dc_slot, dc_bits, difference, dc_bits, sink)) return false;
+    if (b.x >= c.width_in_blocks || b.y >= c.height_in_blocks) return put_symbol(tables, ac_slot, 0x00, 0, 0, sink);  // a dummy's ACs are 0
     BlockWords block;
     const std::int16_t* coefficients = store + source_block(layout, c, b.x, b.y) * 64;
 #if defined(__CUDA_ARCH__)
@@ -212,11 +224,26 @@ GPUROTATE_HOST_DEVICE bool code_scan_block(const ScanLayout& layout, const ScanT
         block.word[i] = static_cast<std::uint16_t>(coefficients[2 * i]) | static_cast<std::uint32_t>(static_cast<std::uint16_t>(coefficients[2 * i + 1])) << 16;
     }
 #endif
-    return code_acs<SwapAxes>(block, layout.negated, ac_table, sink, std::make_integer_sequence<int, 63>{});
+    return code_acs<SwapAxes>(block, layout.negated, tables, ac_slot, sink, std::make_integer_sequence<int, 63>{});
 }
+
+/// A sink that counts each table's symbols (`counts[slot * 256 + symbol]`), for tables made for the scan;
+/// on the GPU in a thread block's shared memory.
+struct SymbolCount {
+    static constexpr bool counts_symbols = true;
+    std::uint32_t* counts;
+    GPUROTATE_HOST_DEVICE void count(int slot, int symbol) {
+#if defined(__CUDA_ARCH__)
+        atomicAdd(counts + slot * 256 + symbol, 1u);
+#else
+        ++counts[slot * 256 + symbol];
+#endif
+    }
+};
 
 /// A sink that counts bits.
 struct BitCount {
+    static constexpr bool counts_symbols = false;
     std::uint32_t bits = 0;
     GPUROTATE_HOST_DEVICE void put(std::uint32_t, int size) { bits += static_cast<std::uint32_t>(size); }
 };
@@ -226,6 +253,7 @@ struct BitCount {
 /// may hold a neighbour's bits too and are OR-ed in (atomically on the GPU); the words between are the
 /// block's alone. The stream must start zeroed.
 struct BitWriter {
+    static constexpr bool counts_symbols = false;
     std::uint32_t* words;
     std::uint64_t word_index;
     std::uint64_t pending;  // `count` bits, right-aligned, the oldest highest
