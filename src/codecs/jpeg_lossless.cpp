@@ -530,15 +530,16 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     results.resize(variants.size());
     if (plans.empty()) return results;
 
-    ScanCoding coding;
-    int table_numbers[MAX_COMPONENTS][2] = {};
-    const bool coded_elsewhere = coder && scans_codable_elsewhere(reader, coding, table_numbers);
-
     ComponentArrays source, scratch[2];
     for (const bool swap : {false, true}) {
         if (needs_scratch[swap] && !request_scratch(reader, swap, scratch[swap])) throw damaged();
     }
     if (!read_coefficients(reader, source) || !map_rows(reader, source, false, false)) throw damaged();
+    // Decided once the coefficients are read, as write_variant decides: reading adds the standard tables a
+    // file left out (motion-JPEG frames), which may make its tables its own.
+    ScanCoding coding;
+    int table_numbers[MAX_COMPONENTS][2] = {};
+    const bool coded_elsewhere = coder && scans_codable_elsewhere(reader, coding, table_numbers);
 
     // Every variant's scan coded at once by `coder`, where it takes this file; what it cannot code (or all,
     // where it fails) libjpeg codes below.

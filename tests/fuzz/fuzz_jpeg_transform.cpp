@@ -1,6 +1,8 @@
 // JPEG to JPEG without decoding: the lossless transforms (one or two elements per input, from its size, as
 // augment asks for several variants of one decode; with the EXIF rewriting, trimming and --strip) and the
-// quality and subsampling estimate that re-encodes use.
+// quality and subsampling estimate that re-encodes use. Every transform runs twice, its scans coded by
+// libjpeg and by the GPU's block coder run on the CPU (tests/cpu_scan_coder.hpp): the bytes must agree, and
+// so must a refusal.
 
 #include "fuzz_limits.hpp"
 
@@ -9,6 +11,9 @@
 #include "codecs/jpeg_character.hpp"
 #include "codecs/jpeg_lossless.hpp"
 #include "codecs/metadata.hpp"
+#include "cpu_scan_coder.hpp"
+
+#include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::vector<std::uint8_t> bytes(data, data + size);
@@ -22,7 +27,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::vector<detail::LosslessJpegVariant> variants{{first, &after_first}};
         if (size % 5 == 0) variants.push_back({second, &after_second});
         std::vector<detail::LosslessJpegReport> reports;
-        detail::transform_jpeg_lossless_variants(bytes, "fuzz.jpg", variants, edge, size % 2 == 0, fuzz::read_options(), reports);
+        std::optional<std::vector<std::optional<std::vector<std::uint8_t>>>> by_libjpeg, by_blocks;
+        try {
+            by_libjpeg = detail::transform_jpeg_lossless_variants(bytes, "fuzz.jpg", variants, edge, size % 2 == 0, fuzz::read_options(), reports);
+        } catch (const Error&) {
+        }
+        jpeg_scan_support::CpuScanCoder coder;
+        try {
+            by_blocks = detail::transform_jpeg_lossless_variants(bytes, "fuzz.jpg", variants, edge, size % 2 == 0, fuzz::read_options(), reports, &coder);
+        } catch (const Error&) {
+        }
+        if (by_libjpeg != by_blocks) std::abort();
     } catch (const Error&) {
     }
     return 0;
