@@ -13,7 +13,9 @@
 # the first tool's outputs (from the page cache) to new files and syncs, the least time any tool can take
 # to put those bytes on this machine's disk.
 #
-#   bench/augment_bench.sh [--jpeg N] [--png N] [--keep] [--tools a,b]   (env: GPUROTATE=build/gpurotate, WORK=/tmp/...)
+#   bench/augment_bench.sh [--jpeg N] [--png N] [--jpeg-optimize] [--keep] [--tools a,b]   (env: GPUROTATE=build/gpurotate, WORK=/tmp/...)
+#
+# --jpeg-optimize makes JPEGs with Huffman tables made for each (as cjpeg -optimize and ImageMagick write them).
 #
 # WORK on a RAM disk (/dev/shm) takes the disk out of the comparison.
 #
@@ -23,14 +25,15 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe=${GPUROTATE:-$here/../build/gpurotate}
 work=${WORK:-/tmp/gpurotate-augment-bench}
-jpeg=2000 png=500 keep=0 only=
+jpeg=2000 png=500 keep=0 only= dataset_options=()
 while [ $# -gt 0 ]; do
   case $1 in
     --jpeg) jpeg=$2; shift 2 ;;
     --png) png=$2; shift 2 ;;
     --keep) keep=1; shift ;;
+    --jpeg-optimize) dataset_options+=(--jpeg-optimize); shift ;;
     --tools) only=,$2,; shift 2 ;;
-    *) echo "usage: $0 [--jpeg N] [--png N] [--keep] [--tools gpurotate-nvjpeg,opencv,...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--jpeg N] [--png N] [--jpeg-optimize] [--keep] [--tools gpurotate-nvjpeg,opencv,...]" >&2; exit 2 ;;
   esac
 done
 
@@ -38,7 +41,7 @@ cores=$(nproc)
 data=$work/data
 if [ ! -d "$data" ] || [ "$keep" = 0 ]; then
   rm -rf "$data"
-  python3 "$here/make_dataset.py" --out "$data" --jpeg "$jpeg" --png "$png" >&2
+  python3 "$here/make_dataset.py" --out "$data" --jpeg "$jpeg" --png "$png" "${dataset_options[@]}" >&2
 fi
 
 now() { date +%s.%N; }

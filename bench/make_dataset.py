@@ -15,7 +15,7 @@ SAMPLES = ["astronaut.png", "coffee.png", "chelsea.png", "rocket.jpg"]
 
 
 def make_one(job):
-    index, kind, width, height, samples_dir, out_dir, sampling = job
+    index, kind, width, height, samples_dir, out_dir, sampling, optimize = job
     rng = np.random.default_rng(index)
     src = cv2.imread(os.path.join(samples_dir, SAMPLES[index % len(SAMPLES)]), cv2.IMREAD_COLOR)
     scale = 1.0 + rng.random() * 0.3
@@ -31,7 +31,8 @@ def make_one(job):
     path = os.path.join(sub, f"img{index:05d}.{'jpg' if kind == 'jpeg' else 'png'}")
     if kind == "jpeg":
         factor = cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444 if sampling == "444" else cv2.IMWRITE_JPEG_SAMPLING_FACTOR_420
-        cv2.imwrite(path, img, [cv2.IMWRITE_JPEG_QUALITY, 90, cv2.IMWRITE_JPEG_SAMPLING_FACTOR, factor])
+        cv2.imwrite(path, img, [cv2.IMWRITE_JPEG_QUALITY, 90, cv2.IMWRITE_JPEG_SAMPLING_FACTOR, factor,
+                                cv2.IMWRITE_JPEG_OPTIMIZE, 1 if optimize else 0])
     else:
         cv2.imwrite(path, img)
     return path
@@ -43,10 +44,12 @@ def main():
     p.add_argument("--jpeg", type=int, default=2000, help="JPEGs of 1024x768")
     p.add_argument("--png", type=int, default=500, help="PNGs of 1920x1080")
     p.add_argument("--jpeg-sampling", choices=["444", "420"], default="444", help="chroma subsampling of the JPEGs")
+    p.add_argument("--jpeg-optimize", action="store_true",
+                   help="JPEGs with Huffman tables made for each (cjpeg -optimize, ImageMagick's default)")
     p.add_argument("--samples", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "samples"))
     a = p.parse_args()
-    jobs = [(i, "jpeg", 1024, 768, a.samples, a.out, a.jpeg_sampling) for i in range(a.jpeg)]
-    jobs += [(i, "png", 1920, 1080, a.samples, a.out, a.jpeg_sampling) for i in range(a.png)]
+    jobs = [(i, "jpeg", 1024, 768, a.samples, a.out, a.jpeg_sampling, a.jpeg_optimize) for i in range(a.jpeg)]
+    jobs += [(i, "png", 1920, 1080, a.samples, a.out, a.jpeg_sampling, False) for i in range(a.png)]
     with Pool(os.cpu_count()) as pool:
         paths = pool.map(make_one, jobs, chunksize=8)
     print(f"{len(paths)} images in {a.out}")
