@@ -61,7 +61,7 @@ public:
     GpuJpegScanCoder(int device, std::size_t budget) : device_(device), budget_(budget), select_(device) {}
 
     std::size_t device_bytes() const override {
-        return store_.size() + offsets_.size() + shares_.size() + totals_.size() + tables_.size() + words_.size();
+        return store_.size() + offsets_.size() + shares_.size() + totals_.size() + tables_.size() + counts_.size() + words_.size();
     }
 
     std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
@@ -81,7 +81,7 @@ private:
     std::byte* upload(const SourceCoefficients& source) {
         std::size_t store_bytes = 0;
         for (const SourceComponent& c : source.components) store_bytes += static_cast<std::size_t>(c.columns * c.row_count) * 128;
-        check_budget(store_bytes);
+        check_budget(store_bytes, 0, 0, 0, 0, 0);
         std::byte* staged = staging_.reserve(store_bytes);
         std::byte* at = staged;
         for (const SourceComponent& c : source.components) {
@@ -93,12 +93,12 @@ private:
         return device;
     }
 
-    // What the host reads back between launches: the variants' symbol counts, their bits, which were refused.
+    // What the host reads back between launches: the variants' bits, which were refused.
     struct Totals {
-        unsigned long long counts[max_batch_variants][table_slots * 256];
         std::uint64_t bits[max_batch_variants];
         int refused[max_batch_variants];
     };
+    using SymbolCounts = unsigned long long[table_slots * 256];  // a variant's, for its own tables
 
     void code_batch(const std::int16_t* store, const ScanLayout* layouts, int count, const ScanCoding& coding,
                     std::vector<std::optional<CodedScan>>& scans) {
@@ -117,13 +117,19 @@ private:
             for (int v = 0; v < count; ++v) scans.emplace_back(std::nullopt);
             return;
         }
-        check_budget(store_.size() + static_cast<std::size_t>(slots) * sizeof(std::uint32_t) + static_cast<std::size_t>(thread_blocks) * sizeof(std::uint64_t));
-        auto* offsets = reinterpret_cast<std::uint32_t*>(reserve(offsets_, static_cast<std::size_t>(slots) * sizeof(std::uint32_t)));
-        auto* shares = reinterpret_cast<std::uint64_t*>(reserve(shares_, static_cast<std::size_t>(thread_blocks) * sizeof(std::uint64_t)));
+        const std::size_t offset_bytes = static_cast<std::size_t>(slots) * sizeof(std::uint32_t);
+        const std::size_t share_bytes = static_cast<std::size_t>(thread_blocks) * sizeof(std::uint64_t);
+        const std::size_t table_bytes = static_cast<std::size_t>(count) * sizeof(ScanTables);
+        const std::size_t count_bytes = coding.own_tables ? static_cast<std::size_t>(count) * sizeof(SymbolCounts) : 0;
+        check_budget(store_.size(), offset_bytes, share_bytes, table_bytes, count_bytes, 0);
+        auto* offsets = reinterpret_cast<std::uint32_t*>(reserve(offsets_, offset_bytes));
+        auto* shares = reinterpret_cast<std::uint64_t*>(reserve(shares_, share_bytes));
         auto* totals = reinterpret_cast<Totals*>(reserve(totals_, sizeof(Totals)));
-        auto* read_back = reinterpret_cast<Totals*>(small_.reserve(sizeof(Totals) + max_batch_variants * sizeof(ScanTables)));
-        auto* staged_tables = reinterpret_cast<ScanTables*>(read_back + 1);
-        auto* tables = reinterpret_cast<ScanTables*>(reserve(tables_, max_batch_variants * sizeof(ScanTables)));
+        auto* tables = reinterpret_cast<ScanTables*>(reserve(tables_, table_bytes));
+        std::byte* host = small_.reserve(sizeof(Totals) + table_bytes + count_bytes);
+        auto* read_back = reinterpret_cast<Totals*>(host);
+        auto* staged_tables = reinterpret_cast<ScanTables*>(host + sizeof(Totals));
+        auto* counted = reinterpret_cast<SymbolCounts*>(host + sizeof(Totals) + table_bytes);
         GPUROTATE_CUDA_CHECK(cudaMemsetAsync(totals, 0, sizeof(Totals), stream_.get()));
         const dim3 grid(static_cast<unsigned>(widest), static_cast<unsigned>(count));
 
@@ -131,27 +137,27 @@ private:
         std::vector<CodedScan> coded(static_cast<std::size_t>(count));
         for (int v = 0; v < count; ++v) staged_tables[v] = coding.tables;
         if (coding.own_tables) {
-            count_scan_symbols<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables, store, &totals->counts[0][0], totals->refused);
+            auto* counts = reinterpret_cast<SymbolCounts*>(reserve(counts_, count_bytes));
+            GPUROTATE_CUDA_CHECK(cudaMemsetAsync(counts, 0, count_bytes, stream_.get()));
+            count_scan_symbols<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables, store, &counts[0][0], totals->refused);
             GPUROTATE_CUDA_CHECK(cudaGetLastError());
+            GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(counted, counts, count_bytes, cudaMemcpyDeviceToHost, stream_.get()));
             GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(read_back, totals, sizeof(Totals), cudaMemcpyDeviceToHost, stream_.get()));
             stream_.synchronize();
             for (int v = 0; v < count; ++v) {
-                std::uint64_t counts[table_slots * 256];
-                std::copy(read_back->counts[v], read_back->counts[v] + table_slots * 256, counts);
-                if (!make_own_tables(layouts[v], counts, staged_tables[v], coded[static_cast<std::size_t>(v)])) read_back->refused[v] = 1;
+                std::uint64_t wide[table_slots * 256];
+                std::copy(counted[v], counted[v] + table_slots * 256, wide);
+                if (!make_own_tables(layouts[v], wide, staged_tables[v], coded[static_cast<std::size_t>(v)])) read_back->refused[v] = 1;
             }
-            GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(totals->refused, read_back->refused, sizeof read_back->refused, cudaMemcpyHostToDevice, stream_.get()));
+            GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(totals, read_back, sizeof(Totals), cudaMemcpyHostToDevice, stream_.get()));
         }
-        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(tables, staged_tables, static_cast<std::size_t>(count) * sizeof(ScanTables), cudaMemcpyHostToDevice,
-                                             stream_.get()));
+        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(tables, staged_tables, table_bytes, cudaMemcpyHostToDevice, stream_.get()));
 
         count_scan_bits<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables, store, offsets, shares, totals->refused);
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
         place_thread_blocks<<<count, 1024, 0, stream_.get()>>>(batch, shares, totals->bits);
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
-        const std::size_t tail = offsetof(Totals, bits);
-        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(reinterpret_cast<std::byte*>(read_back) + tail, reinterpret_cast<std::byte*>(totals) + tail,
-                                             sizeof(Totals) - tail, cudaMemcpyDeviceToHost, stream_.get()));
+        GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(read_back, totals, sizeof(Totals), cudaMemcpyDeviceToHost, stream_.get()));
         stream_.synchronize();
 
         std::uint64_t words = 0;
@@ -160,7 +166,7 @@ private:
             words += (read_back->bits[v] + 31) / 32;
         }
         const std::size_t stream_bytes = static_cast<std::size_t>(words) * 4;
-        check_budget(store_.size() + offsets_.size() + shares_.size() + stream_bytes);
+        check_budget(store_.size(), offset_bytes, share_bytes, table_bytes, count_bytes, stream_bytes);
         auto* stream_words = reinterpret_cast<std::uint32_t*>(reserve(words_, stream_bytes));
         GPUROTATE_CUDA_CHECK(cudaMemsetAsync(stream_words, 0, stream_bytes, stream_.get()));
         write_scan_bits<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables, store, offsets, shares, stream_words);
@@ -180,8 +186,13 @@ private:
         }
     }
 
-    // Refuses a file whose coding needs more than the budget: libjpeg codes its scans instead.
-    void check_budget(std::size_t bytes) const {
+    // Refuses a file whose coding needs more than the budget (what the buffers will hold, each the larger of
+    // what it holds now and what it needs): libjpeg codes its scans instead.
+    void check_budget(std::size_t store, std::size_t offsets, std::size_t shares, std::size_t tables, std::size_t counts,
+                      std::size_t words) const {
+        const std::size_t bytes = std::max(store, store_.size()) + std::max(offsets, offsets_.size()) + std::max(shares, shares_.size()) +
+                                  std::max(tables, tables_.size()) + std::max(counts, counts_.size()) + std::max(words, words_.size()) +
+                                  std::max(sizeof(Totals), totals_.size());
         if (budget_ && bytes > budget_) {
             throw Error(ErrorCode::device, "a JPEG's scans need " + std::to_string(bytes) + " bytes of device memory, over the coder's budget of " +
                                                std::to_string(budget_));
@@ -192,7 +203,7 @@ private:
     std::size_t budget_;  // 0: whatever the GPU has
     SelectDevice select_;  // before the stream: the stream belongs to the selected GPU
     Stream stream_;
-    DeviceBuffer store_, offsets_, shares_, totals_, tables_, words_;
+    DeviceBuffer store_, offsets_, shares_, totals_, tables_, counts_, words_;
     PinnedBytes staging_, small_, download_;
 };
 
