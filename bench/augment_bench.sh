@@ -39,9 +39,12 @@ done
 
 cores=$(nproc)
 data=$work/data
-if [ ! -d "$data" ] || [ "$keep" = 0 ]; then
+# --keep reuses the dataset only where it was made with the same options.
+made_with="--jpeg $jpeg --png $png ${dataset_options[*]}"
+if [ ! -d "$data" ] || [ "$keep" = 0 ] || [ "$(cat "$work/dataset-options" 2>/dev/null)" != "$made_with" ]; then
   rm -rf "$data"
   python3 "$here/make_dataset.py" --out "$data" --jpeg "$jpeg" --png "$png" "${dataset_options[@]}" >&2
+  echo "$made_with" > "$work/dataset-options"
 fi
 
 now() { date +%s.%N; }

@@ -43,6 +43,12 @@ if(NOT GPUROTATE_WITH_TURBOJPEG STREQUAL "OFF")
      AND GPUROTATE_LIBJPEG_LIBRARY)
     set(GPUROTATE_HAVE_TURBOJPEG ON)
     set(GPUROTATE_TURBOJPEG_SUMMARY "${GPUROTATE_TURBOJPEG_LIBRARY}, ${GPUROTATE_LIBJPEG_LIBRARY}")
+    # libjpeg's internal header (Debian installs it; upstream's install does not): with it the GPU codes
+    # lossless variants' scans in libjpeg's place, without it libjpeg codes them.
+    find_path(GPUROTATE_JPEGINT_INCLUDE_DIR jpegint.h HINTS ${GPUROTATE_LIBJPEG_INCLUDE_DIR})
+    if(NOT GPUROTATE_JPEGINT_INCLUDE_DIR)
+      string(APPEND GPUROTATE_TURBOJPEG_SUMMARY " (no jpegint.h: lossless JPEG scans coded by libjpeg only)")
+    endif()
   elseif(GPUROTATE_WITH_TURBOJPEG STREQUAL "ON")
     message(FATAL_ERROR "libjpeg-turbo not found: install libturbojpeg0-dev and libjpeg62-turbo-dev")
   else()

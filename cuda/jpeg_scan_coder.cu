@@ -25,7 +25,7 @@ public:
     ~PinnedBytes() {
         if (pointer_) free_pinned(pointer_);
     }
-    /// Grows, never shrinks; the contents are not kept.
+    /// Grows; the contents are not kept.
     std::byte* reserve(std::size_t bytes) {
         if (bytes > size_) {
             if (pointer_) free_pinned(pointer_);
@@ -36,10 +36,23 @@ public:
         return pointer_;
     }
 
+    void release() {
+        if (pointer_) free_pinned(pointer_);
+        pointer_ = nullptr;
+        size_ = 0;
+    }
+
 private:
     std::byte* pointer_ = nullptr;
     std::size_t size_ = 0;
 };
+
+// A file's coefficients the coder takes at most (a 4:4:4 photograph of 89 megapixels, a 4:2:0 one of 178):
+// four coders a GPU each keep page-locked and device buffers of the largest file they coded, and libjpeg
+// codes a larger one.
+constexpr std::size_t largest_store = std::size_t{1} << 30;
+// Past this, a file's buffers are given back once it is coded, not kept for the next.
+constexpr std::size_t kept_store = std::size_t{256} << 20;
 
 // Grows, never shrinks: a dataset's images are mostly of a few sizes.
 std::byte* reserve(DeviceBuffer& buffer, std::size_t bytes) {
@@ -67,6 +80,12 @@ public:
     std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
                                                const ScanCoding& coding) override {
         GPUROTATE_CUDA_CHECK(cudaSetDevice(device_));  // the calling thread may have used another GPU last
+        struct ReleaseLarge {  // also where the coding throws
+            GpuJpegScanCoder& coder;
+            ~ReleaseLarge() {
+                if (coder.store_.size() > kept_store) coder.release();
+            }
+        } release_large{*this};
         const auto* store = reinterpret_cast<const std::int16_t*>(upload(source));
         std::vector<std::optional<CodedScan>> scans;
         for (std::size_t first = 0; first < layouts.size(); first += max_batch_variants) {
@@ -81,6 +100,10 @@ private:
     std::byte* upload(const SourceCoefficients& source) {
         std::size_t store_bytes = 0;
         for (const SourceComponent& c : source.components) store_bytes += static_cast<std::size_t>(c.columns * c.row_count) * 128;
+        if (store_bytes > largest_store) {
+            throw Error(ErrorCode::device, "a JPEG's coefficients take " + std::to_string(store_bytes >> 20) + " MiB, over the GPU coder's " +
+                                               std::to_string(largest_store >> 20) + " MiB");
+        }
         check_budget(store_bytes, 0, 0, 0, 0, 0);
         std::byte* staged = staging_.reserve(store_bytes);
         std::byte* at = staged;
@@ -184,6 +207,17 @@ private:
             scan.bytes = scan_bytes_of(reinterpret_cast<const std::uint8_t*>(downloaded + batch.first_word[v] * 4), read_back->bits[v]);
             scans.emplace_back(std::move(scan));
         }
+    }
+
+    // Gives back the buffers that grow with the file (waiting for the stream, which may still use them).
+    void release() noexcept {
+        GPUROTATE_CUDA_CHECK_NOEXCEPT(cudaStreamSynchronize(stream_.get()));
+        store_ = DeviceBuffer();
+        offsets_ = DeviceBuffer();
+        shares_ = DeviceBuffer();
+        words_ = DeviceBuffer();
+        staging_.release();
+        download_.release();
     }
 
     // Refuses a file whose coding needs more than the budget (what the buffers will hold, each the larger of

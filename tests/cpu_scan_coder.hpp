@@ -18,6 +18,7 @@ using namespace gpurotate::detail;
 class CpuScanCoder final : public JpegScanCoder {
 public:
     int calls = 0, calls_for_own_tables = 0;
+    std::size_t coded = 0;  ///< scans given back coded
 
     std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
                                                const ScanCoding& coding) override {
@@ -28,7 +29,10 @@ public:
             for (std::int64_t y = 0; y < c.row_count; ++y) store.insert(store.end(), c.rows[y], c.rows[y] + c.columns * 64);
         }
         std::vector<std::optional<CodedScan>> scans;
-        for (const ScanLayout& layout : layouts) scans.push_back(code_scan(layout, coding, store.data()));
+        for (const ScanLayout& layout : layouts) {
+            scans.push_back(code_scan(layout, coding, store.data()));
+            coded += scans.back() ? 1 : 0;
+        }
         return scans;
     }
 

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <optional>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <jpeglib.h>
@@ -45,10 +46,20 @@ inline std::vector<std::uint8_t> make_jpeg(std::int64_t width, std::int64_t heig
     return gpurotate::encode_image(photograph(width, height, channels, seed).view(), "made.jpg", options);
 }
 
-/// A JPEG of a photograph with Huffman tables made for it (`cjpeg -optimize`, ImageMagick's and Pillow's
-/// optimize), by libjpeg; luma sampled `h` x `v` times chroma, or grey where `channels` is 1.
-inline std::vector<std::uint8_t> make_optimized_jpeg(int width, int height, int channels, int h, int v, int quality, std::uint32_t seed) {
-    const gpurotate::Image image = photograph(width, height, channels, seed);
+/// How libjpeg writes a test JPEG: its colour space (of `channels` samples a pixel), each component's
+/// sampling factors, tables made for the image or the standard ones, a restart interval in MCUs.
+struct LibjpegCoding {
+    J_COLOR_SPACE colour = JCS_YCbCr;
+    int channels = 3;
+    std::vector<std::pair<int, int>> sampling;  ///< per component; empty: libjpeg's defaults
+    bool optimize = true;
+    unsigned restart_interval = 0;
+};
+
+/// A JPEG of a photograph written by libjpeg itself, which the library's encoder cannot make: tables made for
+/// it (`cjpeg -optimize`, ImageMagick's and Pillow's optimize), CMYK and YCCK, two components, unusual sampling.
+inline std::vector<std::uint8_t> make_libjpeg_jpeg(int width, int height, const LibjpegCoding& coding, int quality, std::uint32_t seed) {
+    const gpurotate::Image image = photograph(width, height, coding.channels, seed);
     jpeg_compress_struct info{};
     jpeg_error_mgr errors{};
     info.err = jpeg_std_error(&errors);
@@ -58,14 +69,16 @@ inline std::vector<std::uint8_t> make_optimized_jpeg(int width, int height, int 
     jpeg_mem_dest(&info, &buffer, &size);
     info.image_width = static_cast<JDIMENSION>(width);
     info.image_height = static_cast<JDIMENSION>(height);
-    info.input_components = channels;
-    info.in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    info.input_components = coding.channels;
+    info.in_color_space = coding.colour == JCS_YCbCr ? JCS_RGB : coding.colour == JCS_YCCK ? JCS_CMYK : coding.colour;
     jpeg_set_defaults(&info);
+    jpeg_set_colorspace(&info, coding.colour);
     jpeg_set_quality(&info, quality, TRUE);
-    info.optimize_coding = TRUE;
-    if (channels == 3) {
-        info.comp_info[0].h_samp_factor = h;
-        info.comp_info[0].v_samp_factor = v;
+    info.optimize_coding = coding.optimize ? TRUE : FALSE;
+    info.restart_interval = coding.restart_interval;
+    for (std::size_t c = 0; c < coding.sampling.size(); ++c) {
+        info.comp_info[c].h_samp_factor = coding.sampling[c].first;
+        info.comp_info[c].v_samp_factor = coding.sampling[c].second;
     }
     jpeg_start_compress(&info, TRUE);
     for (int y = 0; y < height; ++y) {
@@ -77,6 +90,15 @@ inline std::vector<std::uint8_t> make_optimized_jpeg(int width, int height, int 
     std::free(buffer);
     jpeg_destroy_compress(&info);
     return jpeg;
+}
+
+/// A JPEG with tables made for it; luma sampled `h` x `v` times chroma, or grey where `channels` is 1.
+inline std::vector<std::uint8_t> make_optimized_jpeg(int width, int height, int channels, int h, int v, int quality, std::uint32_t seed) {
+    LibjpegCoding coding;
+    coding.colour = channels == 1 ? JCS_GRAYSCALE : JCS_YCbCr;
+    coding.channels = channels;
+    if (channels == 3) coding.sampling = {{h, v}, {1, 1}, {1, 1}};
+    return make_libjpeg_jpeg(width, height, coding, quality, seed);
 }
 
 constexpr gpurotate::ChromaSubsampling every_subsampling[] = {gpurotate::ChromaSubsampling::s444, gpurotate::ChromaSubsampling::s422,

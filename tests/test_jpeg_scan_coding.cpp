@@ -13,6 +13,8 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 namespace {
 
@@ -33,6 +35,24 @@ public:
 struct Case {
     std::int64_t width, height;
 };
+
+// Every variant of `jpeg` through the block coder is libjpeg's; the coder coded each lossless one itself.
+void check_coded_as_libjpeg(const std::vector<std::uint8_t>& jpeg, bool own_tables) {
+    const auto expected = jpeg_scan_support::every_variant(jpeg, nullptr);
+    CpuScanCoder coder;
+    const auto coded = jpeg_scan_support::every_variant(jpeg, &coder);
+    CHECK(coder.calls == 1);
+    CHECK(coder.calls_for_own_tables == (own_tables ? 1 : 0));
+    REQUIRE(coded.size() == expected.size());
+    std::size_t lossless = 0;
+    for (std::size_t k = 0; k < coded.size(); ++k) {
+        CAPTURE(k);
+        REQUIRE(expected[k].has_value() == coded[k].has_value());
+        if (expected[k]) CHECK(*coded[k] == *expected[k]);
+        lossless += expected[k] ? 1 : 0;
+    }
+    CHECK(coder.coded == lossless);
+}
 constexpr Case sizes[] = {{64, 48}, {61, 45}, {33, 17}, {17, 40}, {1, 1}, {200, 9}, {9, 130}};
 
 }  // namespace
@@ -46,18 +66,7 @@ TEST_CASE("a lossless variant's scan coded block by block is libjpeg's, byte for
                 CAPTURE(size.width);
                 CAPTURE(size.height);
                 CAPTURE(quality);
-                const auto jpeg = jpeg_scan_support::make_jpeg(size.width, size.height, chroma, quality, seed++);
-                const auto expected = jpeg_scan_support::every_variant(jpeg, nullptr);
-                CpuScanCoder coder;
-                const auto coded = jpeg_scan_support::every_variant(jpeg, &coder);
-                CHECK(coder.calls == 1);
-                CHECK(coder.calls_for_own_tables == 0);
-                REQUIRE(coded.size() == expected.size());
-                for (std::size_t k = 0; k < coded.size(); ++k) {
-                    CAPTURE(k);
-                    REQUIRE(expected[k].has_value() == coded[k].has_value());
-                    if (expected[k]) CHECK(*coded[k] == *expected[k]);
-                }
+                check_coded_as_libjpeg(jpeg_scan_support::make_jpeg(size.width, size.height, chroma, quality, seed++), false);
             }
         }
     }
@@ -75,15 +84,45 @@ TEST_CASE("a variant of a JPEG with tables made for it gets its own tables, made
             CAPTURE(sampling.v);
             CAPTURE(size.width);
             CAPTURE(size.height);
-            const auto jpeg = jpeg_scan_support::make_optimized_jpeg(static_cast<int>(size.width), static_cast<int>(size.height), sampling.channels,
-                                                                     sampling.h, sampling.v, 70, seed++);
-            const auto expected = jpeg_scan_support::every_variant(jpeg, nullptr);
-            CpuScanCoder coder;
-            const auto coded = jpeg_scan_support::every_variant(jpeg, &coder);
-            CHECK(coder.calls_for_own_tables == 1);
-            CHECK(coded == expected);
+            check_coded_as_libjpeg(jpeg_scan_support::make_optimized_jpeg(static_cast<int>(size.width), static_cast<int>(size.height),
+                                                                          sampling.channels, sampling.h, sampling.v, 70, seed++),
+                                   true);
         }
     }
+}
+
+TEST_CASE("CMYK, YCCK, two components, unusual sampling and restart intervals are coded as libjpeg codes them") {
+    using jpeg_scan_support::LibjpegCoding;
+    const std::vector<LibjpegCoding> codings = {
+        {JCS_CMYK, 4, {}, true, 0},
+        {JCS_YCCK, 4, {{2, 2}, {1, 1}, {1, 1}, {2, 2}}, false, 0},
+        {JCS_UNKNOWN, 2, {{1, 2}, {1, 1}}, true, 0},
+        {JCS_GRAYSCALE, 1, {{2, 2}}, false, 0},
+        {JCS_YCbCr, 3, {{3, 1}, {1, 1}, {1, 1}}, true, 0},
+        {JCS_YCbCr, 3, {{1, 1}, {2, 2}, {1, 1}}, false, 0},   // chroma sampled more finely than luma
+        {JCS_YCbCr, 3, {{2, 2}, {1, 1}, {1, 1}}, false, 3},   // restart markers every 3 MCUs in the input
+        {JCS_YCbCr, 3, {{1, 1}, {1, 1}, {1, 1}}, true, 1},
+    };
+    std::uint32_t seed = 200;
+    for (std::size_t i = 0; i < codings.size(); ++i) {
+        for (const Case& size : {Case{61, 45}, Case{48, 64}, Case{7, 130}}) {
+            CAPTURE(i);
+            CAPTURE(size.width);
+            CAPTURE(size.height);
+            check_coded_as_libjpeg(jpeg_scan_support::make_libjpeg_jpeg(static_cast<int>(size.width), static_cast<int>(size.height), codings[i], 80,
+                                                                        seed++),
+                                   codings[i].optimize);
+        }
+    }
+}
+
+TEST_CASE("a file whose decoder adds the standard tables it left out is coded with tables of its own, as libjpeg codes it") {
+    // Found by fuzz_jpeg_transform: only DC table 0 in the file; reading the coefficients adds the others.
+    const std::string path = std::string(GPUROTATE_FUZZ_REGRESSIONS) + "/jpeg-transform-tables-added-by-the-decoder.jpg";
+    std::ifstream file(path, std::ios::binary);
+    const std::vector<std::uint8_t> jpeg((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    REQUIRE(jpeg.size() == 1182);
+    check_coded_as_libjpeg(jpeg, true);
 }
 
 TEST_CASE("where the coder gives a scan back uncoded or fails, libjpeg codes it") {

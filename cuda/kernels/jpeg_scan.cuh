@@ -26,6 +26,8 @@ struct ScanBatch {
     int count = 0;
 };
 
+static_assert(sizeof(ScanBatch) <= 4096, "ScanBatch is passed as a kernel parameter");
+
 template <class T>
 __device__ T exclusive_block_sum(T value, T& total) {
     __shared__ T warp_totals[32];

@@ -207,10 +207,10 @@ void print_summary(const PipelineTotals& t, const ExistingCheck& existing, doubl
                   s.workers == 1 ? "" : "s");
     err << line;
     if (t.lossless_outputs > 0) {
-        const std::string gpu_coded = t.gpu_coded_scans ? "; " + std::to_string(t.gpu_coded_scans) + " scans entropy-coded on the GPU" : "";
-        std::snprintf(line, sizeof line, "gpurotate: %lld JPEG variants transformed losslessly (DCT coefficients moved, no re-encode%s)%s\n",
-                      static_cast<long long>(t.lossless_outputs), gpu_coded.c_str(),
-                      t.trimmed_outputs ? (", " + std::to_string(t.trimmed_outputs) + " of them trimmed by --jpeg-edge trim").c_str() : "");
+        const std::string trimmed = t.trimmed_outputs ? ", " + std::to_string(t.trimmed_outputs) + " of them trimmed by --jpeg-edge trim" : "";
+        const std::string gpu_coded = t.gpu_coded_scans ? "; " + std::to_string(t.gpu_coded_scans) + " of their scans entropy-coded on the GPU" : "";
+        std::snprintf(line, sizeof line, "gpurotate: %lld JPEG variants transformed losslessly (DCT coefficients moved, no re-encode)%s%s\n",
+                      static_cast<long long>(t.lossless_outputs), trimmed.c_str(), gpu_coded.c_str());
         err << line;
     }
     if (s.nvjpeg) {

@@ -17,6 +17,7 @@
 #include "core/nvtx.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -113,23 +114,44 @@ using CoderPool = ResourcePool<detail::NvjpegCoder>;
 using ScanCoderPool = ResourcePool<detail::JpegScanCoder>;
 
 // The GPU's JPEG scan coders as one coder: each call borrows one for as long as it codes, not for the
-// whole file's transform (whose entropy decode on the CPU takes longer).
+// whole file's transform (whose entropy decode on the CPU takes longer). A failure is said once a run (the
+// file's scans then go to libjpeg).
 class PooledScanCoder final : public detail::JpegScanCoder {
 public:
-    explicit PooledScanCoder(ScanCoderPool& pool) : pool_(pool) {}
+    PooledScanCoder(ScanCoderPool& pool, Progress& progress) : pool_(pool), progress_(progress) {}
     std::vector<std::optional<detail::CodedScan>> code(const detail::SourceCoefficients& source, const std::vector<detail::ScanLayout>& layouts,
                                                        const detail::ScanCoding& coding) override {
-        auto scans = pool_.acquire()->code(source, layouts, coding);
-        for (const auto& scan : scans) coded_ += scan ? 1 : 0;
-        return scans;
+        try {
+            auto scans = pool_.acquire()->code(source, layouts, coding);
+            for (const auto& scan : scans) coded_ += scan ? 1 : 0;
+            return scans;
+        } catch (const std::exception& e) {
+            if (!warned_.exchange(true)) {
+                progress_.message(std::string("gpurotate: warning: the GPU could not code a JPEG's scans (") + e.what() +
+                                  "); libjpeg codes them (said once)");
+            }
+            throw Error(ErrorCode::device, e.what());
+        }
     }
 
     std::int64_t coded() const { return coded_.load(); }
 
 private:
     ScanCoderPool& pool_;
+    Progress& progress_;
     std::atomic<std::int64_t> coded_{0};
+    std::atomic<bool> warned_{false};
 };
+
+// Whether `path` is named as a JPEG: where no input is, the GPU's JPEG scan coders are not made and the
+// sessions keep all of --gpu-memory (a JPEG named otherwise has its scans coded by libjpeg).
+bool named_as_jpeg(const std::string& path) {
+    const std::size_t dot = path.find_last_of('.');
+    if (dot == std::string::npos) return false;
+    std::string ext = path.substr(dot + 1);
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext == "jpg" || ext == "jpeg" || ext == "jpe" || ext == "jfif";
+}
 
 class Pipeline {
 public:
@@ -144,7 +166,8 @@ public:
         // JPEG scan coders where JPEG outputs may be lossless transforms (without --nvjpeg or --quality), as
         // many as streams. --gpu-memory is per GPU: its streams share it, or half of it where nvJPEG's coders
         // or the scan coders have the rest.
-        const bool scan_coders = !settings_.nvjpeg && !settings_.quality_given;
+        const bool scan_coders = !settings_.nvjpeg && !settings_.quality_given && detail::turbojpeg_available() &&
+                                 std::any_of(jobs_.begin(), jobs_.end(), [](const Job& job) { return named_as_jpeg(job.input.path); });
         budget_each_ = settings_.gpu_memory / per_device_ / (settings_.nvjpeg || scan_coders ? 2 : 1);
         const bool gpu_decode = settings_.nvjpeg_decode == detail::NvjpegDecode::gpu;
         opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device = per_device_, budget = budget_each_,
@@ -154,13 +177,19 @@ public:
             std::vector<std::unique_ptr<GpuSession>> sessions;
             std::vector<std::unique_ptr<detail::JpegScanCoder>> scan_coder_list;
             for (unsigned i = 0; i < per_device; ++i) {
-                for (int d : devices) {
-                    sessions.push_back(std::make_unique<GpuSession>(d, budget));
-                    if (scan_coders) scan_coder_list.push_back(detail::open_gpu_jpeg_scan_coder(d, budget));
-                }
+                for (int d : devices) sessions.push_back(std::make_unique<GpuSession>(d, budget));
             }
             opened.pool = std::make_unique<SessionPool>(std::move(sessions));
-            if (!scan_coder_list.empty() && scan_coder_list.front()) opened.scan_coders = std::make_unique<ScanCoderPool>(std::move(scan_coder_list));
+            if (scan_coders) {  // without them libjpeg codes the scans: a failure here costs the GPU nothing else
+                try {
+                    for (unsigned i = 0; i < per_device; ++i) {
+                        for (int d : devices) scan_coder_list.push_back(detail::open_gpu_jpeg_scan_coder(d, budget));
+                    }
+                    if (!scan_coder_list.empty() && scan_coder_list.front()) opened.scan_coders = std::make_unique<ScanCoderPool>(std::move(scan_coder_list));
+                } catch (const Error& e) {
+                    opened.scan_coder_failure = e.what();
+                }
+            }
             if (nvjpeg) {  // and nvJPEG: one handle per GPU, shared by its coders
                 try {
                     std::vector<std::unique_ptr<detail::NvjpegCoder>> coders;
@@ -577,7 +606,10 @@ private:
                 coders_ = std::move(opened.coders);
                 if (opened.scan_coders) {
                     scan_coders_ = std::move(opened.scan_coders);
-                    pooled_scan_coder_ = std::make_unique<PooledScanCoder>(*scan_coders_);
+                    pooled_scan_coder_ = std::make_unique<PooledScanCoder>(*scan_coders_, progress_);
+                }
+                if (!opened.scan_coder_failure.empty()) {
+                    progress_.message("gpurotate: warning: no JPEG scan coder on the GPU (" + opened.scan_coder_failure + "); libjpeg codes lossless variants");
                 }
                 jpeg_failure_ = std::move(opened.jpeg_failure);
                 totals_.gpu_start_seconds = static_cast<double>(opened.nanoseconds) * 1e-9;
@@ -612,7 +644,8 @@ private:
     struct Opened {
         std::unique_ptr<SessionPool> pool;
         std::unique_ptr<CoderPool> coders;  ///< with --nvjpeg, unless nvJPEG failed
-        std::unique_ptr<ScanCoderPool> scan_coders;  ///< without --nvjpeg and --quality
+        std::unique_ptr<ScanCoderPool> scan_coders;  ///< without --nvjpeg and --quality, for JPEG inputs
+        std::string scan_coder_failure;              ///< why there are none where there should be
         std::vector<std::shared_ptr<detail::NvjpegCoder::Handle>> jpeg_handles;  ///< one per GPU, for the coders still to make
         std::string jpeg_failure;          ///< why it did
         std::int64_t nanoseconds = 0;

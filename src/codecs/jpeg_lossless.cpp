@@ -27,7 +27,13 @@
 
 #include <jpeglib.h>
 #include <jerror.h>   // after jpeglib.h, which they need
+
+#ifndef GPUROTATE_HAVE_JPEGINT
+#define GPUROTATE_HAVE_JPEGINT 0
+#endif
+#if GPUROTATE_HAVE_JPEGINT
 #include <jpegint.h>  // the entropy encoder and coefficient controller a scan coded elsewhere replaces
+#endif
 
 static_assert(sizeof(JCOEF) == sizeof(std::int16_t) && DCTSIZE2 == 64, "libjpeg's blocks are 8x8 16-bit coefficients");
 
@@ -243,6 +249,7 @@ bool has_own_huffman_tables(const jpeg_decompress_struct& source, const jpeg_com
     return false;
 }
 
+#if GPUROTATE_HAVE_JPEGINT
 // A scan coded elsewhere (the GPU) written in libjpeg's place: after jpeg_write_coefficients, the
 // coefficient controller and the entropy encoder are swapped for ones that code nothing, and the entropy
 // encoder's last call writes the coded bytes, 0xFF stuffed with a 0x00 as the encoder would. libjpeg still
@@ -296,6 +303,12 @@ void write_precoded_scan(jpeg_compress_struct& info, PrecodedScan& precoded, con
     info.coef = &precoded.coefficients;
 }
 
+#else
+// Without libjpeg's internal header its encoder cannot be told to write coded bytes: it codes every scan.
+struct PrecodedScan {};
+void write_precoded_scan(jpeg_compress_struct&, PrecodedScan&, const CodedScan&) {}
+#endif
+
 // The tables a scan was coded with, in place of the encoder's standard ones (where the scan uses them).
 void use_tables(jpeg_compress_struct& info, const CodedScan& scan) {
     for (int n = 0; n < NUM_HUFF_TBLS; ++n) {
@@ -330,8 +343,10 @@ bool layout_is_libjpegs(const jpeg_compress_struct& info, const ScanLayout& layo
 // Writes `plan`'s output from `arrays` (the source's for the identity, the scratch otherwise): the source's
 // coding (quantization tables, sampling, progressive or arithmetic coding) transposed where the axes swap,
 // then its markers, as jpegtran -copy all writes them.
+// With `coded`, the scan is those bytes (`layout_differs` set, and nothing written, where libjpeg would lay
+// the scan out otherwise than `layout`: never seen, but then libjpeg codes it).
 bool write_variant(Reader& reader, Writer& writer, VectorDestination& destination, const Plan& plan, jvirt_barray_ptr* arrays, bool strip,
-                   const ScanLayout* layout, const CodedScan* coded) {
+                   const ScanLayout* layout, const CodedScan* coded, bool& layout_differs) {
     PrecodedScan precoded{};
     if (setjmp(writer.errors.jump)) return false;
     writer.info.err = &writer.errors.manager;
@@ -375,7 +390,7 @@ bool write_variant(Reader& reader, Writer& writer, VectorDestination& destinatio
     }
     if (coded) {
         if (!layout_is_libjpegs(writer.info, *layout)) {
-            std::strcpy(writer.errors.message, "internal error: the coded scan's layout is not libjpeg's");
+            layout_differs = true;
             std::longjmp(writer.errors.jump, 1);
         }
         write_precoded_scan(writer.info, precoded, *coded);
@@ -406,6 +421,7 @@ bool copy_coding(jpeg_decompress_struct& info, Writer& writer) {
 // progressive or arithmetic-coded output stays libjpeg's), and how: with the standard tables, or with
 // tables made for each (where the input's were, as write_variant's libjpeg would make them).
 bool scans_codable_elsewhere(Reader& reader, ScanCoding& coding, int (&table_numbers)[MAX_COMPONENTS][2]) {
+    if (!GPUROTATE_HAVE_JPEGINT) return false;
     jpeg_decompress_struct& info = reader.info;
     if (info.progressive_mode || info.arith_code || info.data_precision != 8 || info.num_components < 1 ||
         info.num_components > MAX_COMPS_IN_SCAN) {
@@ -554,7 +570,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         for (const Plan& plan : plans) layouts.push_back(scan_layout(info, plan, coefficients, table_numbers));
         try {
             coded = coder->code(coefficients, layouts, coding);
-        } catch (const Error&) {
+        } catch (const std::exception&) {  // the coder's failure (said by it), or memory: libjpeg codes them all
             coded.clear();
         }
         if (coded.size() != plans.size()) coded.assign(plans.size(), std::nullopt);
@@ -566,11 +582,10 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         for (int c = 0; c < info.num_components; ++c) ask_for_huge_pages(scratch[swap].rows[c], array_shape(info.comp_info[c], swap).columns);
     }
 
-    for (std::size_t p = 0; p < plans.size(); ++p) {
-        const Plan& plan = plans[p];
-        const LosslessJpegVariant& variant = variants[plan.variant];
+    // One variant's file: its blocks moved into a scratch array and coded by libjpeg, or its coded scan.
+    const auto write = [&](const Plan& plan, const ScanLayout* layout, const CodedScan* scan) -> std::optional<std::vector<std::uint8_t>> {
         ComponentArrays* arrays = &source;
-        if (variant.element != Orientation::identity && !coded_scan(p)) {
+        if (from_axis_map(plan.map) != Orientation::identity && !scan) {
             arrays = &scratch[plan.map.swap_axes];
             for (int c = 0; c < info.num_components; ++c) {
                 const jpeg_component_info& component = info.comp_info[c];
@@ -587,9 +602,21 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         std::vector<std::uint8_t> out(jpeg.size() + 4096);
         VectorDestination destination{{}, &out};  // declared first: it outlives the writer that points at it
         Writer writer;
-        if (!write_variant(reader, writer, destination, plan, arrays->arrays, strip, coded_scan(p) ? &layouts[p] : nullptr, coded_scan(p))) {
+        bool layout_differs = false;
+        if (!write_variant(reader, writer, destination, plan, arrays->arrays, strip, layout, scan, layout_differs)) {
+            if (layout_differs) return std::nullopt;
             throw Error(ErrorCode::input, "cannot transform '" + path + "': " + writer.errors.message);
         }
+        return out;
+    };
+
+    for (std::size_t p = 0; p < plans.size(); ++p) {
+        const Plan& plan = plans[p];
+        const LosslessJpegVariant& variant = variants[plan.variant];
+        std::optional<std::vector<std::uint8_t>> written;
+        if (coded_scan(p)) written = write(plan, &layouts[p], coded_scan(p));
+        if (!written) written = write(plan, nullptr, nullptr);
+        std::vector<std::uint8_t>& out = *written;
         // The EXIF and the XMP as they belong on this variant (orientation, pixel dimensions: a trimmed variant's
         // own); the EXIF keeps its size and is edited in place.
         if (!strip && variant.metadata) {

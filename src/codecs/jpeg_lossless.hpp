@@ -56,8 +56,8 @@ struct LosslessJpegVariant {
 /// the single-image command's one, `augment`'s variants. One result per variant, in order: its bytes, or nothing where the transform is not
 /// perfect and `edge` is not trim (reports[i].perfect says so; the caller re-encodes or refuses). Nothing
 /// at all (an empty vector) without libjpeg-turbo or when `jpeg` is not a JPEG. Throws Error (input) naming
-/// `path` for a damaged JPEG or one over `options.max_pixels`. With a `coder`, the scans it can code (baseline,
-/// standard Huffman tables) are coded by it, all variants at once, with the same bytes as libjpeg's.
+/// `path` for a damaged JPEG or one over `options.max_pixels`. With a `coder`, the scans it can code (baseline
+/// Huffman coding) are coded by it, all variants at once, with the same bytes as libjpeg's.
 std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                                        const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
                                                                                        bool strip, const ReadOptions& options,

@@ -1,8 +1,8 @@
 #pragma once
 // Who entropy-codes a lossless JPEG transform's variants, where not libjpeg: the GPU coder
 // (cuda/jpeg_scan_coder.cu), which codes every variant of a JPEG in a few launches from one upload of its
-// coefficients. jpeg_lossless.cpp decides which files it may take (baseline Huffman coding with the
-// standard tables) and writes everything but the scan's bits itself.
+// coefficients. jpeg_lossless.cpp decides which files it may take (baseline Huffman coding, with the
+// standard tables or tables made for each variant) and writes everything but the scan's bits itself.
 
 #include "codecs/jpeg_scan_coding.hpp"
 

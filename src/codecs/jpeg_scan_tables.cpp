@@ -17,16 +17,18 @@ HuffmanSpec optimal_huffman_table(const std::uint64_t* counts) {
     std::fill(others, others + 257, -1);
     for (;;) {
         // The two least frequent symbols (the larger symbol where counts tie) merge into one branch.
+        // libjpeg starts each search from 10^9, so a count above it is never picked: kept, for the same tables.
+        constexpr std::uint64_t libjpeg_start = 1000000000;
         int c1 = -1, c2 = -1;
-        std::uint64_t least = ~std::uint64_t{0};
+        std::uint64_t least = libjpeg_start;
         for (int i = 0; i <= 256; ++i) {
             if (frequency[i] && frequency[i] <= least) least = frequency[i], c1 = i;
         }
-        least = ~std::uint64_t{0};
+        least = libjpeg_start;
         for (int i = 0; i <= 256; ++i) {
             if (frequency[i] && frequency[i] <= least && i != c1) least = frequency[i], c2 = i;
         }
-        if (c2 < 0) break;
+        if (c2 < 0) break;  // (also where c1 is -1: then c2 is too)
         frequency[c1] += frequency[c2];
         frequency[c2] = 0;
         for (++code_size[c1]; others[c1] >= 0; ++code_size[c1]) c1 = others[c1];
@@ -71,10 +73,11 @@ bool huffman_codes_of(const HuffmanSpec& spec, bool dc, HuffmanCodes& codes) {
         for (int i = 0; i < spec.bits[length]; ++i, ++p, ++code) {
             if (p >= 256) return false;
             const int symbol = spec.symbols[p];
-            if ((dc && symbol > 15) || codes.size[symbol] != 0 || code >= (1u << length)) return false;
+            if ((dc && symbol > 15) || codes.size[symbol] != 0) return false;
             codes.code[symbol] = static_cast<std::uint16_t>(code);
             codes.size[symbol] = static_cast<std::uint8_t>(length);
         }
+        if (code >= (1u << length)) return false;  // no code may be all ones
     }
     return true;
 }
