@@ -8,6 +8,8 @@
 #include <gpurotate/image.hpp>
 #include <gpurotate/io.hpp>
 
+#include <doctest/doctest.h>
+
 #include <cstdint>
 #include <cstdio>  // jpeglib.h uses FILE without including its header
 #include <cstdlib>
@@ -113,6 +115,22 @@ inline std::vector<std::optional<std::vector<std::uint8_t>>> every_variant(const
     for (Orientation o : all_orientations) variants.push_back({o, nullptr});
     std::vector<detail::LosslessJpegReport> reports;
     return detail::transform_jpeg_lossless_variants(jpeg, "made.jpg", variants, detail::JpegEdge::trim, false, ReadOptions{}, reports, coder);
+}
+
+/// Checks that every variant of `jpeg` coded through `coder` is libjpeg's, byte for byte; returns how many
+/// variants were transformed losslessly (a variant trimmed to nothing is not).
+inline std::size_t check_coded_as_libjpeg(const std::vector<std::uint8_t>& jpeg, gpurotate::detail::JpegScanCoder& coder) {
+    const auto expected = every_variant(jpeg, nullptr);
+    const auto coded = every_variant(jpeg, &coder);
+    REQUIRE(coded.size() == expected.size());
+    std::size_t lossless = 0;
+    for (std::size_t k = 0; k < coded.size(); ++k) {
+        CAPTURE(k);
+        REQUIRE(expected[k].has_value() == coded[k].has_value());
+        if (expected[k]) CHECK(*coded[k] == *expected[k]);
+        lossless += expected[k] ? 1 : 0;
+    }
+    return lossless;
 }
 
 }  // namespace jpeg_scan_support

@@ -38,19 +38,10 @@ struct Case {
 
 // Every variant of `jpeg` through the block coder is libjpeg's; the coder coded each lossless one itself.
 void check_coded_as_libjpeg(const std::vector<std::uint8_t>& jpeg, bool own_tables) {
-    const auto expected = jpeg_scan_support::every_variant(jpeg, nullptr);
     CpuScanCoder coder;
-    const auto coded = jpeg_scan_support::every_variant(jpeg, &coder);
+    const std::size_t lossless = jpeg_scan_support::check_coded_as_libjpeg(jpeg, coder);
     CHECK(coder.calls == 1);
     CHECK(coder.calls_for_own_tables == (own_tables ? 1 : 0));
-    REQUIRE(coded.size() == expected.size());
-    std::size_t lossless = 0;
-    for (std::size_t k = 0; k < coded.size(); ++k) {
-        CAPTURE(k);
-        REQUIRE(expected[k].has_value() == coded[k].has_value());
-        if (expected[k]) CHECK(*coded[k] == *expected[k]);
-        lossless += expected[k] ? 1 : 0;
-    }
     CHECK(coder.coded == lossless);
 }
 constexpr Case sizes[] = {{64, 48}, {61, 45}, {33, 17}, {17, 40}, {1, 1}, {200, 9}, {9, 130}};

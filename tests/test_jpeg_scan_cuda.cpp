@@ -16,21 +16,6 @@ namespace {
 using namespace gpurotate;
 using namespace gpurotate::detail;
 
-// Returns how many variants were transformed losslessly (a variant trimmed to nothing is not).
-std::size_t check_same_bytes(const std::vector<std::uint8_t>& jpeg, JpegScanCoder& coder) {
-    const auto expected = jpeg_scan_support::every_variant(jpeg, nullptr);
-    const auto coded = jpeg_scan_support::every_variant(jpeg, &coder);
-    REQUIRE(coded.size() == expected.size());
-    std::size_t lossless = 0;
-    for (std::size_t k = 0; k < coded.size(); ++k) {
-        CAPTURE(k);
-        REQUIRE(expected[k].has_value() == coded[k].has_value());
-        if (expected[k]) CHECK(*coded[k] == *expected[k]);
-        lossless += expected[k].has_value() ? 1 : 0;
-    }
-    return lossless;
-}
-
 // Counts the scans the coder gave back coded, so that a case knows the GPU did the work.
 class CountingCoder final : public JpegScanCoder {
 public:
@@ -60,7 +45,7 @@ TEST_CASE("the GPU codes a lossless variant's scan as libjpeg does, byte for byt
             CAPTURE(static_cast<int>(chroma));
             CAPTURE(size.first);
             CAPTURE(size.second);
-            lossless += check_same_bytes(jpeg_scan_support::make_jpeg(size.first, size.second, chroma, 85, seed++), coder);
+            lossless += jpeg_scan_support::check_coded_as_libjpeg(jpeg_scan_support::make_jpeg(size.first, size.second, chroma, 85, seed++), coder);
         }
     }
     CHECK(lossless > 5 * 4 * 8);  // all but variants trimmed to nothing
@@ -80,13 +65,13 @@ TEST_CASE("the GPU makes a variant's own tables, and codes with them, as libjpeg
             CAPTURE(sampling[2]);
             CAPTURE(size.first);
             CAPTURE(size.second);
-            lossless += check_same_bytes(
+            lossless += jpeg_scan_support::check_coded_as_libjpeg(
                 jpeg_scan_support::make_optimized_jpeg(size.first, size.second, sampling[0], sampling[1], sampling[2], 75, seed++), coder);
         }
     }
     CHECK(coder.coded == lossless);
     // Many thread blocks add their counts.
-    CHECK(check_same_bytes(jpeg_scan_support::make_optimized_jpeg(3000, 2001, 3, 2, 2, 90, 77), *gpu) == 8);
+    CHECK(jpeg_scan_support::check_coded_as_libjpeg(jpeg_scan_support::make_optimized_jpeg(3000, 2001, 3, 2, 2, 90, 77), *gpu) == 8);
 }
 
 TEST_CASE("the GPU codes CMYK, YCCK, two components, unusual sampling and restart intervals as libjpeg does") {
@@ -103,7 +88,7 @@ TEST_CASE("the GPU codes CMYK, YCCK, two components, unusual sampling and restar
     std::uint32_t seed = 300;
     for (std::size_t i = 0; i < codings.size(); ++i) {
         CAPTURE(i);
-        lossless += check_same_bytes(jpeg_scan_support::make_libjpeg_jpeg(613, 451, codings[i], 85, seed++), coder);
+        lossless += jpeg_scan_support::check_coded_as_libjpeg(jpeg_scan_support::make_libjpeg_jpeg(613, 451, codings[i], 85, seed++), coder);
     }
     CHECK(coder.coded == lossless);
 }
@@ -114,7 +99,7 @@ TEST_CASE("the GPU codes photographs of many thread blocks and more variants tha
     for (const ChromaSubsampling chroma : {ChromaSubsampling::s444, ChromaSubsampling::s420}) {
         CAPTURE(static_cast<int>(chroma));
         const auto jpeg = jpeg_scan_support::make_jpeg(4000, 3001, chroma, 92, 5);  // 750,000 blocks of luma: 2,900 thread blocks
-        check_same_bytes(jpeg, *gpu);
+        jpeg_scan_support::check_coded_as_libjpeg(jpeg, *gpu);
     }
     // Eleven variants: a launch of eight and one of three.
     const auto jpeg = jpeg_scan_support::make_jpeg(301, 203, ChromaSubsampling::s422, 75, 9);
@@ -133,9 +118,9 @@ TEST_CASE("a JPEG whose scans need more device memory than the coder's budget is
     const auto small = jpeg_scan_support::make_jpeg(40, 30, ChromaSubsampling::s444, 80, 3);   // 60 blocks
     const auto large = jpeg_scan_support::make_jpeg(400, 300, ChromaSubsampling::s444, 80, 4);  // 5,700 blocks: 730 KB
     CountingCoder coder(*gpu);
-    CHECK(check_same_bytes(small, coder) == 8);
+    CHECK(jpeg_scan_support::check_coded_as_libjpeg(small, coder) == 8);
     CHECK(coder.coded == 8);
-    CHECK(check_same_bytes(large, coder) == 8);
+    CHECK(jpeg_scan_support::check_coded_as_libjpeg(large, coder) == 8);
     CHECK(coder.coded == 8);  // libjpeg coded the large one's
     CHECK(gpu->device_bytes() <= 128 * 1024);
 }
