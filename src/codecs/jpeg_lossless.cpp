@@ -431,8 +431,7 @@ bool scans_codable_elsewhere(Reader& reader, ScanCoding& coding, int (&table_num
     for (int c = 0; c < info.num_components; ++c) blocks_in_mcu += info.comp_info[c].h_samp_factor * info.comp_info[c].v_samp_factor;
     if (info.num_components > 1 && blocks_in_mcu > C_MAX_BLOCKS_IN_MCU) return false;
     Writer defaults;
-    if (!copy_coding(info, defaults)) return false;
-    if (defaults.info.restart_interval != 0 || defaults.info.restart_in_rows != 0) return false;
+    if (!copy_coding(info, defaults)) return false;  // (it writes no restart markers: an input's are decoded away)
     coding.own_tables = has_own_huffman_tables(info, defaults.info);
     for (int c = 0; c < info.num_components; ++c) {
         const jpeg_component_info& component = defaults.info.comp_info[c];
