@@ -17,8 +17,8 @@
 #include "core/nvtx.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
