@@ -56,6 +56,7 @@ struct LibjpegCoding {
     std::vector<std::pair<int, int>> sampling;  ///< per component; empty: libjpeg's defaults
     bool optimize = true;
     unsigned restart_interval = 0;
+    bool progressive = false;
 };
 
 /// A JPEG of a photograph written by libjpeg itself, which the library's encoder cannot make: tables made for
@@ -78,6 +79,7 @@ inline std::vector<std::uint8_t> make_libjpeg_jpeg(int width, int height, const 
     jpeg_set_quality(&info, quality, TRUE);
     info.optimize_coding = coding.optimize ? TRUE : FALSE;
     info.restart_interval = coding.restart_interval;
+    if (coding.progressive) jpeg_simple_progression(&info);
     for (std::size_t c = 0; c < coding.sampling.size(); ++c) {
         info.comp_info[c].h_samp_factor = coding.sampling[c].first;
         info.comp_info[c].v_samp_factor = coding.sampling[c].second;
