@@ -61,6 +61,56 @@ private:
     std::size_t bytes_ = 0;
 };
 
+/// Grows `buffer` to at least `bytes` (its contents lost), never shrinks it: a dataset's images are mostly of
+/// a few sizes. The old buffer is freed first, so that the two never coexist.
+inline std::byte* grow(DeviceBuffer& buffer, std::size_t bytes) {
+    if (buffer.size() < bytes) {
+        buffer = DeviceBuffer();
+        buffer = DeviceBuffer(bytes);
+    }
+    return buffer.get();
+}
+
+/// Page-locked host memory (cudaMallocHost), grown on request.
+class PinnedBuffer {
+public:
+    PinnedBuffer() = default;
+    PinnedBuffer(const PinnedBuffer&) = delete;
+    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+    ~PinnedBuffer() { release(); }
+
+    /// At least `bytes`; the contents are lost when it grows. Throws Error (device) where the system refuses.
+    std::byte* reserve(std::size_t bytes) {
+        if (bytes > size_) {
+            release();
+            void* pointer = nullptr;
+            if (cudaMallocHost(&pointer, bytes) != cudaSuccess) {
+                static_cast<void>(cudaGetLastError());  // not a sticky error: the next call may ask for less
+                throw Error(ErrorCode::device, "cannot allocate " + std::to_string(bytes) + " bytes of page-locked memory");
+            }
+            pointer_ = static_cast<std::byte*>(pointer);
+            size_ = bytes;
+        }
+        return pointer_;
+    }
+
+    void release() noexcept {
+        if (pointer_) GPUROTATE_CUDA_CHECK_NOEXCEPT(cudaFreeHost(pointer_));
+        pointer_ = nullptr;
+        size_ = 0;
+    }
+
+private:
+    std::byte* pointer_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// Selects GPU `device` for the calling thread: a member declared before the streams and buffers of a class,
+/// which belong to the GPU selected when they are made.
+struct SelectDevice {
+    explicit SelectDevice(int device) { GPUROTATE_CUDA_CHECK(cudaSetDevice(device)); }
+};
+
 /// A non-blocking stream: it never synchronises implicitly with the legacy default stream.
 class Stream {
 public:

@@ -27,11 +27,6 @@ void copy_2d(std::byte* dst, std::size_t dst_pitch, const std::byte* src, std::s
     }
 }
 
-class DeviceContext {
-public:
-    explicit DeviceContext(int device) { GPUROTATE_CUDA_CHECK(cudaSetDevice(device)); }
-};
-
 }  // namespace
 
 class DeviceSession {
@@ -53,8 +48,8 @@ public:
                                                std::to_string(count) + " variant(s) need " + std::to_string(src_total + dst_total) +
                                                " bytes of device memory, over the session's budget of " + std::to_string(budget_));
         }
-        reserve(source_, src_total);
-        reserve(outputs_, dst_total);
+        grow(source_, src_total);
+        grow(outputs_, dst_total);
 
         const ConstImageView d_src(source_.get(), src.width, src.height, src_pitch, src.format);
         std::vector<TransformTarget> d_targets(count);
@@ -84,16 +79,9 @@ public:
     std::size_t bytes() const noexcept { return source_.size() + outputs_.size(); }
 
 private:
-    // Grows, never shrinks: a dataset's images are mostly of a few sizes.
-    static void reserve(DeviceBuffer& buffer, std::size_t bytes) {
-        if (buffer.size() >= bytes) return;
-        buffer = DeviceBuffer();  // free first, so that the old and new buffers never coexist
-        buffer = DeviceBuffer(bytes);
-    }
-
     int device_;
     std::size_t budget_;  // 0: whatever the GPU has
-    DeviceContext select_;  // before the stream: the stream belongs to the selected GPU
+    SelectDevice select_;  // before the stream: the stream belongs to the selected GPU
     Stream stream_;
     DeviceBuffer source_;
     DeviceBuffer outputs_;

@@ -17,55 +17,12 @@ namespace gpurotate::detail {
 
 namespace {
 
-class PinnedBytes {
-public:
-    PinnedBytes() = default;
-    PinnedBytes(const PinnedBytes&) = delete;
-    PinnedBytes& operator=(const PinnedBytes&) = delete;
-    ~PinnedBytes() {
-        if (pointer_) free_pinned(pointer_);
-    }
-    /// Grows; the contents are not kept.
-    std::byte* reserve(std::size_t bytes) {
-        if (bytes > size_) {
-            if (pointer_) free_pinned(pointer_);
-            pointer_ = static_cast<std::byte*>(allocate_pinned(bytes));
-            size_ = pointer_ ? bytes : 0;
-            if (!pointer_) throw Error(ErrorCode::device, "cannot allocate " + std::to_string(bytes) + " bytes of page-locked memory");
-        }
-        return pointer_;
-    }
-
-    void release() {
-        if (pointer_) free_pinned(pointer_);
-        pointer_ = nullptr;
-        size_ = 0;
-    }
-
-private:
-    std::byte* pointer_ = nullptr;
-    std::size_t size_ = 0;
-};
-
 // A file's coefficients the coder takes at most (a 4:4:4 photograph of 89 megapixels, a 4:2:0 one of 178):
 // four coders a GPU each keep page-locked and device buffers of the largest file they coded, and libjpeg
 // codes a larger one.
 constexpr std::size_t largest_store = std::size_t{1} << 30;
 // Past this, a file's buffers are given back once it is coded, not kept for the next.
 constexpr std::size_t kept_store = std::size_t{256} << 20;
-
-// Grows, never shrinks: a dataset's images are mostly of a few sizes.
-std::byte* reserve(DeviceBuffer& buffer, std::size_t bytes) {
-    if (buffer.size() < bytes) {
-        buffer = DeviceBuffer();  // free first, so that the old and new buffers never coexist
-        buffer = DeviceBuffer(bytes);
-    }
-    return buffer.get();
-}
-
-struct SelectDevice {
-    explicit SelectDevice(int device) { GPUROTATE_CUDA_CHECK(cudaSetDevice(device)); }
-};
 
 std::int64_t thread_blocks_of(const ScanLayout& layout) { return (layout.slots() + scan_threads - 1) / scan_threads; }
 
@@ -111,7 +68,7 @@ private:
             const std::size_t row_bytes = static_cast<std::size_t>(c.columns) * 128;
             for (std::int64_t y = 0; y < c.row_count; ++y, at += row_bytes) std::memcpy(at, c.rows[y], row_bytes);
         }
-        std::byte* device = reserve(store_, store_bytes);
+        std::byte* device = grow(store_, store_bytes);
         GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device, staged, store_bytes, cudaMemcpyHostToDevice, stream_.get()));
         return device;
     }
@@ -145,10 +102,10 @@ private:
         const std::size_t table_bytes = static_cast<std::size_t>(count) * sizeof(ScanTables);
         const std::size_t count_bytes = coding.own_tables ? static_cast<std::size_t>(count) * sizeof(SymbolCounts) : 0;
         check_budget(store_.size(), offset_bytes, share_bytes, table_bytes, count_bytes, 0);
-        auto* offsets = reinterpret_cast<std::uint32_t*>(reserve(offsets_, offset_bytes));
-        auto* shares = reinterpret_cast<std::uint64_t*>(reserve(shares_, share_bytes));
-        auto* totals = reinterpret_cast<Totals*>(reserve(totals_, sizeof(Totals)));
-        auto* tables = reinterpret_cast<ScanTables*>(reserve(tables_, table_bytes));
+        auto* offsets = reinterpret_cast<std::uint32_t*>(grow(offsets_, offset_bytes));
+        auto* shares = reinterpret_cast<std::uint64_t*>(grow(shares_, share_bytes));
+        auto* totals = reinterpret_cast<Totals*>(grow(totals_, sizeof(Totals)));
+        auto* tables = reinterpret_cast<ScanTables*>(grow(tables_, table_bytes));
         std::byte* host = small_.reserve(sizeof(Totals) + table_bytes + count_bytes);
         auto* read_back = reinterpret_cast<Totals*>(host);
         auto* staged_tables = reinterpret_cast<ScanTables*>(host + sizeof(Totals));
@@ -160,7 +117,7 @@ private:
         std::vector<CodedScan> coded(static_cast<std::size_t>(count));
         for (int v = 0; v < count; ++v) staged_tables[v] = coding.tables;
         if (coding.own_tables) {
-            auto* counts = reinterpret_cast<SymbolCounts*>(reserve(counts_, count_bytes));
+            auto* counts = reinterpret_cast<SymbolCounts*>(grow(counts_, count_bytes));
             GPUROTATE_CUDA_CHECK(cudaMemsetAsync(counts, 0, count_bytes, stream_.get()));
             count_scan_symbols<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables, store, &counts[0][0], totals->refused);
             GPUROTATE_CUDA_CHECK(cudaGetLastError());
@@ -190,7 +147,7 @@ private:
         }
         const std::size_t stream_bytes = static_cast<std::size_t>(words) * 4;
         check_budget(store_.size(), offset_bytes, share_bytes, table_bytes, count_bytes, stream_bytes);
-        auto* stream_words = reinterpret_cast<std::uint32_t*>(reserve(words_, stream_bytes));
+        auto* stream_words = reinterpret_cast<std::uint32_t*>(grow(words_, stream_bytes));
         GPUROTATE_CUDA_CHECK(cudaMemsetAsync(stream_words, 0, stream_bytes, stream_.get()));
         write_scan_bits<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables, store, offsets, shares, stream_words);
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
@@ -238,7 +195,7 @@ private:
     SelectDevice select_;  // before the stream: the stream belongs to the selected GPU
     Stream stream_;
     DeviceBuffer store_, offsets_, shares_, totals_, tables_, counts_, words_;
-    PinnedBytes staging_, small_, download_;
+    PinnedBuffer staging_, small_, download_;
 };
 
 }  // namespace

@@ -82,25 +82,17 @@ public:
     TableStaging() = default;
     TableStaging(const TableStaging&) = delete;
     TableStaging& operator=(const TableStaging&) = delete;
-    ~TableStaging() { free_pinned(buffer_); }
 
     /// `bytes` of page-locked memory, free to overwrite.
     std::byte* reserve(std::size_t bytes) {
         GPUROTATE_CUDA_CHECK(cudaEventSynchronize(copied_.get()));
-        if (bytes > size_) {
-            free_pinned(buffer_);
-            buffer_ = static_cast<std::byte*>(allocate_pinned(bytes));
-            size_ = buffer_ ? bytes : 0;
-            if (!buffer_) throw Error(ErrorCode::device, "cannot allocate " + std::to_string(bytes) + " bytes of page-locked memory");
-        }
-        return buffer_;
+        return buffer_.reserve(bytes);
     }
     /// Marks the end of a copy out of the buffer, enqueued on `stream`.
     void copied_on(cudaStream_t stream) { copied_.record(stream); }
 
 private:
-    std::byte* buffer_ = nullptr;
-    std::size_t size_ = 0;
+    PinnedBuffer buffer_;
     Event copied_;
 };
 
