@@ -1,11 +1,11 @@
 // The GPU's JPEG scan coder: a JPEG's coefficients go up once, every variant's scan is coded in three
-// launches for all of them, and the coded bytes come back (cuda/kernels/jpeg_scan.cuh).
+// launches for all of them (four where the variants get tables of their own), and the coded bytes come back
+// (cuda/kernels/jpeg_scan.cuh).
 
 #include "check.cuh"
 #include "kernels/jpeg_scan.cuh"
 
 #include "codecs/jpeg_scan_coder.hpp"
-#include "core/cuda_backend.hpp"
 
 #include <gpurotate/error.hpp>
 

@@ -575,17 +575,22 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         if (coded.size() != plans.size()) coded.assign(plans.size(), std::nullopt);
     }
     const auto coded_scan = [&](std::size_t p) { return coded_elsewhere && coded[p] ? &*coded[p] : nullptr; };
-    for (const bool swap : {false, true}) {
-        if (!needs_scratch[swap]) continue;
-        if (!map_rows(reader, scratch[swap], swap, true)) throw damaged();
-        for (int c = 0; c < info.num_components; ++c) ask_for_huge_pages(scratch[swap].rows[c], array_shape(info.comp_info[c], swap).columns);
-    }
+    // A scratch array's rows, mapped when a variant first needs it (not at all where the coder took every scan).
+    bool mapped[2] = {false, false};
+    const auto scratch_of = [&](bool swap) -> ComponentArrays& {
+        if (!mapped[swap]) {
+            if (!map_rows(reader, scratch[swap], swap, true)) throw damaged();
+            for (int c = 0; c < info.num_components; ++c) ask_for_huge_pages(scratch[swap].rows[c], array_shape(info.comp_info[c], swap).columns);
+            mapped[swap] = true;
+        }
+        return scratch[swap];
+    };
 
     // One variant's file: its blocks moved into a scratch array and coded by libjpeg, or its coded scan.
     const auto write = [&](const Plan& plan, const ScanLayout* layout, const CodedScan* scan) -> std::optional<std::vector<std::uint8_t>> {
         ComponentArrays* arrays = &source;
         if (from_axis_map(plan.map) != Orientation::identity && !scan) {
-            arrays = &scratch[plan.map.swap_axes];
+            arrays = &scratch_of(plan.map.swap_axes);
             for (int c = 0; c < info.num_components; ++c) {
                 const jpeg_component_info& component = info.comp_info[c];
                 // The region's blocks in this component: exact along a trimmed side, which is whole MCUs.
