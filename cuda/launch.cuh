@@ -113,6 +113,15 @@ void launch_in_place(ImageView image, AxisMap map, bool aligned_word, cudaStream
 template <int S>
 void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream);
 
+struct GroupedPlanTables;
+struct GroupedTables;
+/// A GroupedPlan's tables for `count` images of S-byte pixels, built and copied to the current GPU once.
+template <int S>
+void build_grouped_plan(const GroupedTransform* images, std::size_t count, GroupedPlanTables& plan, cudaStream_t stream);
+/// The launches of a grouped call whose tables are on the GPU already.
+template <int S>
+void launch_grouped_tables(const GroupedTables& tables, cudaStream_t stream);
+
 /// A batch of one size with an element per image, S-byte pixels (launch_grouped.cuh).
 template <int S>
 void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation* elements, int count, std::size_t src_image_stride,

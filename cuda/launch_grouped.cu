@@ -1,14 +1,19 @@
-// The grouped launch's entry point and the memory pool of its tables; the launcher is launch_grouped.cuh.
+// The grouped launch's entry points (one call, and a plan built once and run many times) and the memory pool
+// of its tables; the launcher is launch_grouped.cuh.
 
 #include "check.cuh"
+#include "grouped_tables.cuh"
 #include "device_query.cuh"
 #include "launch.cuh"
 #include "pixel_width_dispatch.cuh"
 
 #include "core/cuda_backend.hpp"
 
+#include <gpurotate/error.hpp>
+
 #include <cstdint>
 #include <limits>
+#include <string>
 
 namespace gpurotate::detail {
 
@@ -28,6 +33,33 @@ cudaMemPool_t table_pool() {
 
 void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
     with_pixel_width(images[0].src.format.pixel_bytes(), [&](auto width) { launch_grouped<decltype(width)::value>(images, count, stream); });
+}
+
+void GroupedPlanTablesDeleter::operator()(GroupedPlanTables* plan) const noexcept {
+    if (!plan) return;
+    {
+        SelectDevice select(plan->device);  // its memory belongs to the GPU it was built on
+        plan->memory = DeviceBuffer();
+    }
+    delete plan;
+}
+
+GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
+    GroupedPlanHandle plan(new GroupedPlanTables);
+    GPUROTATE_CUDA_CHECK(cudaGetDevice(&plan->device));
+    with_pixel_width(images[0].src.format.pixel_bytes(),
+                     [&](auto width) { build_grouped_plan<decltype(width)::value>(images, count, *plan, stream); });
+    return plan;
+}
+
+void run_grouped_plan_cuda(const GroupedPlanTables& plan, cudaStream_t stream) {
+    int device = 0;
+    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+    if (device != plan.device) {
+        throw Error(ErrorCode::usage, "a grouped plan built on GPU " + std::to_string(plan.device) + " run with GPU " + std::to_string(device) +
+                                          " current (make its GPU current first)");
+    }
+    with_pixel_width(plan.pixel_bytes, [&](auto width) { launch_grouped_tables<decltype(width)::value>(plan.tables, stream); });
 }
 
 void transform_device_batch_elements_cuda(ConstImageView src, ImageView dst, const Orientation* elements, int count, std::size_t src_image_stride,

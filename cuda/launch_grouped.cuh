@@ -28,9 +28,6 @@
 
 namespace gpurotate::detail {
 
-// Images whose mirrored source columns are loaded shifted have families of their own (grouped.cuh).
-enum GroupedFamily { family_transposes, family_shifted_transposes, family_mirrors, family_shifted_mirrors, family_tiles, grouped_families };
-
 /// The vectorized family of an image of `width` S-byte pixels under `map`.
 template <int S>
 GroupedFamily vectorized_family(AxisMap map, std::int64_t width) {
@@ -104,69 +101,117 @@ void launch_family(const GroupedTable& table, cudaStream_t stream, bool overlap)
     launch_overlapping(transform_grouped_kernel<FamilyBodies>, dim3(blocks), dim3(vectorized_threads), 0, stream, overlap, table);
 }
 
+/// The host side of one grouped call: its images sorted into families, and where each family's two arrays
+/// go in one block of bytes (images, then first tiles).
+struct GroupedFamilies {
+    FamilyTable table[grouped_families];
+    bool tiles_aligned = true;
+    std::size_t offsets[grouped_families][2]{};
+    std::size_t bytes = 0;
+
+    template <int S>
+    void sort(const GroupedTransform* images, std::size_t count) {
+        for (FamilyTable& family : table) family.clear();
+        tiles_aligned = true;
+        for (std::size_t i = 0; i < count; ++i) {
+            const GroupedTransform& g = images[i];
+            const AxisMap map = axis_map(g.orientation);
+            // Every plane of a stack is where the first is, plane strides further on: they must keep its alignment.
+            const bool planes_on_vectors = g.planes == 1 || (g.src_plane_stride % vector_bytes == 0 && g.dst_plane_stride % vector_bytes == 0);
+            if (!vectorized_applies(g.src, g.dst, map) || !planes_on_vectors) {
+                table[family_tiles].add(g, map, GroupedTiles<AlignedWord<S>>::tile_shape);
+                tiles_aligned = tiles_aligned && allows_aligned_word(g.src.data, g.src.pitch, S) && allows_aligned_word(g.dst.data, g.dst.pitch, S) &&
+                                (g.planes == 1 || (g.src_plane_stride % natural_alignment(S) == 0 && g.dst_plane_stride % natural_alignment(S) == 0));
+            } else {
+                table[vectorized_family<S>(map, g.src.width)].add(g, map, map.swap_axes ? GroupedTransposes<S>::tile_shape : GroupedMirrors<S>::tile_shape);
+            }
+        }
+        bytes = 0;
+        for (int f = 0; f < grouped_families; ++f) {
+            offsets[f][0] = bytes;
+            bytes += table[f].images.size() * sizeof(GroupedImage);
+            offsets[f][1] = bytes;
+            bytes += table[f].first.size() * sizeof(long long);
+        }
+    }
+
+    /// Every family's arrays into `host` (`bytes` of them).
+    void pack(std::byte* host) const {
+        for (int f = 0; f < grouped_families; ++f) {
+            if (!table[f].images.empty()) {
+                std::memcpy(host + offsets[f][0], table[f].images.data(), table[f].images.size() * sizeof(GroupedImage));
+                std::memcpy(host + offsets[f][1], table[f].first.data(), table[f].first.size() * sizeof(long long));
+            }
+        }
+    }
+
+    /// The tables as the kernels read them, from `device`, where pack's bytes were copied.
+    GroupedTables on_device(const void* device) const {
+        GroupedTables tables;
+        const std::byte* base = static_cast<const std::byte*>(device);
+        for (int f = 0; f < grouped_families; ++f) {
+            tables.family[f] = GroupedTable{reinterpret_cast<const GroupedImage*>(base + offsets[f][0]),
+                                            reinterpret_cast<const long long*>(base + offsets[f][1]), static_cast<int>(table[f].images.size()),
+                                            table[f].total};
+        }
+        tables.tiles_aligned = tiles_aligned;
+        return tables;
+    }
+};
+
+/// One launch per family present, each overlapping the one before (they hold different images).
+template <int S>
+void launch_grouped_tables(const GroupedTables& tables, cudaStream_t stream) {
+    const GroupedTable* family = tables.family;
+    OverlappingLaunches chain;  // the first launch waits for whatever the stream did before (the table's copy)
+    if (family[family_transposes].total_tiles > 0) launch_family<GroupedTransposes<S>>(family[family_transposes], stream, chain.next());
+    if (family[family_mirrors].total_tiles > 0) launch_family<GroupedMirrors<S>>(family[family_mirrors], stream, chain.next());
+    if constexpr (S % vector_bytes != 0) {  // 16-byte pixels are whole vectors at every width
+        if (family[family_shifted_transposes].total_tiles > 0) {
+            launch_family<GroupedTransposes<S, ColumnShift::shifted>>(family[family_shifted_transposes], stream, chain.next());
+        }
+        if (family[family_shifted_mirrors].total_tiles > 0) {
+            launch_family<GroupedMirrors<S, ColumnShift::shifted>>(family[family_shifted_mirrors], stream, chain.next());
+        }
+    }
+    if (family[family_tiles].total_tiles > 0) {  // not visit_pixel_word: its switch would instantiate every width here
+        tables.tiles_aligned ? launch_family<GroupedTiles<AlignedWord<S>>>(family[family_tiles], stream, chain.next())
+                             : launch_family<GroupedTiles<UnalignedWord<S>>>(family[family_tiles], stream, chain.next());
+    }
+}
+
 template <int S>
 void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
     // Kept from call to call by each thread, cleared but not freed: built anew, the tables' vectors grew
     // and were freed on every call, and the host's share of a call rose by 42 ns an image at 1024 images
     // and 63 at 4096 (bench/RESULTS.md, tenth session).
-    thread_local FamilyTable table[grouped_families];
-    for (FamilyTable& family : table) family.clear();
-    bool tiles_aligned = true;  // whether every image on the padded tile allows the aligned word
-    for (std::size_t i = 0; i < count; ++i) {
-        const GroupedTransform& g = images[i];
-        const AxisMap map = axis_map(g.orientation);
-        // Every plane of a stack is where the first is, plane strides further on: they must keep its alignment.
-        const bool planes_on_vectors = g.planes == 1 || (g.src_plane_stride % vector_bytes == 0 && g.dst_plane_stride % vector_bytes == 0);
-        if (!vectorized_applies(g.src, g.dst, map) || !planes_on_vectors) {
-            table[family_tiles].add(g, map, GroupedTiles<AlignedWord<S>>::tile_shape);
-            tiles_aligned = tiles_aligned && allows_aligned_word(g.src.data, g.src.pitch, S) && allows_aligned_word(g.dst.data, g.dst.pitch, S) &&
-                            (g.planes == 1 || (g.src_plane_stride % natural_alignment(S) == 0 && g.dst_plane_stride % natural_alignment(S) == 0));
-        } else {
-            table[vectorized_family<S>(map, g.src.width)].add(g, map, map.swap_axes ? GroupedTransposes<S>::tile_shape : GroupedMirrors<S>::tile_shape);
-        }
-    }
+    thread_local GroupedFamilies families;
+    families.sort<S>(images, count);
     // One allocation for every family's two arrays, filled from one page-locked buffer.
-    std::size_t offsets[grouped_families][2];
-    std::size_t bytes = 0;
-    for (int f = 0; f < grouped_families; ++f) {
-        offsets[f][0] = bytes;
-        bytes += table[f].images.size() * sizeof(GroupedImage);
-        offsets[f][1] = bytes;
-        bytes += table[f].first.size() * sizeof(long long);
-    }
     TableStaging& staging = TableStaging::for_this_thread();
-    std::byte* const host_table = staging.reserve(bytes);
-    for (int f = 0; f < grouped_families; ++f) {
-        if (!table[f].images.empty()) {
-            std::memcpy(host_table + offsets[f][0], table[f].images.data(), table[f].images.size() * sizeof(GroupedImage));
-            std::memcpy(host_table + offsets[f][1], table[f].first.data(), table[f].first.size() * sizeof(long long));
-        }
-    }
+    std::byte* const host_table = staging.reserve(families.bytes);
+    families.pack(host_table);
     void* device_table = nullptr;
-    GPUROTATE_CUDA_CHECK(cudaMallocFromPoolAsync(&device_table, bytes, table_pool(), stream));
-    GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device_table, host_table, bytes, cudaMemcpyHostToDevice, stream));
+    GPUROTATE_CUDA_CHECK(cudaMallocFromPoolAsync(&device_table, families.bytes, table_pool(), stream));
+    GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device_table, host_table, families.bytes, cudaMemcpyHostToDevice, stream));
     staging.copied_on(stream);
-    const auto view = [&](int f) {
-        const std::byte* base = static_cast<const std::byte*>(device_table);
-        return GroupedTable{reinterpret_cast<const GroupedImage*>(base + offsets[f][0]), reinterpret_cast<const long long*>(base + offsets[f][1]),
-                            static_cast<int>(table[f].images.size()), table[f].total};
-    };
-    OverlappingLaunches chain;  // the first launch waits for the table's copy
-    if (table[family_transposes].total > 0) launch_family<GroupedTransposes<S>>(view(family_transposes), stream, chain.next());
-    if (table[family_mirrors].total > 0) launch_family<GroupedMirrors<S>>(view(family_mirrors), stream, chain.next());
-    if constexpr (S % vector_bytes != 0) {  // 16-byte pixels are whole vectors at every width
-        if (table[family_shifted_transposes].total > 0) {
-            launch_family<GroupedTransposes<S, ColumnShift::shifted>>(view(family_shifted_transposes), stream, chain.next());
-        }
-        if (table[family_shifted_mirrors].total > 0) {
-            launch_family<GroupedMirrors<S, ColumnShift::shifted>>(view(family_shifted_mirrors), stream, chain.next());
-        }
-    }
-    if (table[family_tiles].total > 0) {  // not visit_pixel_word: its switch would instantiate every width here
-        tiles_aligned ? launch_family<GroupedTiles<AlignedWord<S>>>(view(family_tiles), stream, chain.next())
-                      : launch_family<GroupedTiles<UnalignedWord<S>>>(view(family_tiles), stream, chain.next());
-    }
+    launch_grouped_tables<S>(families.on_device(device_table), stream);
     GPUROTATE_CUDA_CHECK(cudaFreeAsync(device_table, stream));
+}
+
+/// A plan's tables: built as launch_grouped builds them, copied once into `plan.memory` on the current GPU.
+/// Returns when they are there.
+template <int S>
+void build_grouped_plan(const GroupedTransform* images, std::size_t count, GroupedPlanTables& plan, cudaStream_t stream) {
+    GroupedFamilies families;
+    families.sort<S>(images, count);
+    std::vector<std::byte> host(families.bytes);
+    families.pack(host.data());
+    plan.memory = DeviceBuffer(families.bytes);
+    GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(plan.memory.get(), host.data(), families.bytes, cudaMemcpyHostToDevice, stream));
+    GPUROTATE_CUDA_CHECK(cudaStreamSynchronize(stream));  // `host` goes out of scope
+    plan.tables = families.on_device(plan.memory.get());
+    plan.pixel_bytes = S;
 }
 
 /// A batch of one size with an element per image (transform_device_batch_elements): the images sorted

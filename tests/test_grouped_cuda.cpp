@@ -11,7 +11,9 @@
 #include <cuda_runtime.h>
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <random>
+#include <utility>
 
 using gpurotate::Orientation;
 
@@ -92,7 +94,7 @@ TEST_CASE("a grouped image may be a stack of planes (a CHW sample): every plane 
     REQUIRE_CUDA(cudaStreamDestroy(stream));
 }
 
-TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own element, exactly") {
+TEST_CASE("a grouped launch, per call and from a plan, transforms images of mixed sizes, each by its own element, exactly") {
     cudaStream_t stream = nullptr;
     REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     const test_support::Size sizes[] = {{1, 1}, {7, 3}, {3, 7}, {64, 64}, {33, 31}, {257, 129}, {1, 300}, {300, 1}, {640, 480}, {1001, 300}, {1024, 768}};
@@ -117,28 +119,60 @@ TEST_CASE("a grouped launch transforms images of mixed sizes, each by its own el
                 const std::size_t src_pitch = pitch_of(c.src.view().row_bytes()), dst_pitch = pitch_of(c.expected.view().row_bytes());
                 c.d_src = test_support::upload(c.src, src_pitch, offset, stream);
                 REQUIRE_CUDA(cudaMalloc(&c.d_dst, offset + dst_pitch * static_cast<std::size_t>(c.expected.height())));
-                // The poison goes on the test's stream as well: the legacy stream would not be ordered before the launch.
-                REQUIRE_CUDA(cudaMemsetAsync(c.d_dst, 0xa5, offset + dst_pitch * static_cast<std::size_t>(c.expected.height()), stream));
                 c.item = {gpurotate::ConstImageView(c.d_src + offset, c.src.width(), c.src.height(), src_pitch, format),
                           gpurotate::ImageView{c.d_dst + offset, c.expected.width(), c.expected.height(), dst_pitch, format}, o};
                 items.push_back(c.item);
             }
-            gpurotate::transform_device_grouped(items, stream);
-            REQUIRE_CUDA(cudaStreamSynchronize(stream));
+            // Every output poisoned (on the test's stream: the legacy stream would not be ordered before the launch),
+            // the work done by `run`, every output checked against `expected`.
+            const auto run_and_check = [&](const char* how, const std::function<void()>& run) {
+                for (DeviceCase& c : cases) {
+                    REQUIRE_CUDA(cudaMemsetAsync(c.item.dst.data, 0xa5, c.item.dst.pitch * static_cast<std::size_t>(c.expected.height()), stream));
+                }
+                run();
+                REQUIRE_CUDA(cudaStreamSynchronize(stream));
+                for (DeviceCase& c : cases) {
+                    gpurotate::Image out(c.expected.width(), c.expected.height(), format);
+                    REQUIRE_CUDA(cudaMemcpy2D(out.data(), out.view().row_bytes(), c.item.dst.data, c.item.dst.pitch, out.view().row_bytes(),
+                                              static_cast<std::size_t>(out.height()), cudaMemcpyDeviceToHost));
+                    CAPTURE(how);
+                    CAPTURE(gpurotate::to_string(format));
+                    CAPTURE(layout);
+                    CAPTURE(c.src.width());
+                    CAPTURE(c.src.height());
+                    CAPTURE(gpurotate::name(c.item.orientation));
+                    CHECK(test_support::first_difference(out.view(), c.expected.view()) == -1);
+                }
+            };
+            run_and_check("one call", [&] { gpurotate::transform_device_grouped(items, stream); });
+            // A plan made once runs the same work, and reads the pixels the sources hold at each run.
+            const gpurotate::GroupedPlan plan(items, stream);
+            CHECK(plan.size() == items.size());
+            run_and_check("plan, first run", [&] { plan.run(stream); });
             for (DeviceCase& c : cases) {
-                gpurotate::Image out(c.expected.width(), c.expected.height(), format);
-                REQUIRE_CUDA(cudaMemcpy2D(out.data(), out.view().row_bytes(), c.item.dst.data, c.item.dst.pitch, out.view().row_bytes(),
-                                          static_cast<std::size_t>(out.height()), cudaMemcpyDeviceToHost));
-                CAPTURE(gpurotate::to_string(format));
-                CAPTURE(layout);
-                CAPTURE(c.src.width());
-                CAPTURE(c.src.height());
-                CAPTURE(gpurotate::name(c.item.orientation));
-                CHECK(test_support::first_difference(out.view(), c.expected.view()) == -1);
+                c.src = test_support::random_image(c.src.width(), c.src.height(), format, static_cast<std::uint32_t>(random()));
+                c.expected = reference::transform(c.src, c.item.orientation);
+                REQUIRE_CUDA(cudaMemcpy2DAsync(const_cast<std::byte*>(c.item.src.data), c.item.src.pitch, c.src.data(), c.src.view().pitch,
+                                               c.src.view().row_bytes(), static_cast<std::size_t>(c.src.height()), cudaMemcpyHostToDevice, stream));
+            }
+            run_and_check("plan, new pixels", [&] { plan.run(stream); });
+            for (DeviceCase& c : cases) {
                 REQUIRE_CUDA(cudaFree(c.d_src));
                 REQUIRE_CUDA(cudaFree(c.d_dst));
             }
         }
+    }
+    // A plan moved from is refused, not run.
+    {
+        gpurotate::PixelFormat u8{gpurotate::SampleType::u8, 1};
+        std::byte* d = nullptr;
+        REQUIRE_CUDA(cudaMalloc(&d, 256));
+        gpurotate::GroupedPlan plan({{gpurotate::ConstImageView(d, 8, 8, 16, u8), gpurotate::ImageView{d + 128, 8, 8, 16, u8}, Orientation::rot90}}, stream);
+        const gpurotate::GroupedPlan moved = std::move(plan);
+        CHECK(test_support::code_of([&] { plan.run(stream); }) == gpurotate::ErrorCode::usage);  // NOLINT(bugprone-use-after-move)
+        moved.run(stream);
+        REQUIRE_CUDA(cudaStreamSynchronize(stream));
+        REQUIRE_CUDA(cudaFree(d));
     }
     REQUIRE_CUDA(cudaStreamDestroy(stream));
 }

@@ -250,6 +250,9 @@ TEST_CASE("transform refuses bad arguments with usage errors") {
               gpurotate::transform_device_grouped({{src.view(), rotated.view(), Orientation::rot90}, {grey.view(), grey_out.view(), Orientation::flip_h}},
                                                   nullptr);
           }) == gpurotate::ErrorCode::usage);  // two pixel widths
+    // A plan checks them the same way, before any GPU work; a plan moved from has nothing to run.
+    CHECK(code_of([&] { gpurotate::GroupedPlan({}, nullptr); }) == gpurotate::ErrorCode::usage);
+    CHECK(code_of([&] { gpurotate::GroupedPlan({{src.view(), wrong_size.view(), Orientation::rot90}}, nullptr); }) == gpurotate::ErrorCode::usage);
 }
 
 TEST_CASE("an unqualified transform of two mutable views calls gpurotate's, not std::transform") {

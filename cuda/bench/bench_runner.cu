@@ -26,9 +26,9 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
-#include <optional>
 #include <iomanip>
 #include <iterator>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <tuple>
@@ -591,18 +591,21 @@ private:
     cudaGraphExec_t exec_ = nullptr;
 };
 
-// Images of mixed sizes in one grouped launch, against one `auto` launch per image (enqueued one by one,
-// and replayed from a CUDA graph) and against one device-to-device copy of the same bytes. Every image verified; GB/s counts the bytes read and written.
-std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vector<Extent>& chosen_sizes, PixelFormat format, Orientation o,
-                               std::ostream& notes) {
+// Images of mixed sizes in one grouped launch (per call, and from a plan made once), against one `auto` launch
+// per image (enqueued one by one, and replayed from a CUDA graph) and against one device-to-device copy of the
+// same bytes. `one_element` for every image, or without it the 8 elements in turn, image after image. Every
+// image verified; GB/s counts the bytes read and written.
+std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vector<Extent>& chosen_sizes, PixelFormat format,
+                               std::optional<Orientation> one_element, std::ostream& notes) {
     static const std::vector<Extent> mixed = {{64, 64}, {128, 96}, {256, 256}, {320, 240}, {512, 384}, {640, 480}, {800, 600}, {1024, 768}};
     const std::vector<Extent>& sizes = chosen_sizes.empty() ? mixed : chosen_sizes;
     std::vector<DeviceImage> srcs, dsts, expected;
     std::vector<GroupedTransform> items;
     double bytes = 0;
+    const auto element_of = [&](int i) { return one_element ? *one_element : all_orientations[i % 8]; };
     for (int i = 0; i < count; ++i) {
         const Extent e = sizes[static_cast<std::size_t>(i) % sizes.size()];
-        const Extent out = output_extent(o, e);
+        const Extent out = output_extent(element_of(i), e);
         srcs.emplace_back(e.width, e.height, format);
         dsts.emplace_back(out.width, out.height, format);
         expected.emplace_back(out.width, out.height, format);
@@ -612,8 +615,8 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
         bytes += 2.0 * static_cast<double>(srcs.back().view.row_bytes()) * static_cast<double>(e.height);
     }
     for (int i = 0; i < count; ++i) {  // the expected outputs, by the single-image launcher the tests check
-        detail::transform_device_cuda(srcs[i].view, expected[i].view, axis_map(o), CudaKernel::automatic, harness.stream());
-        items.push_back({srcs[i].view, dsts[i].view, o});
+        detail::transform_device_cuda(srcs[i].view, expected[i].view, axis_map(element_of(i)), CudaKernel::automatic, harness.stream());
+        items.push_back({srcs[i].view, dsts[i].view, element_of(i)});
     }
     const auto verify = [&](const std::function<void()>& launch) {
         for (auto& d : dsts) GPUROTATE_CUDA_CHECK(cudaMemsetAsync(d.view.data, 0, d.bytes(), harness.stream()));
@@ -626,29 +629,34 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     const std::size_t total = static_cast<std::size_t>(bytes / 2);
     DeviceBuffer copy_src(total), copy_dst(total);
     const auto per_image = [&] {
-        for (const auto& g : items) detail::transform_device_cuda(g.src, g.dst, axis_map(o), CudaKernel::automatic, harness.stream());
+        for (const auto& g : items) detail::transform_device_cuda(g.src, g.dst, axis_map(g.orientation), CudaKernel::automatic, harness.stream());
     };
     // The same per-image launches captured once into a CUDA graph and replayed: what graphs save of the
     // launch overhead, next to what one grouped launch saves.
     const CapturedGraph graph(harness.stream(), per_image);
     const auto grouped = [&] { detail::transform_device_grouped_cuda(items.data(), items.size(), harness.stream()); };
+    const GroupedPlan plan(items, harness.stream());
+    const auto planned = [&] { plan.run(harness.stream()); };
     const std::vector<std::pair<std::string, std::function<void()>>> variants = {
         {"memcpy-d2d", [&] { GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), copy_src.get(), total, cudaMemcpyDeviceToDevice, harness.stream())); }},
         {"grouped", grouped},
+        {"grouped-plan", planned},
         {"auto-per-image", per_image},
         {"per-image-graph", [&] { graph.launch(harness.stream()); }}};
     // The median times a call from an event recorded before it, so the host's share counts where the GPU
     // has nothing else to do meanwhile; the loop column times calls back to back, where it overlaps the
     // previous call's kernels.
-    notes << to_string(format) << " " << name(o) << " x" << count << ": the host's share of one grouped call (table built and copied, "
-          << "launches) " << std::fixed << std::setprecision(1) << harness.median_host_us(grouped) << " us\n";
+    const std::string element_name = one_element ? std::string(name(*one_element)) : "per-image";
+    notes << to_string(format) << " " << element_name << " x" << count << ": the host's share of one grouped call (table built and copied, "
+          << "launches) " << std::fixed << std::setprecision(1) << harness.median_host_us(grouped) << " us; of one planned run "
+          << harness.median_host_us(planned) << " us\n";
     const std::string sizes_name = sizes.size() > 1 ? "mixed" : std::to_string(sizes.front().width) + "x" + std::to_string(sizes.front().height);
     std::vector<Row> rows;
     for (const auto& [kernel_name, launch] : variants) {
         const bool ceiling = kernel_name == "memcpy-d2d";
         rows.push_back(timed_row(harness, kernel_name, ceiling ? "ceiling" : "production", ceiling || verify(launch), launch, bytes));
         rows.back().type = to_string(format);
-        rows.back().op = std::string(name(o)) + " x" + std::to_string(count) + " " + sizes_name;
+        rows.back().op = element_name + " x" + std::to_string(count) + " " + sizes_name;
     }
     return rows;
 }
@@ -698,7 +706,10 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         for (const PixelFormat format : types) {
             std::vector<Row> rows;
             std::ostringstream notes;
-            for (const Orientation o : ops) {
+            // Each element for every image, then the 8 in turn (an element per image, as random augmentation has).
+            std::vector<std::optional<Orientation>> elements(ops.begin(), ops.end());
+            elements.push_back(std::nullopt);
+            for (const std::optional<Orientation> o : elements) {
                 for (Row& row : bench_grouped(harness, options.grouped, options.grouped_sizes, format, o, notes)) {
                     all_verified = all_verified && row.verified;
                     rows.push_back(row);

@@ -10,27 +10,13 @@
 // transpose_tile32_padded.cuh for images the vectorized alignment rule excludes.
 // Within a family each image runs its own element (its mirror bits pick one of four bodies).
 
+#include "grouped_tables.cuh"
 #include "kernels/transpose_tile32_padded.cuh"
 #include "kernels/vectorized.cuh"
 
 #include <cstdint>
 
 namespace gpurotate::detail {
-
-struct GroupedImage {
-    TransformArgs args;  ///< the first plane's; src_image_stride and dst_image_stride step to the next
-    int mirrors;  ///< 1: mirror x, 2: mirror y (the body within the family)
-    int tiles_x;  ///< tile columns of its output, in its family's tile shape
-    int plane_tiles;  ///< tiles of one plane (tiles_x * args.tiles_y); the image's tiles run plane after plane
-};
-
-/// One launch's table, in device memory: one GroupedImage and first tile per image.
-struct GroupedTable {
-    const GroupedImage* images;
-    const long long* first_tile;  ///< ascending; image i owns tiles [first_tile[i], first_tile[i + 1])
-    int count;
-    long long total_tiles;
-};
 
 constexpr int most_of(int a, int b) { return a > b ? a : b; }
 

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,35 @@ struct GroupedTransform {
 /// sizes run as one large job. No image's destination may overlap any image's source: the images' blocks
 /// run in no set order. Returns without synchronising. Throws `Error` (usage) for bad arguments.
 void transform_device_grouped(const std::vector<GroupedTransform>& images, CUstream_st* stream);
+
+/// A grouped transform prepared once and run many times: what `transform_device_grouped` does on every call
+/// (checking the images, sorting them into kernel families, building their table and copying it to the GPU)
+/// is done when the plan is made, so each `run` only enqueues the launches (one per kernel family present).
+/// For a pipeline that transforms the same buffers again and again (a training loop's fixed batch buffers,
+/// each refilled before the run): the plan keeps the views' pointers, not their pixels. The host's share of a
+/// call for 1024 images falls from tens of microseconds to a few.
+class GroupedPlan {
+public:
+    /// Checks `images` as `transform_device_grouped` does (throws `Error` (usage)), builds their table and
+    /// copies it to the current GPU on `stream`; returns when it is there. The images' memory must outlive
+    /// every run; the plan holds a little device memory (about 130 bytes an image) until it is destroyed.
+    GroupedPlan(const std::vector<GroupedTransform>& images, CUstream_st* stream);
+    ~GroupedPlan();
+    GroupedPlan(GroupedPlan&&) noexcept;
+    GroupedPlan& operator=(GroupedPlan&&) noexcept;
+    GroupedPlan(const GroupedPlan&) = delete;
+    GroupedPlan& operator=(const GroupedPlan&) = delete;
+
+    /// Transforms every image of the plan, as `transform_device_grouped` would, on `stream`; returns without
+    /// synchronising. The GPU current when the plan was made must be current (throws `Error` (usage) if not).
+    void run(CUstream_st* stream) const;
+    /// The images in the plan.
+    std::size_t size() const noexcept;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 /// One output of a multi-output transform: the element to apply and the view its pixels go to.
 struct TransformTarget {

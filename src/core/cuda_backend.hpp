@@ -57,6 +57,18 @@ void transform_device_vectorized_variant(ConstImageView src, ImageView dst, Axis
 /// Enqueues one launch for all `count` images of a grouped transform (arguments already validated).
 void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream);
 
+/// A grouped transform's tables in device memory, built once (cuda/launch_grouped.cu).
+struct GroupedPlanTables;
+struct GroupedPlanTablesDeleter {
+    void operator()(GroupedPlanTables* plan) const noexcept;
+};
+using GroupedPlanHandle = std::unique_ptr<GroupedPlanTables, GroupedPlanTablesDeleter>;
+/// Builds the tables of `count` images (arguments already validated) and copies them to the current GPU on
+/// `stream`; returns when they are there.
+GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream);
+/// Enqueues a plan's launches on `stream`. Throws Error (usage) where another GPU than the plan's is current.
+void run_grouped_plan_cuda(const GroupedPlanTables& plan, CUstream_st* stream);
+
 /// Enqueues a batch of one size with an element per image (arguments already validated).
 void transform_device_batch_elements_cuda(ConstImageView src, ImageView dst, const Orientation* elements, int count, std::size_t src_image_stride,
                                           std::size_t dst_image_stride, CUstream_st* stream);

@@ -183,7 +183,9 @@ void transform_in_place_device(ImageView image, Orientation o, CUstream_st* stre
     if (o != Orientation::identity) detail::transform_in_place_cuda(image, axis_map(o), stream);
 }
 
-void transform_device_grouped(const std::vector<GroupedTransform>& images, CUstream_st* stream) {
+namespace {
+
+void validate_grouped(const std::vector<GroupedTransform>& images) {
     if (images.empty()) throw Error(ErrorCode::usage, "a grouped launch needs at least one image");
     for (const GroupedTransform& g : images) {
         validate_pair(g.src, g.dst, g.orientation);
@@ -197,8 +199,34 @@ void transform_device_grouped(const std::vector<GroupedTransform>& images, CUstr
                                               to_string(g.src.format) + " differ");
         }
     }
+}
+
+}  // namespace
+
+void transform_device_grouped(const std::vector<GroupedTransform>& images, CUstream_st* stream) {
+    validate_grouped(images);
     detail::transform_device_grouped_cuda(images.data(), images.size(), stream);
 }
+
+struct GroupedPlan::Impl {
+    std::size_t size;
+    detail::GroupedPlanHandle tables;
+};
+
+GroupedPlan::GroupedPlan(const std::vector<GroupedTransform>& images, CUstream_st* stream) {
+    validate_grouped(images);
+    impl_.reset(new Impl{images.size(), detail::build_grouped_plan_cuda(images.data(), images.size(), stream)});
+}
+GroupedPlan::~GroupedPlan() = default;
+GroupedPlan::GroupedPlan(GroupedPlan&&) noexcept = default;
+GroupedPlan& GroupedPlan::operator=(GroupedPlan&&) noexcept = default;
+
+void GroupedPlan::run(CUstream_st* stream) const {
+    if (!impl_) throw Error(ErrorCode::usage, "a grouped plan that was moved from has nothing to run");
+    detail::run_grouped_plan_cuda(*impl_->tables, stream);
+}
+
+std::size_t GroupedPlan::size() const noexcept { return impl_ ? impl_->size : 0; }
 
 namespace {
 

@@ -1,0 +1,45 @@
+#pragma once
+// The grouped launch's tables as the GPU reads them, and a plan's copy of them in device memory: the types
+// the grouped kernel (kernels/grouped.cuh), its launcher (launch_grouped.cuh) and the plan's entry points
+// (launch_grouped.cu) share, without the kernels.
+
+#include "check.cuh"
+#include "kernels/pixel_access.cuh"
+
+#include <cstddef>
+
+namespace gpurotate::detail {
+
+struct GroupedImage {
+    TransformArgs args;  ///< the first plane's; src_image_stride and dst_image_stride step to the next
+    int mirrors;  ///< 1: mirror x, 2: mirror y (the body within the family)
+    int tiles_x;  ///< tile columns of its output, in its family's tile shape
+    int plane_tiles;  ///< tiles of one plane (tiles_x * args.tiles_y); the image's tiles run plane after plane
+};
+
+/// One launch's table, in device memory: one GroupedImage and first tile per image.
+struct GroupedTable {
+    const GroupedImage* images;
+    const long long* first_tile;  ///< ascending; image i owns tiles [first_tile[i], first_tile[i + 1])
+    int count;
+    long long total_tiles;
+};
+
+// Images whose mirrored source columns are loaded shifted have families of their own (grouped.cuh).
+enum GroupedFamily { family_transposes, family_shifted_transposes, family_mirrors, family_shifted_mirrors, family_tiles, grouped_families };
+
+/// Every family's table of one grouped call (total_tiles 0 where the call has none of its images).
+struct GroupedTables {
+    GroupedTable family[grouped_families]{};
+    bool tiles_aligned = true;  ///< whether every image on the padded tile allows the aligned word
+};
+
+/// A GroupedPlan's tables, built once and kept in device memory on the GPU that was current then.
+struct GroupedPlanTables {
+    int device = 0;
+    int pixel_bytes = 0;
+    DeviceBuffer memory;
+    GroupedTables tables;
+};
+
+}  // namespace gpurotate::detail
