@@ -15,20 +15,23 @@ struct GroupedImage {
     int mirrors;  ///< 1: mirror x, 2: mirror y (the body within the family)
     int tiles_x;  ///< tile columns of its output, in its family's tile shape
     int plane_tiles;  ///< tiles of one plane (tiles_x * args.tiles_y); the image's tiles run plane after plane
+    int tiles;  ///< all its tiles (plane_tiles * planes)
 };
 
-/// One launch's table, in device memory: one GroupedImage and first tile per image.
+/// One launch's table, in device memory: one GroupedImage and first work item per image. A work item is
+/// tiles_per_item consecutive tiles of one image (fewer at its end), run by one block one after another.
 struct GroupedTable {
     const GroupedImage* images;
-    const long long* first_tile;  ///< ascending; image i owns tiles [first_tile[i], first_tile[i + 1])
+    const long long* first_item;  ///< ascending; image i owns items [first_item[i], first_item[i + 1])
     int count;
-    long long total_tiles;
+    int tiles_per_item;
+    long long total_items;
 };
 
 // Images whose mirrored source columns are loaded shifted have families of their own (grouped.cuh).
 enum GroupedFamily { family_transposes, family_shifted_transposes, family_mirrors, family_shifted_mirrors, family_tiles, grouped_families };
 
-/// Every family's table of one grouped call (total_tiles 0 where the call has none of its images).
+/// Every family's table of one grouped call (total_items 0 where the call has none of its images).
 struct GroupedTables {
     GroupedTable family[grouped_families]{};
     bool tiles_aligned = true;  ///< whether every image on the padded tile allows the aligned word

@@ -109,9 +109,9 @@ void launch_tiled(const Launch& l, CudaKernel kernel, bool aligned_word);
 template <int S>
 void launch_in_place(ImageView image, AxisMap map, bool aligned_word, cudaStream_t stream);
 
-/// The grouped launch of `count` images of S-byte pixels (launch_grouped.cuh).
+/// The grouped launch of `count` images of S-byte pixels (launch_grouped.cuh); `tiles_per_item` 0 for the default.
 template <int S>
-void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream);
+void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream, int tiles_per_item);
 
 struct GroupedPlanTables;
 struct GroupedTables;

@@ -36,10 +36,22 @@ GroupedFamily vectorized_family(AxisMap map, std::int64_t width) {
     return shifted ? family_shifted_mirrors : family_mirrors;
 }
 
+/// Tiles of one image a block of the grouped kernel runs one after another (a work item): the image's search
+/// and arguments are loaded once for them all, which pays only where a tile is small. The `grouped-N-tiles`
+/// study rows (H200, 1024 mixed images, bench/RESULTS.md, twenty-fifth session): the 16-byte transposes, whose
+/// tile is 8 pixels by 32 rows, 70.5% of copy at 1, 80.2 at 2, 81.7 at 4; the 8-byte ones 82.0 at 1, 86.1 at 2,
+/// 81.2 at 4; every other width and every mirror best at 1 (u8c1 rot90 70.4 at 1, 65.9 at 2; f32c4 flip-h 91.4
+/// at 1, 89.4 at 2).
+constexpr int grouped_tiles_per_item(int pixel_bytes, GroupedFamily family) {
+    const bool transposes = family == family_transposes || family == family_shifted_transposes;
+    return !transposes ? 1 : pixel_bytes == 16 ? 4 : pixel_bytes == 8 ? 2 : 1;
+}
+
 struct FamilyTable {
     std::vector<GroupedImage> images;
     std::vector<long long> first;
     long long total = 0;
+    int tiles_per_item = 1;
 
     void add(const GroupedTransform& g, AxisMap map, Extent tile) {
         const int tiles_x = static_cast<int>((g.dst.width + tile.width - 1) / tile.width);
@@ -48,15 +60,17 @@ struct FamilyTable {
         if (tiles >= (1LL << 31)) throw Error(ErrorCode::usage, "a grouped image of " + std::to_string(tiles) + " tiles (fewer than 2^31)");
         images.push_back({TransformArgs{g.src.data, g.src.pitch, g.dst.data, g.dst.pitch, g.src.extent(), static_cast<int>(g.dst.width),
                                         static_cast<int>(g.dst.height), map, tiles_y, g.src_plane_stride, g.dst_plane_stride},
-                          (map.mirror_x ? 1 : 0) + (map.mirror_y ? 2 : 0), tiles_x, tiles_x * tiles_y});
+                          (map.mirror_x ? 1 : 0) + (map.mirror_y ? 2 : 0), tiles_x, tiles_x * tiles_y, static_cast<int>(tiles)});
         first.push_back(total);
-        total += tiles;
+        total += (tiles + tiles_per_item - 1) / tiles_per_item;
     }
 
-    void clear() {
+    /// Empty, with work items of `tiles` tiles.
+    void clear(int tiles) {
         images.clear();
         first.clear();
         total = 0;
+        tiles_per_item = tiles;
     }
 };
 
@@ -97,7 +111,7 @@ private:
 /// different images).
 template <class FamilyBodies>
 void launch_family(const GroupedTable& table, cudaStream_t stream, bool overlap) {
-    const unsigned blocks = static_cast<unsigned>(std::min<long long>(table.total_tiles, 1LL << 30));
+    const unsigned blocks = static_cast<unsigned>(std::min<long long>(table.total_items, 1LL << 30));
     launch_overlapping(transform_grouped_kernel<FamilyBodies>, dim3(blocks), dim3(vectorized_threads), 0, stream, overlap, table);
 }
 
@@ -109,9 +123,12 @@ struct GroupedFamilies {
     std::size_t offsets[grouped_families][2]{};
     std::size_t bytes = 0;
 
+    /// `tiles_per_item`: 0 for grouped_tiles_per_item.
     template <int S>
-    void sort(const GroupedTransform* images, std::size_t count) {
-        for (FamilyTable& family : table) family.clear();
+    void sort(const GroupedTransform* images, std::size_t count, int tiles_per_item) {
+        for (int f = 0; f < grouped_families; ++f) {
+            table[f].clear(tiles_per_item > 0 ? tiles_per_item : grouped_tiles_per_item(S, static_cast<GroupedFamily>(f)));
+        }
         tiles_aligned = true;
         for (std::size_t i = 0; i < count; ++i) {
             const GroupedTransform& g = images[i];
@@ -152,7 +169,7 @@ struct GroupedFamilies {
         for (int f = 0; f < grouped_families; ++f) {
             tables.family[f] = GroupedTable{reinterpret_cast<const GroupedImage*>(base + offsets[f][0]),
                                             reinterpret_cast<const long long*>(base + offsets[f][1]), static_cast<int>(table[f].images.size()),
-                                            table[f].total};
+                                            table[f].tiles_per_item, table[f].total};
         }
         tables.tiles_aligned = tiles_aligned;
         return tables;
@@ -164,29 +181,30 @@ template <int S>
 void launch_grouped_tables(const GroupedTables& tables, cudaStream_t stream) {
     const GroupedTable* family = tables.family;
     OverlappingLaunches chain;  // the first launch waits for whatever the stream did before (the table's copy)
-    if (family[family_transposes].total_tiles > 0) launch_family<GroupedTransposes<S>>(family[family_transposes], stream, chain.next());
-    if (family[family_mirrors].total_tiles > 0) launch_family<GroupedMirrors<S>>(family[family_mirrors], stream, chain.next());
+    if (family[family_transposes].total_items > 0) launch_family<GroupedTransposes<S>>(family[family_transposes], stream, chain.next());
+    if (family[family_mirrors].total_items > 0) launch_family<GroupedMirrors<S>>(family[family_mirrors], stream, chain.next());
     if constexpr (S % vector_bytes != 0) {  // 16-byte pixels are whole vectors at every width
-        if (family[family_shifted_transposes].total_tiles > 0) {
+        if (family[family_shifted_transposes].total_items > 0) {
             launch_family<GroupedTransposes<S, ColumnShift::shifted>>(family[family_shifted_transposes], stream, chain.next());
         }
-        if (family[family_shifted_mirrors].total_tiles > 0) {
+        if (family[family_shifted_mirrors].total_items > 0) {
             launch_family<GroupedMirrors<S, ColumnShift::shifted>>(family[family_shifted_mirrors], stream, chain.next());
         }
     }
-    if (family[family_tiles].total_tiles > 0) {  // not visit_pixel_word: its switch would instantiate every width here
+    if (family[family_tiles].total_items > 0) {  // not visit_pixel_word: its switch would instantiate every width here
         tables.tiles_aligned ? launch_family<GroupedTiles<AlignedWord<S>>>(family[family_tiles], stream, chain.next())
                              : launch_family<GroupedTiles<UnalignedWord<S>>>(family[family_tiles], stream, chain.next());
     }
 }
 
+/// `tiles_per_item`: 0 for grouped_tiles_per_item (the bench's study rows name others).
 template <int S>
-void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
+void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream, int tiles_per_item) {
     // Kept from call to call by each thread, cleared but not freed: built anew, the tables' vectors grew
     // and were freed on every call, and the host's share of a call rose by 42 ns an image at 1024 images
     // and 63 at 4096 (bench/RESULTS.md, tenth session).
     thread_local GroupedFamilies families;
-    families.sort<S>(images, count);
+    families.sort<S>(images, count, tiles_per_item);
     // One allocation for every family's two arrays, filled from one page-locked buffer.
     TableStaging& staging = TableStaging::for_this_thread();
     std::byte* const host_table = staging.reserve(families.bytes);
@@ -204,7 +222,7 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
 template <int S>
 void build_grouped_plan(const GroupedTransform* images, std::size_t count, GroupedPlanTables& plan, cudaStream_t stream) {
     GroupedFamilies families;
-    families.sort<S>(images, count);
+    families.sort<S>(images, count, 0);
     std::vector<std::byte> host(families.bytes);
     families.pack(host.data());
     plan.memory = DeviceBuffer(families.bytes);
@@ -234,7 +252,7 @@ void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation*
                                                              dst.pitch, dst.format},
                                                    elements[k]};
         }
-        launch_grouped<S>(images.data(), images.size(), stream);
+        launch_grouped<S>(images.data(), images.size(), stream, 0);
         return;
     }
     GroupedFamily family_of[8];

@@ -637,12 +637,17 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     const auto grouped = [&] { detail::transform_device_grouped_cuda(items.data(), items.size(), harness.stream()); };
     const GroupedPlan plan(items, harness.stream());
     const auto planned = [&] { plan.run(harness.stream()); };
-    const std::vector<std::pair<std::string, std::function<void()>>> variants = {
+    std::vector<std::pair<std::string, std::function<void()>>> variants = {
         {"memcpy-d2d", [&] { GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), copy_src.get(), total, cudaMemcpyDeviceToDevice, harness.stream())); }},
         {"grouped", grouped},
         {"grouped-plan", planned},
         {"auto-per-image", per_image},
         {"per-image-graph", [&] { graph.launch(harness.stream()); }}};
+    // Study rows: a block runs N tiles of one image one after another (grouped_tiles_per_item is the default).
+    for (const int per_item : {1, 2, 4, 8}) {
+        variants.push_back({"grouped-" + std::to_string(per_item) + "-tiles",
+                            [&items, &harness, per_item] { detail::transform_device_grouped_cuda(items.data(), items.size(), harness.stream(), per_item); }});
+    }
     // The median times a call from an event recorded before it, so the host's share counts where the GPU
     // has nothing else to do meanwhile; the loop column times calls back to back, where it overlaps the
     // previous call's kernels.
@@ -654,7 +659,8 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     std::vector<Row> rows;
     for (const auto& [kernel_name, launch] : variants) {
         const bool ceiling = kernel_name == "memcpy-d2d";
-        rows.push_back(timed_row(harness, kernel_name, ceiling ? "ceiling" : "production", ceiling || verify(launch), launch, bytes));
+        const char* family = ceiling ? "ceiling" : kernel_name.find("-tiles") != std::string::npos ? "study" : "production";
+        rows.push_back(timed_row(harness, kernel_name, family, ceiling || verify(launch), launch, bytes));
         rows.back().type = to_string(format);
         rows.back().op = element_name + " x" + std::to_string(count) + " " + sizes_name;
     }

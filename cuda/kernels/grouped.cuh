@@ -1,7 +1,8 @@
 #pragma once
-// Many images of mixed sizes in one launch. Blocks walk the concatenated list of every image's output
-// tiles; a block finds the image its tile belongs to by a warp-wide search of the table of each image's first
-// tile (8 bytes an image, so it stays in the cache), and runs that image's tile body with its arguments.
+// Many images of mixed sizes in one launch. Blocks walk the concatenated list of every image's work items
+// (runs of consecutive output tiles of one image, grouped_tiles_per_item of them); a block finds the image
+// its item belongs to by a warp-wide search of the table of each image's first item (8 bytes an image, so
+// it stays in the cache), and runs that image's tile body with its arguments on each tile of the item.
 //
 // The launcher splits a group into up to five launches by tile body family, because a kernel's register
 // count is that of its largest body: the vectorized transposes of vectorized.cuh (up to 240 registers
@@ -88,16 +89,16 @@ struct GroupedTiles {
     }
 };
 
-/// The last image whose first tile is at or before tile `t`, searched by a whole warp 32 ways at once: two
+/// The last image whose first item is at or before item `t`, searched by a whole warp 32 ways at once: two
 /// rounds of loads for 1024 images where a binary search waited on ten in a row before the tile's own
 /// loads could go out. Every lane of the warp calls it, with the same `t`, and gets the same answer.
-__device__ __forceinline__ int image_of_tile(const GroupedTable& table, long long t) {
+__device__ __forceinline__ int image_of_item(const GroupedTable& table, long long t) {
     const int lane = static_cast<int>(threadIdx.x % 32);
-    int first = 0, candidates = table.count;  // the answer is in [first, first + candidates); first_tile[first] <= t
+    int first = 0, candidates = table.count;  // the answer is in [first, first + candidates); first_item[first] <= t
     while (candidates > 1) {
         const int stride = (candidates + 31) / 32;
-        const bool at_or_before = lane * stride < candidates && table.first_tile[first + lane * stride] <= t;
-        const int last = 31 - __clz(__ballot_sync(0xffffffffu, at_or_before));  // lane 0 holds: first_tile[first] <= t
+        const bool at_or_before = lane * stride < candidates && table.first_item[first + lane * stride] <= t;
+        const int last = 31 - __clz(__ballot_sync(0xffffffffu, at_or_before));  // lane 0 holds: first_item[first] <= t
         first += last * stride;
         candidates = min(stride, candidates - last * stride);
     }
@@ -122,22 +123,27 @@ template <class Family>
 __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(GroupedTable table) {
     __shared__ alignas(16) unsigned char shared[Family::shared_bytes];
     let_the_next_launch_start();
-    for (long long t = blockIdx.x; t < table.total_tiles; t += gridDim.x) {
-        const int lo = image_of_tile(table, t);
+    for (long long item = blockIdx.x; item < table.total_items; item += gridDim.x) {
+        const int lo = image_of_item(table, item);
         // A copy in registers, not a reference into the table: the compiler cannot tell that the image's
         // stores leave the table alone, so through a reference it reloaded the arguments after every store
         // (about 110 table loads to 16 pixel loads in the 1-byte transpose body): 1024 mixed u8c1 images
         // rotated at 58% of copy against 67-73% now (H100, bench/RESULTS.md, eighth session).
-        GroupedImage image = table.images[lo];
-        const int local = static_cast<int>(t - table.first_tile[lo]);  // an image has fewer than 2^31 tiles: 32-bit division
-        const int plane = local / image.plane_tiles, in_plane = local - plane * image.plane_tiles;
-        image.args.src += static_cast<std::size_t>(plane) * image.args.src_image_stride;
-        image.args.dst += static_cast<std::size_t>(plane) * image.args.dst_image_stride;
-        // Pointers loaded from memory are generic; these let the compiler emit global loads and stores, as
-        // it does for a single image's kernel parameters.
-        __builtin_assume(__isGlobal(image.args.src));
-        __builtin_assume(__isGlobal(image.args.dst));
-        Family::tile(image.mirrors, image.args, in_plane % image.tiles_x, in_plane / image.tiles_x, shared);
+        const GroupedImage image = table.images[lo];
+        // An image has fewer than 2^31 tiles: 32-bit division.
+        const int first = static_cast<int>(item - table.first_item[lo]) * table.tiles_per_item;
+        const int end = min(first + table.tiles_per_item, image.tiles);
+        for (int local = first; local < end; ++local) {
+            const int plane = local / image.plane_tiles, in_plane = local - plane * image.plane_tiles;
+            TransformArgs a = image.args;
+            a.src += static_cast<std::size_t>(plane) * a.src_image_stride;
+            a.dst += static_cast<std::size_t>(plane) * a.dst_image_stride;
+            // Pointers loaded from memory are generic; these let the compiler emit global loads and stores, as
+            // it does for a single image's kernel parameters.
+            __builtin_assume(__isGlobal(a.src));
+            __builtin_assume(__isGlobal(a.dst));
+            Family::tile(image.mirrors, a, in_plane % image.tiles_x, in_plane / image.tiles_x, shared);
+        }
     }
     end_after_the_overlapped_launch();
 }

@@ -55,7 +55,9 @@ void transform_device_vectorized_variant(ConstImageView src, ImageView dst, Axis
                                          CUstream_st* stream, const BatchLayout& batch = {});
 
 /// Enqueues one launch for all `count` images of a grouped transform (arguments already validated).
-void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream);
+/// `tiles_per_item`: tiles of one image a block runs one after another; 0 for the tuned default (the bench's
+/// study rows name others).
+void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream, int tiles_per_item = 0);
 
 /// A grouped transform's tables in device memory, built once (cuda/launch_grouped.cu).
 struct GroupedPlanTables;
