@@ -140,7 +140,7 @@ class GroupedPlan {
 public:
     /// Checks `images` as `transform_device_grouped` does (throws `Error` (usage)), builds their table and
     /// copies it to the current GPU on `stream`; returns when it is there. The images' memory must outlive
-    /// every run; the plan holds a little device memory (about 130 bytes an image) until it is destroyed.
+    /// every run; the plan holds a little device memory (about 120 bytes an image) until it is destroyed.
     GroupedPlan(const std::vector<GroupedTransform>& images, CUstream_st* stream);
     ~GroupedPlan();
     GroupedPlan(GroupedPlan&&) noexcept;
