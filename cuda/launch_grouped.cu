@@ -38,16 +38,21 @@ void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t c
 
 void GroupedPlanTablesDeleter::operator()(GroupedPlanTables* plan) const noexcept {
     if (!plan) return;
-    {
-        SelectDevice select(plan->device);  // its memory belongs to the GPU it was built on
-        plan->memory = DeviceBuffer();
-    }
+    // Its memory belongs to the GPU it was built on; the caller's current GPU is put back after. Unchecked: a
+    // failure to release cannot be thrown from here, and the next checked call reports a sticky error.
+    int current = 0;
+    const bool switched = cudaGetDevice(&current) == cudaSuccess && current != plan->device &&
+                          cudaSetDevice(plan->device) == cudaSuccess;
+    plan->memory = DeviceBuffer();
+    if (switched) GPUROTATE_CUDA_CHECK_NOEXCEPT(cudaSetDevice(current));
     delete plan;
 }
 
 GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
+    int device = 0;
+    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
     GroupedPlanHandle plan(new GroupedPlanTables);
-    GPUROTATE_CUDA_CHECK(cudaGetDevice(&plan->device));
+    plan->device = device;
     with_pixel_width(images[0].src.format.pixel_bytes(),
                      [&](auto width) { build_grouped_plan<decltype(width)::value>(images, count, *plan, stream); });
     return plan;

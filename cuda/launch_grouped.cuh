@@ -39,7 +39,8 @@ GroupedFamily vectorized_family(AxisMap map, std::int64_t width) {
 /// Tiles of one image a block of the grouped kernel runs one after another (a work item): the image's search
 /// and arguments are loaded once for them all, which pays only where a tile is small. The `grouped-N-tiles`
 /// study rows (H200, 1024 mixed images, bench/RESULTS.md, twenty-fifth session): the 16-byte transposes, whose
-/// tile is 8 pixels by 32 rows, 70.5% of copy at 1, 80.2 at 2, 81.7 at 4; the 8-byte ones 82.0 at 1, 86.1 at 2,
+/// output tile is 32 pixels by 8 rows (4 KiB), 70.5% of copy at 1, 80.2 at 2, 81.7 at 4; the 8-byte ones (64 by
+/// 16) 82.0 at 1, 86.1 at 2,
 /// 81.2 at 4; every other width and every mirror best at 1 (u8c1 rot90 70.4 at 1, 65.9 at 2; f32c4 flip-h 91.4
 /// at 1, 89.4 at 2).
 constexpr int grouped_tiles_per_item(int pixel_bytes, GroupedFamily family) {
@@ -116,7 +117,7 @@ void launch_family(const GroupedTable& table, cudaStream_t stream, bool overlap)
 }
 
 /// The host side of one grouped call: its images sorted into families, and where each family's two arrays
-/// go in one block of bytes (images, then first tiles).
+/// go in one block of bytes (images, then first items).
 struct GroupedFamilies {
     FamilyTable table[grouped_families];
     bool tiles_aligned = true;
@@ -227,7 +228,9 @@ void build_grouped_plan(const GroupedTransform* images, std::size_t count, Group
     families.pack(host.data());
     plan.memory = DeviceBuffer(families.bytes);
     GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(plan.memory.get(), host.data(), families.bytes, cudaMemcpyHostToDevice, stream));
-    GPUROTATE_CUDA_CHECK(cudaStreamSynchronize(stream));  // `host` goes out of scope
+    // A run may come on any stream: the table must be on the GPU before the plan is returned (this also waits for
+    // the work enqueued on `stream` before).
+    GPUROTATE_CUDA_CHECK(cudaStreamSynchronize(stream));
     plan.tables = families.on_device(plan.memory.get());
     plan.pixel_bytes = S;
 }

@@ -38,7 +38,7 @@ TEST_CASE("a grouped image may be a stack of planes (a CHW sample): every plane 
         // tile); sizes square and not, so the elements that swap the axes are among them.
         for (const auto& size : {test_support::Size{64, 64}, test_support::Size{33, 17}, test_support::Size{224, 224}}) {
             for (std::size_t stride_extra : {std::size_t{0}, std::size_t{8}}) {
-                const int samples = 5, planes = 3;
+                const int samples = 8, planes = 3;
                 const std::size_t pitch = (static_cast<std::size_t>(size.width) * format.pixel_bytes() + 15) / 16 * 16;
                 const std::size_t out_pitch = (static_cast<std::size_t>(size.height) * format.pixel_bytes() + 15) / 16 * 16;
                 const std::size_t side_bytes = std::max(pitch, out_pitch) * static_cast<std::size_t>(std::max(size.width, size.height));
@@ -51,7 +51,9 @@ TEST_CASE("a grouped image may be a stack of planes (a CHW sample): every plane 
                 std::vector<gpurotate::Image> sources, expected;
                 std::vector<gpurotate::GroupedTransform> items;
                 for (int n = 0; n < samples; ++n) {
-                    const auto o = static_cast<Orientation>(random() % 8);
+                    // Every element at every size: on 33x17 the 8- and 16-byte transposes' work items (2 and 4
+                    // tiles) then cross from one plane into the next.
+                    const auto o = static_cast<Orientation>(n % 8);
                     const gpurotate::Extent e = gpurotate::output_extent(o, {size.width, size.height});
                     for (int p = 0; p < planes; ++p) {
                         sources.push_back(test_support::random_image(size.width, size.height, format, static_cast<std::uint32_t>(random())));
@@ -65,21 +67,30 @@ TEST_CASE("a grouped image may be a stack of planes (a CHW sample): every plane 
                                      gpurotate::ImageView{d_dst + first, e.width, e.height, swaps_axes(o) ? out_pitch : pitch, format}, o, planes,
                                      plane_stride, plane_stride});
                 }
+                const auto check_every_plane = [&](const char* how) {
+                    REQUIRE_CUDA(cudaStreamSynchronize(stream));
+                    for (int i = 0; i < samples * planes; ++i) {
+                        const gpurotate::GroupedTransform& item = items[static_cast<std::size_t>(i / planes)];
+                        gpurotate::Image out(item.dst.width, item.dst.height, format);
+                        REQUIRE_CUDA(cudaMemcpy2D(out.data(), out.view().row_bytes(), d_dst + plane_stride * static_cast<std::size_t>(i),
+                                                  item.dst.pitch, out.view().row_bytes(), static_cast<std::size_t>(out.height()),
+                                                  cudaMemcpyDeviceToHost));
+                        CAPTURE(how);
+                        CAPTURE(gpurotate::to_string(format));
+                        CAPTURE(size.width);
+                        CAPTURE(size.height);
+                        CAPTURE(stride_extra);
+                        CAPTURE(i);
+                        CAPTURE(gpurotate::name(item.orientation));
+                        CHECK(test_support::first_difference(out.view(), expected[static_cast<std::size_t>(i)].view()) == -1);
+                    }
+                };
                 gpurotate::transform_device_grouped(items, stream);
-                REQUIRE_CUDA(cudaStreamSynchronize(stream));
-                for (int i = 0; i < samples * planes; ++i) {
-                    const gpurotate::GroupedTransform& item = items[static_cast<std::size_t>(i / planes)];
-                    gpurotate::Image out(item.dst.width, item.dst.height, format);
-                    REQUIRE_CUDA(cudaMemcpy2D(out.data(), out.view().row_bytes(), d_dst + plane_stride * static_cast<std::size_t>(i), item.dst.pitch,
-                                              out.view().row_bytes(), static_cast<std::size_t>(out.height()), cudaMemcpyDeviceToHost));
-                    CAPTURE(gpurotate::to_string(format));
-                    CAPTURE(size.width);
-                    CAPTURE(size.height);
-                    CAPTURE(stride_extra);
-                    CAPTURE(i);
-                    CAPTURE(gpurotate::name(item.orientation));
-                    CHECK(test_support::first_difference(out.view(), expected[static_cast<std::size_t>(i)].view()) == -1);
-                }
+                check_every_plane("one call");
+                REQUIRE_CUDA(cudaMemsetAsync(d_dst, 0xa5, plane_stride * samples * planes, stream));
+                const gpurotate::GroupedPlan plan(items, stream);
+                plan.run(stream);
+                check_every_plane("plan");
                 REQUIRE_CUDA(cudaFree(d_src));
                 REQUIRE_CUDA(cudaFree(d_dst));
             }
@@ -95,8 +106,9 @@ TEST_CASE("a grouped image may be a stack of planes (a CHW sample): every plane 
 }
 
 TEST_CASE("a grouped launch, per call and from a plan, transforms images of mixed sizes, each by its own element, exactly") {
-    cudaStream_t stream = nullptr;
+    cudaStream_t stream = nullptr, other = nullptr;
     REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    REQUIRE_CUDA(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
     const test_support::Size sizes[] = {{1, 1}, {7, 3}, {3, 7}, {64, 64}, {33, 31}, {257, 129}, {1, 300}, {300, 1}, {640, 480}, {1001, 300}, {1024, 768}};
     std::mt19937 random(42);
     for (const auto& format : test_support::formats_of_every_width()) {
@@ -145,36 +157,50 @@ TEST_CASE("a grouped launch, per call and from a plan, transforms images of mixe
                 }
             };
             run_and_check("one call", [&] { gpurotate::transform_device_grouped(items, stream); });
-            // A plan made once runs the same work, and reads the pixels the sources hold at each run.
+            // A plan made once runs the same work, on any stream, and reads the pixels the sources hold at each run.
             const gpurotate::GroupedPlan plan(items, stream);
             CHECK(plan.size() == items.size());
-            run_and_check("plan, first run", [&] { plan.run(stream); });
+            const auto on_the_other_stream = [&] {
+                REQUIRE_CUDA(cudaStreamSynchronize(stream));  // the poison first
+                plan.run(other);
+                REQUIRE_CUDA(cudaStreamSynchronize(other));
+            };
+            run_and_check("plan, first run", on_the_other_stream);
             for (DeviceCase& c : cases) {
                 c.src = test_support::random_image(c.src.width(), c.src.height(), format, static_cast<std::uint32_t>(random()));
                 c.expected = reference::transform(c.src, c.item.orientation);
                 REQUIRE_CUDA(cudaMemcpy2DAsync(const_cast<std::byte*>(c.item.src.data), c.item.src.pitch, c.src.data(), c.src.view().pitch,
                                                c.src.view().row_bytes(), static_cast<std::size_t>(c.src.height()), cudaMemcpyHostToDevice, stream));
             }
-            run_and_check("plan, new pixels", [&] { plan.run(stream); });
+            run_and_check("plan, new pixels", on_the_other_stream);
             for (DeviceCase& c : cases) {
                 REQUIRE_CUDA(cudaFree(c.d_src));
                 REQUIRE_CUDA(cudaFree(c.d_dst));
             }
         }
     }
-    // A plan moved from is refused, not run.
+    // A plan moved from is refused, not run; the plan it moved to runs.
     {
-        gpurotate::PixelFormat u8{gpurotate::SampleType::u8, 1};
-        std::byte* d = nullptr;
-        REQUIRE_CUDA(cudaMalloc(&d, 256));
-        gpurotate::GroupedPlan plan({{gpurotate::ConstImageView(d, 8, 8, 16, u8), gpurotate::ImageView{d + 128, 8, 8, 16, u8}, Orientation::rot90}}, stream);
+        const gpurotate::PixelFormat u8{gpurotate::SampleType::u8, 1};
+        const gpurotate::Image src = test_support::random_image(8, 8, u8, 5);
+        const gpurotate::Image expected = reference::transform(src, Orientation::rot90);
+        std::byte* d = test_support::upload(src, 16, 0, stream);
+        std::byte* d_out = nullptr;
+        REQUIRE_CUDA(cudaMalloc(&d_out, 128));
+        gpurotate::GroupedPlan plan({{gpurotate::ConstImageView(d, 8, 8, 16, u8), gpurotate::ImageView{d_out, 8, 8, 16, u8}, Orientation::rot90}}, stream);
         const gpurotate::GroupedPlan moved = std::move(plan);
+        CHECK(plan.size() == 0);  // NOLINT(bugprone-use-after-move)
         CHECK(test_support::code_of([&] { plan.run(stream); }) == gpurotate::ErrorCode::usage);  // NOLINT(bugprone-use-after-move)
         moved.run(stream);
+        gpurotate::Image out(8, 8, u8);
+        REQUIRE_CUDA(cudaMemcpy2DAsync(out.data(), out.view().pitch, d_out, 16, 8, 8, cudaMemcpyDeviceToHost, stream));
         REQUIRE_CUDA(cudaStreamSynchronize(stream));
+        CHECK(test_support::first_difference(out.view(), expected.view()) == -1);
         REQUIRE_CUDA(cudaFree(d));
+        REQUIRE_CUDA(cudaFree(d_out));
     }
     REQUIRE_CUDA(cudaStreamDestroy(stream));
+    REQUIRE_CUDA(cudaStreamDestroy(other));
 }
 
 TEST_CASE("a grouped launch of thousands of small images finds every image's tiles") {

@@ -593,7 +593,7 @@ private:
 
 // Images of mixed sizes in one grouped launch (per call, and from a plan made once), against one `auto` launch
 // per image (enqueued one by one, and replayed from a CUDA graph) and against one device-to-device copy of the
-// same bytes. `one_element` for every image, or without it the 8 elements in turn, image after image. Every
+// same bytes. `one_element` for every image, or without it each image its own (every size meets every element). Every
 // image verified; GB/s counts the bytes read and written.
 std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vector<Extent>& chosen_sizes, PixelFormat format,
                                std::optional<Orientation> one_element, std::ostream& notes) {
@@ -602,7 +602,10 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     std::vector<DeviceImage> srcs, dsts, expected;
     std::vector<GroupedTransform> items;
     double bytes = 0;
-    const auto element_of = [&](int i) { return one_element ? *one_element : all_orientations[i % 8]; };
+    // The elements in turn shifted by one at each pass over the sizes, so that every size meets every element.
+    const auto element_of = [&](int i) {
+        return one_element ? *one_element : all_orientations[(i + i / static_cast<int>(sizes.size())) % 8];
+    };
     for (int i = 0; i < count; ++i) {
         const Extent e = sizes[static_cast<std::size_t>(i) % sizes.size()];
         const Extent out = output_extent(element_of(i), e);

@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(G
         const GroupedImage image = table.images[lo];
         // An image has fewer than 2^31 tiles: 32-bit division.
         const int first = static_cast<int>(item - table.first_item[lo]) * table.tiles_per_item;
-        const int end = min(first + table.tiles_per_item, image.tiles);
+        const int end = first + min(table.tiles_per_item, image.tiles - first);  // no int overflow near 2^31 tiles
         for (int local = first; local < end; ++local) {
             const int plane = local / image.plane_tiles, in_plane = local - plane * image.plane_tiles;
             TransformArgs a = image.args;

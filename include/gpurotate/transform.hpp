@@ -139,8 +139,9 @@ void transform_device_grouped(const std::vector<GroupedTransform>& images, CUstr
 class GroupedPlan {
 public:
     /// Checks `images` as `transform_device_grouped` does (throws `Error` (usage)), builds their table and
-    /// copies it to the current GPU on `stream`; returns when it is there. The images' memory must outlive
-    /// every run; the plan holds a little device memory (about 120 bytes an image) until it is destroyed.
+    /// copies it to the current GPU on `stream`; returns when it is there (having waited for the work enqueued
+    /// on `stream` before). The images' memory must outlive every run; the plan holds a little device memory
+    /// (about 110 bytes an image) until it is destroyed, which waits for the GPU's work in flight (cudaFree).
     GroupedPlan(const std::vector<GroupedTransform>& images, CUstream_st* stream);
     ~GroupedPlan();
     GroupedPlan(GroupedPlan&&) noexcept;

@@ -4,6 +4,8 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -47,16 +49,14 @@ public:
             job = &chunk;
             next = 1;
             last = chunks;
-            unfinished = chunks - 1;
+            unfinished.store(chunks - 1, std::memory_order_relaxed);
             ++generation;
         }
         for (std::int64_t i = 1; i < std::min<std::int64_t>(chunks, workers + 1); ++i) wake.notify_one();  // the rest sleep on
         chunk(0);
         while (finish_one()) {
         }
-        std::unique_lock<std::mutex> lock(mutex);
-        done.wait(lock, [&] { return unfinished == 0; });
-        job = nullptr;
+        wait_for_workers();
         return true;
     }
 
@@ -73,6 +73,31 @@ private:
         }
     }
 
+    // Returns when every chunk has finished. The workers' chunks end about when the caller's own did, so the caller
+    // watches the count for a while before it sleeps: sleeping on `done` cost a second wake-up, as long as the
+    // first. 2-core VM, 1920x1080 u8c1 transpose on two threads: the worker started 22-35 us into the call, both
+    // halves took 48-63 us, and the caller, asleep, woke 25-30 us after the worker had finished: 101-127 us, where
+    // one thread took 96 (bench/RESULTS.md, twenty-fifth session). Bounded, so that a worker the system has
+    // descheduled costs a sleeping caller, not a spinning one.
+    void wait_for_workers() {
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::microseconds(500);
+        for (unsigned spins = 0; unfinished.load(std::memory_order_acquire) != 0; ++spins) {
+            if (spins % 64 == 63 && std::chrono::steady_clock::now() > give_up) break;
+            pause();
+        }
+        std::unique_lock<std::mutex> lock(mutex);
+        done.wait(lock, [&] { return unfinished.load(std::memory_order_relaxed) == 0; });
+        job = nullptr;
+    }
+
+    static void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        asm volatile("yield");
+#endif
+    }
+
     // Takes the next chunk not yet taken and runs it; false when none is left.
     bool finish_one() {
         std::int64_t index = 0;
@@ -85,7 +110,8 @@ private:
         }
         (*chunk)(index);
         std::lock_guard<std::mutex> lock(mutex);
-        if (--unfinished == 0) done.notify_one();
+        // Release: whoever sees the count reach 0 (wait_for_workers, without the mutex) sees this chunk's writes.
+        if (unfinished.fetch_sub(1, std::memory_order_release) == 1) done.notify_one();
         return true;
     }
 
@@ -120,7 +146,8 @@ private:
     std::condition_variable wake, done;
     std::uint64_t generation = 0;
     const std::function<void(std::int64_t)>* job = nullptr;
-    std::int64_t next = 0, last = 0, unfinished = 0;
+    std::int64_t next = 0, last = 0;
+    std::atomic<std::int64_t> unfinished{0};  // chunks not yet finished; changed under `mutex`, watched without it
 };
 
 }  // namespace
