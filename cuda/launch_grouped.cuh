@@ -2,8 +2,9 @@
 // The grouped launch: the images sorted into tile body families (vectorized transposes and vectorized
 // mirrors, each with columns aligned or shifted; padded tiles), each family's table to the GPU (one
 // stream-ordered allocation from the library's own memory pool, freed after the kernels), one launch per
-// family present over all its images' tiles. launch_grouped<S> is instantiated one pixel width a
-// translation unit (cuda/instantiate/grouped.cu.in).
+// family present over all its images' tiles; or, for a GroupedPlan, the tables built and copied once
+// (build_grouped_plan) and the launches alone at each run (launch_grouped_tables). The templates are
+// instantiated one pixel width a translation unit (cuda/instantiate/grouped.cu.in).
 
 #include "check.cuh"
 #include "blocks_per_sm_cap.cuh"
@@ -40,9 +41,8 @@ GroupedFamily vectorized_family(AxisMap map, std::int64_t width) {
 /// and arguments are loaded once for them all, which pays only where a tile is small. The `grouped-N-tiles`
 /// study rows (H200, 1024 mixed images, bench/RESULTS.md, twenty-fifth session): the 16-byte transposes, whose
 /// output tile is 32 pixels by 8 rows (4 KiB), 70.5% of copy at 1, 80.2 at 2, 81.7 at 4; the 8-byte ones (64 by
-/// 16) 82.0 at 1, 86.1 at 2,
-/// 81.2 at 4; every other width and every mirror best at 1 (u8c1 rot90 70.4 at 1, 65.9 at 2; f32c4 flip-h 91.4
-/// at 1, 89.4 at 2).
+/// 16) 82.0 at 1, 86.1 at 2, 81.2 at 4; every other width and every mirror best at 1 (u8c1 rot90 70.4 at 1, 65.9
+/// at 2; f32c4 flip-h 91.4 at 1, 89.4 at 2).
 constexpr int grouped_tiles_per_item(int pixel_bytes, GroupedFamily family) {
     const bool transposes = family == family_transposes || family == family_shifted_transposes;
     return !transposes ? 1 : pixel_bytes == 16 ? 4 : pixel_bytes == 8 ? 2 : 1;
