@@ -715,7 +715,7 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         for (const PixelFormat format : types) {
             std::vector<Row> rows;
             std::ostringstream notes;
-            // Each element for every image, then the 8 in turn (an element per image, as random augmentation has).
+            // Each element for every image, then each image its own (as random augmentation has).
             std::vector<std::optional<Orientation>> elements(ops.begin(), ops.end());
             elements.push_back(std::nullopt);
             for (const std::optional<Orientation> o : elements) {
