@@ -2,8 +2,8 @@
 // of its tables; the launcher is launch_grouped.cuh.
 
 #include "check.cuh"
-#include "grouped_tables.cuh"
 #include "device_query.cuh"
+#include "grouped_tables.cuh"
 #include "launch.cuh"
 #include "pixel_width_dispatch.cuh"
 
