@@ -59,8 +59,11 @@ TEST_CASE("a grouped image may be a stack of planes (a CHW sample): every plane 
                         sources.push_back(test_support::random_image(size.width, size.height, format, static_cast<std::uint32_t>(random())));
                         expected.push_back(reference::transform(sources.back(), o));
                         const std::size_t at = plane_stride * static_cast<std::size_t>(n * planes + p);
-                        REQUIRE_CUDA(cudaMemcpy2D(d_src + at, pitch, sources.back().data(), sources.back().view().row_bytes(),
-                                                  sources.back().view().row_bytes(), static_cast<std::size_t>(size.height), cudaMemcpyHostToDevice));
+                        // On the launches' stream: a blocking copy from pageable memory may return before its DMA has
+                        // landed, and the non-blocking stream would not wait for it (the last plane once read stale).
+                        REQUIRE_CUDA(cudaMemcpy2DAsync(d_src + at, pitch, sources.back().data(), sources.back().view().row_bytes(),
+                                                       sources.back().view().row_bytes(), static_cast<std::size_t>(size.height),
+                                                       cudaMemcpyHostToDevice, stream));
                     }
                     const std::size_t first = plane_stride * static_cast<std::size_t>(n * planes);
                     items.push_back({gpurotate::ConstImageView(d_src + first, size.width, size.height, pitch, format),
