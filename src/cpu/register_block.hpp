@@ -174,15 +174,14 @@ inline LaneVector<LaneBytes> reverse_lanes(LaneVector<LaneBytes> v) {
     return reversed(v, std::make_index_sequence<lanes<LaneBytes>>{});
 }
 
-/// Whether pixels of `bytes` reverse three vectors at a time (`reverse_pixels_of_three`): 6- and 12-byte
-/// pixels, three 2- or 4-byte lanes each, 8 or 4 of them in 48 bytes (2-byte lanes gathered from three
-/// vectors need a byte shuffle; 4-byte lanes move with SSE2's own shuffles).
-constexpr bool reverses_in_three_vectors(std::size_t bytes) { return (bytes == 6 && has_byte_shuffle) || bytes == 12; }
-
-/// Whether 3-byte pixels can reverse three vectors at a time too (16 of them in 48 bytes, in 1-byte lanes):
-/// slower than spreading them into 4-byte lanes, but each store then fills a whole vector of its own, which a
-/// streaming store needs (spread pixels are stored 12 bytes apart, each store overlapping the next).
-constexpr bool reverses_three_byte_pixels_in_three_vectors() { return has_byte_shuffle; }
+/// Whether pixels of `bytes` reverse three vectors at a time (`reverse_pixels_of_three`): 3-, 6- and 12-byte
+/// pixels, three 1-, 2- or 4-byte lanes each, 16, 8 or 4 of them in 48 bytes (1- and 2-byte lanes gathered
+/// from three vectors need a byte shuffle; 4-byte lanes move with SSE2's own shuffles). Each store then fills
+/// a vector of its own. 3-byte pixels spread into 4-byte lanes took one byte shuffle per 4 pixels, against 6
+/// per 16 here, but were stored 12 bytes apart, each store overlapping the next and one in four split across
+/// two cache lines: a 1920x1080 RGB8 flip-h took 0.40-0.45 ms so on one thread of the 2-core VM, and 0.21-0.27
+/// three vectors at a time (bench/RESULTS.md, twenty-sixth session).
+constexpr bool reverses_in_three_vectors(std::size_t bytes) { return ((bytes == 3 || bytes == 6) && has_byte_shuffle) || bytes == 12; }
 
 namespace shuffle_index {
 // Lane j of the reversal of three vectors of N lanes holding 3-lane pixels: lane j % 3 of pixel

@@ -79,21 +79,6 @@ void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
             std::memcpy(out + x, &eight, 8);
         }
     }
-    if constexpr (simd::reverses_in_vectors(Bytes)) {
-        constexpr std::int64_t k = simd::lanes<simd::lane_bytes(Bytes)>;
-        constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
-        constexpr auto pixel = static_cast<std::int64_t>(Bytes);
-        // A vector read past the pixels it needs (3-byte pixels) must stay in the row: the first
-        // output pixels, from the row's end, go one by one.
-        const std::int64_t first_loadable = std::min(width, (vector - k * pixel + pixel - 1) / pixel);
-        // Indices, not a pointer walked backwards: one step past the row's first pixel would point before
-        // the buffer (undefined; clang's UBSan reports it).
-        for (; x < first_loadable; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
-        for (; x + k <= width && x * pixel + vector <= width * pixel; x += k) {
-            simd::store_pixels<Bytes>(out + x * Bytes,
-                                      simd::reverse_lanes<simd::lane_bytes(Bytes)>(simd::load_pixels<Bytes>(in + (width - x - k) * Bytes)));
-        }
-    }
     if constexpr (simd::reverses_in_three_vectors(Bytes)) {
         using V = simd::LaneVector<Bytes / 3>;
         constexpr auto vector = static_cast<std::int64_t>(simd::vector_bytes);
@@ -103,23 +88,25 @@ void reverse_row(std::byte* out, const std::byte* in, std::int64_t width) {
             const std::array<V, 3> reversed = simd::reverse_pixels_of_three<V>({simd::load<V>(from), simd::load<V>(from + vector), simd::load<V>(from + 2 * vector)});
             for (std::int64_t i = 0; i < 3; ++i) simd::store(out + x * Bytes + i * vector, reversed[static_cast<std::size_t>(i)]);
         }
+    } else if constexpr (simd::reverses_in_vectors(Bytes)) {
+        constexpr std::int64_t k = simd::lanes<Bytes>;
+        // Indices, not a pointer walked backwards: one step past the row's first pixel would point before
+        // the buffer (undefined; clang's UBSan reports it).
+        for (; x + k <= width; x += k) simd::store(out + x * Bytes, simd::reverse_lanes<Bytes>(simd::load<simd::LaneVector<Bytes>>(in + (width - x - k) * Bytes)));
     }
     for (; x < width; ++x) copy_pixel<Bytes>(out + x * Bytes, in + (width - 1 - x) * Bytes);
 }
 
 // ------------------------------------------------ the same, streaming (outputs past the caches)
-// A streaming store must fill a whole aligned vector: pixels of a vector lane reverse one vector at a time (not
-// 3-byte pixels, whose spread vectors are stored 12 bytes apart, overlapping), 3-, 6- and 12-byte pixels three
-// vectors at a time, 16-byte pixels one each.
+// A streaming store must fill a whole aligned vector: pixels of a vector lane reverse one vector at a time, 3-, 6-
+// and 12-byte pixels three vectors at a time, 16-byte pixels one each.
 
 /// Pixels one streamed reversal moves (0: this width streams no reversal on this target: plain stores then).
 constexpr std::int64_t pixels_per_streamed_reversal(std::size_t bytes) {
     if (!simd::has_streaming_store) return 0;
     if (bytes == simd::vector_bytes) return 1;
-    if (bytes == 3 ? simd::reverses_three_byte_pixels_in_three_vectors() : simd::reverses_in_three_vectors(bytes)) {
-        return static_cast<std::int64_t>(3 * simd::vector_bytes / bytes);
-    }
-    if (simd::reverses_in_vectors(bytes) && bytes != 3) return static_cast<std::int64_t>(simd::vector_bytes / bytes);
+    if (simd::reverses_in_three_vectors(bytes)) return static_cast<std::int64_t>(3 * simd::vector_bytes / bytes);
+    if (simd::reverses_in_vectors(bytes)) return static_cast<std::int64_t>(simd::vector_bytes / bytes);
     return 0;
 }
 
