@@ -260,6 +260,7 @@ constexpr bool transposes_in_pairs(std::size_t bytes) { return bytes == 1 || (by
 
 typedef std::uint8_t U8x32 __attribute__((vector_size(32)));
 typedef std::uint64_t U64x4 __attribute__((vector_size(32)));
+typedef std::uint32_t U32x8 __attribute__((vector_size(32)));
 
 /// Two vectors of pixels of `LaneBytes` in the two halves of one.
 template <std::size_t LaneBytes>
@@ -297,6 +298,28 @@ inline void store_pixel_pair(std::byte* p, VectorPair<lane_bytes(PixelBytes)> v)
     }
 }
 
+namespace shuffle_index {
+// Byte j of a pair with each half's four 3-byte pixels packed from their 4-byte lanes into its first 12 bytes.
+constexpr int packed_in_halves(std::size_t j) { return static_cast<int>(j / 16 * 16 + (j % 16 < 12 ? j % 16 / 3 * 4 + j % 16 % 3 : 0)); }
+}  // namespace shuffle_index
+
+template <std::size_t... J>
+inline U32x8 packed_in_halves(U8x32 v, std::index_sequence<J...>) {
+    return (U32x8)__builtin_shufflevector(v, v, shuffle_index::packed_in_halves(J)...);
+}
+
+/// Stores the 16 3-byte pixels that two pairs hold in 4-byte lanes (pixels 0-7 in `low`, 8-15 in `high`) as
+/// their 48 bytes at `p`: each half packed to its first 3 words (a byte shuffle within halves), the words then
+/// gathered across halves, and two stores that write nothing past the pixels. store_pixel_pair writes each pair
+/// as two 16-byte stores 12 bytes apart, each over the one before's 4 spare bytes.
+/// A template, so that only the AVX2 unit, which calls it, compiles its 32-byte vectors.
+template <class Pair = VectorPair<4>>
+inline void store_sixteen_three_byte_pixels(std::byte* p, Pair low, Pair high) {
+    const U32x8 a = packed_in_halves((U8x32)low, std::make_index_sequence<32>{});
+    const U32x8 b = packed_in_halves((U8x32)high, std::make_index_sequence<32>{});
+    store(p, __builtin_shufflevector(a, b, 0, 1, 2, 4, 5, 6, 8, 9));
+    store(p + 32, __builtin_shufflevector(b, b, 2, 4, 5, 6));
+}
 
 // ------------------------------------------------ 6-byte pixels in the 8-byte lanes of 32-byte vectors
 

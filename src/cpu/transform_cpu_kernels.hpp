@@ -273,6 +273,19 @@ struct TransposeWalk {
         const std::ptrdiff_t step = source_row_step();
         const auto along_x = [&](const std::byte* s, std::byte* o, std::ptrdiff_t column_step, std::int64_t x_blocks_end) {
             std::int64_t x = x_begin;
+            if constexpr (simd::has_vector_pairs && Bytes == 3 && simd::transposes_in_pairs(Bytes)) {
+                // Four blocks, two pairs, so that each output row takes 16 whole pixels (48 bytes) in two stores.
+                for (; x + 4 * k <= x_blocks_end; x += 4 * k, s += 4 * k * step, o += 4 * k * pixel) {
+                    std::array<simd::VectorPair<lane>, k> low, high;
+                    for (std::int64_t i = 0; i < k; ++i) {
+                        low[i] = simd::load_pixel_pair<Bytes>(s + i * step, s + (i + k) * step);
+                        high[i] = simd::load_pixel_pair<Bytes>(s + (i + 2 * k) * step, s + (i + 3 * k) * step);
+                    }
+                    simd::transpose_blocks(low);
+                    simd::transpose_blocks(high);
+                    for (std::int64_t c = 0; c < k; ++c) simd::store_sixteen_three_byte_pixels(o + c * column_step, low[c], high[c]);
+                }
+            }
             if constexpr (simd::has_vector_pairs && simd::transposes_in_pairs(Bytes)) {
                 // Two blocks, one above the other in the source, in the halves of 32-byte vectors: each interleave
                 // moves both, and each output row takes both halves of a vector. 2-core VM, one thread, median of
