@@ -505,8 +505,8 @@ __device__ __forceinline__ void run_tile(const TransformArgs& a, int tile_col, i
 /// The blocks start where the source starts, whatever the element: an element that reads the source rows
 /// bottom-up (MirrorY: rot90, transverse) takes its tile columns last to first, and one that reads the source
 /// columns right to left (MirrorX: rot270, transverse) its tile rows last to first. Taken in the output's
-/// order, rot270 and transverse ran 0.3-1.6 points of copy below it on an H100 and 0.5-1.3 on an H200 (1-byte
-/// pixels up to 3.4), at 8192x8192; rot90 is level either way (bench/RESULTS.md, twenty-sixth session).
+/// order, rot270 and transverse ran 0.3-1.6 points of copy below the source's order on an H100 and 0.4-1.4 on
+/// an H200, at 8192x8192; rot90 is level either way (bench/RESULTS.md, twenty-sixth session).
 template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
           bool Unrolled = false, bool SplitRows = false, ColumnShift Shift = ColumnShift::per_image>
 __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {

@@ -48,8 +48,9 @@ inline constexpr bool has_byte_shuffle = false;
 /// Whether pixels of `bytes` travel in vector lanes: 1, 2, 4 and 8 bytes, and 3 where bytes shuffle.
 constexpr bool has_lane(std::size_t bytes) { return is_lane_width(bytes) || (has_byte_shuffle && bytes == 3); }
 
-/// Whether a vector of pixels of `bytes` reverses in one cheap shuffle (pixels of 1 byte need a byte shuffle).
-constexpr bool reverses_in_vectors(std::size_t bytes) { return has_lane(bytes) && (bytes > 1 || has_byte_shuffle); }
+/// Whether a vector of pixels of `bytes` reverses in one cheap shuffle, each pixel one lane (pixels of 1 byte need a
+/// byte shuffle). 3-byte pixels reverse three vectors at a time instead (reverses_in_three_vectors).
+constexpr bool reverses_in_vectors(std::size_t bytes) { return is_lane_width(bytes) && (bytes > 1 || has_byte_shuffle); }
 
 /// The unsigned integer of `LaneBytes` (1, 2, 4 or 8).
 template <std::size_t LaneBytes>
@@ -204,8 +205,7 @@ constexpr bool lane_from_single(int n, int o, int t, int third) { return reverse
 template <class V, int O, std::size_t... T>
 inline V reversed_triple_part(const std::array<V, 3>& in, std::index_sequence<T...>) {
     constexpr int n = sizeof...(T);
-    // Output vector 0 draws on input vectors 1 and 2; vectors 1 and 2 on 0 and 1, and vector 1 (with 4-byte
-    // lanes) on 2 as well.
+    // Output vector 0 draws on input vectors 1 and 2, vector 2 on 0 and 1, and vector 1 on all three.
     constexpr int first = O == 0 ? 1 : 0, third = O == 0 ? 0 : 2;
     const V pair = __builtin_shufflevector(in[first], in[first + 1], shuffle_index::from_pair(n, O, static_cast<int>(T), first)...);
     const V single = __builtin_shufflevector(in[third], in[third], shuffle_index::from_single(n, O, static_cast<int>(T), third)...);
@@ -213,7 +213,7 @@ inline V reversed_triple_part(const std::array<V, 3>& in, std::index_sequence<T.
     return (single & take_single) | (pair & ~take_single);
 }
 
-/// The pixels of three lanes each (6- or 12-byte pixels, in 2- or 4-byte lanes: as many as a vector has
+/// The pixels of three lanes each (3-, 6- or 12-byte pixels, in 1-, 2- or 4-byte lanes: as many as a vector has
 /// lanes) held by three vectors, in the opposite order: each output vector is one two-vector shuffle, one single-vector
 /// shuffle and a blend.
 template <class V>
