@@ -675,10 +675,9 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
 int run_bench(const BenchOptions& options, std::ostream& out) {
     if (options.list_kernels) {
         // The longest name and a space wide, so that no name runs into its family.
-        std::size_t width = 0;
         const auto kernels = all_kernels(nullptr);
-        for (const auto& k : kernels) width = std::max(width, k.name.size() + 1);
-        const int column = static_cast<int>(width);
+        int column = 0;
+        for (const auto& k : kernels) column = std::max(column, static_cast<int>(k.name.size()) + 1);
         for (const auto& k : kernels) out << std::left << std::setw(column) << k.name << k.family << "\n";
         out << std::left << std::setw(column) << "multi-output" << "production (all --op elements from one read, vectorized; beside multi-out-tile32,\n"
             << std::setw(column) << "" << "the shared-memory fused kernel, and auto-xN, one launch per element)\n";
