@@ -127,6 +127,11 @@ TEST_CASE("input errors exit 3 and leave nothing behind") {
         expect_failure(quote(dir.file("truncated.jpg")) + " " + op + " -o " + quote(dir.file("out.jpg")), 3, "Premature end of JPEG file",
                        dir.file("truncated.jpg"), dir.file("out.jpg"));
     }
+    // A device never ends: refused at once, not read until the memory runs out.
+    const auto device = run(command_line("/dev/zero --rot90 -o " + quote(out)));
+    CHECK(device.status == 3);
+    CHECK(device.output == "gpurotate: error: cannot read '/dev/zero': is a device, not a file\n");
+    CHECK_FALSE(test_support::file_exists(out));
     const auto missing = run(command_line(quote(dir.file("missing.png")) + " --rot90 -o " + quote(out)));
     CHECK(missing.status == 3);
     CHECK(missing.output.find("missing.png") != std::string::npos);
@@ -157,6 +162,16 @@ TEST_CASE("output errors exit 4 and leave nothing behind") {
     CHECK(test_support::first_difference(gpurotate::read_image(in).view(),
                                          reference::transform(before, gpurotate::Orientation::rot180).view()) == -1);
     CHECK(run("ls -A " + quote(dir.path()) + " | grep -c gpurotate-").output == "0\n");  // no temporary files left
+    // A replaced file keeps its permissions: a private one must not come back readable by everyone.
+    for (const char* mode : {"600", "640", "755"}) {
+        CAPTURE(mode);
+        REQUIRE(run(std::string("chmod ") + mode + " " + quote(in)).status == 0);
+        CHECK(run(command_line(quote(in) + " --flip-h --overwrite -o " + quote(in))).status == 0);
+        CHECK(run("stat -c %a " + quote(in)).output == std::string(mode) + "\n");
+        REQUIRE(run(std::string("chmod ") + mode + " " + quote(dir.file("exists.png"))).status == 0);
+        CHECK(run(command_line(quote(in) + " --rot90 --overwrite -o " + quote(dir.file("exists.png")))).status == 0);
+        CHECK(run("stat -c %a " + quote(dir.file("exists.png"))).output == std::string(mode) + "\n");
+    }
 }
 
 TEST_CASE("an output that is a symbolic link is written through, and the longest file names are written") {

@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <random>
+#include <string>
 #include <utility>
 
 #include <fcntl.h>
@@ -75,6 +77,21 @@ TemporaryFile create_temporary_beside(const std::string& path) {
     throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": no free temporary file name");
 }
 
+// A file replaced with --overwrite keeps its permissions, and its owner and group where the process may give
+// them, as an edit in place would: a new file made with the umask turned a private (0600) file into a
+// world-readable one. Set before any byte is written, so the pixels are never readable under wider permissions.
+void keep_permissions_of(const std::string& path, const TemporaryFile& temp) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return;  // nothing replaced
+    // Before the mode: changing the owner may clear the set-user-ID bits. Refused (another user's file), the
+    // replacement stays the process's own, and in the file's group where the process is a member of it.
+    const bool owner_kept = ::fchown(temp.fd(), info.st_uid, info.st_gid) == 0 || ::fchown(temp.fd(), static_cast<uid_t>(-1), info.st_gid) == 0;
+    static_cast<void>(owner_kept);
+    if (::fchmod(temp.fd(), info.st_mode & 07777) != 0) {
+        throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": cannot give the replacement the file's permissions: " + system_reason());
+    }
+}
+
 }  // namespace
 
 std::string write_target(const std::string& path) {
@@ -112,17 +129,26 @@ std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
         problem = system_reason();
     } else if (S_ISDIR(info.st_mode)) {
         problem = "is a directory";
+    } else if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode)) {
+        // A device such as /dev/zero never ends: read to its end, it would fill the memory. Files and pipes
+        // (`<(curl ...)`, /dev/stdin from a pipe) are read; a terminal is a device too.
+        problem = "is a device, not a file";
     } else {
         std::uint8_t chunk[1 << 16];
-        for (;;) {
-            const ssize_t n = ::read(fd, chunk, sizeof chunk);
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) {
-                problem = system_reason();
-                break;
+        try {
+            for (;;) {
+                const ssize_t n = ::read(fd, chunk, sizeof chunk);
+                if (n < 0 && errno == EINTR) continue;
+                if (n < 0) {
+                    problem = system_reason();
+                    break;
+                }
+                if (n == 0) break;
+                bytes.insert(bytes.end(), chunk, chunk + n);
             }
-            if (n == 0) break;
-            bytes.insert(bytes.end(), chunk, chunk + n);
+        } catch (const std::bad_alloc&) {
+            ::close(fd);
+            throw Error(ErrorCode::internal, "cannot read " + quoted(path) + ": out of host memory after " + std::to_string(bytes.size()) + " bytes");
         }
     }
     ::close(fd);
@@ -153,6 +179,7 @@ void write_file_atomically(const std::string& given_path, const std::vector<std:
     const std::string path = write_target(given_path);
     check_output_path(path, overwrite);
     TemporaryFile temp = create_temporary_beside(path);
+    if (overwrite) keep_permissions_of(path, temp);
     std::size_t written = 0;
     while (written < bytes.size()) {
         const ssize_t n = ::write(temp.fd(), bytes.data() + written, bytes.size() - written);
