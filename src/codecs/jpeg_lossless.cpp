@@ -360,6 +360,14 @@ bool write_variant(Reader& reader, Writer& writer, VectorDestination& destinatio
     jpeg_copy_critical_parameters(&reader.info, &writer.info);
     writer.info.image_width = plan.map.swap_axes ? plan.region_height : plan.region_width;
     writer.info.image_height = plan.map.swap_axes ? plan.region_width : plan.region_height;
+#if JPEG_LIB_VERSION >= 70
+    // libjpeg 7 and later (libjpeg-turbo built for ABI 70 or 80, as Ubuntu's libjpeg-turbo8) size the frame
+    // and every component's blocks from jpeg_width and jpeg_height, which jpeg_copy_critical_parameters set
+    // to the source's sides and a transcoding encoder never computes again (jcmaster.c): left so, a rot90's
+    // frame header says the source's sides and its scan is coded on the source's block grid.
+    writer.info.jpeg_width = writer.info.image_width;
+    writer.info.jpeg_height = writer.info.image_height;
+#endif
     if (plan.map.swap_axes) {
         for (int c = 0; c < writer.info.num_components; ++c) std::swap(writer.info.comp_info[c].h_samp_factor, writer.info.comp_info[c].v_samp_factor);
         for (JQUANT_TBL* table : writer.info.quant_tbl_ptrs) {
