@@ -4,13 +4,17 @@
 // give the file back bit for bit, its markers kept. Files are made by cjpeg and decoded by djpeg, comments
 // written and read by wrjpgcom and rdjpgcom, all outside gpurotate.
 
+#include "exif_support.hpp"
 #include "test_support.hpp"
+
+#include <gpurotate/io.hpp>
 
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <fstream>
 #include <string>
+#include <vector>
 
 using test_support::quote;
 using test_support::run;
@@ -215,6 +219,9 @@ TEST_CASE("augment makes a JPEG's JPEG variants losslessly, from one decode, as 
     CAPTURE(plain.output);
     REQUIRE(plain.status == 0);
     CHECK(plain.output.find("1 JPEG variants transformed losslessly") != std::string::npos);
+    // The re-encoded ones are said without -v, once, and counted.
+    CHECK(plain.output.find("6 JPEG variants of JPEG inputs re-encoded") != std::string::npos);
+    CHECK(plain.output.find("JPEG variants re-encoded, not transformed losslessly: a variant would move a partial edge block") != std::string::npos);
     const std::string theirs = dir.file("theirs.jpg");
     REQUIRE(run(std::string(GPUROTATE_JPEGTRAN) + " -transpose -perfect -outfile " + quote(theirs) + " " + quote(in)).status == 0);
     CHECK(test_support::file_bytes(by_default + "/photo_transpose.jpg") == test_support::file_bytes(theirs));
@@ -231,8 +238,15 @@ TEST_CASE("augment makes a JPEG's JPEG variants losslessly, from one decode, as 
     // --quality asks for new pixels: nothing lossless.
     const std::string requality = dir.file("requality");
     const auto quality = run(quote(GPUROTATE_EXE) + " augment " + quote(in_dir) + " -o " + quote(requality) + " --quality 90 -j 1");
+    CAPTURE(quality.output);
     CHECK(quality.status == 0);
-    CHECK(quality.output.find("transformed losslessly") == std::string::npos);
+    CHECK(quality.output.find("0 JPEG variants transformed losslessly") != std::string::npos);
+    CHECK(quality.output.find("7 JPEG variants of JPEG inputs re-encoded") != std::string::npos);
+    CHECK(quality.output.find("not transformed losslessly: --quality was given") != std::string::npos);
+    // --quiet says neither.
+    const auto quiet = run(quote(GPUROTATE_EXE) + " augment " + quote(in_dir) + " -o " + quote(dir.file("quiet")) + " --quality 90 -q -j 1");
+    CHECK(quiet.status == 0);
+    CHECK(quiet.output.empty());
 }
 
 TEST_CASE("a JPEG with optimized Huffman tables (cjpeg -optimize, ImageMagick's default) comes back bit for bit after four --rot90") {
@@ -253,4 +267,164 @@ TEST_CASE("a JPEG with optimized Huffman tables (cjpeg -optimize, ImageMagick's 
     // One turn keeps the tables optimized: no larger than jpegtran -optimize's output.
     REQUIRE(run(std::string(GPUROTATE_JPEGTRAN) + " -rotate 90 -optimize -copy all -outfile " + quote(dir.file("theirs.jpg")) + " " + quote(in)).status == 0);
     CHECK(test_support::file_bytes(dir.file("turn1.jpg")) == test_support::file_bytes(dir.file("theirs.jpg")));
+}
+
+TEST_CASE("a re-encoded JPEG says so without -v, and --quiet silences the note") {
+    test_support::TempDir dir;
+    const std::string pnm = dir.file("in.pnm"), in = dir.file("in.jpg"), out = dir.file("out.jpg");
+    write_pnm(pnm, 69, 51, false);
+    REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -sample 2x2 -outfile " + quote(in) + " " + quote(pnm)).status == 0);
+    const auto imperfect = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 -o " + quote(out));
+    CAPTURE(imperfect.output);
+    CHECK(imperfect.status == 0);
+    CHECK(imperfect.output.find("JPEG re-encoded, not transformed losslessly: rot90 of 69x51 with 16x16 MCUs would move a partial edge block") !=
+          std::string::npos);
+    const auto quality = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --transpose --quality 80 --overwrite -o " + quote(out));
+    CHECK(quality.output.find("not transformed losslessly: --quality was given") != std::string::npos);
+    const auto quiet = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 -q --overwrite -o " + quote(out));
+    CHECK(quiet.status == 0);
+    CHECK(quiet.output.empty());
+    // Lossless: nothing said.
+    const auto lossless = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --transpose --overwrite -o " + quote(out));
+    CHECK(lossless.status == 0);
+    CHECK(lossless.output.empty());
+}
+
+TEST_CASE("--auto-orient of a JPEG is lossless where its edges allow: exiftran -a's pixels, the tag written as 1") {
+    if (std::string(GPUROTATE_EXIFTRAN).empty()) {
+        MESSAGE("SKIPPED: exiftran is not installed (apt-get install exiftran)");
+        return;
+    }
+    test_support::TempDir dir;
+    // 4:2:0 at 64x48: whole MCUs both ways, so every orientation's element is perfect.
+    const auto stored = test_support::random_image(64, 48, {gpurotate::SampleType::u8, 3}, 5);
+    for (int tag = 2; tag <= 8; ++tag) {
+        CAPTURE(tag);
+        gpurotate::ImageMetadata meta;
+        meta.exif = test_support::exif_with(tag, 64, 48);
+        gpurotate::WriteOptions options;
+        options.metadata = &meta;
+        options.quality = 90;
+        options.chroma = gpurotate::ChromaSubsampling::s420;
+        const std::string in = dir.file("in" + std::to_string(tag) + ".jpg"), ours = dir.file("ours.jpg"), theirs = dir.file("theirs.jpg");
+        gpurotate::write_image(in, stored.view(), options);
+        const auto r = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --auto-orient -v --overwrite -o " + quote(ours));
+        CAPTURE(r.output);
+        REQUIRE(r.status == 0);
+        CHECK(r.output.find("lossless JPEG transform") != std::string::npos);
+        CHECK(r.output.find("re-encoded") == std::string::npos);
+        REQUIRE(run(std::string(GPUROTATE_EXIFTRAN) + " -a -o " + quote(theirs) + " " + quote(in)).status == 0);
+        CHECK(decoded(ours) == decoded(theirs));
+        CHECK(gpurotate::exif_orientation(gpurotate::read_metadata(ours)) == 1);
+        // augment --auto-orient: its identity variant is the same file's upright form, also lossless.
+        const std::string in_dir = dir.file("in" + std::to_string(tag)), out_dir = dir.file("out" + std::to_string(tag));
+        REQUIRE(run("mkdir -p " + quote(in_dir) + " && cp " + quote(in) + " " + quote(in_dir + "/photo.jpg")).status == 0);
+        const auto augmented = run(quote(GPUROTATE_EXE) + " augment " + quote(in_dir) + " -o " + quote(out_dir) + " --ops identity,rot90 --auto-orient -j 1");
+        CAPTURE(augmented.output);
+        REQUIRE(augmented.status == 0);
+        CHECK(augmented.output.find("2 JPEG variants transformed losslessly") != std::string::npos);
+        CHECK(decoded(out_dir + "/photo_identity.jpg") == decoded(theirs));
+        CHECK(gpurotate::exif_orientation(gpurotate::read_metadata(out_dir + "/photo_identity.jpg")) == 1);
+    }
+}
+
+namespace {
+
+// The probe that found lossless JPEG corrupt where libjpeg is built for ABI 80: every chroma subsampling,
+// sides that are whole MCUs, odd and under one MCU, standard and optimized tables, restart intervals.
+struct ProbeInput {
+    std::string name;
+    int width, height, mcu_width, mcu_height;
+    bool optimized;
+};
+
+std::vector<ProbeInput> write_probe_inputs(const std::string& folder) {
+    REQUIRE(run("mkdir -p " + quote(folder)).status == 0);
+    std::vector<ProbeInput> inputs;
+    const Sampling probe_samplings[] = {{"1x1", 8, 8}, {"2x1", 16, 8}, {"2x2", 16, 16}, {"1x2", 8, 16}, {"4x1", 32, 8}, {"grey", 8, 8}};
+    for (const Sampling& s : probe_samplings) {
+        for (const auto& sides : {std::pair{17, 9}, std::pair{61, 45}, std::pair{200, 136}}) {
+            for (const char* coding : {"", "-optimize", "-restart 2"}) {
+                const bool grey = std::string(s.cjpeg) == "grey";
+                const std::string pnm = folder + "/in.pnm";
+                write_pnm(pnm, sides.first, sides.second, grey);
+                std::string name = std::string(grey ? "grey" : s.cjpeg) + "-" + std::to_string(sides.first) + "x" + std::to_string(sides.second) +
+                                   (coding[0] ? std::string(coding).substr(1, 3) : std::string("std"));
+                const std::string sampling = grey ? " -grayscale" : std::string(" -sample ") + s.cjpeg;
+                REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -quality 83 " + coding + sampling + " -outfile " + quote(folder + "/" + name + ".jpg") + " " +
+                            quote(pnm))
+                            .status == 0);
+                REQUIRE(run("rm " + quote(pnm)).status == 0);
+                inputs.push_back({name, sides.first, sides.second, s.mcu_width, s.mcu_height, std::string(coding) == "-optimize"});
+            }
+        }
+    }
+    return inputs;
+}
+
+const char* const op_names[] = {"rot90", "rot180", "rot270", "flip-h", "flip-v", "transpose", "transverse"};
+
+}  // namespace
+
+TEST_CASE("probe: augment --jpeg-edge trim writes jpegtran -trim's bytes for every subsampling, size, table and restart interval") {
+    test_support::TempDir dir;
+    const std::string in_dir = dir.file("in"), out_dir = dir.file("out");
+    const std::vector<ProbeInput> inputs = write_probe_inputs(in_dir);
+    const auto augmented = run(quote(GPUROTATE_EXE) + " augment " + quote(in_dir) + " -o " + quote(out_dir) + " --jpeg-edge trim --device cpu");
+    CAPTURE(augmented.output);
+    REQUIRE(augmented.status == 0);
+    int compared = 0, reencoded = 0;
+    for (const ProbeInput& input : inputs) {
+        for (std::size_t k = 0; k < 7; ++k) {
+            CAPTURE(input.name);
+            CAPTURE(op_names[k]);
+            const std::string in = in_dir + "/" + input.name + ".jpg", ours = out_dir + "/" + input.name + "_" + op_names[k] + ".jpg";
+            // Under one MCU across a mirrored side, trimming would leave nothing: re-encoded whole.
+            if ((elements[k].moves_right_edge && input.width < input.mcu_width) || (elements[k].moves_bottom_edge && input.height < input.mcu_height)) {
+                const bool swaps = k == 0 || k == 2 || k == 5 || k == 6;
+                const std::string header = "P" + std::string(input.name.rfind("grey", 0) == 0 ? "5" : "6") + "\n" +
+                                           std::to_string(swaps ? input.height : input.width) + " " + std::to_string(swaps ? input.width : input.height) + "\n";
+                CHECK(decoded(ours).rfind(header, 0) == 0);
+                ++reencoded;
+                continue;
+            }
+            const std::string theirs = dir.file("theirs.jpg");
+            REQUIRE(run(std::string(GPUROTATE_JPEGTRAN) + " " + elements[k].jpegtran + " -trim -copy all" + (input.optimized ? " -optimize" : "") +
+                        " -outfile " + quote(theirs) + " " + quote(in))
+                        .status == 0);
+            CHECK(test_support::file_bytes(ours) == test_support::file_bytes(theirs));
+            ++compared;
+        }
+    }
+    CHECK(compared + reencoded == 7 * static_cast<int>(inputs.size()));
+    CHECK(augmented.output.find(std::to_string(compared) + " JPEG variants transformed losslessly") != std::string::npos);
+    CHECK(augmented.output.find(std::to_string(reencoded) + " JPEG variants of JPEG inputs re-encoded") != std::string::npos);
+}
+
+TEST_CASE("probe: augment --device cuda writes the bytes --device cpu writes, its scans coded on the GPU") {
+    if (run(quote(GPUROTATE_EXE) + " --version").output.find("\ngpu 0:") == std::string::npos) {
+        MESSAGE("SKIPPED: no GPU listed by gpurotate --version");
+        return;
+    }
+    test_support::TempDir dir;
+    const std::string in_dir = dir.file("in");
+    const std::vector<ProbeInput> inputs = write_probe_inputs(in_dir);
+    for (const char* device : {"cpu", "cuda"}) {
+        const auto augmented =
+            run(quote(GPUROTATE_EXE) + " augment " + quote(in_dir) + " -o " + quote(dir.file(device)) + " --jpeg-edge trim --device " + device);
+        CAPTURE(augmented.output);
+        REQUIRE(augmented.status == 0);
+        if (std::string(device) == "cuda") {
+            CHECK(augmented.output.find("entropy-coded on the GPU") != std::string::npos);
+            CHECK(augmented.output.find("differ") == std::string::npos);  // the known-answer check found the GPU's bytes libjpeg's
+        }
+    }
+    for (const ProbeInput& input : inputs) {
+        for (const char* op : op_names) {
+            CAPTURE(input.name);
+            CAPTURE(op);
+            const std::string file = "/" + input.name + "_" + op + ".jpg";
+            CHECK(test_support::file_bytes(dir.file("cuda") + file) == test_support::file_bytes(dir.file("cpu") + file));
+        }
+    }
 }

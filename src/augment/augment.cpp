@@ -206,11 +206,15 @@ void print_summary(const PipelineTotals& t, const ExistingCheck& existing, doubl
                   size_text(wall > 0 ? static_cast<double>(t.bytes_written) / wall : 0.0).c_str(), backend.c_str(), s.workers,
                   s.workers == 1 ? "" : "s");
     err << line;
-    if (t.lossless_outputs > 0) {
+    if (t.lossless_outputs > 0 || t.reencoded_jpeg_outputs > 0) {
+        // JPEG variants of JPEG inputs both ways, so that a dataset whose variants were meant to be lossless
+        // shows at a glance how many are not.
         const std::string trimmed = t.trimmed_outputs ? ", " + std::to_string(t.trimmed_outputs) + " of them trimmed by --jpeg-edge trim" : "";
-        const std::string gpu_coded = t.gpu_coded_scans ? "; " + std::to_string(t.gpu_coded_scans) + " of their scans entropy-coded on the GPU" : "";
-        std::snprintf(line, sizeof line, "gpurotate: %lld JPEG variants transformed losslessly (DCT coefficients moved, no re-encode)%s%s\n",
-                      static_cast<long long>(t.lossless_outputs), trimmed.c_str(), gpu_coded.c_str());
+        const std::string gpu_coded = t.gpu_coded_scans ? ", " + std::to_string(t.gpu_coded_scans) + " of their scans entropy-coded on the GPU" : "";
+        std::snprintf(line, sizeof line,
+                      "gpurotate: %lld JPEG variants transformed losslessly (DCT coefficients moved, no re-encode)%s%s; %lld JPEG variants of "
+                      "JPEG inputs re-encoded\n",
+                      static_cast<long long>(t.lossless_outputs), trimmed.c_str(), gpu_coded.c_str(), static_cast<long long>(t.reencoded_jpeg_outputs));
         err << line;
     }
     if (s.nvjpeg) {

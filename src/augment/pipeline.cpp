@@ -227,6 +227,7 @@ public:
             totals_.gpu_sessions = sessions_->count();
         }
         if (pooled_scan_coder_) totals_.gpu_coded_scans = pooled_scan_coder_->coded();
+        totals_.reencoded_jpeg_outputs = reencoded_jpeg_outputs_.load();
         return totals_;
     }
 
@@ -283,10 +284,10 @@ private:
     }
 
     /// Whether the JPEG variants of `job` are transformed in the compressed domain: a JPEG in, and nothing
-    /// that asks for new pixels (--quality, --nvjpeg, --auto-orient with a tag to apply).
+    /// that asks for new pixels (--quality, --nvjpeg). --auto-orient's element is composed into each variant's,
+    /// as exiftran -a does.
     bool transforms_losslessly(const Job& job, const detail::ImageSource& source) const {
         if (settings_.quality_given || settings_.nvjpeg || !detail::turbojpeg_available() || !source.is_jpeg()) return false;
-        if (settings_.auto_orient && source.orientation_tag() > 1) return false;
         return std::any_of(job.outputs.begin(), job.outputs.end(), [this](const PlannedOutput& out) { return sink_for(out).is_jpeg(); });
     }
 
@@ -418,6 +419,7 @@ private:
         bool any_failed = failed_before;
         for (std::size_t i = 0; i < job.outputs.size(); ++i) {
             const ConstImageView pixels = targets[i].dst;
+            if (source.is_jpeg() && sink_for(job.outputs[i]).is_jpeg()) note_reencoded(job, why_reencoded());
             any_failed |= !write_output(job, job.outputs[i], pixels.width, pixels.height, [&] {
                 WriteOptions options;
                 options.quality = settings_.quality;
@@ -431,10 +433,29 @@ private:
                 const ImageMetadata kept = source.metadata_for(targets[i].orientation, settings_.strip, settings_.auto_orient);
                 options.metadata = &kept;
                 sink_for(job.outputs[i]).write(pixels, options);
+                if (source.is_jpeg() && sink_for(job.outputs[i]).is_jpeg()) ++reencoded_jpeg_outputs_;
             });
         }
         encode_ns_ += nanoseconds_since(start);
         image_done(any_failed);
+    }
+
+    /// Why a JPEG variant of a JPEG that make_variants writes is re-encoded, not transformed losslessly.
+    const char* why_reencoded() const {
+        if (settings_.quality_given) return "--quality was given";
+        if (settings_.nvjpeg) return "nvJPEG declined the file and the CPU codecs re-encode it";
+        if (!detail::turbojpeg_available()) return "this build has no libjpeg-turbo, whose transcoding API the lossless transform needs";
+        return settings_.jpeg_edge == detail::JpegEdge::trim
+                   ? "a variant's mirrored side is under one MCU, so trimming would leave nothing"
+                   : "a variant would move a partial edge block (--jpeg-edge trim keeps it lossless by dropping it)";
+    }
+
+    /// The note, once a run, that JPEG variants of a JPEG get new pixels (the summary counts them): a rotation
+    /// is lossless by default, so this is said without -v.
+    void note_reencoded(const Job& job, const char* why) {
+        if (!noted_reencoded_.exchange(true)) {
+            progress_.message("gpurotate: note: '" + job.input.path + "' (and perhaps others): JPEG variants re-encoded, not transformed losslessly: " + why);
+        }
     }
 
     /// The warning, once a run, that an animated input gives only its first frame.
@@ -521,9 +542,11 @@ private:
             // The report has the first output's size; the others are it or its transpose.
             const bool swaps = swaps_axes(elements[i]) != swaps_axes(elements.front());
             const std::int64_t w = swaps ? report.height : report.width, h = swaps ? report.width : report.height;
+            note_reencoded(job, "--nvjpeg was given (nvJPEG decodes and encodes)");
             any_failed |= !write_output(job, job.outputs[i], w, h, [&] {
                 sink_for(job.outputs[i]).write_encoded(
                     detail::with_metadata((*encoded)[i], source.metadata_for(elements[i], settings_.strip, settings_.auto_orient)));
+                ++reencoded_jpeg_outputs_;
             });
         }
         encode_ns_ += nanoseconds_since(write_start);
@@ -674,6 +697,8 @@ private:
     std::atomic<bool> noted_png_{false};           // what a PNG output leaves out, once a run
     std::atomic<bool> noted_unwritten_{false};     // what an output format cannot carry, once a run
     std::atomic<bool> warned_coder_{false};
+    std::atomic<bool> noted_reencoded_{false};     // JPEG variants of a JPEG given new pixels, once a run
+    std::atomic<std::int64_t> reencoded_jpeg_outputs_{0};
 };
 
 }  // namespace

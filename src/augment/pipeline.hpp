@@ -49,6 +49,7 @@ struct PipelineTotals {
     double gpu_start_seconds = 0;  ///< opening the GPU sessions (CUDA start-up), overlapped with the first decodes
     std::int64_t lossless_outputs = 0;  ///< JPEG variants transformed in the compressed domain (no re-encode)
     std::int64_t trimmed_outputs = 0;   ///< of them, variants --jpeg-edge trim cut
+    std::int64_t reencoded_jpeg_outputs = 0;  ///< JPEG variants of JPEG inputs decoded and encoded again (new pixels)
     std::int64_t gpu_coded_scans = 0;   ///< lossless variants whose scans the GPU entropy-coded
     std::int64_t nvjpeg_inputs = 0;  ///< inputs encoded by nvJPEG (the others took the CPU codecs)
     std::int64_t hardware_decoded = 0;  ///< of them, inputs the GPU's hardware JPEG decoder decoded

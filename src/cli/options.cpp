@@ -110,7 +110,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         ->option_text("cpu|gpu (default cpu)");
     app.add_flag("--strip", options.strip, strip_help);
     app.add_flag("--overwrite", options.overwrite, "replace an existing output file (also the input)");
-    app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
+    CLI::Option* verbose = app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
+    app.add_flag("-q,--quiet", options.quiet, "no notes, such as a JPEG re-encoded rather than transformed losslessly (warnings and errors are still printed)")
+        ->excludes(verbose);
     app.add_flag("--version", options.show_version, "print version, backends, GPUs and codecs, and exit (with -v: each GPU's memory and compute capability, from CUDA)");
 
     // `gpurotate bench ...` runs gpurotate-bench (main.cpp forwards it before this parser); listed for --help.

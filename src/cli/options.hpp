@@ -35,6 +35,7 @@ struct Options {
     detail::NvjpegDecode nvjpeg_decode = detail::NvjpegDecode::cpu;  ///< with nvjpeg: who decodes
     bool strip = false;        ///< write no EXIF or ICC profile
     bool verbose = false;
+    bool quiet = false;        ///< no notes on stderr (warnings and errors still)
     bool show_version = false;
     std::optional<augment::AugmentOptions> augment;  ///< set for `gpurotate augment ...`
 };

@@ -94,20 +94,25 @@ bool transcode_on_gpu(const Options& options, const detail::ImageSource& source,
     return true;
 }
 
+// The line that says a JPEG written from a JPEG gets new pixels: the user asked for a rotation, which is
+// lossless by default, so it is said without -v (--quiet silences notes, not warnings, as augment's).
+void say_reencoded(const Options& options, const std::string& why, std::ostream& log) {
+    if (!options.quiet) log << "gpurotate: note: '" << options.input << "': JPEG re-encoded, not transformed losslessly: " << why << "\n";
+}
+
 // JPEG to JPEG in the compressed domain (jpeg_lossless.hpp): the default wherever nothing asks for new
-// pixels. False where it does not apply, or where it is not perfect and --jpeg-edge is reencode; the caller
-// then decodes and encodes.
+// pixels; --auto-orient's element is composed into `element` and goes the same way, as exiftran -a. False
+// where it does not apply, or where it is not perfect and --jpeg-edge is reencode (said on `log`); the
+// caller then decodes and encodes.
 bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource& source, const detail::ImageSink& sink, Orientation element,
-                               bool auto_orients, const ImageMetadata& metadata, StageClock& clock, std::ostream& log) {
-    // --quality asks for an encoding, --auto-orient with a tag to apply for the re-encode's upright pixels,
-    // --nvjpeg and --device cuda for the GPU's work.
-    const char* reencoded_for = options.quality_given ? "--quality"
-                                : auto_orients        ? "--auto-orient"
-                                : options.nvjpeg      ? "--nvjpeg"
-                                : options.device == Backend::cuda ? "--device cuda"
+                               const ImageMetadata& metadata, StageClock& clock, std::ostream& log) {
+    // --quality asks for an encoding, --nvjpeg and --device cuda for the GPU's work.
+    const char* reencoded_for = options.quality_given ? "--quality was given"
+                                : options.nvjpeg      ? "--nvjpeg was given (nvJPEG decodes and encodes)"
+                                : options.device == Backend::cuda ? "--device cuda was given (the GPU moves pixels; --device auto keeps the JPEG lossless)"
                                                                   : nullptr;
     if (reencoded_for) {
-        if (options.verbose) log << "gpurotate: JPEG re-encoded, not transformed losslessly: " << reencoded_for << " was given\n";
+        say_reencoded(options, reencoded_for, log);
         return false;
     }
     std::vector<detail::LosslessJpegReport> reports;
@@ -117,17 +122,20 @@ bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource
         transformed = source.transform_losslessly({detail::LosslessJpegVariant{element, &metadata}}, options.jpeg_edge, options.strip,
                                                   options.max_pixels, reports);
     }
-    if (transformed.empty()) return false;  // no libjpeg-turbo in this build
+    if (transformed.empty()) {
+        say_reencoded(options, "this build has no libjpeg-turbo, whose transcoding API the lossless transform needs", log);
+        return false;
+    }
     const detail::LosslessJpegReport& report = reports.front();
     if (!transformed.front()) {
         if (options.jpeg_edge == detail::JpegEdge::error) throw detail::imperfect_transform_error(source.path(), element, report);
-        if (options.verbose) {
-            // With trim, only an image under one MCU across its mirrored side gets here: trimming would leave nothing.
-            log << "gpurotate: JPEG re-encoded: " << name(element) << " of " << report.width << "x" << report.height << " with "
-                << report.mcu_width << "x" << report.mcu_height << " MCUs would move a partial edge block"
-                << (options.jpeg_edge == detail::JpegEdge::trim ? " (and is under one MCU across, so trimming would leave nothing)\n"
-                                                                 : " (--jpeg-edge trim keeps it lossless by dropping it)\n");
-        }
+        // With trim, only an image under one MCU across its mirrored side gets here: trimming would leave nothing.
+        say_reencoded(options,
+                      std::string(name(element)) + " of " + std::to_string(report.width) + "x" + std::to_string(report.height) + " with " +
+                          std::to_string(report.mcu_width) + "x" + std::to_string(report.mcu_height) + " MCUs would move a partial edge block" +
+                          (options.jpeg_edge == detail::JpegEdge::trim ? " (and is under one MCU across, so trimming would leave nothing)"
+                                                                       : " (--jpeg-edge trim keeps it lossless by dropping it)"),
+                      log);
         return false;
     }
     const double transform_ms = clock.lap_ms();
@@ -136,8 +144,8 @@ bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource
         sink.write_encoded(*transformed.front());
     }
     const double write_ms = clock.lap_ms();
-    if (report.trimmed) {
-        log << "gpurotate: '" << options.input << "': --jpeg-edge trim dropped the partial edge blocks: " << report.out_width << "x"
+    if (report.trimmed && !options.quiet) {
+        log << "gpurotate: note: '" << options.input << "': --jpeg-edge trim dropped the partial edge blocks: " << report.out_width << "x"
             << report.out_height << " written where the whole image is " << (swaps_axes(element) ? report.height : report.width) << "x"
             << (swaps_axes(element) ? report.width : report.height) << "\n";
     }
@@ -201,10 +209,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     const bool png_to_png = sink.is_png() && source.is_png();
 
     const bool jpeg_to_jpeg = sink.is_jpeg() && source.is_jpeg();
-    if (jpeg_to_jpeg &&
-        transform_jpeg_losslessly(options, source, sink, element, options.auto_orient && orientation_tag > 1, output_metadata, clock, log)) {
-        return;
-    }
+    if (jpeg_to_jpeg && transform_jpeg_losslessly(options, source, sink, element, output_metadata, clock, log)) return;
     // A JPEG re-encoded from a JPEG keeps the input's character: its quality (unless --quality is given) and
     // its chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
     WriteOptions write;
