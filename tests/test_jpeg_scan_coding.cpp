@@ -6,6 +6,7 @@
 #include "cpu_scan_coder.hpp"
 #include "jpeg_scan_support.hpp"
 
+#include "codecs/jpeg_scan_coder_check.hpp"
 #include "codecs/jpeg_scan_coding.hpp"
 
 #include <gpurotate/error.hpp>
@@ -174,4 +175,48 @@ TEST_CASE("a block's bits land at any bit offset, after and before its neighbour
     const std::uint8_t expected[] = {0xbf, 0xff, 0xf0, 0x00, 0x00, 0xc0};
     CHECK(std::memcmp(words, expected, sizeof expected) == 0);
     CHECK(scan_bytes_of(reinterpret_cast<const std::uint8_t*>(words), 42) == std::vector<std::uint8_t>{0xbf, 0xff, 0xf0, 0x00, 0x00, 0xff});
+}
+
+namespace {
+
+// A coder one bit off libjpeg: what a coder built against another libjpeg than the one it runs with would be.
+class OneBitOffCoder final : public JpegScanCoder {
+public:
+    std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts, const ScanCoding& coding) override {
+        auto scans = coder_.code(source, layouts, coding);
+        for (auto& scan : scans) {
+            if (scan && !scan->bytes.empty()) scan->bytes.front() ^= 0x10;
+        }
+        return scans;
+    }
+
+private:
+    CpuScanCoder coder_;
+};
+
+}  // namespace
+
+TEST_CASE("the known-answer check trusts a coder that codes as libjpeg does, and finds out one that does not, which then codes nothing") {
+    CpuScanCoder right;
+    CHECK(scan_coder_difference(right) == "");
+    CHECK(right.coded > 0);  // the check made it code, and its bytes were compared
+
+    OneBitOffCoder wrong;
+    const std::string difference = scan_coder_difference(wrong);
+    CHECK(difference.find("identity of the built-in") == 0);  // the first variant coded is the first told
+
+    // The pipeline's gate (augment's GPU coders pass it first): the wrong coder is dropped and said why, so
+    // libjpeg codes every scan; the right one is kept.
+    std::vector<std::unique_ptr<JpegScanCoder>> coders;
+    coders.push_back(std::make_unique<CpuScanCoder>());
+    coders.push_back(std::make_unique<OneBitOffCoder>());
+    std::string why;
+    CHECK(trusted_scan_coders(std::move(coders), why).empty());
+    CHECK(why.find("its bytes differ from libjpeg") == 0);
+    CHECK(why.find("ABI " + std::to_string(JPEG_LIB_VERSION)) != std::string::npos);
+    std::vector<std::unique_ptr<JpegScanCoder>> good;
+    good.push_back(std::make_unique<CpuScanCoder>());
+    std::string none;
+    CHECK(trusted_scan_coders(std::move(good), none).size() == 1);
+    CHECK(none.empty());
 }

@@ -5,6 +5,7 @@
 #include "codecs/image_sink.hpp"
 #include "codecs/image_source.hpp"
 #include "codecs/jpeg_scan_coder.hpp"
+#include "codecs/jpeg_scan_coder_check.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 #include "codecs/png_codec.hpp"
@@ -185,6 +186,8 @@ public:
                     for (unsigned i = 0; i < per_device; ++i) {
                         for (int d : devices) scan_coder_list.push_back(detail::open_gpu_jpeg_scan_coder(d, budget));
                     }
+                    // Trusted only once they code the built-in check as this system's libjpeg does (jpeg_scan_coder_check.hpp).
+                    scan_coder_list = detail::trusted_scan_coders(std::move(scan_coder_list), opened.scan_coder_failure);
                     if (!scan_coder_list.empty() && scan_coder_list.front()) opened.scan_coders = std::make_unique<ScanCoderPool>(std::move(scan_coder_list));
                 } catch (const Error& e) {
                     opened.scan_coder_failure = e.what();

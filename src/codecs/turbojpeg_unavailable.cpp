@@ -1,6 +1,7 @@
 // The TurboJPEG entry points in a build without libjpeg-turbo: JPEG goes through OpenCV or stb instead.
 
 #include "codecs/jpeg_lossless.hpp"
+#include "codecs/jpeg_scan_coder_check.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 
 #include <gpurotate/error.hpp>
@@ -20,5 +21,14 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
                                                                                        const ReadOptions&, std::vector<LosslessJpegReport>&, JpegScanCoder*) {
     return {};  // the caller decodes and encodes instead
 }
+
+std::string scan_coder_difference(JpegScanCoder&) { return "no libjpeg in this build"; }
+
+std::vector<std::unique_ptr<JpegScanCoder>> trusted_scan_coders(std::vector<std::unique_ptr<JpegScanCoder>>, std::string& why) {
+    why = "this build has no libjpeg to check the coder against";
+    return {};
+}
+
+std::string libjpeg_description() { return "none"; }
 
 }  // namespace gpurotate::detail
