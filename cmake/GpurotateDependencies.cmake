@@ -42,7 +42,13 @@ if(NOT GPUROTATE_WITH_TURBOJPEG STREQUAL "OFF")
   if(GPUROTATE_TURBOJPEG_INCLUDE_DIR AND GPUROTATE_TURBOJPEG_LIBRARY AND GPUROTATE_LIBJPEG_INCLUDE_DIR AND GPUROTATE_LIBJPEG_CONFIG_DIR
      AND GPUROTATE_LIBJPEG_LIBRARY)
     set(GPUROTATE_HAVE_TURBOJPEG ON)
-    set(GPUROTATE_TURBOJPEG_SUMMARY "${GPUROTATE_TURBOJPEG_LIBRARY}, ${GPUROTATE_LIBJPEG_LIBRARY}")
+    # The libjpeg ABI (62: Debian's libjpeg62-turbo; 80: Ubuntu's libjpeg-turbo8) decides how an encoder is
+    # set up for a transform (jpeg_lossless.cpp): said at configure, as --version says it.
+    file(STRINGS ${GPUROTATE_LIBJPEG_CONFIG_DIR}/jconfig.h gpurotate_jpeg_abi REGEX "#define[ \t]+JPEG_LIB_VERSION[ \t]")
+    file(STRINGS ${GPUROTATE_LIBJPEG_CONFIG_DIR}/jconfig.h gpurotate_jpeg_turbo REGEX "#define[ \t]+LIBJPEG_TURBO_VERSION[ \t]")
+    string(REGEX REPLACE ".*JPEG_LIB_VERSION[ \t]+([0-9]+).*" "\\1" gpurotate_jpeg_abi "${gpurotate_jpeg_abi}")
+    string(REGEX REPLACE ".*LIBJPEG_TURBO_VERSION[ \t]+([0-9.]+).*" "\\1" gpurotate_jpeg_turbo "${gpurotate_jpeg_turbo}")
+    set(GPUROTATE_TURBOJPEG_SUMMARY "libjpeg-turbo ${gpurotate_jpeg_turbo} (libjpeg ABI ${gpurotate_jpeg_abi}): ${GPUROTATE_TURBOJPEG_LIBRARY}, ${GPUROTATE_LIBJPEG_LIBRARY}")
     # libjpeg's internal header (Debian installs it; upstream's install does not): with it the GPU codes
     # lossless variants' scans in libjpeg's place, without it libjpeg codes them.
     find_path(GPUROTATE_JPEGINT_INCLUDE_DIR jpegint.h HINTS ${GPUROTATE_LIBJPEG_INCLUDE_DIR})

@@ -11,6 +11,7 @@
 #include "codecs/jpeg_scan_coder.hpp"
 #include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
+#include "codecs/turbojpeg_codec.hpp"
 #include "codecs/xmp_geometry.hpp"
 
 #include <gpurotate/error.hpp>
@@ -500,6 +501,18 @@ ScanLayout scan_layout(const jpeg_decompress_struct& info, const Plan& plan, con
 }
 
 }  // namespace
+
+std::string libjpeg_description() {
+#ifdef LIBJPEG_TURBO_VERSION
+#define GPUROTATE_STRING(x) #x
+#define GPUROTATE_EXPAND(x) GPUROTATE_STRING(x)
+    return "libjpeg-turbo " GPUROTATE_EXPAND(LIBJPEG_TURBO_VERSION) " (libjpeg ABI " + std::to_string(JPEG_LIB_VERSION) + ")";
+#undef GPUROTATE_EXPAND
+#undef GPUROTATE_STRING
+#else
+    return "libjpeg (ABI " + std::to_string(JPEG_LIB_VERSION) + ")";
+#endif
+}
 
 bool jpeg_transform_is_perfect(Orientation element, std::int64_t width, std::int64_t height, int mcu_width, int mcu_height) {
     const bool whole_columns = width % mcu_width == 0, whole_rows = height % mcu_height == 0;

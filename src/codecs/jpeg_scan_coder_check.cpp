@@ -6,6 +6,7 @@
 
 #include "codecs/jpeg_lossless.hpp"
 #include "codecs/jpeg_segments.hpp"
+#include "codecs/turbojpeg_codec.hpp"
 
 #include <gpurotate/error.hpp>
 
@@ -139,18 +140,6 @@ std::vector<std::unique_ptr<JpegScanCoder>> trusted_scan_coders(std::vector<std:
         }
     }
     return coders;
-}
-
-std::string libjpeg_description() {
-#ifdef LIBJPEG_TURBO_VERSION
-#define GPUROTATE_STRING(x) #x
-#define GPUROTATE_EXPAND(x) GPUROTATE_STRING(x)
-    return "libjpeg-turbo " GPUROTATE_EXPAND(LIBJPEG_TURBO_VERSION) " (libjpeg ABI " + std::to_string(JPEG_LIB_VERSION) + ")";
-#undef GPUROTATE_EXPAND
-#undef GPUROTATE_STRING
-#else
-    return "libjpeg (ABI " + std::to_string(JPEG_LIB_VERSION) + ")";
-#endif
 }
 
 }  // namespace gpurotate::detail

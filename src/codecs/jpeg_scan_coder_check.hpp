@@ -24,7 +24,4 @@ std::string scan_coder_difference(JpegScanCoder& coder);
 /// set to what differed.
 std::vector<std::unique_ptr<JpegScanCoder>> trusted_scan_coders(std::vector<std::unique_ptr<JpegScanCoder>> coders, std::string& why);
 
-/// The libjpeg this build codes with: "libjpeg-turbo 2.1.5 (libjpeg ABI 80)".
-std::string libjpeg_description();
-
 }  // namespace gpurotate::detail

@@ -15,6 +15,10 @@ namespace gpurotate::detail {
 /// Whether this build has TurboJPEG.
 bool turbojpeg_available();
 
+/// The libjpeg this build's lossless transforms code with, as its headers name it: "libjpeg-turbo 2.1.5
+/// (libjpeg ABI 80)"; "none" without libjpeg-turbo.
+std::string libjpeg_description();
+
 /// The decoded JPEG (8-bit grey or RGB), or nothing without TurboJPEG or when `bytes` is not a JPEG.
 /// Throws Error (input) naming `path` for a corrupt or truncated JPEG, warnings included: a damaged file
 /// is refused, never half-decoded into grey.

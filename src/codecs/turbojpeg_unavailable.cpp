@@ -10,6 +10,8 @@ namespace gpurotate::detail {
 
 bool turbojpeg_available() { return false; }
 
+std::string libjpeg_description() { return "none"; }
+
 std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>&, const std::string&, const ReadOptions&) { return std::nullopt; }
 
 std::vector<std::uint8_t> turbojpeg_encode(ConstImageView, int, ChromaSubsampling) {
@@ -29,6 +31,5 @@ std::vector<std::unique_ptr<JpegScanCoder>> trusted_scan_coders(std::vector<std:
     return {};
 }
 
-std::string libjpeg_description() { return "none"; }
 
 }  // namespace gpurotate::detail
