@@ -27,7 +27,7 @@ file(STRINGS ${GPUROTATE_SPNG_INCLUDE_DIR}/spng.h gpurotate_spng_version_lines R
 string(REGEX REPLACE "[^0-9;]" "" gpurotate_spng_version "${gpurotate_spng_version_lines}")
 string(REPLACE ";" "." GPUROTATE_SPNG_VERSION "${gpurotate_spng_version}")
 
-# libjpeg-turbo (libturbojpeg0-dev and libjpeg62-turbo-dev): TurboJPEG for fast JPEG decoding and encoding,
+# libjpeg-turbo (libturbojpeg0-dev and libjpeg62-turbo-dev on Debian, libjpeg-turbo8-dev on Ubuntu): TurboJPEG for fast JPEG decoding and encoding,
 # libjpeg's transcoding API for the lossless transforms; optional (stb or OpenCV decode JPEG otherwise).
 set(GPUROTATE_WITH_TURBOJPEG AUTO CACHE STRING "Use libjpeg-turbo (TurboJPEG and libjpeg) for JPEG: AUTO, ON or OFF")
 set(GPUROTATE_HAVE_TURBOJPEG OFF)
@@ -56,9 +56,9 @@ if(NOT GPUROTATE_WITH_TURBOJPEG STREQUAL "OFF")
       string(APPEND GPUROTATE_TURBOJPEG_SUMMARY " (no jpegint.h: lossless JPEG scans coded by libjpeg only)")
     endif()
   elseif(GPUROTATE_WITH_TURBOJPEG STREQUAL "ON")
-    message(FATAL_ERROR "libjpeg-turbo not found: install libturbojpeg0-dev and libjpeg62-turbo-dev")
+    message(FATAL_ERROR "libjpeg-turbo not found: install libturbojpeg0-dev and libjpeg62-turbo-dev (Ubuntu: libjpeg-turbo8-dev)")
   else()
-    set(GPUROTATE_TURBOJPEG_SUMMARY "not found (install libturbojpeg0-dev and libjpeg62-turbo-dev for fast and lossless JPEG)")
+    set(GPUROTATE_TURBOJPEG_SUMMARY "not found (install libturbojpeg0-dev and libjpeg62-turbo-dev (Ubuntu: libjpeg-turbo8-dev) for fast and lossless JPEG)")
   endif()
 endif()
 

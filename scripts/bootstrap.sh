@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One command from a fresh Debian 12 machine to a working gpurotate:
+# One command from a fresh Debian 12, Ubuntu 22.04 or Ubuntu 24.04 machine to a working gpurotate:
 #   scripts/bootstrap.sh demo   installs what is missing, builds, rotates a sample image
 #   scripts/bootstrap.sh test   installs what is missing, builds, runs the test suite, then the same
 #                               suite under ASan+UBSan and TSan, and a bounded fuzzing run
@@ -7,7 +7,7 @@
 set -euo pipefail
 
 usage="usage: scripts/bootstrap.sh demo|test
-  demo  install what is missing (Debian packages), build build/gpurotate, rotate a sample image
+  demo  install what is missing (Debian's or Ubuntu's packages), build build/gpurotate, rotate a sample image
   test  the same, then the test suite, the Python package's tests, the suite under ASan+UBSan and TSan,
         and a bounded fuzzing run (what CI runs)
 Extra CMake arguments: GPUROTATE_CMAKE_ARGS='-DGPUROTATE_WITH_CUDA=OFF ...'"
@@ -18,16 +18,29 @@ case "${1:-demo}:$#" in
 esac
 cd "$(dirname "$0")/.."
 
-# Debian packages: build tools, the header-only libraries, libspng and zlib (PNG), libjpeg-turbo (JPEG), OpenCV
-# (optional codecs, test reference) and ImageMagick (the independent comparison test). The CUDA Toolkit
-# is found in /usr/local/cuda if present.
-packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev zlib1g-dev libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libopencv-dev libtiff-dev libwebp-dev imagemagick)
+# Debian's or Ubuntu's packages: build tools, the header-only libraries, libspng and zlib (PNG),
+# libjpeg-turbo (JPEG), OpenCV (optional codecs, test reference) and ImageMagick (the independent comparison
+# test). The CUDA Toolkit is found in /usr/local/cuda if present. The names differ by system
+# (/etc/os-release): Debian's libjpeg is libjpeg62-turbo (libjpeg ABI 62), Ubuntu's libjpeg-turbo8 (ABI 80),
+# and each has its own clang with its own runtime package for the sanitizers and libFuzzer.
+os_id=debian os_version=12
+if [ -r /etc/os-release ]; then
+  # shellcheck disable=SC1091
+  os_id=$(. /etc/os-release && echo "${ID:-debian}") os_version=$(. /etc/os-release && echo "${VERSION_ID:-12}")
+fi
+case "$os_id:$os_version" in
+  ubuntu:22.04) libjpeg_dev=libjpeg-turbo8-dev clang_runtime=libclang-common-14-dev ;;
+  ubuntu:*) libjpeg_dev=libjpeg-turbo8-dev clang_runtime=libclang-rt-18-dev ;;  # 24.04: clang 18
+  *) libjpeg_dev=libjpeg62-turbo-dev clang_runtime=libclang-rt-14-dev ;;       # Debian 12: clang 14
+esac
+packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev zlib1g-dev libspng-dev libturbojpeg0-dev "$libjpeg_dev" libopencv-dev libtiff-dev libwebp-dev imagemagick)
 # The test command also builds the sanitizer presets (ASan with clang and its libFuzzer runtime),
-# compares JPEG transforms with jpegtran (libjpeg-turbo-progs) and PNG outputs on the PNG conformance suite
-# (PngSuite: libsixel-examples ships 174 of its 175 files, the corrupt ones included).
-# And the Python package's tests: Python's headers, and venv for Debian's own python3, which takes no pip
-# installs (PEP 668).
-[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev libjpeg-turbo-progs libsixel-examples python3-dev python3-venv)
+# compares JPEG transforms with jpegtran (libjpeg-turbo-progs) and --auto-orient with exiftran, and PNG
+# outputs on the PNG conformance suite (PngSuite: libsixel-examples ships 174 of its 175 files, the corrupt
+# ones included).
+# And the Python package's tests: Python's headers, and venv for the system's own python3, which takes no
+# pip installs (PEP 668).
+[ "$mode" = test ] && packages+=(clang "$clang_runtime" libjpeg-turbo-progs exiftran libsixel-examples python3-dev python3-venv)
 missing=()
 if command -v dpkg-query >/dev/null; then
   for p in "${packages[@]}"; do
@@ -114,6 +127,6 @@ else
   if command -v clang++ >/dev/null; then
     scripts/fuzz.sh --ci
   else
-    echo "bootstrap: warning: clang++ not found, fuzzing skipped (apt-get install clang libclang-rt-14-dev)" >&2
+    echo "bootstrap: warning: clang++ not found, fuzzing skipped (apt-get install clang and its runtime: $clang_runtime)" >&2
   fi
 fi
