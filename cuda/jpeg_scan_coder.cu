@@ -34,6 +34,14 @@ public:
         return store_.size() + offsets_.size() + shares_.size() + totals_.size() + tables_.size() + counts_.size() + words_.size();
     }
 
+    void release_memory() override {
+        release();
+        totals_ = DeviceBuffer();
+        tables_ = DeviceBuffer();
+        counts_ = DeviceBuffer();
+        small_.release();
+    }
+
     std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
                                                const ScanCoding& coding) override {
         GPUROTATE_CUDA_CHECK(cudaSetDevice(device_));  // the calling thread may have used another GPU last

@@ -422,7 +422,6 @@ private:
         bool any_failed = failed_before;
         for (std::size_t i = 0; i < job.outputs.size(); ++i) {
             const ConstImageView pixels = targets[i].dst;
-            if (source.is_jpeg() && sink_for(job.outputs[i]).is_jpeg()) note_reencoded(job, why_reencoded());
             any_failed |= !write_output(job, job.outputs[i], pixels.width, pixels.height, [&] {
                 WriteOptions options;
                 options.quality = settings_.quality;
@@ -436,7 +435,7 @@ private:
                 const ImageMetadata kept = source.metadata_for(targets[i].orientation, settings_.strip, settings_.auto_orient);
                 options.metadata = &kept;
                 sink_for(job.outputs[i]).write(pixels, options);
-                if (source.is_jpeg() && sink_for(job.outputs[i]).is_jpeg()) ++reencoded_jpeg_outputs_;
+                if (source.is_jpeg() && sink_for(job.outputs[i]).is_jpeg()) reencoded(job, why_reencoded());
             });
         }
         encode_ns_ += nanoseconds_since(start);
@@ -453,9 +452,10 @@ private:
                    : "a variant would move a partial edge block (--jpeg-edge trim keeps it lossless by dropping it)";
     }
 
-    /// The note, once a run, that JPEG variants of a JPEG get new pixels (the summary counts them): a rotation
-    /// is lossless by default, so this is said without -v.
-    void note_reencoded(const Job& job, const char* why) {
+    /// Counts a JPEG variant of a JPEG written with new pixels, and says so once a run: a rotation is lossless
+    /// by default, so this is said without -v (the summary counts them all).
+    void reencoded(const Job& job, const char* why) {
+        ++reencoded_jpeg_outputs_;
         if (!noted_reencoded_.exchange(true)) {
             progress_.message("gpurotate: note: '" + job.input.path + "' (and perhaps others): JPEG variants re-encoded, not transformed losslessly: " + why);
         }
@@ -545,11 +545,10 @@ private:
             // The report has the first output's size; the others are it or its transpose.
             const bool swaps = swaps_axes(elements[i]) != swaps_axes(elements.front());
             const std::int64_t w = swaps ? report.height : report.width, h = swaps ? report.width : report.height;
-            note_reencoded(job, "--nvjpeg was given (nvJPEG decodes and encodes)");
             any_failed |= !write_output(job, job.outputs[i], w, h, [&] {
                 sink_for(job.outputs[i]).write_encoded(
                     detail::with_metadata((*encoded)[i], source.metadata_for(elements[i], settings_.strip, settings_.auto_orient)));
-                ++reencoded_jpeg_outputs_;
+                reencoded(job, "--nvjpeg was given (nvJPEG decodes and encodes)");
             });
         }
         encode_ns_ += nanoseconds_since(write_start);

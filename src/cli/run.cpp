@@ -94,25 +94,26 @@ bool transcode_on_gpu(const Options& options, const detail::ImageSource& source,
     return true;
 }
 
-// The line that says a JPEG written from a JPEG gets new pixels: the user asked for a rotation, which is
-// lossless by default, so it is said without -v (--quiet silences notes, not warnings, as augment's).
+// The line that says a JPEG written from a JPEG got new pixels, once it is written: the user asked for a
+// rotation, which is lossless by default, so it is said without -v (--quiet silences notes, not warnings,
+// as augment's does).
 void say_reencoded(const Options& options, const std::string& why, std::ostream& log) {
-    if (!options.quiet) log << "gpurotate: note: '" << options.input << "': JPEG re-encoded, not transformed losslessly: " << why << "\n";
+    if (!options.quiet && !why.empty()) log << "gpurotate: note: '" << options.input << "': JPEG re-encoded, not transformed losslessly: " << why << "\n";
 }
 
 // JPEG to JPEG in the compressed domain (jpeg_lossless.hpp): the default wherever nothing asks for new
 // pixels; --auto-orient's element is composed into `element` and goes the same way, as exiftran -a. False
-// where it does not apply, or where it is not perfect and --jpeg-edge is reencode (said on `log`); the
+// where it does not apply, or where it is not perfect and --jpeg-edge is reencode, with `why_not` set; the
 // caller then decodes and encodes.
 bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource& source, const detail::ImageSink& sink, Orientation element,
-                               const ImageMetadata& metadata, StageClock& clock, std::ostream& log) {
+                               const ImageMetadata& metadata, StageClock& clock, std::string& why_not, std::ostream& log) {
     // --quality asks for an encoding, --nvjpeg and --device cuda for the GPU's work.
     const char* reencoded_for = options.quality_given ? "--quality was given"
                                 : options.nvjpeg      ? "--nvjpeg was given (nvJPEG decodes and encodes)"
                                 : options.device == Backend::cuda ? "--device cuda was given (the GPU moves pixels; --device auto keeps the JPEG lossless)"
                                                                   : nullptr;
     if (reencoded_for) {
-        say_reencoded(options, reencoded_for, log);
+        why_not = reencoded_for;
         return false;
     }
     std::vector<detail::LosslessJpegReport> reports;
@@ -123,19 +124,17 @@ bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource
                                                   options.max_pixels, reports);
     }
     if (transformed.empty()) {
-        say_reencoded(options, "this build has no libjpeg-turbo, whose transcoding API the lossless transform needs", log);
+        why_not = "this build has no libjpeg-turbo, whose transcoding API the lossless transform needs";
         return false;
     }
     const detail::LosslessJpegReport& report = reports.front();
     if (!transformed.front()) {
         if (options.jpeg_edge == detail::JpegEdge::error) throw detail::imperfect_transform_error(source.path(), element, report);
         // With trim, only an image under one MCU across its mirrored side gets here: trimming would leave nothing.
-        say_reencoded(options,
-                      std::string(name(element)) + " of " + std::to_string(report.width) + "x" + std::to_string(report.height) + " with " +
-                          std::to_string(report.mcu_width) + "x" + std::to_string(report.mcu_height) + " MCUs would move a partial edge block" +
-                          (options.jpeg_edge == detail::JpegEdge::trim ? " (and is under one MCU across, so trimming would leave nothing)"
-                                                                       : " (--jpeg-edge trim keeps it lossless by dropping it)"),
-                      log);
+        why_not = std::string(name(element)) + " of " + std::to_string(report.width) + "x" + std::to_string(report.height) + " with " +
+                  std::to_string(report.mcu_width) + "x" + std::to_string(report.mcu_height) + " MCUs would move a partial edge block" +
+                  (options.jpeg_edge == detail::JpegEdge::trim ? " (and is under one MCU across, so trimming would leave nothing)"
+                                                               : " (--jpeg-edge trim keeps it lossless by dropping it)");
         return false;
     }
     const double transform_ms = clock.lap_ms();
@@ -209,7 +208,8 @@ void run_single_image(const Options& options, std::ostream& log) {
     const bool png_to_png = sink.is_png() && source.is_png();
 
     const bool jpeg_to_jpeg = sink.is_jpeg() && source.is_jpeg();
-    if (jpeg_to_jpeg && transform_jpeg_losslessly(options, source, sink, element, output_metadata, clock, log)) return;
+    std::string why_reencoded;  // said once the re-encoded JPEG is written
+    if (jpeg_to_jpeg && transform_jpeg_losslessly(options, source, sink, element, output_metadata, clock, why_reencoded, log)) return;
     // A JPEG re-encoded from a JPEG keeps the input's character: its quality (unless --quality is given) and
     // its chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
     WriteOptions write;
@@ -226,6 +226,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     const bool jpeg_on_gpu = options.nvjpeg && jpeg_to_jpeg;
     if (jpeg_on_gpu && options.nvjpeg_decode == detail::NvjpegDecode::gpu &&
         transcode_on_gpu(options, source, sink, nullptr, element, write.quality, output_metadata, *gpu, clock, log)) {
+        say_reencoded(options, why_reencoded, log);
         return;
     }
     const Image input = [&] {
@@ -233,7 +234,10 @@ void run_single_image(const Options& options, std::ostream& log) {
         return source.decode(options.max_pixels, png_to_png);
     }();
     // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
-    if (jpeg_on_gpu && transcode_on_gpu(options, source, sink, &input, element, write.quality, output_metadata, *gpu, clock, log)) return;
+    if (jpeg_on_gpu && transcode_on_gpu(options, source, sink, &input, element, write.quality, output_metadata, *gpu, clock, log)) {
+        say_reencoded(options, why_reencoded, log);
+        return;
+    }
     const double decode_ms = clock.lap_ms();
     if (const std::string losses = source.decoder_losses(input.format(), options.strip); !losses.empty()) {
         log << "gpurotate: warning: '" << options.input << "': " << losses << "\n";
@@ -255,6 +259,7 @@ void run_single_image(const Options& options, std::ostream& log) {
         sink.write(output.view(), write);
     }
     const double encode_ms = clock.lap_ms();
+    say_reencoded(options, why_reencoded, log);
 
     if (options.verbose) {
         std::string device = "cpu";

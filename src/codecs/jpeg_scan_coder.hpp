@@ -74,6 +74,9 @@ public:
                                                        const ScanCoding& coding) = 0;
     /// Device memory the coder holds now, in bytes.
     virtual std::size_t device_bytes() const { return 0; }
+    /// Gives back every buffer it holds between calls: after the known-answer check, whose buffers would
+    /// otherwise count against the budget of the user's files.
+    virtual void release_memory() {}
 };
 
 /// A coder on GPU `device` with a stream and buffers of its own, kept between calls (nullptr where CUDA

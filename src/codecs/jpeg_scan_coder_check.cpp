@@ -104,20 +104,21 @@ std::optional<Extent> frame_extent(const std::vector<std::uint8_t>& jpeg) {
 std::string scan_coder_difference(JpegScanCoder& coder) {
     constexpr Orientation elements[] = {Orientation::identity, Orientation::rot90,  Orientation::rot180,    Orientation::rot270,
                                         Orientation::flip_h,   Orientation::flip_v, Orientation::transpose, Orientation::transverse};
-    std::vector<LosslessJpegVariant> variants;
-    for (Orientation element : elements) variants.push_back({element, nullptr});
     for (const BuiltInJpeg& spec : built_in) {
         const std::vector<std::uint8_t> jpeg = make_jpeg(spec);
         const std::string path = "the built-in " + std::to_string(spec.width) + "x" + std::to_string(spec.height) + " JPEG";
-        std::vector<LosslessJpegReport> reports;
-        const auto libjpegs = transform_jpeg_lossless_variants(jpeg, path, variants, JpegEdge::trim, false, ReadOptions{}, reports, nullptr);
-        const auto coders = transform_jpeg_lossless_variants(jpeg, path, variants, JpegEdge::trim, false, ReadOptions{}, reports, &coder);
-        for (std::size_t i = 0; i < variants.size(); ++i) {
-            if (libjpegs.size() != coders.size() || libjpegs.at(i) != coders.at(i)) return std::string(name(elements[i])) + " of " + path;
+        // One variant a call: the coder's buffers stay as small as one scan's, so that a coder on a small
+        // device-memory budget is checked too (a batch over its budget would only be given back to libjpeg).
+        for (Orientation element : elements) {
+            const std::vector<LosslessJpegVariant> variant{{element, nullptr}};
+            std::vector<LosslessJpegReport> reports;
+            const auto libjpegs = transform_jpeg_lossless_variants(jpeg, path, variant, JpegEdge::trim, false, ReadOptions{}, reports, nullptr);
+            const auto coders = transform_jpeg_lossless_variants(jpeg, path, variant, JpegEdge::trim, false, ReadOptions{}, reports, &coder);
+            if (libjpegs != coders || libjpegs.size() != 1) return std::string(name(element)) + " of " + path;
             // libjpeg's own file must say the variant's sides: where the encoder's setup does not fit the libjpeg
             // it runs with (jpeg_width on ABI 70 and 80), both coders agree on a wrong file.
-            if (libjpegs[i] && !(frame_extent(*libjpegs[i]) == Extent{reports[i].out_width, reports[i].out_height})) {
-                return std::string(name(elements[i])) + " of " + path + ": libjpeg's frame header does not give the output's sides";
+            if (libjpegs[0] && !(frame_extent(*libjpegs[0]) == Extent{reports[0].out_width, reports[0].out_height})) {
+                return std::string(name(element)) + " of " + path + ": libjpeg's frame header does not give the output's sides";
             }
         }
     }
@@ -134,6 +135,7 @@ std::vector<std::unique_ptr<JpegScanCoder>> trusted_scan_coders(std::vector<std:
             why = std::string("the known-answer check failed: ") + e.what();
             return {};
         }
+        coder->release_memory();
         if (!difference.empty()) {
             why = "its bytes differ from " + libjpeg_description() + "'s for " + difference;
             return {};
