@@ -5,6 +5,7 @@
 #include "augment/input_list.hpp"
 #include "augment/interrupt.hpp"
 #include "augment/manifest.hpp"
+#include "augment/output_folder.hpp"
 #include "augment/output_plan.hpp"
 #include "augment/pipeline.hpp"
 #include "augment/progress.hpp"
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include <dirent.h>
@@ -42,57 +44,25 @@ std::string without_trailing_slashes(std::string path) {
     return path;
 }
 
-void make_directories(const std::string& dir) {
-    for (std::size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
-        const std::string part = slash == std::string::npos ? dir : dir.substr(0, slash);
-        if (::mkdir(part.c_str(), 0777) != 0 && errno != EEXIST) {
-            throw Error(ErrorCode::output, "cannot create output folder '" + part + "': " + std::strerror(errno));
-        }
-        if (slash == std::string::npos) break;
-    }
-    struct stat info {};
-    if (::stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
-        throw Error(ErrorCode::output, "output folder '" + dir + "' is not a folder");
-    }
-}
-
-// A run killed hard (SIGKILL, power loss) can leave the temporary files of the outputs it was writing;
-// --resume and --overwrite remove those of the outputs they are about to write: temporary_name_prefix(NAME) + "DIGITS.tmp".
-void remove_stale_temporaries(const std::vector<Job>& jobs) {
-    std::map<std::string, std::set<std::string>> prefixes_by_dir;
-    for (const Job& job : jobs) {
-        for (const PlannedOutput& out : job.outputs) {
-            const std::string target = detail::write_target(out.path);  // a link's temporaries lie beside its file
-            const auto slash = target.find_last_of('/');
-            prefixes_by_dir[slash == std::string::npos ? "." : target.substr(0, slash)].insert(
-                detail::temporary_name_prefix(target.substr(slash + 1)));
-        }
-    }
-    for (const auto& [dir, prefixes] : prefixes_by_dir) {
-        DIR* handle = ::opendir(dir.c_str());
-        if (!handle) continue;
-        while (const dirent* entry = ::readdir(handle)) {
-            const std::string n = entry->d_name;
-            if (prefixes.count(detail::temporary_name_prefix_of(n))) ::unlink((dir + "/" + n).c_str());
-        }
-        ::closedir(handle);
-    }
-}
-
 struct ExistingCheck {
     std::int64_t already_complete = 0;
 };
 
 // Drops outputs that --resume finds complete; refuses outputs that exist without --resume or --overwrite,
-// and any output that is one of the inputs.
-ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOptions& o, const std::string& manifest_path) {
+// any output that is one of the inputs, and any that is a symbolic link inside OUTDIR or lies below one
+// (with every flag: augment never writes through a link in its folder).
+ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOptions& o, const std::string& manifest_path, const OutputFolder& folder) {
     std::set<std::pair<dev_t, ino_t>> inputs;
     for (const Job& job : jobs) {
         struct stat info {};
         if (::stat(job.input.path.c_str(), &info) == 0) inputs.insert({info.st_dev, info.st_ino});
     }
-    // The manifest is written to (appended to with --resume) before any output: never onto an input or an output.
+    // The manifest is written to (appended to with --resume) before any output: never through a link, never
+    // onto an input or an output.
     struct stat manifest_info {};
+    if (::lstat(manifest_path.c_str(), &manifest_info) == 0 && S_ISLNK(manifest_info.st_mode)) {
+        throw Error(ErrorCode::output, "manifest '" + manifest_path + "' is a symbolic link, which augment never writes through, with any flag (remove it)");
+    }
     if (::stat(manifest_path.c_str(), &manifest_info) == 0 && inputs.count({manifest_info.st_dev, manifest_info.st_ino})) {
         throw Error(ErrorCode::output, "manifest '" + manifest_path + "' is an input file: augment never replaces its inputs");
     }
@@ -119,20 +89,24 @@ ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOption
     }
     const CompletedOutputs completed = o.resume ? completed_outputs(manifest_path) : CompletedOutputs{};
     ExistingCheck result;
-    std::vector<std::string> existing;
+    std::vector<std::string> existing, links;
     for (Job& job : jobs) {
         std::vector<PlannedOutput> remaining;
         for (const PlannedOutput& out : job.outputs) {
-            struct stat info {};
-            if (::stat(out.path.c_str(), &info) != 0) {
+            const OutputFolder::Entry entry = folder.entry(out.relative);
+            if (entry.kind == OutputFolder::Entry::link) {
+                links.push_back(out.path);
+                continue;
+            }
+            if (entry.kind == OutputFolder::Entry::none) {
                 remaining.push_back(out);
                 continue;
             }
-            if (inputs.count({info.st_dev, info.st_ino})) {
+            if (inputs.count({static_cast<dev_t>(entry.device), static_cast<ino_t>(entry.inode)})) {
                 throw Error(ErrorCode::output, "output '" + out.path + "' is an input file: augment never replaces its inputs");
             }
             const auto done = completed.find(out.path, out.relative);
-            if (done && *done == static_cast<std::uint64_t>(info.st_size)) {
+            if (done && entry.kind == OutputFolder::Entry::file && *done == entry.size) {
                 ++result.already_complete;
                 continue;
             }
@@ -140,6 +114,10 @@ ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOption
             remaining.push_back(out);
         }
         job.outputs = std::move(remaining);
+    }
+    if (!links.empty()) {
+        throw Error(ErrorCode::output, std::to_string(links.size()) + " output(s) are, or lie below, a symbolic link inside the output folder, e.g. '" +
+                                           links.front() + "': augment never writes through one, with any flag (remove the links)");
     }
     if (!existing.empty()) {
         throw Error(ErrorCode::output, std::to_string(existing.size()) + " output(s) already exist, e.g. '" + existing.front() +
@@ -299,7 +277,11 @@ int run_augment(const AugmentOptions& o) {
     const std::vector<InputFile> inputs = list_inputs(o.inputs, o.recursive, out_dir);
     if (inputs.empty()) throw Error(ErrorCode::input, "augment: no image files found in the inputs" + std::string(o.recursive ? "" : " (folders are read with --recursive to include subfolders)"));
     std::vector<Job> jobs = plan_jobs(inputs, options);
-    const ExistingCheck existing = check_existing_outputs(jobs, options, manifest_path);
+    // OUTDIR opened once; every write below it goes through it (output_folder.hpp). The lock comes before any
+    // check, so that of two runs started together on one folder the second stops here, having done nothing.
+    OutputFolder folder(out_dir, !o.dry_run);
+    if (!o.dry_run) folder.lock();
+    const ExistingCheck existing = check_existing_outputs(jobs, options, manifest_path, folder);
 
     std::int64_t planned = 0;
     for (const Job& job : jobs) planned += static_cast<std::int64_t>(job.outputs.size());
@@ -333,22 +315,38 @@ int run_augment(const AugmentOptions& o) {
     settings.nvjpeg_decode = o.nvjpeg_decode;
     settings.replace_outputs = o.overwrite || o.resume;
 
-    // OUTDIR and the mirrored input folders below it, each made once before the workers start.
-    make_directories(out_dir);
+    settings.output_folder = &folder;
+
+    // The mirrored input folders below OUTDIR, each made once before the workers start.
     std::set<std::string> output_dirs;
+    std::vector<std::string> relatives;
     for (const Job& job : jobs) {
-        for (const PlannedOutput& out : job.outputs) output_dirs.insert(out.path.substr(0, out.path.find_last_of('/')));
+        for (const PlannedOutput& out : job.outputs) {
+            const auto slash = out.relative.find_last_of('/');
+            if (slash != std::string::npos) output_dirs.insert(out.relative.substr(0, slash));
+            relatives.push_back(out.relative);
+        }
     }
     for (const std::string& dir : output_dirs) {
         try {
-            make_directories(dir);
+            folder.make_folder(dir);
         } catch (const Error& e) {  // its outputs fail alone, as writes into a folder that cannot be written do
             std::cerr << "gpurotate: error: " << e.what() << " (its outputs fail)\n";  // errors stay under --quiet
         }
     }
-    // A run killed hard leaves temporaries; a new run over the same outputs clears them as it replaces them.
-    if (o.resume || o.overwrite) remove_stale_temporaries(jobs);
-    ManifestWriter manifest(manifest_path, o.overwrite);
+    // A run killed hard leaves temporaries; a new run over the same outputs clears them as it replaces them
+    // (the lock says no other run is writing here; a temporary whose writer still runs is left alone).
+    if (o.resume || o.overwrite) folder.remove_stale_temporaries(relatives);
+    // The manifest below OUTDIR goes through it too; one the user put elsewhere (--manifest) is opened by its
+    // path, refusing a link at its name.
+    const std::string in_folder = out_dir + "/";
+    std::optional<ManifestWriter> manifest_writer;
+    if (manifest_path.compare(0, in_folder.size(), in_folder) == 0) {
+        manifest_writer.emplace(folder.open_for_append(manifest_path.substr(in_folder.size()), o.overwrite), manifest_path);
+    } else {
+        manifest_writer.emplace(manifest_path, o.overwrite);
+    }
+    ManifestWriter& manifest = *manifest_writer;
 
     InterruptGuard interrupts;
     const auto start = std::chrono::steady_clock::now();

@@ -193,8 +193,20 @@ CompletedOutputs completed_outputs(const std::string& manifest_path) {
 }
 
 ManifestWriter::ManifestWriter(const std::string& path, bool truncate) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0666);
+    // A link at the name is refused, not written through (O_NOFOLLOW): augment never truncates a file
+    // elsewhere because a link was planted where its manifest goes.
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (truncate ? O_TRUNC : 0), 0666);
+    if (fd_ < 0 && errno == ELOOP) {
+        throw Error(ErrorCode::output, "cannot write manifest '" + path + "': it is a symbolic link, which augment never writes through (remove it)");
+    }
     if (fd_ < 0) throw Error(ErrorCode::output, "cannot write manifest '" + path + "': " + std::strerror(errno));
+    cut_torn_line();
+}
+
+ManifestWriter::ManifestWriter(int fd, const std::string& path) : path_(path), fd_(fd) { cut_torn_line(); }
+
+void ManifestWriter::cut_torn_line() {
+    const std::string& path = path_;
     // A run killed mid-write may have left a torn last line: cut it off (its output is redone, having no
     // record), so that every line stays a JSON object for the readers of the file.
     off_t end = ::lseek(fd_, 0, SEEK_END);
@@ -227,11 +239,17 @@ void ManifestWriter::append(const ManifestRecord& record) {
 }
 
 void ManifestWriter::append_raw(const std::string& line) {
+    const off_t before = ::lseek(fd_, 0, SEEK_END);
     std::size_t written = 0;
     while (written < line.size()) {
         const ssize_t n = ::write(fd_, line.data() + written, line.size() - written);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw Error(ErrorCode::output, "cannot write manifest '" + path_ + "': " + std::strerror(errno));
+        if (n <= 0) {
+            // A full disk: the part of the line written is cut off, so the manifest ends with a whole line.
+            const std::string reason = n < 0 ? std::strerror(errno) : "nothing written";
+            if (written > 0 && before >= 0) static_cast<void>(::ftruncate(fd_, before));
+            throw Error(ErrorCode::output, "cannot write manifest '" + path_ + "': " + reason);
+        }
         written += static_cast<std::size_t>(n);
     }
 }

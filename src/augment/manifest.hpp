@@ -46,6 +46,8 @@ class ManifestWriter {
 public:
     /// Opens `path` for appending (`truncate`: emptied first). Throws Error (output).
     ManifestWriter(const std::string& path, bool truncate);
+    /// Takes `fd`, open for reading and appending (OutputFolder::open_for_append), named `path` in errors.
+    ManifestWriter(int fd, const std::string& path);
     ~ManifestWriter();
     ManifestWriter(const ManifestWriter&) = delete;
     ManifestWriter& operator=(const ManifestWriter&) = delete;
@@ -55,6 +57,9 @@ public:
 
 private:
     void append_raw(const std::string& text);
+    // A run killed mid-write may have left a torn last line: cut it off (its output is redone, having no
+    // record), so that every line stays a JSON object for the readers of the file.
+    void cut_torn_line();
 
     std::string path_;
     int fd_ = -1;

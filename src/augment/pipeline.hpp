@@ -4,6 +4,7 @@
 // in the manifest. The number of images in flight is the number of workers, whatever the dataset size.
 
 #include "augment/manifest.hpp"
+#include "augment/output_folder.hpp"
 #include "augment/output_plan.hpp"
 #include "augment/progress.hpp"
 #include "codecs/jpeg_lossless.hpp"
@@ -18,6 +19,7 @@
 namespace gpurotate::augment {
 
 struct PipelineSettings {
+    const OutputFolder* output_folder = nullptr;  ///< where every output is written (nullptr: by path, as a library caller)
     Backend backend = Backend::cpu;  ///< resolved: cuda or cpu
     bool cpu_fallback = false;       ///< --device auto: an image the GPU fails on is redone on the CPU
     std::vector<int> devices{0};

@@ -22,7 +22,7 @@ std::string quoted(const std::string& path) { return "'" + path + "'"; }
 std::string system_reason() { return std::strerror(errno); }
 
 std::string already_exists(const std::string& path) {
-    return quoted(path) + " already exists (--overwrite, or WriteOptions::overwrite, replaces it)";
+    return quoted(path) + " already exists (--overwrite replaces it)";
 }
 
 // A temporary file's name: "." + the output's name + the marker + random digits + the suffix.
@@ -41,54 +41,58 @@ std::string file_name_of(const std::string& path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// Closes a descriptor and removes the temporary file unless released; keeps every failure path clean.
+// Closes a descriptor and removes the temporary file (a name in `folder`) unless released; keeps every
+// failure path clean.
 class TemporaryFile {
 public:
-    TemporaryFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+    TemporaryFile(int folder, int fd, std::string name) : folder_(folder), fd_(fd), name_(std::move(name)) {}
     TemporaryFile(const TemporaryFile&) = delete;
     TemporaryFile& operator=(const TemporaryFile&) = delete;
     ~TemporaryFile() {
         if (fd_ >= 0) ::close(fd_);
-        if (!path_.empty()) ::unlink(path_.c_str());
+        if (!name_.empty()) ::unlinkat(folder_, name_.c_str(), 0);
     }
     int fd() const { return fd_; }
-    const std::string& path() const { return path_; }
+    const std::string& name() const { return name_; }
     int close() { return ::close(std::exchange(fd_, -1)); }
-    void release() { path_.clear(); }
+    void release() { name_.clear(); }
 
 private:
+    int folder_;
     int fd_;
-    std::string path_;
+    std::string name_;
 };
 
-TemporaryFile create_temporary_beside(const std::string& path) {
+// The temporary's name carries its writer's pid, so that a cleanup of a dead run's temporaries can tell a
+// live process's apart (remove_stale_temporaries).
+TemporaryFile create_temporary_in(int folder, const std::string& name, const std::string& shown) {
     std::random_device entropy;
-    const std::string base = directory_of(path) + "/" + temporary_name_prefix(file_name_of(path));
+    const std::string base = temporary_name_prefix(name) + std::to_string(::getpid()) + "-";
     for (int attempt = 0; attempt < 100; ++attempt) {
-        const std::string candidate = base + std::to_string(entropy()) + temporary_suffix;
+        const std::string candidate = base + std::to_string(entropy() % 100000) + temporary_suffix;
         // 0666 lets the process umask decide the final permissions, as for any file the user creates.
-        const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) return TemporaryFile(fd, candidate);
+        const int fd = ::openat(folder, candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0) return TemporaryFile(folder, fd, candidate);
         if (errno != EEXIST) {
-            throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": cannot create a file in " +
-                                               quoted(directory_of(path)) + ": " + system_reason());
+            throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": cannot create a file in " + quoted(directory_of(shown)) + ": " +
+                                               system_reason());
         }
     }
-    throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": no free temporary file name");
+    throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": no free temporary file name");
 }
 
 // A file replaced with --overwrite keeps its permissions, and its owner and group where the process may give
 // them, as an edit in place would: a new file made with the umask turned a private (0600) file into a
 // world-readable one. Set before any byte is written, so the pixels are never readable under wider permissions.
-void keep_permissions_of(const std::string& path, const TemporaryFile& temp) {
+void keep_permissions_of(int folder, const std::string& name, const std::string& shown, const TemporaryFile& temp) {
     struct stat info {};
-    if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return;  // nothing replaced
+    if (::fstatat(folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(info.st_mode)) return;  // nothing replaced
     // Before the mode: changing the owner may clear the set-user-ID bits. Refused (another user's file), the
     // replacement stays the process's own, and in the file's group where the process is a member of it.
     const bool owner_kept = ::fchown(temp.fd(), info.st_uid, info.st_gid) == 0 || ::fchown(temp.fd(), static_cast<uid_t>(-1), info.st_gid) == 0;
     static_cast<void>(owner_kept);
     if (::fchmod(temp.fd(), info.st_mode & 07777) != 0) {
-        throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": cannot give the replacement the file's permissions: " + system_reason());
+        throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": cannot give the replacement the file's permissions: " + system_reason());
     }
 }
 
@@ -105,7 +109,7 @@ std::string write_target(const std::string& path) {
 }
 
 std::string temporary_name_prefix(const std::string& file_name) {
-    constexpr std::size_t name_max = 255, added = 1 + 11 + 10 + 4;  // ".", the marker, up to 10 digits, the suffix
+    constexpr std::size_t name_max = 255, added = 1 + 11 + 10 + 1 + 5 + 4;  // ".", the marker, the pid, "-", 5 digits, the suffix
     return "." + file_name.substr(0, name_max - added) + temporary_marker;
 }
 
@@ -117,6 +121,19 @@ std::string temporary_name_prefix_of(const std::string& name) {
         return {};
     }
     return name.substr(0, at + marker.size());
+}
+
+long temporary_writer_of(const std::string& name) {
+    const std::string prefix = temporary_name_prefix_of(name);
+    if (prefix.empty()) return 0;
+    const auto dash = name.find('-', prefix.size());
+    if (dash == std::string::npos || dash == prefix.size()) return 0;
+    long pid = 0;
+    for (std::size_t i = prefix.size(); i < dash; ++i) {
+        if (name[i] < '0' || name[i] > '9' || pid > 100000000) return 0;
+        pid = pid * 10 + (name[i] - '0');
+    }
+    return pid;
 }
 
 std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
@@ -175,38 +192,54 @@ void check_output_path(const std::string& path, bool overwrite) {
     }
 }
 
-void write_file_atomically(const std::string& given_path, const std::vector<std::uint8_t>& bytes, bool overwrite, bool durable) {
-    const std::string path = write_target(given_path);
-    check_output_path(path, overwrite);
-    TemporaryFile temp = create_temporary_beside(path);
-    if (overwrite) keep_permissions_of(path, temp);
+void write_file_atomically_at(int folder, const std::string& name, const std::string& shown, const std::vector<std::uint8_t>& bytes, bool overwrite,
+                              bool durable, bool refuse_link) {
+    struct stat info {};
+    if (refuse_link && ::fstatat(folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(info.st_mode)) {
+        throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": it is a symbolic link, which is never written through here (remove it)");
+    }
+    TemporaryFile temp = create_temporary_in(folder, name, shown);
+    if (overwrite) keep_permissions_of(folder, name, shown, temp);
     std::size_t written = 0;
     while (written < bytes.size()) {
         const ssize_t n = ::write(temp.fd(), bytes.data() + written, bytes.size() - written);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
+        if (n <= 0) throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
         written += static_cast<std::size_t>(n);
     }
     if ((durable && ::fsync(temp.fd()) != 0) || temp.close() != 0) {
-        throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
+        throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
     }
-    // Without --overwrite, link() refuses an existing name atomically, closing the window between the
-    // existence check and the rename; with it, rename() replaces the old file in one step.
+    // Without --overwrite, linkat() refuses an existing name atomically, closing the window between the
+    // existence check and the rename; with it, renameat() replaces the old name in one step (a link planted
+    // there since the check is replaced, not followed).
     if (!overwrite) {
-        if (::link(temp.path().c_str(), path.c_str()) != 0) {
-            if (errno == EEXIST) throw Error(ErrorCode::output, already_exists(path));
+        if (::linkat(folder, temp.name().c_str(), folder, name.c_str(), 0) != 0) {
+            if (errno == EEXIST) throw Error(ErrorCode::output, already_exists(shown));
             if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP) {
-                throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
+                throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
             }
-            // A file system without hard links: fall back to rename after the check above.
+            // A file system without hard links: fall back to rename after the caller's check.
         } else {
             return;  // the temporary name is removed by its destructor
         }
     }
-    if (::rename(temp.path().c_str(), path.c_str()) != 0) {
-        throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
+    if (::renameat(folder, temp.name().c_str(), folder, name.c_str()) != 0) {
+        throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
     }
     temp.release();
+}
+
+void write_file_atomically(const std::string& given_path, const std::vector<std::uint8_t>& bytes, bool overwrite, bool durable) {
+    const std::string path = write_target(given_path);
+    check_output_path(path, overwrite);
+    const int folder = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (folder < 0) throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
+    struct CloseFolder {
+        int fd;
+        ~CloseFolder() { ::close(fd); }
+    } closer{folder};
+    write_file_atomically_at(folder, file_name_of(path), path, bytes, overwrite, durable, false);
 }
 
 }  // namespace gpurotate::detail

@@ -15,13 +15,17 @@ std::vector<std::uint8_t> read_file_bytes(const std::string& path);
 void check_output_path(const std::string& path, bool overwrite);
 
 /// The start of the names of the temporary files that write_file_atomically makes beside the file named
-/// `file_name` (no folder): "." + the name + ".gpurotate-", then random digits and ".tmp". A name too long to
-/// take those 26 bytes within NAME_MAX (255) is cut here, so that every name the file system takes can be
-/// written.
+/// `file_name` (no folder): "." + the name + ".gpurotate-", then the writer's pid, "-", random digits and
+/// ".tmp". A name too long to take those 32 bytes within NAME_MAX (255) is cut here, so that every name the
+/// file system takes can be written.
 std::string temporary_name_prefix(const std::string& file_name);
 
 /// The temporary_name_prefix of the file whose temporary file `name` is, or "" where `name` is none.
 std::string temporary_name_prefix_of(const std::string& name);
+
+/// The pid of the process that wrote the temporary file `name` (0 where the name carries none: an older
+/// run's).
+long temporary_writer_of(const std::string& name);
 
 /// Where a write to `path` goes: the file a symbolic link names (resolved whole), else `path` itself.
 std::string write_target(const std::string& path);
@@ -32,5 +36,11 @@ std::string write_target(const std::string& path);
 /// a file is written through: the file it names is replaced and the link stays (as ImageMagick does).
 ///
 void write_file_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes, bool overwrite, bool durable = true);
+
+/// write_file_atomically's work in the open folder `folder`, its file `name` (no slash), named `shown` in
+/// errors; the temporary file is made there too. With `refuse_link`, a symbolic link at `name` is refused,
+/// never written through or replaced (augment's OUTDIR, output_folder.hpp). Throws Error (output).
+void write_file_atomically_at(int folder, const std::string& name, const std::string& shown, const std::vector<std::uint8_t>& bytes, bool overwrite,
+                              bool durable, bool refuse_link);
 
 }  // namespace gpurotate::detail

@@ -5,8 +5,9 @@
 
 namespace gpurotate::detail {
 
-ImageSink::ImageSink(std::string path, bool overwrite, bool durable)
-    : path_(std::move(path)), spec_(&output_format_named_by(path_)), overwrite_(overwrite), durable_(durable) {}
+ImageSink::ImageSink(std::string path, bool overwrite, bool durable, const ContainingFolder* folder, std::string relative)
+    : path_(std::move(path)), spec_(&output_format_named_by(path_)), overwrite_(overwrite), durable_(durable), folder_(folder),
+      relative_(std::move(relative)) {}
 
 void ImageSink::check_writable() const { check_output_path(path_, overwrite_); }
 
@@ -15,10 +16,20 @@ void ImageSink::check_holds(PixelFormat pixels) const { output_format_for(path_,
 void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
     options.overwrite = overwrite_;
     options.durable = durable_;
-    write_image(path_, pixels, options);
+    if (folder_) {
+        write_encoded(encode_image(pixels, path_, options));
+    } else {
+        write_image(path_, pixels, options);
+    }
 }
 
-void ImageSink::write_encoded(const std::vector<std::uint8_t>& bytes) const { write_file_atomically(path_, bytes, overwrite_, durable_); }
+void ImageSink::write_encoded(const std::vector<std::uint8_t>& bytes) const {
+    if (folder_) {
+        folder_->write_file(relative_, bytes, overwrite_, durable_);
+    } else {
+        write_file_atomically(path_, bytes, overwrite_, durable_);
+    }
+}
 
 std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata& metadata, bool strip) const {
     std::string lost;

@@ -14,10 +14,20 @@
 
 namespace gpurotate::detail {
 
+/// A folder that writes the files named below it itself: augment's OUTDIR, which follows no link planted
+/// inside it (augment/output_folder.hpp).
+class ContainingFolder {
+public:
+    virtual ~ContainingFolder() = default;
+    /// Writes `bytes` at `relative` atomically; throws Error (output).
+    virtual void write_file(const std::string& relative, const std::vector<std::uint8_t>& bytes, bool replace, bool durable) const = 0;
+};
+
 class ImageSink {
 public:
-    /// Throws Error (output) for an extension that names no format this build writes.
-    ImageSink(std::string path, bool overwrite, bool durable);
+    /// Throws Error (output) for an extension that names no format this build writes. With `folder`, the file
+    /// is written by it, at `relative` below it (`path` is the same file, for messages and the format).
+    ImageSink(std::string path, bool overwrite, bool durable, const ContainingFolder* folder = nullptr, std::string relative = {});
 
     const std::string& path() const { return path_; }
     OutputFormat format() const { return spec_->format; }
@@ -60,6 +70,8 @@ private:
     const OutputFormatSpec* spec_;
     bool overwrite_;
     bool durable_;
+    const ContainingFolder* folder_;
+    std::string relative_;
 };
 
 }  // namespace gpurotate::detail

@@ -1,0 +1,205 @@
+#include "augment/output_folder.hpp"
+
+#include "codecs/file_bytes.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <map>
+#include <set>
+#include <utility>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace gpurotate::augment {
+namespace {
+
+class Descriptor {
+public:
+    explicit Descriptor(int fd = -1) : fd_(fd) {}
+    Descriptor(const Descriptor&) = delete;
+    Descriptor& operator=(const Descriptor&) = delete;
+    ~Descriptor() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    int get() const { return fd_; }
+    int release() { return std::exchange(fd_, -1); }
+    /// Holds `next` in place of the descriptor it held, which it closes.
+    void replace(Descriptor& next) {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = next.release();
+    }
+
+private:
+    int fd_;
+};
+
+std::vector<std::string> components_of(const std::string& relative) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= relative.size()) {
+        const std::size_t slash = relative.find('/', start);
+        const std::string part = relative.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+        if (!part.empty() && part != ".") parts.push_back(part);
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+    }
+    return parts;
+}
+
+[[noreturn]] void refuse_link(const std::string& shown) {
+    throw Error(ErrorCode::output, "'" + shown + "' is a symbolic link inside the output folder: augment never writes through one (remove it)");
+}
+
+// Whether the process `pid` still runs (one that cannot be signalled, another user's, runs too).
+bool running(long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
+
+}  // namespace
+
+OutputFolder::OutputFolder(const std::string& path, bool create) : path_(path) {
+    // OUTDIR and its parents as the user named them (links followed there, as mkdir -p follows them).
+    for (std::size_t slash = path.find('/', 1); create; slash = path.find('/', slash + 1)) {
+        const std::string part = slash == std::string::npos ? path : path.substr(0, slash);
+        if (::mkdir(part.c_str(), 0777) != 0 && errno != EEXIST) {
+            throw Error(ErrorCode::output, "cannot create output folder '" + part + "': " + std::strerror(errno));
+        }
+        if (slash == std::string::npos) break;
+    }
+    fd_ = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0 && !create && errno == ENOENT) return;
+    if (fd_ < 0) throw Error(ErrorCode::output, "cannot open output folder '" + path + "': " + std::strerror(errno));
+}
+
+OutputFolder::~OutputFolder() {
+    if (lock_fd_ >= 0) ::close(lock_fd_);  // and with it the lock
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void OutputFolder::lock() {
+    Descriptor file(::openat(fd_, lock_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666));
+    if (file.get() < 0) {
+        if (errno == ELOOP) refuse_link(path_ + "/" + lock_name);
+        throw Error(ErrorCode::output, "cannot lock output folder '" + path_ + "': " + std::strerror(errno));
+    }
+    if (::flock(file.get(), LOCK_EX | LOCK_NB) != 0) {
+        char holder[32] = {};
+        const ssize_t n = ::pread(file.get(), holder, sizeof holder - 1, 0);
+        const std::string pid = n > 0 ? std::string(holder, static_cast<std::size_t>(n)) : std::string("?");
+        throw Error(ErrorCode::output, "output folder '" + path_ + "' is in use by another gpurotate augment (pid " + pid.substr(0, pid.find('\n')) +
+                                           "): one run writes into a folder at a time (wait for it, or stop it and run again with --resume)");
+    }
+    const std::string pid = std::to_string(::getpid()) + "\n";
+    if (::ftruncate(file.get(), 0) != 0 || ::pwrite(file.get(), pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+        throw Error(ErrorCode::output, "cannot lock output folder '" + path_ + "': " + std::strerror(errno));
+    }
+    lock_fd_ = file.release();
+}
+
+int OutputFolder::open_folder(const std::vector<std::string>& parts, std::size_t count, bool create) const {
+    Descriptor folder(::dup(fd_));
+    std::string shown = path_;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::string& part = parts[i];
+        shown += "/" + part;
+        if (part == "..") throw Error(ErrorCode::output, "'" + shown + "' leaves the output folder");
+        if (create && ::mkdirat(folder.get(), part.c_str(), 0777) != 0 && errno != EEXIST) {
+            throw Error(ErrorCode::output, "cannot create output folder '" + shown + "': " + std::strerror(errno));
+        }
+        Descriptor next(::openat(folder.get(), part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        if (next.get() < 0) {
+            struct stat info {};
+            const int error = errno;
+            if (::fstatat(folder.get(), part.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(info.st_mode)) refuse_link(shown);
+            if (error == ENOTDIR) throw Error(ErrorCode::output, "output folder '" + shown + "' is not a folder");
+            throw Error(ErrorCode::output, "cannot open output folder '" + shown + "': " + std::strerror(error));
+        }
+        folder.replace(next);
+    }
+    return folder.release();
+}
+
+int OutputFolder::open_parent(const std::string& relative, std::string& name, bool create) const {
+    const std::vector<std::string> parts = components_of(relative);
+    if (parts.empty()) throw Error(ErrorCode::output, "'" + path_ + "': no file name below the output folder");
+    name = parts.back();
+    return open_folder(parts, parts.size() - 1, create);
+}
+
+OutputFolder::Entry OutputFolder::entry(const std::string& relative) const {
+    const std::vector<std::string> parts = components_of(relative);
+    if (fd_ < 0) return {};  // no OUTDIR yet
+    Descriptor walk(::dup(fd_));
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        struct stat info {};
+        if (::fstatat(walk.get(), parts[i].c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) return {};
+        if (S_ISLNK(info.st_mode)) return {Entry::link};
+        if (i + 1 == parts.size()) {
+            return {S_ISREG(info.st_mode) ? Entry::file : S_ISDIR(info.st_mode) ? Entry::folder : Entry::other, static_cast<std::uint64_t>(info.st_size),
+                    static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino)};
+        }
+        Descriptor next(::openat(walk.get(), parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        if (next.get() < 0) return {};  // a file where a folder goes: nothing below it (writing there fails alone)
+        walk.replace(next);
+    }
+    return {Entry::folder};
+}
+
+void OutputFolder::make_folder(const std::string& relative) const {
+    const std::vector<std::string> parts = components_of(relative);
+    Descriptor folder(open_folder(parts, parts.size(), true));
+}
+
+void OutputFolder::write_file(const std::string& relative, const std::vector<std::uint8_t>& bytes, bool replace, bool durable) const {
+    std::string name;
+    Descriptor folder(open_parent(relative, name, false));
+    detail::write_file_atomically_at(folder.get(), name, path_ + "/" + relative, bytes, replace, durable, true);
+}
+
+int OutputFolder::open_for_append(const std::string& relative, bool truncate) const {
+    std::string name;
+    Descriptor folder(open_parent(relative, name, true));
+    const int fd = ::openat(folder.get(), name.c_str(), O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0666);
+    if (fd < 0) {
+        if (errno == ELOOP) refuse_link(path_ + "/" + relative);
+        throw Error(ErrorCode::output, "cannot write manifest '" + path_ + "/" + relative + "': " + std::strerror(errno));
+    }
+    return fd;
+}
+
+void OutputFolder::remove_stale_temporaries(const std::vector<std::string>& relatives) const {
+    std::map<std::string, std::set<std::string>> prefixes_by_folder;
+    for (const std::string& relative : relatives) {
+        const auto slash = relative.find_last_of('/');
+        prefixes_by_folder[slash == std::string::npos ? "" : relative.substr(0, slash)].insert(
+            detail::temporary_name_prefix(slash == std::string::npos ? relative : relative.substr(slash + 1)));
+    }
+    for (const auto& [folder_name, prefixes] : prefixes_by_folder) {
+        int folder_fd = -1;
+        try {
+            const std::vector<std::string> parts = components_of(folder_name);
+            folder_fd = open_folder(parts, parts.size(), false);
+        } catch (const Error&) {
+            continue;  // missing, or a link: nothing of ours is there
+        }
+        DIR* handle = ::fdopendir(folder_fd);
+        if (!handle) {
+            ::close(folder_fd);
+            continue;
+        }
+        while (const dirent* entry = ::readdir(handle)) {
+            const std::string n = entry->d_name;
+            if (!prefixes.count(detail::temporary_name_prefix_of(n)) || running(detail::temporary_writer_of(n))) continue;
+            struct stat info {};
+            if (::fstatat(::dirfd(handle), n.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(info.st_mode)) ::unlinkat(::dirfd(handle), n.c_str(), 0);
+        }
+        ::closedir(handle);
+    }
+}
+
+}  // namespace gpurotate::augment

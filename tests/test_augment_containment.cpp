@@ -1,0 +1,137 @@
+// augment under attack and contention: symbolic links planted inside OUTDIR (to a file, to the manifest's
+// place, to a folder) never make it write, truncate or remove anything outside OUTDIR, with any flag; one
+// run at a time per OUTDIR, and a lock that dies with its process; a cleanup that leaves a live writer's
+// temporary alone.
+
+#include "augment_support.hpp"
+#include "test_support.hpp"
+
+#include "codecs/file_bytes.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using test_support::quote;
+using test_support::run;
+
+namespace {
+
+const std::string exe = GPUROTATE_EXE;
+
+std::string augment_into(const test_support::TempDir& dir, const std::string& flags) {
+    return quote(exe) + " augment " + quote(dir.file("in")) + " -r --ops rot90 --device cpu -o " + quote(dir.file("out")) + " " + flags;
+}
+
+}  // namespace
+
+TEST_CASE("a link planted inside OUTDIR, at an output, at the manifest or as a folder, is refused with every flag, and nothing outside changes") {
+    test_support::TempDir dir;
+    augment_support::make_dataset(dir.file("in"), 4, 8, 901);  // in/img0.png, in/cats/img1.png, in/cats/small/img2.png, in/dogs/img3.png
+    ::mkdir(dir.file("outside").c_str(), 0777);
+    test_support::write_bytes(dir.file("outside/victim.png"), "the victim's bytes");
+    test_support::write_bytes(dir.file("outside/notes.txt"), "the notes' bytes");
+    ::mkdir(dir.file("out").c_str(), 0777);
+    const auto outside_unchanged = [&] {
+        CHECK(test_support::file_bytes(dir.file("outside/victim.png")) == "the victim's bytes");
+        CHECK(test_support::file_bytes(dir.file("outside/notes.txt")) == "the notes' bytes");
+        const auto listing = run("ls -A " + quote(dir.file("outside")));
+        CHECK(listing.output == "notes.txt\nvictim.png\n");
+    };
+    struct Plant {
+        const char* what;
+        const char* link;    // below OUTDIR
+        const char* target;  // relative to the link's folder
+        const char* message;
+    };
+    const Plant plants[] = {
+        {"an output", "img0_rot90.png", "../outside/victim.png", "symbolic link inside the output folder"},
+        {"the manifest", "manifest.jsonl", "../outside/notes.txt", "symbolic link"},
+        {"a folder", "cats", "../outside", "symbolic link inside the output folder"},
+    };
+    for (const Plant& plant : plants) {
+        for (const char* flags : {"", "--overwrite", "--resume"}) {
+            CAPTURE(plant.what);
+            CAPTURE(flags);
+            REQUIRE(run("rm -rf " + quote(dir.file("out")) + " && mkdir " + quote(dir.file("out"))).status == 0);
+            REQUIRE(::symlink(plant.target, dir.file(std::string("out/") + plant.link).c_str()) == 0);
+            const auto r = run(augment_into(dir, flags));
+            CAPTURE(r.output);
+            CHECK(r.status == 4);
+            CHECK(r.output.find(plant.message) != std::string::npos);
+            outside_unchanged();
+        }
+    }
+}
+
+TEST_CASE("one augment run per OUTDIR: a second is refused at once naming the holder's pid, and a killed holder's lock is gone") {
+    test_support::TempDir dir;
+    augment_support::make_dataset(dir.file("in"), 4, 8, 902);
+    ::mkdir(dir.file("out").c_str(), 0777);
+    // A holder that is another process, as a run started beside this one would be: a shell that takes the
+    // lock and becomes `sleep`, still holding it; 4242 stands for the pid a run writes there.
+    test_support::write_bytes(dir.file("out/.gpurotate-augment.lock"), "4242\n");
+    const pid_t holder = augment_support::spawn_quietly(
+        {"/bin/sh", "-c", "exec 9>>\"$0\" && flock 9 && exec sleep 60", dir.file("out/.gpurotate-augment.lock")});
+    REQUIRE(holder > 0);
+    const auto locked = [&] {
+        const int fd = ::open(dir.file("out/.gpurotate-augment.lock").c_str(), O_RDONLY);
+        const bool taken = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
+        ::close(fd);
+        return taken;
+    };
+    for (int i = 0; i < 200 && !locked(); ++i) ::usleep(10000);
+    REQUIRE(locked());
+    const auto refused = run(augment_into(dir, ""));
+    CAPTURE(refused.output);
+    CHECK(refused.status == 4);
+    CHECK(refused.output.find("is in use by another gpurotate augment (pid 4242)") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("out/manifest.jsonl")));  // refused before anything was written
+    // SIGKILL: the kernel drops the lock with the process, and the next run goes ahead.
+    ::kill(holder, SIGKILL);
+    augment_support::wait_status(holder);
+    const auto after = run(augment_into(dir, ""));
+    CAPTURE(after.output);
+    CHECK(after.status == 0);
+    CHECK(augment_support::records_of(dir.file("out/manifest.jsonl")).size() == 4);
+
+    // Two runs started together: one writes everything, the other is refused (or, started after the first
+    // ended, finds its outputs there); the manifest records every output as written, once.
+    const auto both = run("cd " + quote(dir.path()) + " && (" + augment_into(dir, "--overwrite") + " > a.txt 2>&1; echo $? > a.rc) & (" +
+                          augment_into(dir, "--overwrite") + " > b.txt 2>&1; echo $? > b.rc) & wait");
+    REQUIRE(both.status == 0);
+    const std::string a = test_support::file_bytes(dir.file("a.rc")), b = test_support::file_bytes(dir.file("b.rc"));
+    CAPTURE(a);
+    CAPTURE(b);
+    CHECK((a == "0\n" || b == "0\n"));
+    const auto records = augment_support::records_of(dir.file("out/manifest.jsonl"));
+    CHECK(records.size() == 4);
+    for (const auto& record : records) CHECK(record.ok);
+}
+
+TEST_CASE("a cleanup of a killed run's temporaries leaves a live writer's alone, and links of such names too") {
+    test_support::TempDir dir;
+    augment_support::make_dataset(dir.file("in"), 1, 8, 903);  // in/img0.png
+    REQUIRE(run(augment_into(dir, "")).status == 0);
+    const std::string prefix = gpurotate::detail::temporary_name_prefix("img0_rot90.png");
+    const std::string live = dir.file("out/" + prefix + std::to_string(::getpid()) + "-1.tmp");  // this test is running
+    const std::string dead = dir.file("out/" + prefix + "12345.tmp");                           // an older run's, no pid
+    const std::string linked = dir.file("out/" + prefix + "99-2.tmp");
+    test_support::write_bytes(live, "a live writer's");
+    test_support::write_bytes(dead, "left by a SIGKILL");
+    test_support::write_bytes(dir.file("keep.txt"), "outside");
+    REQUIRE(::symlink("../keep.txt", linked.c_str()) == 0);
+    const auto r = run(augment_into(dir, "--overwrite"));
+    CAPTURE(r.output);
+    CHECK(r.status == 0);
+    CHECK(test_support::file_exists(live));
+    CHECK_FALSE(test_support::file_exists(dead));
+    struct stat info {};
+    CHECK(::lstat(linked.c_str(), &info) == 0);  // not ours to remove
+    CHECK(test_support::file_bytes(dir.file("keep.txt")) == "outside");
+}
