@@ -8,6 +8,8 @@
 
 #include "codecs/file_bytes.hpp"
 
+#include <gpurotate/io.hpp>
+
 #include <doctest/doctest.h>
 
 #include <string>
@@ -25,7 +27,8 @@ namespace {
 const std::string exe = GPUROTATE_EXE;
 
 std::string augment_into(const test_support::TempDir& dir, const std::string& flags) {
-    return quote(exe) + " augment " + quote(dir.file("in")) + " -r --ops rot90 --device cpu -o " + quote(dir.file("out")) + " " + flags;
+    const std::string ops = flags.find("--ops") == std::string::npos ? " --ops rot90" : "";
+    return quote(exe) + " augment " + quote(dir.file("in")) + " -r" + ops + " --device cpu -o " + quote(dir.file("out")) + " " + flags;
 }
 
 }  // namespace
@@ -134,4 +137,45 @@ TEST_CASE("a cleanup of a killed run's temporaries leaves a live writer's alone,
     struct stat info {};
     CHECK(::lstat(linked.c_str(), &info) == 0);  // not ours to remove
     CHECK(test_support::file_bytes(dir.file("keep.txt")) == "outside");
+}
+
+TEST_CASE("an input whose decode runs out of memory fails alone, named, and the good inputs are all written") {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    MESSAGE("SKIPPED: a sanitizer's shadow memory does not run under ulimit -v");
+    return;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+    MESSAGE("SKIPPED: a sanitizer's shadow memory does not run under ulimit -v");
+    return;
+#endif
+#endif
+    test_support::TempDir dir;
+    augment_support::make_dataset(dir.file("in"), 4, 8, 904);
+    // A PNG of a few hundred bytes that declares 20000x20000 RGB (1.2 GB decoded), under the pixel limit: its
+    // decode asks for more than the 800 MB the process may have.
+    const gpurotate::Image small = test_support::random_image(8, 8, {gpurotate::SampleType::u8, 3}, 5);
+    gpurotate::write_image(dir.file("in/bomb.png"), small.view());
+    std::string bomb = test_support::file_bytes(dir.file("in/bomb.png"));
+    test_support::put_be(bomb, 16, 20000, 4);
+    test_support::put_be(bomb, 20, 20000, 4);
+    test_support::put_be(bomb, 29, test_support::png_crc(bomb, 12, 17), 4);
+    test_support::write_bytes(dir.file("in/bomb.png"), bomb);
+    // And a real 5000x5000 RGB PNG (75 MB decoded) whose 7 variants (525 MB) do not fit beside it.
+    gpurotate::write_image(dir.file("in/large.png"), gpurotate::Image(5000, 5000, {gpurotate::SampleType::u8, 3}).view());
+    const auto r = run("bash -c " + quote("ulimit -v 500000; exec " + augment_into(dir, "--ops all -j 2")));
+    CAPTURE(r.output);
+    CHECK(r.status == 3);
+    for (const char* name : {"in/bomb.png", "in/large.png"}) {
+        CAPTURE(name);
+        const auto at = r.output.find("gpurotate: error: '" + dir.file(name) + "': ");
+        REQUIRE(at != std::string::npos);
+        CHECK(r.output.find("out of host memory", at) < r.output.find("(skipped)", at));
+    }
+    CHECK(r.output.find("6 inputs (2 failed), 28 outputs written (14 failed") != std::string::npos);
+    const auto records = augment_support::records_of(dir.file("out/manifest.jsonl"));
+    CHECK(records.size() == 42);
+    for (const auto& record : records) {
+        const bool bad = record.input.find("bomb") != std::string::npos || record.input.find("large") != std::string::npos;
+        CHECK(record.ok == !bad);
+    }
 }

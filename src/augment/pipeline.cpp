@@ -242,6 +242,18 @@ private:
             if (index >= jobs_.size()) return;
             try {
                 process(jobs_[index], staging);
+            } catch (const std::bad_alloc&) {
+                // One input's allocation failing (a 20000x20000 decode under a memory limit) fails that input
+                // alone, named, as a damaged file does; the other workers' images go on. What this worker's
+                // buffer grew to for it is given back first.
+                staging.release();
+                try {
+                    fail_input(jobs_[index], "out of host memory for it and its variants");
+                } catch (...) {  // the manifest could not record it: that ends the run, as below
+                    std::lock_guard<std::mutex> lock(totals_mutex_);
+                    if (!fatal_) fatal_ = std::current_exception();
+                    fatal_flag_ = true;
+                }
             } catch (...) {
                 std::lock_guard<std::mutex> lock(totals_mutex_);
                 if (!fatal_) fatal_ = std::current_exception();
@@ -605,7 +617,9 @@ private:
         return record.ok;
     }
 
-    void fail_input(const Job& job, const std::string& reason) {
+    void fail_input(const Job& job, const std::string& cause) {
+        // Every failure names its file, also where the cause's own words do not (an allocation's).
+        const std::string reason = cause.find(job.input.path) == std::string::npos ? "'" + job.input.path + "': " + cause : cause;
         progress_.message("gpurotate: error: " + reason + " (skipped)");
         for (const PlannedOutput& out : job.outputs) {
             manifest_.append({job.input.path, std::string(name(out.operation)), out.path, out.relative, 0, 0, false, 0, reason});

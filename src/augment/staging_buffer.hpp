@@ -31,7 +31,7 @@ public:
         return data_;
     }
 
-private:
+    /// Gives the memory back (after an input that made it grow failed).
     void release() {
         if (!data_) return;
         if (on_heap_) {
@@ -43,6 +43,7 @@ private:
         capacity_ = 0;
     }
 
+private:
     bool pinned_;
     bool on_heap_ = true;
     std::byte* data_ = nullptr;
