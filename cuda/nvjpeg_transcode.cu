@@ -4,6 +4,7 @@
 #include "check.cuh"
 
 #include "codecs/decode_limits.hpp"
+#include "codecs/jpeg_work_limits.hpp"
 #include "codecs/nvjpeg_codec.hpp"
 #include "core/cuda_backend.hpp"
 #include "core/nvtx.hpp"
@@ -193,6 +194,7 @@ std::optional<std::vector<std::vector<std::uint8_t>>> NvjpegCoder::variants(cons
     if (css == NVJPEG_CSS_UNKNOWN || (components != 1 && components != 3)) return std::nullopt;
     const std::int64_t width = widths[0], height = heights[0];
     check_declared_size(path, width, height, limits);
+    check_jpeg_work(jpeg, path, limits.max_jpeg_scans);
     const bool grey = components == 1 || css == NVJPEG_CSS_GRAY;
     const PixelFormat format{SampleType::u8, grey ? 1 : 3};
     const std::size_t src_pitch = device_pitch(static_cast<std::size_t>(width) * format.pixel_bytes());

@@ -1,5 +1,6 @@
 // Turns the command line into a job and every failure into its documented exit status; nothing else.
 
+#include "cli/escaping_stderr.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/forward_to_bench.hpp"
 #include "cli/options.hpp"
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
     // temporary file behind; ignored, the write fails with EFBIG and takes the documented output-error path,
     // which removes it.
     std::signal(SIGXFSZ, SIG_IGN);
+    const gpurotate::cli::EscapedStderr escaped;  // every message names files, whose names may hold escape sequences
     return gpurotate::cli::exit_status_of("gpurotate", [&] {
         if (argc >= 2 && std::strcmp(argv[1], "bench") == 0) gpurotate::cli::forward_to_bench(argc, argv);
         int exit_status = 0;

@@ -179,3 +179,18 @@ TEST_CASE("an input whose decode runs out of memory fails alone, named, and the 
         CHECK(record.ok == !bad);
     }
 }
+
+TEST_CASE("a file name's control characters are written escaped, never as a terminal's escape sequences") {
+    test_support::TempDir dir;
+    ::mkdir(dir.file("in").c_str(), 0777);
+    const std::string named = dir.file("in/a\x1b[2Jb.png");
+    test_support::write_bytes(named, "not an image");
+    const auto single = run(quote(exe) + " " + quote(named) + " --rot90 -o " + quote(dir.file("x.png")));
+    CHECK(single.status == 3);
+    CHECK(single.output.find('\x1b') == std::string::npos);
+    CHECK(single.output.find("a\\x1b[2Jb.png") != std::string::npos);
+    const auto augmented = run(quote(exe) + " augment " + quote(dir.file("in")) + " --ops rot90 --device cpu -o " + quote(dir.file("out")));
+    CHECK(augmented.status == 3);
+    CHECK(augmented.output.find('\x1b') == std::string::npos);
+    CHECK(augmented.output.find("a\\x1b[2Jb.png") != std::string::npos);
+}

@@ -428,3 +428,62 @@ TEST_CASE("probe: augment --device cuda writes the bytes --device cpu writes, it
         }
     }
 }
+
+TEST_CASE("a JPEG of more scans than --max-scans, or of more marker segments than a camera writes, is refused before any work") {
+    test_support::TempDir dir;
+    const std::string pnm = dir.file("in.pnm"), sixty_four = dir.file("in/64.jpg"), many = dir.file("in/many.jpg"), script = dir.file("scans.txt");
+    REQUIRE(run("mkdir -p " + quote(dir.file("in"))).status == 0);
+    write_pnm(pnm, 64, 48, true);
+    // A valid grey progressive file of 64 scans (cjpeg's script takes at most 100): the DC, then each AC
+    // coefficient on its own. Under the default limit it is an ordinary file.
+    std::string scans = "0: 0-0, 0, 0;\n";
+    for (int k = 1; k < 64; ++k) scans += "0: " + std::to_string(k) + "-" + std::to_string(k) + ", 0, 0;\n";
+    test_support::write_bytes(script, scans);
+    REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -grayscale -scans " + quote(script) + " -outfile " + quote(sixty_four) + " " + quote(pnm)).status == 0);
+    CHECK(run(quote(GPUROTATE_EXE) + " " + quote(sixty_four) + " --rot90 -o " + quote(dir.file("64-rot90.jpg"))).status == 0);
+    const auto limited = run(quote(GPUROTATE_EXE) + " " + quote(sixty_four) + " --rot90 --max-scans 50 -o " + quote(dir.file("64-limited.jpg")));
+    CHECK(limited.status == 3);
+    CHECK(limited.output.find("it has more than 50 scans") != std::string::npos);
+    // Its scans twice over: 128, over the default of 100 (refused from the count, before libjpeg would see
+    // that the second half repeats the first).
+    std::string bytes = test_support::file_bytes(sixty_four);
+    const std::size_t first_scan = bytes.find("\xff\xda"), end = bytes.rfind("\xff\xd9");
+    REQUIRE(first_scan != std::string::npos);
+    bytes.insert(end, bytes.substr(first_scan, end - first_scan));
+    test_support::write_bytes(many, bytes);
+    for (const char* options : {"--rot90", "--transpose", "--rot90 --quality 80"}) {  // lossless, and TurboJPEG's decode
+        CAPTURE(options);
+        const auto r = run(quote(GPUROTATE_EXE) + " " + quote(many) + " " + options + " -o " + quote(dir.file("out.jpg")));
+        CAPTURE(r.output);
+        CHECK(r.status == 3);
+        CHECK(r.output.find("'" + many + "': it has more than 100 scans") != std::string::npos);
+        CHECK(r.output.find("--max-scans") != std::string::npos);
+        CHECK_FALSE(test_support::file_exists(dir.file("out.jpg")));
+    }
+    // Raised past it, libjpeg reads the file and finds its second half repeats the first: refused as damaged.
+    const auto raised = run(quote(GPUROTATE_EXE) + " " + quote(many) + " --rot90 --max-scans 200 -o " + quote(dir.file("raised.jpg")));
+    CHECK(raised.output.find("scans") == std::string::npos);
+    CHECK(run(quote(GPUROTATE_EXE) + " " + quote(many) + " --rot90 --max-scans lots -o " + quote(dir.file("bad.jpg"))).status == 2);
+
+    // 10001 comments after SOI: every path refuses it from one walk over the bytes.
+    const std::string plain = dir.file("plain.jpg");
+    REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -outfile " + quote(plain) + " " + quote(pnm)).status == 0);
+    std::string commented_bytes = test_support::file_bytes(plain), comments;
+    for (int i = 0; i < 10001; ++i) comments += std::string("\xff\xfe\x00\x03", 4) + "c";
+    commented_bytes.insert(2, comments);
+    test_support::write_bytes(dir.file("in/commented.jpg"), commented_bytes);
+    const auto commented = run(quote(GPUROTATE_EXE) + " " + quote(dir.file("in/commented.jpg")) + " --rot90 -o " + quote(dir.file("c.jpg")));
+    CAPTURE(commented.output);
+    CHECK(commented.status == 3);
+    CHECK(commented.output.find("it has more than 10000 marker segments") != std::string::npos);
+
+    // augment: each fails alone, named, and the others are written.
+    REQUIRE(run("cp " + quote(plain) + " " + quote(dir.file("in/plain.jpg"))).status == 0);
+    const auto augmented = run(quote(GPUROTATE_EXE) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops rot90 -j 1");
+    CAPTURE(augmented.output);
+    CHECK(augmented.status == 3);
+    CHECK(augmented.output.find("4 inputs (2 failed), 2 outputs written") != std::string::npos);
+    CHECK(augmented.output.find("'" + many + "': it has more than 100 scans") != std::string::npos);
+    CHECK(test_support::file_exists(dir.file("out/plain_rot90.jpg")));
+    CHECK(test_support::file_exists(dir.file("out/64_rot90.jpg")));
+}

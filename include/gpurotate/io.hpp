@@ -139,6 +139,10 @@ struct WriteOptions {
 /// before any pixel memory is allocated.
 inline constexpr std::int64_t default_max_pixels = std::int64_t{1} << 30;
 
+/// The scans a JPEG may have by default. Each is a pass over the whole image: libjpeg's progressive files
+/// have 6 to 10, a crafted one of a few hundred kilobytes can have hundreds, and takes minutes.
+inline constexpr int default_max_jpeg_scans = 100;
+
 /// Options for decoding.
 struct ReadOptions {
     HostMemory memory = HostMemory::pageable;      ///< pinned when the pixels go to the GPU next
@@ -148,6 +152,7 @@ struct ReadOptions {
     /// colour key gain the alpha channel it means, and 1-, 2- and 4-bit grey becomes 8-bit, which every
     /// output format can take. Other formats ignore it.
     bool png_storage = false;
+    int max_jpeg_scans = default_max_jpeg_scans;  ///< refuse JPEGs with more scans, before decoding; 0: no limit
 };
 
 /// Decodes the image file at `path`. Throws `Error` (input) naming the file and the cause, including an

@@ -308,6 +308,7 @@ int run_augment(const AugmentOptions& o) {
     settings.jpeg_edge = o.jpeg_edge;
     settings.png_level = o.png_level;
     settings.max_pixels = o.max_pixels;
+    settings.max_jpeg_scans = o.max_jpeg_scans;
     settings.gpu_memory = o.gpu_memory;
     settings.auto_orient = o.auto_orient;
     settings.strip = o.strip;

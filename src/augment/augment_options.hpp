@@ -31,6 +31,7 @@ struct AugmentOptions {
     detail::JpegEdge jpeg_edge = detail::JpegEdge::reencode;  ///< JPEG variants the lossless transform cannot make
     int png_level = 1;
     std::int64_t max_pixels = default_max_pixels;  ///< inputs declaring more are refused unread; 0: no limit
+    int max_jpeg_scans = default_max_jpeg_scans;   ///< JPEG inputs with more scans are refused unread; 0: no limit
     bool auto_orient = false;                      ///< each input made upright by its EXIF orientation first
     bool strip = false;                            ///< outputs without EXIF or ICC profile
     bool nvjpeg = false;                           ///< JPEG to JPEG with nvJPEG encoding on the GPU

@@ -268,7 +268,7 @@ private:
         std::optional<detail::ImageSource> opened;
         try {
             detail::NvtxRange range("read");
-            opened.emplace(job.input.path);
+            opened.emplace(job.input.path, settings_.max_jpeg_scans);
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());
@@ -545,7 +545,7 @@ private:
         const auto gpu_start = Clock::now();
         {
             auto coder = coders_->acquire();
-            encoded = coder->variants(source.bytes(), source.path(), elements, settings_.quality, ReadOptions{HostMemory::pageable, settings_.max_pixels},
+            encoded = coder->variants(source.bytes(), source.path(), elements, settings_.quality, ReadOptions{HostMemory::pageable, settings_.max_pixels, false, settings_.max_jpeg_scans},
                                       report, decoded);
         }
         if (!encoded) return false;

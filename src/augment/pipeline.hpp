@@ -29,6 +29,7 @@ struct PipelineSettings {
     detail::JpegEdge jpeg_edge = detail::JpegEdge::reencode;  ///< JPEG variants whose lossless transform is not perfect
     int png_level = 1;
     std::int64_t max_pixels = default_max_pixels;
+    int max_jpeg_scans = default_max_jpeg_scans;
     bool auto_orient = false;    ///< make each input upright by its EXIF orientation first
     bool strip = false;          ///< no EXIF or ICC profile in the outputs
     std::size_t gpu_memory = 0;  ///< device bytes per GPU for all its streams; 0: no limit of our own

@@ -1,5 +1,7 @@
 #include "augment/progress.hpp"
 
+#include "core/text.hpp"
+
 #include <cstdio>
 #include <string>
 
@@ -40,7 +42,7 @@ void Progress::message(const std::string& text) {
     if (quiet_ && text.rfind("gpurotate: note:", 0) == 0) return;
     std::lock_guard<std::mutex> lock(mutex_);
     if (bar_drawn_) std::fputs("\r\033[K", stderr);
-    std::fprintf(stderr, "%s\n", text.c_str());
+    std::fprintf(stderr, "%s\n", detail::escape_controls(text, false).c_str());  // a file name's ESC never reaches the terminal
     if (bar_drawn_) draw(false);
 }
 

@@ -93,6 +93,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     const std::string max_pixels_default = std::to_string(default_max_pixels) + " (32768x32768)";
     std::string max_pixels_text, gpu_memory_text;
     app.add_option("--max-pixels", max_pixels_text, max_pixels_help)->default_str(max_pixels_default);
+    const std::string max_scans_help = "refuse JPEGs with more scans (each is a pass over the whole image; a progressive file has 6-10): a count, or none";
+    std::string max_scans_text, augment_max_scans;
+    app.add_option("--max-scans", max_scans_text, max_scans_help)->default_str(std::to_string(default_max_jpeg_scans));
     app.add_option("--gpu-memory", gpu_memory_text, "device memory for one image (e.g. 2G); larger images stream through in bands")
         ->default_str("90% of the free memory");
     const std::string auto_orient_help = "first make the image upright by its EXIF orientation (JPEG, PNG, WebP), and write the tag (and XMP's) as 1";
@@ -151,6 +154,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         ->needs(augment_nvjpeg)
         ->option_text("cpu|gpu (default cpu)");
     augment_cmd->add_option("--max-pixels", augment_max_pixels, max_pixels_help)->default_str(max_pixels_default);
+    augment_cmd->add_option("--max-scans", augment_max_scans, max_scans_help)->default_str(std::to_string(default_max_jpeg_scans));
     augment_cmd->add_option("--gpu-memory", augment_gpu_memory,
                             "device memory per GPU for its 4 streams; an image that does not fit goes to the CPU (--device auto) or fails");
     augment_cmd->add_option("--name", augment_options.name_template, "output file name: {stem}, {op}, {ext}; may contain folders")
@@ -175,12 +179,14 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);
         if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);
         if (!augment_max_pixels.empty()) augment_options.max_pixels = parse_pixel_count(augment_max_pixels, "--max-pixels");
+        if (!augment_max_scans.empty()) augment_options.max_jpeg_scans = parse_scan_count(augment_max_scans);
         if (!augment_gpu_memory.empty()) augment_options.gpu_memory = static_cast<std::size_t>(parse_byte_count(augment_gpu_memory, "--gpu-memory"));
         options.augment = augment_options;
         return options;
     }
     options.quality_given = quality->count() > 0;
     if (!max_pixels_text.empty()) options.max_pixels = parse_pixel_count(max_pixels_text, "--max-pixels");
+    if (!max_scans_text.empty()) options.max_jpeg_scans = parse_scan_count(max_scans_text);
     if (!gpu_memory_text.empty()) options.gpu_memory = static_cast<std::size_t>(parse_byte_count(gpu_memory_text, "--gpu-memory"));
     if (options.input.empty()) throw Error(ErrorCode::usage, "no input file given (see gpurotate --help)");
     if (options.output.empty()) throw Error(ErrorCode::usage, "no output file given: use -o OUTPUT (see gpurotate --help)");

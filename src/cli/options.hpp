@@ -28,6 +28,7 @@ struct Options {
     detail::JpegEdge jpeg_edge = detail::JpegEdge::reencode;  ///< a JPEG whose lossless transform is not perfect
     int png_level = WriteOptions{}.png_level;
     std::int64_t max_pixels = default_max_pixels;  ///< 0: no limit
+    int max_jpeg_scans = default_max_jpeg_scans;   ///< a JPEG with more is refused; 0: no limit
     std::size_t gpu_memory = 0;                    ///< device bytes for one image; 0: 90% of the free memory
     bool overwrite = false;
     bool auto_orient = false;  ///< apply the EXIF orientation first, write the tag as 1

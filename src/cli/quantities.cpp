@@ -48,4 +48,11 @@ std::int64_t parse_byte_count(const std::string& text, const std::string& flag) 
     return scaled(text, 1024, flag, text, "a size in bytes such as 268435456, 256M or 4GiB");
 }
 
+int parse_scan_count(const std::string& text) {
+    if (detail::lowercase(text) == "none") return 0;
+    const std::int64_t count = scaled(text, 1000, "--max-scans", text, "a number of scans such as 100, or none");
+    if (count > 1000000) throw Error(ErrorCode::usage, "--max-scans " + text + ": expected a number of scans up to 1000000, or none");
+    return static_cast<int>(count);
+}
+
 }  // namespace gpurotate::cli

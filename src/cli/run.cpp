@@ -69,7 +69,7 @@ bool transcode_on_gpu(const Options& options, const detail::ImageSource& source,
     std::optional<std::vector<std::vector<std::uint8_t>>> encoded;
     try {
         detail::NvjpegCoder& coder = *gpu.wait().coder;
-        encoded = coder.variants(source.bytes(), source.path(), {element}, quality, ReadOptions{HostMemory::pageable, options.max_pixels}, report,
+        encoded = coder.variants(source.bytes(), source.path(), {element}, quality, ReadOptions{HostMemory::pageable, options.max_pixels, false, options.max_jpeg_scans}, report,
                                  decoded);
     } catch (const Error& e) {
         throw Error(e.code(), std::string(e.what()) + " (without --nvjpeg the CPU codecs do this)");
@@ -187,7 +187,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     StageClock clock;  // "decode" in -v counts the file's read too
     const detail::ImageSource source = [&] {
         detail::NvtxRange range("read");
-        return detail::ImageSource(options.input);
+        return detail::ImageSource(options.input, options.max_jpeg_scans);
     }();
     const int orientation_tag = source.orientation_tag();
     if (const int frames = source.frame_count(); frames > 1) {

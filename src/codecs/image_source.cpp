@@ -1,5 +1,6 @@
 #include "codecs/image_source.hpp"
 
+
 #include "codecs/decoder_losses.hpp"
 #include "codecs/stb_codec.hpp"
 
@@ -7,6 +8,7 @@
 #include "codecs/file_bytes.hpp"
 #include "codecs/jpeg_segments.hpp"
 #include "codecs/jpeg_signature.hpp"
+#include "codecs/jpeg_work_limits.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/photoshop_resources.hpp"
 
@@ -14,8 +16,18 @@
 
 namespace gpurotate::detail {
 
-ImageSource::ImageSource(std::string path)
-    : path_(std::move(path)), bytes_(read_file_bytes(path_)), metadata_(metadata_of(bytes_)), orientation_tag_(exif_orientation(metadata_)) {}
+namespace {
+
+std::vector<std::uint8_t> bounded(std::vector<std::uint8_t> bytes, const std::string& path, int max_jpeg_scans) {
+    check_jpeg_work(bytes, path, max_jpeg_scans);
+    return bytes;
+}
+
+}  // namespace
+
+ImageSource::ImageSource(std::string path, int max_jpeg_scans)
+    : path_(std::move(path)), max_jpeg_scans_(max_jpeg_scans), bytes_(bounded(read_file_bytes(path_), path_, max_jpeg_scans)),
+      metadata_(metadata_of(bytes_)), orientation_tag_(exif_orientation(metadata_)) {}
 
 bool ImageSource::is_jpeg() const { return detail::is_jpeg(bytes_); }
 
@@ -32,7 +44,7 @@ bool ImageSource::is_lossless_webp() const {
 Image ImageSource::decode(std::int64_t max_pixels, bool stored_format) const {
     // Pageable memory even for the GPU: page-locked memory would need a CUDA context, which another thread
     // may still be making.
-    return decode_image(bytes_, ReadOptions{HostMemory::pageable, max_pixels, stored_format && is_png()}, path_);
+    return decode_image(bytes_, ReadOptions{HostMemory::pageable, max_pixels, stored_format && is_png(), max_jpeg_scans_}, path_);
 }
 
 ImageMetadata ImageSource::metadata_for(Orientation element, bool strip, bool oriented) const {
@@ -43,7 +55,8 @@ std::vector<std::optional<std::vector<std::uint8_t>>> ImageSource::transform_los
                                                                                         JpegEdge edge, bool strip, std::int64_t max_pixels,
                                                                                         std::vector<LosslessJpegReport>& reports,
                                                                                         JpegScanCoder* coder) const {
-    return transform_jpeg_lossless_variants(bytes_, path_, variants, edge, strip, ReadOptions{HostMemory::pageable, max_pixels}, reports, coder);
+    return transform_jpeg_lossless_variants(bytes_, path_, variants, edge, strip, ReadOptions{HostMemory::pageable, max_pixels, false, max_jpeg_scans_},
+                                            reports, coder);
 }
 
 std::optional<JpegCharacter> ImageSource::jpeg_character() const { return is_jpeg() ? detail::jpeg_character(bytes_) : std::nullopt; }

@@ -22,7 +22,9 @@ class ImageSource {
 public:
     /// Reads the file at `path` and its metadata (EXIF, ICC, a PNG's stored format and chunks). Throws Error
     /// (input) naming the file when it cannot be read; damaged metadata is dropped, never an error.
-    explicit ImageSource(std::string path);
+    /// Reads the file; a JPEG with more than `max_jpeg_scans` scans (0: no limit) or too many marker segments
+    /// is refused here, before anything parses it (jpeg_work_limits.hpp). Throws Error (input).
+    explicit ImageSource(std::string path, int max_jpeg_scans = default_max_jpeg_scans);
 
     const std::string& path() const { return path_; }
     const std::vector<std::uint8_t>& bytes() const { return bytes_; }
@@ -70,6 +72,7 @@ public:
 
 private:
     std::string path_;
+    int max_jpeg_scans_;
     std::vector<std::uint8_t> bytes_;
     ImageMetadata metadata_;
     int orientation_tag_ = 0;

@@ -9,6 +9,7 @@
 #include "codecs/dct_blocks.hpp"
 #include "codecs/decode_limits.hpp"
 #include "codecs/jpeg_scan_coder.hpp"
+#include "codecs/jpeg_work_limits.hpp"
 #include "codecs/jpeg_signature.hpp"
 #include "codecs/metadata.hpp"
 #include "codecs/turbojpeg_codec.hpp"
@@ -537,6 +538,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     reports.assign(variants.size(), LosslessJpegReport{});
     if (!is_jpeg(jpeg)) return results;
     if (jpeg.size() > std::numeric_limits<unsigned long>::max()) throw Error(ErrorCode::input, "cannot read '" + path + "': file too large");
+    check_jpeg_work(jpeg, path, options.max_jpeg_scans);
     Reader reader;
     const auto damaged = [&] { return Error(ErrorCode::input, "cannot transform '" + path + "': corrupt JPEG: " + reader.errors.message); };
     if (!read_header(reader, jpeg, !strip)) throw damaged();

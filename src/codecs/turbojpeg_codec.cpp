@@ -1,7 +1,9 @@
 #include "codecs/turbojpeg_codec.hpp"
 
+
 #include "codecs/decode_limits.hpp"
 #include "codecs/jpeg_signature.hpp"
+#include "codecs/jpeg_work_limits.hpp"
 #include "codecs/turbojpeg_handle.hpp"
 
 #include <gpurotate/error.hpp>
@@ -46,6 +48,7 @@ std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, co
         return error;
     };
     if (bytes.size() > std::numeric_limits<unsigned long>::max()) throw Error(ErrorCode::input, "cannot decode '" + path + "': file too large");
+    check_jpeg_work(bytes, path, options.max_jpeg_scans);
     tjhandle h = handle.get();
     int width = 0, height = 0, subsampling = 0, colorspace = 0;
     if (tjDecompressHeader3(h, bytes.data(), bytes.size(), &width, &height, &subsampling, &colorspace) != 0) throw corrupt(h);

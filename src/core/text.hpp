@@ -29,6 +29,23 @@ inline std::string printable(const std::string& text, std::size_t most = 60) {
     return text.size() > most ? out + "..." : out;
 }
 
+/// The text of a message for a terminal: a control character (ESC above all, which a file name can carry
+/// into a terminal's escape sequences) written as \xNN; newlines and tabs stay where `keep_lines`.
+inline std::string escape_controls(const std::string& text, bool keep_lines = true) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && !(keep_lines && (c == '\n' || c == '\t'))) || u == 0x7f) {
+            constexpr char hex[] = "0123456789abcdef";
+            out += {'\\', 'x', hex[u >> 4], hex[u & 15]};
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 /// ASCII lower case (file extensions).
 inline std::string lowercase(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
