@@ -105,13 +105,16 @@ TEST_CASE("one augment run per OUTDIR: a second is refused at once naming the ho
 
     // Two runs started together: one writes everything, the other is refused (or, started after the first
     // ended, finds its outputs there); the manifest records every output as written, once.
-    const auto both = run("cd " + quote(dir.path()) + " && (" + augment_into(dir, "--overwrite") + " > a.txt 2>&1; echo $? > a.rc) & (" +
-                          augment_into(dir, "--overwrite") + " > b.txt 2>&1; echo $? > b.rc) & wait");
+    const auto both = run("(" + augment_into(dir, "--overwrite") + " > /dev/null 2>&1; echo $? > " + quote(dir.file("a.rc")) + ") & (" +
+                          augment_into(dir, "--overwrite") + " > /dev/null 2>&1; echo $? > " + quote(dir.file("b.rc")) + ") & wait");
     REQUIRE(both.status == 0);
     const std::string a = test_support::file_bytes(dir.file("a.rc")), b = test_support::file_bytes(dir.file("b.rc"));
     CAPTURE(a);
     CAPTURE(b);
     CHECK((a == "0\n" || b == "0\n"));
+    CHECK((a == "0\n" || a == "4\n"));  // 4: refused, the other holding the lock
+    CHECK((b == "0\n" || b == "4\n"));
+    CHECK_FALSE(test_support::file_exists(dir.file("out/.gpurotate-augment.lock")));  // removed by the run that held it
     const auto records = augment_support::records_of(dir.file("out/manifest.jsonl"));
     CHECK(records.size() == 4);
     for (const auto& record : records) CHECK(record.ok);

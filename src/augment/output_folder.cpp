@@ -77,22 +77,38 @@ OutputFolder::OutputFolder(const std::string& path, bool create) : path_(path) {
 }
 
 OutputFolder::~OutputFolder() {
-    if (lock_fd_ >= 0) ::close(lock_fd_);  // and with it the lock
+    // The lock file goes while it is still held: a run that opened it meanwhile finds, once it has the lock,
+    // that the name no longer leads to the file it locked, and starts over (lock()).
+    if (lock_fd_ >= 0) {
+        ::unlinkat(fd_, lock_name, 0);
+        ::close(lock_fd_);
+    }
     if (fd_ >= 0) ::close(fd_);
 }
 
 void OutputFolder::lock() {
-    Descriptor file(::openat(fd_, lock_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666));
-    if (file.get() < 0) {
-        if (errno == ELOOP) refuse_link(path_ + "/" + lock_name);
-        throw Error(ErrorCode::output, "cannot lock output folder '" + path_ + "': " + std::strerror(errno));
-    }
-    if (::flock(file.get(), LOCK_EX | LOCK_NB) != 0) {
-        char holder[32] = {};
-        const ssize_t n = ::pread(file.get(), holder, sizeof holder - 1, 0);
-        const std::string pid = n > 0 ? std::string(holder, static_cast<std::size_t>(n)) : std::string("?");
-        throw Error(ErrorCode::output, "output folder '" + path_ + "' is in use by another gpurotate augment (pid " + pid.substr(0, pid.find('\n')) +
-                                           "): one run writes into a folder at a time (wait for it, or stop it and run again with --resume)");
+    Descriptor file;
+    for (int attempt = 0;; ++attempt) {
+        Descriptor opened(::openat(fd_, lock_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666));
+        if (opened.get() < 0) {
+            if (errno == ELOOP) refuse_link(path_ + "/" + lock_name);
+            throw Error(ErrorCode::output, "cannot lock output folder '" + path_ + "': " + std::strerror(errno));
+        }
+        if (::flock(opened.get(), LOCK_EX | LOCK_NB) != 0) {
+            char holder[32] = {};
+            const ssize_t n = ::pread(opened.get(), holder, sizeof holder - 1, 0);
+            const std::string pid = n > 0 ? std::string(holder, static_cast<std::size_t>(n)) : std::string("?");
+            throw Error(ErrorCode::output, "output folder '" + path_ + "' is in use by another gpurotate augment (pid " + pid.substr(0, pid.find('\n')) +
+                                               "): one run writes into a folder at a time (wait for it, or stop it and run again with --resume)");
+        }
+        // Locked: but the run before may have removed the name between this open and the lock.
+        struct stat locked {}, named {};
+        if (::fstat(opened.get(), &locked) == 0 && ::fstatat(fd_, lock_name, &named, AT_SYMLINK_NOFOLLOW) == 0 && locked.st_dev == named.st_dev &&
+            locked.st_ino == named.st_ino) {
+            file.replace(opened);
+            break;
+        }
+        if (attempt == 100) throw Error(ErrorCode::output, "cannot lock output folder '" + path_ + "': its lock file keeps changing");
     }
     const std::string pid = std::to_string(::getpid()) + "\n";
     if (::ftruncate(file.get(), 0) != 0 || ::pwrite(file.get(), pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {

@@ -24,8 +24,8 @@ public:
 
     const std::string& path() const { return path_; }
 
-    /// Takes OUTDIR's lock (its file LOCK_NAME, which stays) and writes this process's pid in it. Throws Error
-    /// (output) naming the pid of the run that holds it.
+    /// Takes OUTDIR's lock (its file `lock_name`, removed again when this object goes) and writes this
+    /// process's pid in it. Throws Error (output) naming the pid of the run that holds it.
     void lock();
     static constexpr const char* lock_name = ".gpurotate-augment.lock";
 
