@@ -197,3 +197,19 @@ TEST_CASE("a file name's control characters are written escaped, never as a term
     CHECK(augmented.output.find('\x1b') == std::string::npos);
     CHECK(augmented.output.find("a\\x1b[2Jb.png") != std::string::npos);
 }
+
+TEST_CASE("an image whose variants do not fit its worker's share of --host-memory makes them a group at a time, with the same bytes") {
+    test_support::TempDir dir;
+    augment_support::make_dataset(dir.file("in"), 5, 40, 905);
+    // --device auto: the GPU where there is one (its sessions take the groups as they take whole sets), else the CPU.
+    const std::string base = quote(exe) + " augment " + quote(dir.file("in")) + " -r --ops all --device auto -j 1 -o ";
+    REQUIRE(run(base + quote(dir.file("whole"))).status == 0);
+    // 1 byte: each worker's share holds no variant beside its image, so each is made on its own.
+    const auto grouped = run(base + quote(dir.file("grouped")) + " --host-memory 1");
+    CAPTURE(grouped.output);
+    REQUIRE(grouped.status == 0);
+    CHECK(grouped.output.find("5 inputs (0 failed), 35 outputs written") != std::string::npos);
+    const auto same = run("diff -r -x manifest.jsonl " + quote(dir.file("whole")) + " " + quote(dir.file("grouped")));
+    CAPTURE(same.output);
+    CHECK(same.status == 0);
+}

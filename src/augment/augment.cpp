@@ -44,6 +44,14 @@ std::string without_trailing_slashes(std::string path) {
     return path;
 }
 
+// --host-memory's default: half of the machine's memory, which leaves the rest to the page cache and the
+// other processes (a container's own limit is not read).
+std::size_t half_the_memory() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return std::size_t{8} << 30;
+    return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2;
+}
+
 struct ExistingCheck {
     std::int64_t already_complete = 0;
 };
@@ -310,6 +318,7 @@ int run_augment(const AugmentOptions& o) {
     settings.max_pixels = o.max_pixels;
     settings.max_jpeg_scans = o.max_jpeg_scans;
     settings.gpu_memory = o.gpu_memory;
+    settings.host_memory = o.host_memory ? o.host_memory : half_the_memory();
     settings.auto_orient = o.auto_orient;
     settings.strip = o.strip;
     settings.nvjpeg = o.nvjpeg;

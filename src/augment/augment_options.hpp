@@ -37,6 +37,7 @@ struct AugmentOptions {
     bool nvjpeg = false;                           ///< JPEG to JPEG with nvJPEG encoding on the GPU
     detail::NvjpegDecode nvjpeg_decode = detail::NvjpegDecode::cpu;  ///< with nvjpeg: who decodes
     std::size_t gpu_memory = 0;                    ///< device bytes per GPU; an image over it goes to the CPU
+    std::size_t host_memory = 0;                   ///< host bytes for the images in flight; 0: half the machine's memory
                                                    ///< (--device auto) or fails (--device cuda); 0: no limit
     std::string name_template = "{stem}_{op}.{ext}";
     unsigned jobs = 0;                        ///< CPU threads; 0: all cores

@@ -383,35 +383,25 @@ private:
             }
         }
 
-        // The variants side by side in the staging buffer, each packed, each starting on a 64-byte boundary:
-        // laid out first, then pointed into the buffer once it has grown to hold them all.
         // With --auto-orient, each variant is its operation applied to the upright image.
         const Orientation upright = upright_of(job, source);
         std::vector<TransformTarget> targets;
-        std::vector<std::size_t> offsets;
-        std::size_t total = 0;
         for (const PlannedOutput& out : job.outputs) {
             const Orientation element = then(upright, out.operation);
             const Extent e = output_extent(element, {input.width(), input.height()});
             const std::size_t pitch = static_cast<std::size_t>(e.width) * input.format().pixel_bytes();
             targets.push_back({element, ImageView{nullptr, e.width, e.height, pitch, input.format()}});
-            offsets.push_back(total);
-            total += (checked_image_bytes(e.width, e.height, input.format()) + 63) / 64 * 64;
         }
-        std::byte* base = staging.reserve(total);
-        for (std::size_t i = 0; i < targets.size(); ++i) targets[i].dst.data = base + offsets[i];
+        // Every variant has the input's bytes. As many as fit this worker's share of --host-memory beside the
+        // decoded input are made in one pass (the fused kernel reads the input once for all of them); a larger
+        // image makes them a group at a time, at least one.
+        const std::size_t variant_bytes = (checked_image_bytes(input.width(), input.height(), input.format()) + 63) / 64 * 64;
+        const std::size_t input_bytes = input.view().pitch * static_cast<std::size_t>(input.height());
+        const std::size_t share = settings_.host_memory / std::max(1u, settings_.workers);
+        const std::size_t group = share > input_bytes ? std::max<std::size_t>(1, (share - input_bytes) / std::max<std::size_t>(1, variant_bytes)) : 1;
 
         // Throws, ending the run, when the GPU cannot start and --device cuda leaves no fallback.
         SessionPool* const pool = settings_.backend == Backend::cuda ? sessions() : nullptr;
-        start = Clock::now();
-        try {
-            transform_all(job, input, targets, pool);
-        } catch (const Error& e) {  // a GPU failure with --device cuda: this image fails, the run goes on
-            transform_ns_ += nanoseconds_since(start);
-            fail_input(job, e.what());
-            return;
-        }
-        transform_ns_ += nanoseconds_since(start);
 
         // A JPEG's re-encoded variants keep its character: its quality (unless --quality is given) and its
         // chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
@@ -430,27 +420,43 @@ private:
                 }
             }
         }
-        start = Clock::now();
         bool any_failed = failed_before;
-        for (std::size_t i = 0; i < job.outputs.size(); ++i) {
-            const ConstImageView pixels = targets[i].dst;
-            any_failed |= !write_output(job, job.outputs[i], pixels.width, pixels.height, [&] {
-                WriteOptions options;
-                options.quality = settings_.quality;
-                options.lossless = sink_for(job.outputs[i]).format() == detail::OutputFormat::webp && source.is_lossless_webp() &&
-                                   !settings_.quality_given;
-                if (character) {
-                    if (!settings_.quality_given) options.quality = character->quality;
-                    options.chroma = detail::chroma_after(character->chroma, swaps_axes(targets[i].orientation));
-                }
-                options.png_level = settings_.png_level;
-                const ImageMetadata kept = source.metadata_for(targets[i].orientation, settings_.strip, settings_.auto_orient);
-                options.metadata = &kept;
-                sink_for(job.outputs[i]).write(pixels, options);
-                if (source.is_jpeg() && sink_for(job.outputs[i]).is_jpeg()) reencoded(job, why_reencoded());
-            });
+        for (std::size_t first = 0; first < targets.size(); first += group) {
+            const std::size_t last = std::min(targets.size(), first + group);
+            // The group's variants side by side in the staging buffer, each starting on a 64-byte boundary.
+            std::byte* base = staging.reserve((last - first) * variant_bytes);
+            std::vector<TransformTarget> made(targets.begin() + static_cast<std::ptrdiff_t>(first), targets.begin() + static_cast<std::ptrdiff_t>(last));
+            for (std::size_t i = 0; i < made.size(); ++i) made[i].dst.data = base + i * variant_bytes;
+            start = Clock::now();
+            try {
+                transform_all(job, input, made, pool);
+            } catch (const Error& e) {  // a GPU failure with --device cuda: this image fails, the run goes on
+                transform_ns_ += nanoseconds_since(start);
+                fail_input(job, e.what());
+                return;
+            }
+            transform_ns_ += nanoseconds_since(start);
+            start = Clock::now();
+            for (std::size_t i = first; i < last; ++i) {
+                const ConstImageView pixels = made[i - first].dst;
+                any_failed |= !write_output(job, job.outputs[i], pixels.width, pixels.height, [&] {
+                    WriteOptions options;
+                    options.quality = settings_.quality;
+                    options.lossless = sink_for(job.outputs[i]).format() == detail::OutputFormat::webp && source.is_lossless_webp() &&
+                                       !settings_.quality_given;
+                    if (character) {
+                        if (!settings_.quality_given) options.quality = character->quality;
+                        options.chroma = detail::chroma_after(character->chroma, swaps_axes(targets[i].orientation));
+                    }
+                    options.png_level = settings_.png_level;
+                    const ImageMetadata kept = source.metadata_for(targets[i].orientation, settings_.strip, settings_.auto_orient);
+                    options.metadata = &kept;
+                    sink_for(job.outputs[i]).write(pixels, options);
+                    if (source.is_jpeg() && sink_for(job.outputs[i]).is_jpeg()) reencoded(job, why_reencoded());
+                });
+            }
+            encode_ns_ += nanoseconds_since(start);
         }
-        encode_ns_ += nanoseconds_since(start);
         image_done(any_failed);
     }
 

@@ -33,6 +33,9 @@ struct PipelineSettings {
     bool auto_orient = false;    ///< make each input upright by its EXIF orientation first
     bool strip = false;          ///< no EXIF or ICC profile in the outputs
     std::size_t gpu_memory = 0;  ///< device bytes per GPU for all its streams; 0: no limit of our own
+    /// Host bytes for the images in flight, shared by the workers: an image whose variants do not fit its
+    /// worker's share beside it makes them a group at a time.
+    std::size_t host_memory = std::size_t{1} << 40;
     bool replace_outputs = false;    ///< --overwrite or --resume: outputs not recorded as complete are replaced
     bool nvjpeg = false;  ///< --nvjpeg: JPEGs whose outputs are all JPEG are decoded once and encoded on the GPU
     detail::NvjpegDecode nvjpeg_decode = detail::NvjpegDecode::cpu;  ///< --nvjpeg-decode

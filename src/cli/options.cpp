@@ -142,7 +142,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_option("--png-level", augment_options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
         ->check(CLI::Range(0, 9))
         ->default_str(std::to_string(WriteOptions{}.png_level));
-    std::string augment_max_pixels, augment_gpu_memory;
+    std::string augment_max_pixels, augment_gpu_memory, augment_host_memory;
     augment_cmd->add_flag("--auto-orient", augment_options.auto_orient, auto_orient_help);
     augment_cmd->add_flag("--strip", augment_options.strip, strip_help);
     CLI::Option* augment_nvjpeg = augment_cmd->add_flag("--nvjpeg", augment_options.nvjpeg,
@@ -155,6 +155,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         ->option_text("cpu|gpu (default cpu)");
     augment_cmd->add_option("--max-pixels", augment_max_pixels, max_pixels_help)->default_str(max_pixels_default);
     augment_cmd->add_option("--max-scans", augment_max_scans, max_scans_help)->default_str(std::to_string(default_max_jpeg_scans));
+    augment_cmd->add_option("--host-memory", augment_host_memory,
+                            "host memory for the images in flight (e.g. 16G); an image whose variants do not fit its worker's share makes them a few at a time")
+        ->default_str("half the machine's memory");
     augment_cmd->add_option("--gpu-memory", augment_gpu_memory,
                             "device memory per GPU for its 4 streams; an image that does not fit goes to the CPU (--device auto) or fails");
     augment_cmd->add_option("--name", augment_options.name_template, "output file name: {stem}, {op}, {ext}; may contain folders")
@@ -180,6 +183,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);
         if (!augment_max_pixels.empty()) augment_options.max_pixels = parse_pixel_count(augment_max_pixels, "--max-pixels");
         if (!augment_max_scans.empty()) augment_options.max_jpeg_scans = parse_scan_count(augment_max_scans);
+        if (!augment_host_memory.empty()) augment_options.host_memory = static_cast<std::size_t>(parse_byte_count(augment_host_memory, "--host-memory"));
         if (!augment_gpu_memory.empty()) augment_options.gpu_memory = static_cast<std::size_t>(parse_byte_count(augment_gpu_memory, "--gpu-memory"));
         options.augment = augment_options;
         return options;
