@@ -393,12 +393,13 @@ private:
             targets.push_back({element, ImageView{nullptr, e.width, e.height, pitch, input.format()}});
         }
         // Every variant has the input's bytes. As many as fit this worker's share of --host-memory beside the
-        // decoded input are made in one pass (the fused kernel reads the input once for all of them); a larger
-        // image makes them a group at a time, at least one.
+        // decoded input and one encoded output (up to an image's bytes: a PNG stored uncompressed) are made in
+        // one pass (the fused kernel reads the input once for all of them); a larger image makes them a group at
+        // a time, at least one.
         const std::size_t variant_bytes = (checked_image_bytes(input.width(), input.height(), input.format()) + 63) / 64 * 64;
-        const std::size_t input_bytes = input.view().pitch * static_cast<std::size_t>(input.height());
+        const std::size_t held = input.view().pitch * static_cast<std::size_t>(input.height()) + variant_bytes;
         const std::size_t share = settings_.host_memory / std::max(1u, settings_.workers);
-        const std::size_t group = share > input_bytes ? std::max<std::size_t>(1, (share - input_bytes) / std::max<std::size_t>(1, variant_bytes)) : 1;
+        const std::size_t group = share > held ? std::max<std::size_t>(1, (share - held) / variant_bytes) : 1;
 
         // Throws, ending the run, when the GPU cannot start and --device cuda leaves no fallback.
         SessionPool* const pool = settings_.backend == Backend::cuda ? sessions() : nullptr;
