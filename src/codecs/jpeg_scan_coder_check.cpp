@@ -99,43 +99,84 @@ std::optional<Extent> frame_extent(const std::vector<std::uint8_t>& jpeg) {
     return std::nullopt;
 }
 
-}  // namespace
+// One variant of a built-in JPEG and libjpeg's file for it: made once, whatever the number of coders checked.
+struct KnownAnswer {
+    const std::vector<std::uint8_t>* jpeg;
+    std::string path;
+    Orientation element;
+    std::optional<std::vector<std::uint8_t>> libjpegs;
+};
 
-std::string scan_coder_difference(JpegScanCoder& coder) {
+// The built-in JPEGs' variants, each with libjpeg's file; an empty `problem` unless libjpeg's own file does
+// not declare the variant's sides (where the encoder's setup does not fit the libjpeg it runs with, as
+// jpeg_width on ABI 70 and 80, libjpeg and a coder would agree on a wrong file).
+std::vector<KnownAnswer> known_answers(std::vector<std::vector<std::uint8_t>>& jpegs, std::string& problem) {
     constexpr Orientation elements[] = {Orientation::identity, Orientation::rot90,  Orientation::rot180,    Orientation::rot270,
                                         Orientation::flip_h,   Orientation::flip_v, Orientation::transpose, Orientation::transverse};
+    std::vector<KnownAnswer> answers;
+    jpegs.clear();
+    jpegs.reserve(built_in.size());  // the answers point into it
     for (const BuiltInJpeg& spec : built_in) {
-        const std::vector<std::uint8_t> jpeg = make_jpeg(spec);
+        jpegs.push_back(make_jpeg(spec));
         const std::string path = "the built-in " + std::to_string(spec.width) + "x" + std::to_string(spec.height) + " JPEG";
-        // One variant a call: the coder's buffers stay as small as one scan's, so that a coder on a small
-        // device-memory budget is checked too (a batch over its budget would only be given back to libjpeg).
         for (Orientation element : elements) {
-            const std::vector<LosslessJpegVariant> variant{{element, nullptr}};
             std::vector<LosslessJpegReport> reports;
-            const auto libjpegs = transform_jpeg_lossless_variants(jpeg, path, variant, JpegEdge::trim, false, ReadOptions{}, reports, nullptr);
-            const auto coders = transform_jpeg_lossless_variants(jpeg, path, variant, JpegEdge::trim, false, ReadOptions{}, reports, &coder);
-            if (libjpegs != coders || libjpegs.size() != 1) return std::string(name(element)) + " of " + path;
-            // libjpeg's own file must say the variant's sides: where the encoder's setup does not fit the libjpeg
-            // it runs with (jpeg_width on ABI 70 and 80), both coders agree on a wrong file.
-            if (libjpegs[0] && !(frame_extent(*libjpegs[0]) == Extent{reports[0].out_width, reports[0].out_height})) {
-                return std::string(name(element)) + " of " + path + ": libjpeg's frame header does not give the output's sides";
+            auto libjpegs = transform_jpeg_lossless_variants(jpegs.back(), path, {{element, nullptr}}, JpegEdge::trim, false, ReadOptions{}, reports, nullptr);
+            if (libjpegs.size() != 1) throw Error(ErrorCode::internal, "libjpeg did not transform " + path);
+            if (libjpegs[0] && !(frame_extent(*libjpegs[0]) == Extent{reports[0].out_width, reports[0].out_height}) && problem.empty()) {
+                problem = std::string(name(element)) + " of " + path + ": libjpeg's frame header does not give the output's sides";
             }
+            answers.push_back({&jpegs.back(), path, element, std::move(libjpegs[0])});
         }
+    }
+    return answers;
+}
+
+// The first answer `coder` codes otherwise, or "". One variant a call: the coder's buffers stay as small as
+// one scan's, so that a coder on a small device-memory budget is checked too (a batch over its budget would
+// only be given back to libjpeg).
+std::string difference_from(const std::vector<KnownAnswer>& answers, JpegScanCoder& coder) {
+    for (const KnownAnswer& answer : answers) {
+        std::vector<LosslessJpegReport> reports;
+        const auto coders = transform_jpeg_lossless_variants(*answer.jpeg, answer.path, {{answer.element, nullptr}}, JpegEdge::trim, false, ReadOptions{},
+                                                             reports, &coder);
+        if (coders.size() != 1 || coders[0] != answer.libjpegs) return std::string(name(answer.element)) + " of " + answer.path;
     }
     return {};
 }
 
+}  // namespace
+
+std::string scan_coder_difference(JpegScanCoder& coder) {
+    std::vector<std::vector<std::uint8_t>> jpegs;
+    std::string problem;
+    const std::vector<KnownAnswer> answers = known_answers(jpegs, problem);
+    const std::string difference = difference_from(answers, coder);
+    return difference.empty() ? problem : difference;
+}
+
 std::vector<std::unique_ptr<JpegScanCoder>> trusted_scan_coders(std::vector<std::unique_ptr<JpegScanCoder>> coders, std::string& why) {
+    // libjpeg's answers once, every coder against them.
+    std::vector<std::vector<std::uint8_t>> jpegs;
+    std::string problem;
+    std::vector<KnownAnswer> answers;
+    try {
+        answers = known_answers(jpegs, problem);
+    } catch (const std::exception& e) {
+        why = std::string("the known-answer check failed: ") + e.what();
+        return {};
+    }
     for (const auto& coder : coders) {
         if (!coder) continue;
         std::string difference;
         try {
-            difference = scan_coder_difference(*coder);
+            difference = difference_from(answers, *coder);
         } catch (const std::exception& e) {
             why = std::string("the known-answer check failed: ") + e.what();
             return {};
         }
         coder->release_memory();
+        if (difference.empty()) difference = problem;
         if (!difference.empty()) {
             why = "its bytes differ from " + libjpeg_description() + "'s for " + difference;
             return {};
