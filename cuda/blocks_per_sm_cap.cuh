@@ -1,6 +1,6 @@
 #pragma once
 // Capping how many blocks of a kernel an SM runs at once. Fewer warps in flight serve DRAM better for
-// some kernels (bench/RESULTS.md, ninth session): the cap is unused dynamic shared memory, enough that no
+// some kernels (bench/RESULTS.md, 2026-11-22): the cap is unused dynamic shared memory, enough that no
 // more blocks fit.
 
 #include "check.cuh"

@@ -39,7 +39,7 @@ GroupedFamily vectorized_family(AxisMap map, std::int64_t width) {
 
 /// Tiles of one image a block of the grouped kernel runs one after another (a work item): the image's search
 /// and arguments are loaded once for them all, which pays only where a tile is small. The `grouped-N-tiles`
-/// study rows (H200, 1024 mixed images, bench/RESULTS.md, twenty-fifth session): the 16-byte transposes, whose
+/// study rows (H200, 1024 mixed images, bench/RESULTS.md, 2026-11-27): the 16-byte transposes, whose
 /// output tile is 32 pixels by 8 rows (4 KiB), 70.5% of copy at 1, 80.2 at 2, 81.7 at 4; the 8-byte ones (64 by
 /// 16) 82.0 at 1, 86.1 at 2, 81.2 at 4; every other width and every mirror best at 1 (u8c1 rot90 70.4 at 1, 65.9
 /// at 2; f32c4 flip-h 91.4 at 1, 89.4 at 2).
@@ -77,7 +77,7 @@ struct FamilyTable {
 
 // The device's default pool gives its memory back at every synchronisation (release threshold 0), so a
 // caller that synchronises between batches paid for mapping the table's memory again on every call: the
-// grouped call took 0.41 ms where its kernel took 0.24 (bench/RESULTS.md, fifth session). This pool keeps
+// grouped call took 0.41 ms where its kernel took 0.24 (bench/RESULTS.md, 2026-11-22). This pool keeps
 // what it has mapped (a few tables' worth); it lives as long as the process.
 cudaMemPool_t table_pool();
 
@@ -203,7 +203,7 @@ template <int S>
 void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream, int tiles_per_item) {
     // Kept from call to call by each thread, cleared but not freed: built anew, the tables' vectors grew
     // and were freed on every call, and the host's share of a call rose by 42 ns an image at 1024 images
-    // and 63 at 4096 (bench/RESULTS.md, tenth session).
+    // and 63 at 4096 (bench/RESULTS.md, 2026-11-23).
     thread_local GroupedFamilies families;
     families.sort<S>(images, count, tiles_per_item);
     // One allocation for every family's two arrays, filled from one page-locked buffer.
@@ -295,7 +295,7 @@ void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation*
         }
     };
     // One launch a family, not one an element: at 768 planes of 224x224 u8, eight launches took 0.092 ms
-    // where two took 0.051 (bench/RESULTS.md, fifteenth session).
+    // where two took 0.051 (bench/RESULTS.md, 2026-11-24).
     const bool dram_rich = current_device_is_dram_rich();
     launch(GroupedTransposes<S>{}, family_transposes, true, tuned_blocks_per_sm(S, dram_rich));
     launch(GroupedMirrors<S>{}, family_mirrors, false, tuned_mirror_blocks_per_sm(S, dram_rich));

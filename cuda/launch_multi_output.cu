@@ -1,6 +1,6 @@
 // The dispatch of the multi-output transform. Which fused kernel runs depends on the pixel width and the
 // size, as measured with `gpurotate bench --kernel multi-output,multi-out-vector,multi-out-tile32,auto-x7`
-// (H100, all 7 elements, 8192x8192, 4000x3000 and 1920x1080; bench/RESULTS.md, seventeenth session):
+// (H100, all 7 elements, 8192x8192, 4000x3000 and 1920x1080; bench/RESULTS.md, 2026-11-25):
 // - 1, 2, 3, 4 and 12 bytes: the vectorized fused kernel, wherever its alignment rules hold. 3-byte pixels
 //   at 8192x8192: 0.614 ms against seven launches' 1.018 and the shared-memory kernel's 1.051, since a warp
 //   stages its 24- and 48-byte block rows into whole vectors; level with the shared-memory kernel at 12
@@ -9,7 +9,7 @@
 //   shared-memory one below (4000x3000: 0.343 against 0.374; 1920x1080: 0.056 against 0.064);
 // - 8 and 16 bytes: the shared-memory fused kernel, at every size (8 bytes: 1.55 ms against 1.72 at
 //   8192x8192, 0.052 against 0.058 at 1920x1080: a thread's 8-byte word is already a wide access;
-//   bench/RESULTS.md, fourteenth session).
+//   bench/RESULTS.md, 2026-11-24).
 // Where the vectorized kernel's alignment rules fail (a 1080- or 3000-row image and 16-row blocks), the
 // shared-memory kernel for pixels of 4 bytes and more and for small images; one automatic launch per element
 // for large images of narrow pixels, whose one-byte accesses in the shared-memory kernel lose (u8c1

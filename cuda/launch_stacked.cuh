@@ -15,7 +15,7 @@
 namespace gpurotate::detail {
 
 /// Pixel widths whose transposes run as a stack of planes: 1 byte (uint8 planes). On an H200 (bench/RESULTS.md,
-/// twenty-second session) the stack took 768 planes of 224x224 u8 from 80-81% of the copy to 88%, but u16 and f32
+/// 2026-11-26) the stack took 768 planes of 224x224 u8 from 80-81% of the copy to 88%, but u16 and f32
 /// planes lost 1-2 points there (87-89% against 89-90%, 92-93% against 94%), and 16 planes of 1920x1080 u16 18
 /// (70% against 88%).
 template <int S>
@@ -46,7 +46,7 @@ bool stacks_transposes(const ConstImageView& src, const ImageView& dst, std::siz
 }
 
 /// Lanes across a source row in the stacked transposes: 4 (64 source bytes). On an H200, 768 planes of 224x224 (bench/
-/// RESULTS.md, twenty-second session), % of the copy with 2, 4 and 8 lanes: u8 85.5, 87.5 and 86.3 (the per-image
+/// RESULTS.md, 2026-11-26), % of the copy with 2, 4 and 8 lanes: u8 85.5, 87.5 and 86.3 (the per-image
 /// tiles 81); u16 82.7, 88.7 and 85.3 (per image 89.5). With 2 a tile fits any plane width of an even number of K
 /// pixels, but each warp's load took 32 bytes from each of 16 rows.
 inline constexpr int stacked_lanes_x = 4;

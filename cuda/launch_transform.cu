@@ -34,7 +34,7 @@ void launch_vectorized_of_width(const Launch& l, bool automatic) {
 /// one 16-byte access: there the 16x16 skip-lines tile (axis-swapping elements, 95% of the copy against
 /// 92%) and its mirror, one pixel a thread, are faster. That mirror ran at 100.1-100.3% of the copy on an
 /// H100, level with NPP's (100.2-100.3), where the plain mirror's 4 pixels a thread gave 99.0-99.1
-/// (eleventh session; the vectorized mirror 96 on the H200); at other widths one pixel a thread is far
+/// (2026-11-23; the vectorized mirror 96 on the H200); at other widths one pixel a thread is far
 /// slower (16-89%).
 struct AutomaticChoice {
     bool vectorized;
@@ -47,7 +47,7 @@ AutomaticChoice automatic_choice(std::size_t pixel_bytes) {
 }
 
 /// Runs an axis-keeping element on a batch with mirror_rows_kernel where mirror_rows_apply holds; returns whether
-/// it did. On an H200 (bench/RESULTS.md, twentieth session) it took the mirrors of 768 planes of 224x224 u8 from
+/// it did. On an H200 (bench/RESULTS.md, 2026-11-25) it took the mirrors of 768 planes of 224x224 u8 from
 /// 84-85% of the copy to 94-96%, u16 from 87-89% to 91-95%, and 1920x1080 u8 flip-v and rot180 from 90% to 95-96%;
 /// for 4-byte pixels and wider the vectorized mirror's tiles were as fast or faster (u8c4 and f32c1 flip-h 97%
 /// against 93%; f32c4 99% in the 16x16 tile against 93%).

@@ -36,7 +36,7 @@ bool shifted_columns(const Launch& l) {
 /// Whether the current device has markedly more DRAM bandwidth per SM than the H100 (SXM: 3.35 TB/s over 132 SMs,
 /// 25 GB/s each) that the caps below were tuned on, as the H200 has (4.8 TB/s over the same 132 SMs, 36 GB/s):
 /// keeping its memory busy takes more bytes in flight an SM, so fewer blocks in flight starve it. Its study
-/// rows (bench/RESULTS.md, twentieth session), capped against uncapped: 2-, 6- and 12-byte transposes 72-89%
+/// rows (bench/RESULTS.md, 2026-11-25), capped against uncapped: 2-, 6- and 12-byte transposes 72-89%
 /// against 79-98% of copy on a batch of 768 planes of 224x224, u16c3 86.5 against 91.8% at 8192x8192; the
 /// 3-, 6- and 12-byte mirrors 78-90% against 92-96% on the 224x224 batch and 90-91% against 96% for flip-v at
 /// 8192x8192. Only the 3-byte transposes still gain from their cap there (224x224: 68.8 against 65.6%).
@@ -52,7 +52,7 @@ inline bool current_device_is_dram_rich() { return current_device_dram_bandwidth
 /// points on the batches), 2 for 3-, 6- and 12-byte (+0.8 to +5.2 on the batches; at 8192x8192 level, and
 /// +2.6 for 6-byte pixels). The caps that helped 4- and 8-byte pixels at 8192x8192 (+2 to +3) cost 9 to 12
 /// points on a batch of 1080x1920 (u16c4 rot90 85% against 95% uncapped), so those run uncapped. Measured again
-/// in the twentieth session on the H100, the caps still win 0-3 points at 1920x1080 and 8192x8192, and 5 for the 3-byte
+/// on 2026-11-25 on the H100, the caps still win 0-3 points at 1920x1080 and 8192x8192, and 5 for the 3-byte
 /// transposes of batches of 224x224, but lose 2-8 elsewhere on those batches (6-byte transposes 84-86% against 88%;
 /// 3- and 6-byte flip-v and rot180 85-89% against 93-95%).
 constexpr int tuned_blocks_per_sm(int pixel_bytes, bool dram_rich) {
@@ -67,8 +67,8 @@ constexpr int tuned_blocks_per_sm(int pixel_bytes, bool dram_rich) {
 /// Blocks of the vectorized mirror an SM runs at once, by pixel width (0: as many as fit); see
 /// tuned_blocks_per_sm. Without the per-pixel cut path the mirrors' registers fell (3-, 6- and 12-byte
 /// pixels 124-128 to 68-72 a thread), and their mirrors lost 1.5-5 points of copy; at 3 blocks per SM they
-/// are back at 98% (H100, the `vectorized-N-per-sm` rows, bench/RESULTS.md, ninth session). 8-byte pixels
-/// gained a point at 5 on 8192x8192 but lost 9 on a batch of 1080x1920 (tenth session); 4-byte pixels
+/// are back at 98% (H100, the `vectorized-N-per-sm` rows, bench/RESULTS.md, 2026-11-22). 8-byte pixels
+/// gained a point at 5 on 8192x8192 but lost 9 on a batch of 1080x1920 (2026-11-23); 4-byte pixels
 /// found no cap that helps. A DRAM-rich device runs them uncapped.
 constexpr int tuned_mirror_blocks_per_sm(int pixel_bytes, bool dram_rich) {
     if (dram_rich) return 0;

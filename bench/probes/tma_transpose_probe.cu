@@ -1,7 +1,7 @@
 // Probe: does the bulk tensor copy engine (TMA) move 8192x8192 images closer to cudaMemcpyAsync than
 // the register-block kernels? A TMA copy (load box -> shared -> store box) and a TMA transpose of 4-byte
 // and 1-byte elements, persistent grid, against cudaMemcpyAsync of the same bytes, one run; every output
-// checked. Not part of the build (bench/RESULTS.md, seventeenth session, has its figures and verdict):
+// checked. Not part of the build (bench/RESULTS.md, 2026-11-25, has its figures and verdict):
 //   nvcc -std=c++17 -O3 -gencode arch=compute_90,code=sm_90 --extended-lambda \
 //        -o tma_probe bench/probes/tma_transpose_probe.cu && ./tma_probe
 #include <cuda.h>

@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(G
         // A copy in registers, not a reference into the table: the compiler cannot tell that the image's
         // stores leave the table alone, so through a reference it reloaded the arguments after every store
         // (about 110 table loads to 16 pixel loads in the 1-byte transpose body): 1024 mixed u8c1 images
-        // rotated at 58% of copy against 67-73% now (H100, bench/RESULTS.md, eighth session).
+        // rotated at 58% of copy against 67-73% now (H100, bench/RESULTS.md, 2026-11-22).
         const GroupedImage image = table.images[lo];
         // An image has fewer than 2^31 tiles: 32-bit division.
         const int first = static_cast<int>(item - table.first_item[lo]) * table.tiles_per_item;

@@ -3,7 +3,7 @@
 // one thread per output vector across the whole batch, not one tile of one image per block. A tile that
 // overhangs a small image's edge leaves its lanes idle: a row of 224 u8 pixels fills 1.75 of the vectorized
 // mirror's 128-pixel tiles, and a batch of 224x224 planes ran at 85% of the copy on an H200 where a plain
-// vector copy of the same bytes ran at 96% (bench/RESULTS.md, twentieth session). Here every lane moves a
+// vector copy of the same bytes ran at 96% (bench/RESULTS.md, 2026-11-25). Here every lane moves a
 // vector: a mirrored row is its vectors in the opposite order, each with its pixels reversed in registers.
 
 #include <cstddef>

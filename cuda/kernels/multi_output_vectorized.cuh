@@ -30,9 +30,9 @@ enum class RowMirror { no, yes, per_target };
 /// the largest bodies. Then the seven targets of an augmentation run four bodies, not seven, and a thread
 /// needs 96 registers, not 168: u8c1 at 8192x8192 took 0.191 ms against 0.207 (0.55 of seven launches
 /// against 0.60). 2- and 4-byte pixels lost 3-4% the same way (u8c4 0.875 against 0.846 ms), so they keep
-/// one body per element (H100, bench/RESULTS.md, sixteenth session). 3-byte pixels, staged, as well: with
+/// one body per element (H100, bench/RESULTS.md, 2026-11-24). 3-byte pixels, staged, as well: with
 /// seven bodies a thread needed 255 registers and spilled; with four, 178. 6- and 12-byte pixels keep seven
-/// (238 and 244 registers against 168): with four, u16c3 was 0.3-3% slower, f32c3 level (seventeenth session).
+/// (238 and 244 registers against 168): with four, u16c3 was 0.3-3% slower, f32c3 level (2026-11-25).
 template <int S>
 inline constexpr bool row_mirror_per_target = S == 1 || S == 3;
 

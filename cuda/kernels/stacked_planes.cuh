@@ -3,7 +3,7 @@
 // lane idles at a small plane's edges. A tile of the per-image kernels that overhangs a plane leaves its lanes
 // there idle: a 224x224 u8 plane fills 1.75 x 0.875 of the vectorized transpose's 128 x 256 tiles (77% of the
 // lanes at work, and every tile takes the cut path), and a batch of 768 such planes transposed at 78-83% of
-// the copy on an H200 (bench/RESULTS.md, twentieth session). Here the tiles run down the stack of planes, the
+// the copy on an H200 (bench/RESULTS.md, 2026-11-25). Here the tiles run down the stack of planes, the
 // lanes' register blocks never straddle two planes (the launcher asks for planes whose height is a whole
 // number of blocks), and a lane works out its block's plane from its row in the stack.
 //

@@ -36,7 +36,7 @@ template <> struct VectorBlock<3> { static constexpr int K = 16, R = 8, blocks_p
 template <> struct VectorBlock<4> { static constexpr int K = 4, R = 4, blocks_per_lane = 2; };
 // 6-byte pixels: 4 rows a block (24-byte output pieces, staged into whole vectors per warp), 2 blocks in
 // sequence. As one block of 8 rows, a thread needed 255 registers and spilled, and the transposes ran at
-// 90% of copy against 92-93% (H100, the `vectorized-split-rows` study row; bench/RESULTS.md, seventh session).
+// 90% of copy against 92-93% (H100, the `vectorized-split-rows` study row; bench/RESULTS.md, 2026-11-22).
 template <> struct VectorBlock<6> { static constexpr int K = 8, R = 4, blocks_per_lane = 2; };
 template <> struct VectorBlock<8> { static constexpr int K = 2, R = 2, blocks_per_lane = 2; };
 template <> struct VectorBlock<12> { static constexpr int K = 4, R = 4, blocks_per_lane = 1; };
@@ -295,7 +295,7 @@ struct VectorizedTransposeTile {
 /// unrolled. Unrolled, all their loads are in flight at once, but a thread then needs 202-255 registers
 /// for 2- and 4-byte pixels, 2 blocks of 128 threads fit on an SM, and the 4- and 8-byte transposes ran at
 /// 76-86% of copy on an H100 against 92-96% in sequence, the others within a point (bench/RESULTS.md,
-/// seventh session). `Unrolled` = true is the bench's `vectorized-unrolled` row.
+/// 2026-11-22). `Unrolled` = true is the bench's `vectorized-unrolled` row.
 /// `SplitRows` takes SplitVectorBlock's blocks (a tuning-study row).
 /// `RuntimeMirrors`: the mirrors are the image's (a.map), not MirrorX and MirrorY: one body for all four
 /// axis-swapping elements, for launches that mix them (grouped, one element per image of a batch). A mirrored
@@ -303,7 +303,7 @@ struct VectorizedTransposeTile {
 /// the fixed bodies instead gather the mirrored columns, for which a runtime choice would need registers
 /// indexed at run time. Four fixed bodies in one kernel, used at once, overflowed the instruction cache:
 /// stalls for want of an instruction rose from 1.4 to 13.8 per issue and the kernel took 54 us where one
-/// body took 31 (ncu, 768 planes of 224x224 u8 on an H100; bench/RESULTS.md, sixteenth session).
+/// body took 31 (ncu, 768 planes of 224x224 u8 on an H100; bench/RESULTS.md, 2026-11-24).
 template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
           bool Unrolled = false, bool SplitRows = false, bool RuntimeMirrors = false>
 struct VectorizedTranspose {
@@ -357,7 +357,7 @@ struct VectorizedTranspose {
             return a.src + static_cast<std::size_t>(source_y) * a.src_pitch;
         };
         // 1-byte pixels, a whole block, the whole warp here (tile_body's vote): shared chunks. Measured against
-        // the per-lane loads (H100, bench/RESULTS.md, eleventh session): 1-byte transposes of 1080-wide images
+        // the per-lane loads (H100, bench/RESULTS.md, 2026-11-23): 1-byte transposes of 1080-wide images
         // 78 -> 88% of copy, 8184-wide 70 -> 78; 2-, 4- and 8-byte pixels (1001-wide) -2.2 to +1.6 points, the
         // mirrors -1.8 to +1.5; 3-byte pixels, whose 48-byte rows save one load in four and keep all four
         // chunks of every row in registers, -0.9 to -6.6. So 1-byte transposes only.
@@ -506,7 +506,7 @@ __device__ __forceinline__ void run_tile(const TransformArgs& a, int tile_col, i
 /// bottom-up (MirrorY: rot90, transverse) takes its tile columns last to first, and one that reads the source
 /// columns right to left (MirrorX: rot270, transverse) its tile rows last to first. Taken in the output's
 /// order, rot270 and transverse ran 0.3-1.6 points of copy below the source's order on an H100 and 0.4-1.4 on
-/// an H200, at 8192x8192; rot90 is level either way (bench/RESULTS.md, twenty-sixth session).
+/// an H200, at 8192x8192; rot90 is level either way (bench/RESULTS.md, 2026-11-27).
 template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
           bool Unrolled = false, bool SplitRows = false, ColumnShift Shift = ColumnShift::per_image>
 __global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {

@@ -1,7 +1,7 @@
 #pragma once
 /// \file error.hpp
 /// The one error type of gpurotate. Every failure is an `Error` carrying an `ErrorCode`; the CLI maps the
-/// code to its documented exit status in one place (src/cli/exit_code.cpp).
+/// code to its documented exit status in one place (src/cli/exit_status.hpp).
 
 #include <stdexcept>
 #include <string>

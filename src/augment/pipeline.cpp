@@ -162,7 +162,7 @@ public:
         // CUDA start-up (driver, contexts, streams) takes a good part of a second: it runs on a thread of
         // its own while the workers read and decode their first images.
         // As many nvJPEG coders as streams, with the same budget each: twice as many coders, with nvJPEG's
-        // decode holding its coder, were no faster (bench/RESULTS.md, fifth session).
+        // decode holding its coder, were no faster (bench/RESULTS.md, 2026-11-22).
         per_device_ = std::max(1u, std::min(settings_.workers, sessions_per_device));
         // JPEG scan coders where JPEG outputs may be lossless transforms (without --nvjpeg or --quality), as
         // many as streams. --gpu-memory is per GPU: its streams share it, or half of it where nvJPEG's coders

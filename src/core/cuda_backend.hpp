@@ -88,7 +88,7 @@ inline constexpr std::size_t sector_bytes = 32;
 /// also whole vectors: the vectorized kernels apply to any width). With rows 16 bytes off a sector, a
 /// warp's output pieces of each row split sectors with the next row's, and a batch of 800x600 u16 rot90
 /// ran at 64% of copy against 95% with rows of whole sectors (H100: 23% more sectors written, 7% more
-/// bytes read from DRAM; bench/RESULTS.md, eighth session).
+/// bytes read from DRAM; bench/RESULTS.md, 2026-11-22).
 constexpr std::size_t device_pitch(std::size_t row_bytes) { return (row_bytes + sector_bytes - 1) / sector_bytes * sector_bytes; }
 
 /// Whether the vectorized kernels can run `map` on these views: 16-byte aligned pointers and pitches (any

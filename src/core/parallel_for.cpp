@@ -77,7 +77,7 @@ private:
     // watches the count for a while before it sleeps: sleeping on `done` cost a second wake-up, as long as the
     // first. 2-core VM, 1920x1080 u8c1 transpose on two threads: the worker started 22-35 us into the call, both
     // halves took 48-63 us, and the caller, asleep, woke 25-30 us after the worker had finished: 101-127 us, where
-    // one thread took 96 (bench/RESULTS.md, twenty-fifth session). Bounded, so that a worker the system has
+    // one thread took 96 (bench/RESULTS.md, 2026-11-27). Bounded, so that a worker the system has
     // descheduled costs a sleeping caller, not a spinning one.
     void wait_for_workers() {
         const auto give_up = std::chrono::steady_clock::now() + std::chrono::microseconds(500);

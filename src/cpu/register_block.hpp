@@ -181,7 +181,7 @@ inline LaneVector<LaneBytes> reverse_lanes(LaneVector<LaneBytes> v) {
 /// a vector of its own. 3-byte pixels spread into 4-byte lanes took one byte shuffle per 4 pixels, against 6
 /// per 16 here, but were stored 12 bytes apart, each store overlapping the next and one in four split across
 /// two cache lines: a 1920x1080 RGB8 flip-h took 0.40-0.45 ms so on one thread of the 2-core VM, and 0.21-0.27
-/// three vectors at a time (bench/RESULTS.md, twenty-sixth session).
+/// three vectors at a time (bench/RESULTS.md, 2026-11-27).
 constexpr bool reverses_in_three_vectors(std::size_t bytes) { return ((bytes == 3 || bytes == 6) && has_byte_shuffle) || bytes == 12; }
 
 namespace shuffle_index {

@@ -36,7 +36,7 @@ inline constexpr std::int64_t min_bytes_per_thread_mirrors = 2 << 20, min_bytes_
 /// plain store first reads the line it writes. 2-core EPYC VM (32 MiB L3), u8c1 flip-v: 2 MB 0.045 ms plain
 /// against 0.074 streaming; 72 MB 4.6-5.2 ms as row memcpys against 3.1-3.4 streaming. The 16-core Xeon host of
 /// the H100 machine reports 300 MiB, yet streaming won there from 18 MB (3000x2000 u8c3 rot180 on one thread
-/// 3.7-3.8 ms plain against 2.5-2.9) and lost at 6 MB (u8c1): hence the cap (bench/RESULTS.md, twentieth session;
+/// 3.7-3.8 ms plain against 2.5-2.9) and lost at 6 MB (u8c1): hence the cap (bench/RESULTS.md, 2026-11-25;
 /// `bench --cpu --cpu-stores` compares the two).
 std::int64_t streaming_store_min_bytes();
 

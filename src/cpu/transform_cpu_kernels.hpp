@@ -129,7 +129,7 @@ inline void stream_reversed(std::byte* to, const std::byte* from) {
 // with the rows walked as mirror_rows walks them every read of the image ascends through memory, as the
 // cores' prefetchers follow best. On the 2-core VM, 6000x4000: flip-v of u8c3 took 2.7-3.4 ms with the source's
 // rows taken in ascending address order against 3.8-5.3 in descending order; flip-h of u8c1 1.14 ms with each
-// row read forwards against 1.84 read backwards, both streaming (bench/RESULTS.md, twentieth session).
+// row read forwards against 1.84 read backwards, both streaming (bench/RESULTS.md, 2026-11-25).
 template <std::size_t Bytes>
 void reverse_row_streaming(std::byte* out, const std::byte* in, std::int64_t width) {
     constexpr std::int64_t k = pixels_per_streamed_reversal(Bytes);
@@ -290,7 +290,7 @@ struct TransposeWalk {
                 // Two blocks, one above the other in the source, in the halves of 32-byte vectors: each interleave
                 // moves both, and each output row takes both halves of a vector. 2-core VM, one thread, median of
                 // 5x301: 1920x1080 u8c1 transpose 0.118 -> 0.096 ms; 6000x4000 u8c3 on two threads 7.40 -> 6.09
-                // (bench/RESULTS.md, twenty-third session).
+                // (bench/RESULTS.md, 2026-11-26).
                 for (; x + 2 * k <= x_blocks_end; x += 2 * k, s += 2 * k * step, o += 2 * k * pixel) {
                     std::array<simd::VectorPair<lane>, k> pair;
                     for (std::int64_t i = 0; i < k; ++i) pair[i] = simd::load_pixel_pair<Bytes>(s + i * step, s + (i + k) * step);
@@ -318,7 +318,7 @@ struct TransposeWalk {
     // (so the run's columns must not reach the row's last one) and land on the output row's next pixel, which
     // this pass or this thread's next tile overwrites (so not on the row's last pixel).
     // 1920x1080 transposes on the 2-core VM: u16c3 1.66-2.02 -> 1.38-1.43 ms, f32c3 3.25-3.58 -> 2.32-2.53, f32c4
-    // 3.45-3.49 -> 2.80-3.01 (bench/RESULTS.md, nineteenth session).
+    // 3.45-3.49 -> 2.80-3.01 (bench/RESULTS.md, 2026-11-25).
     void column_runs(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
         constexpr std::int64_t run = Bytes == 6 ? 4 : 2;
         constexpr std::size_t word = wide_copy_bytes(Bytes);
@@ -348,7 +348,7 @@ struct TransposeWalk {
     // 8-byte lanes of one vector, turned by eight lane shuffles and packed back as each output row's four are stored.
     // The vectors reach 8 bytes past the block, as blocks()' reach 4 for 3-byte pixels; what no block covers goes
     // through column_runs. 2-core VM, two threads, median of 3x301: 6000x4000 u16c3 transposes 15.2-17.3 ->
-    // 10.4-11.8 ms against column_runs alone (bench/RESULTS.md, twenty-third session).
+    // 10.4-11.8 ms against column_runs alone (bench/RESULTS.md, 2026-11-26).
     void six_byte_blocks(std::int64_t x_begin, std::int64_t x_end, std::int64_t y_begin, std::int64_t y_end) const {
         constexpr std::int64_t k = 4, pixel = 6;
         const std::ptrdiff_t step = source_row_step();
