@@ -203,9 +203,9 @@ void print_summary(const PipelineTotals& t, const ExistingCheck& existing, doubl
                       static_cast<long long>(t.lossless_outputs), trimmed.c_str(), gpu_coded.c_str(), static_cast<long long>(t.reencoded_jpeg_outputs));
         err << line;
     }
-    if (s.nvjpeg) {
+    if (s.convert.nvjpeg) {
         char decoded[96] = "";
-        if (s.nvjpeg_decode == detail::NvjpegDecode::gpu) {
+        if (s.convert.nvjpeg_decode == detail::NvjpegDecode::gpu) {
             std::snprintf(decoded, sizeof decoded, "; the GPU's hardware decoder decoded %lld of them", static_cast<long long>(t.hardware_decoded));
         }
         std::snprintf(line, sizeof line, "gpurotate: nvJPEG encoded the variants of %lld of the %lld inputs on the GPU (the others took the CPU codecs)%s\n",
@@ -303,26 +303,17 @@ int run_augment(const AugmentOptions& o) {
         return 0;
     }
 
-    if (o.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "augment --nvjpeg: this build has no nvJPEG");
-    if (o.nvjpeg && o.device == Backend::cpu) throw Error(ErrorCode::usage, "augment --nvjpeg runs on the GPU: it cannot go with --device cpu");
+    if (o.convert.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "augment --nvjpeg: this build has no nvJPEG");
+    if (o.convert.nvjpeg && o.device == Backend::cpu) throw Error(ErrorCode::usage, "augment --nvjpeg runs on the GPU: it cannot go with --device cpu");
     PipelineSettings settings;
-    settings.backend = resolve_backend(o.nvjpeg ? Backend::cuda : o.device);
+    settings.backend = resolve_backend(o.convert.nvjpeg ? Backend::cuda : o.device);
     settings.cpu_fallback = o.device == Backend::automatic;
     if (settings.backend == Backend::cuda) settings.devices = resolve_devices(o.devices);
     settings.workers = o.jobs ? o.jobs : detail::usable_cores();
     settings.workers = std::max(1u, std::min<unsigned>(settings.workers, static_cast<unsigned>(std::max<std::size_t>(1, jobs.size()))));
-    settings.quality = o.quality;
-    settings.quality_given = o.quality_given;
-    settings.jpeg_edge = o.jpeg_edge;
-    settings.png_level = o.png_level;
-    settings.max_pixels = o.max_pixels;
-    settings.max_jpeg_scans = o.max_jpeg_scans;
+    settings.convert = o.convert;
     settings.gpu_memory = o.gpu_memory;
     settings.host_memory = o.host_memory ? o.host_memory : half_the_memory();
-    settings.auto_orient = o.auto_orient;
-    settings.strip = o.strip;
-    settings.nvjpeg = o.nvjpeg;
-    settings.nvjpeg_decode = o.nvjpeg_decode;
     settings.replace_outputs = o.overwrite || o.resume;
 
     settings.output_folder = &folder;

@@ -1,8 +1,7 @@
 #pragma once
 // `gpurotate augment`'s command line, parsed into plain data.
 
-#include "codecs/jpeg_lossless.hpp"
-#include "codecs/nvjpeg_codec.hpp"
+#include "convert/conversion_options.hpp"
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
@@ -26,16 +25,7 @@ struct AugmentOptions {
     std::vector<Orientation> operations;      ///< distinct, in the order given
     bool recursive = false;
     std::string format = "same";              ///< "same" or an output extension without the dot
-    int quality = 95;
-    bool quality_given = false;               ///< --quality: JPEGs from JPEGs are re-encoded at it
-    detail::JpegEdge jpeg_edge = detail::JpegEdge::reencode;  ///< JPEG variants the lossless transform cannot make
-    int png_level = 1;
-    std::int64_t max_pixels = default_max_pixels;  ///< inputs declaring more are refused unread; 0: no limit
-    int max_jpeg_scans = default_max_jpeg_scans;   ///< JPEG inputs with more scans are refused unread; 0: no limit
-    bool auto_orient = false;                      ///< each input made upright by its EXIF orientation first
-    bool strip = false;                            ///< outputs without EXIF or ICC profile
-    bool nvjpeg = false;                           ///< JPEG to JPEG with nvJPEG encoding on the GPU
-    detail::NvjpegDecode nvjpeg_decode = detail::NvjpegDecode::cpu;  ///< with nvjpeg: who decodes
+    convert::ConversionOptions convert;            ///< quality, JPEG edges, limits, orientation, metadata, nvJPEG
     std::size_t gpu_memory = 0;                    ///< device bytes per GPU; an image over it goes to the CPU
     std::size_t host_memory = 0;                   ///< host bytes for the images in flight; 0: half the machine's memory
                                                    ///< (--device auto) or fails (--device cuda); 0: no limit

@@ -10,6 +10,7 @@
 #include "codecs/nvjpeg_codec.hpp"
 #include "codecs/png_codec.hpp"
 #include "codecs/turbojpeg_codec.hpp"
+#include "convert/conversion_plan.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/gpu_session.hpp>
@@ -167,12 +168,12 @@ public:
         // JPEG scan coders where JPEG outputs may be lossless transforms (without --nvjpeg or --quality), as
         // many as streams. --gpu-memory is per GPU: its streams share it, or half of it where nvJPEG's coders
         // or the scan coders have the rest.
-        const bool scan_coders = !settings_.nvjpeg && !settings_.quality_given && detail::turbojpeg_available() &&
+        const bool scan_coders = !settings_.convert.nvjpeg && !settings_.convert.quality_given && detail::turbojpeg_available() &&
                                  std::any_of(jobs_.begin(), jobs_.end(), [](const Job& job) { return named_as_jpeg(job.input.path); });
-        budget_each_ = settings_.gpu_memory / per_device_ / (settings_.nvjpeg || scan_coders ? 2 : 1);
-        const bool gpu_decode = settings_.nvjpeg_decode == detail::NvjpegDecode::gpu;
+        budget_each_ = settings_.gpu_memory / per_device_ / (settings_.convert.nvjpeg || scan_coders ? 2 : 1);
+        const bool gpu_decode = settings_.convert.nvjpeg_decode == detail::NvjpegDecode::gpu;
         opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device = per_device_, budget = budget_each_,
-                                                   nvjpeg = settings_.nvjpeg, gpu_decode, scan_coders] {
+                                                   nvjpeg = settings_.convert.nvjpeg, gpu_decode, scan_coders] {
             const auto start = Clock::now();
             Opened opened;
             std::vector<std::unique_ptr<GpuSession>> sessions;
@@ -268,7 +269,7 @@ private:
         std::optional<detail::ImageSource> opened;
         try {
             detail::NvtxRange range("read");
-            opened.emplace(job.input.path, settings_.max_jpeg_scans);
+            opened.emplace(job.input.path, settings_.convert.max_jpeg_scans);
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());
@@ -276,70 +277,80 @@ private:
         }
         decode_ns_ += nanoseconds_since(start);
         const detail::ImageSource& source = *opened;
+        // Each output's route, element, metadata and encoding, from the planner the single-image command asks too.
+        std::vector<convert::ConversionPlan> plans;
+        plans.reserve(job.outputs.size());
+        for (const PlannedOutput& out : job.outputs) {
+            plans.push_back(convert::plan_conversion(source, sink_for(out), out.operation, settings_.convert, executor()));
+            warn_once(job, plans.back());
+        }
+        std::vector<Remaining> remaining(job.outputs.size());
+        for (std::size_t i = 0; i < job.outputs.size(); ++i) remaining[i] = {i, plans[i].why_reencoded};
         // A JPEG's JPEG variants in the compressed domain, all from one decode of its entropy-coded data;
         // what is left (other formats, variants that are not perfect with --jpeg-edge reencode) is decoded.
         bool lossless_failed = false;
-        Job rest = job;
-        if (transforms_losslessly(job, source)) {
+        if (std::any_of(plans.begin(), plans.end(), [](const auto& plan) { return plan.route == convert::Route::lossless_jpeg; })) {
             // On the GPU backend the variants' scans are coded there, once the GPU has started (this throws,
             // ending the run, where it cannot and --device cuda leaves no fallback; after a fallback libjpeg codes them).
             if (settings_.backend == Backend::cuda) sessions();
             try {
-                rest = transform_losslessly(job, source, lossless_failed);
+                remaining = transform_losslessly(job, plans, source, lossless_failed);
             } catch (const Error& e) {
                 fail_input(job, e.what());
                 return;
             }
-            if (rest.outputs.empty()) {
+            if (remaining.empty()) {
                 image_done(lossless_failed);
                 return;
             }
         }
-        make_variants(rest, source, staging, lossless_failed);
+        make_variants(job, plans, remaining, source, staging, lossless_failed);
     }
 
-    /// Whether the JPEG variants of `job` are transformed in the compressed domain: a JPEG in, and nothing
-    /// that asks for new pixels (--quality, --nvjpeg). --auto-orient's element is composed into each variant's,
-    /// as exiftran -a does.
-    bool transforms_losslessly(const Job& job, const detail::ImageSource& source) const {
-        if (settings_.quality_given || settings_.nvjpeg || !detail::turbojpeg_available() || !source.is_jpeg()) return false;
-        return std::any_of(job.outputs.begin(), job.outputs.end(), [this](const PlannedOutput& out) { return sink_for(out).is_jpeg(); });
-    }
+    /// What runs the plans: the resolved backend, and the GPU's JPEG scan coders (a lossless JPEG stays
+    /// lossless on the GPU backend).
+    convert::Executor executor() const { return convert::Executor{settings_.backend, true}; }
+
+    /// An output still to make from pixels, and why a JPEG among them is re-encoded (empty: not a JPEG from a JPEG).
+    struct Remaining {
+        std::size_t output = 0;
+        std::string why_reencoded;
+    };
 
     /// Writes the JPEG variants of `job` that the lossless transform makes, one coefficient read for all, and
-    /// returns the job of the outputs left to decode and encode. Throws Error (input) for a damaged JPEG.
-    Job transform_losslessly(const Job& job, const detail::ImageSource& source, bool& any_failed) {
-        const Orientation upright = upright_of(job, source);
-        std::vector<std::size_t> jpeg_outputs;
-        std::vector<ImageMetadata> kept;
-        kept.reserve(job.outputs.size());
+    /// returns the outputs left to decode and encode. Throws Error (input) for a damaged JPEG.
+    std::vector<Remaining> transform_losslessly(const Job& job, const std::vector<convert::ConversionPlan>& plans, const detail::ImageSource& source,
+                                                bool& any_failed) {
+        std::vector<std::size_t> lossless;
         std::vector<detail::LosslessJpegVariant> variants;
-        for (std::size_t i = 0; i < job.outputs.size(); ++i) {
-            if (!sink_for(job.outputs[i]).is_jpeg()) continue;
-            const Orientation element = then(upright, job.outputs[i].operation);
-            jpeg_outputs.push_back(i);
-            kept.push_back(source.metadata_for(element, settings_.strip, settings_.auto_orient));
-            variants.push_back({element, &kept.back()});
+        for (std::size_t i = 0; i < plans.size(); ++i) {
+            if (plans[i].route != convert::Route::lossless_jpeg) continue;
+            lossless.push_back(i);
+            variants.push_back({plans[i].element, &plans[i].metadata});
         }
+        const convert::ConversionOptions& convert = settings_.convert;
         auto start = Clock::now();
         std::vector<detail::LosslessJpegReport> reports;
         std::vector<std::optional<std::vector<std::uint8_t>>> encoded;
         {
             detail::NvtxRange range("lossless JPEG transform");
-            encoded = source.transform_losslessly(variants, settings_.jpeg_edge, settings_.strip, settings_.max_pixels, reports,
-                                                  pooled_scan_coder_.get());
+            encoded = source.transform_losslessly(variants, convert.jpeg_edge, convert.strip, convert.max_pixels, reports, pooled_scan_coder_.get());
         }
         transform_ns_ += nanoseconds_since(start);
-        if (encoded.empty()) return job;  // not a JPEG, or no libjpeg-turbo: everything is decoded
+        // The plan chose this route for a JPEG with libjpeg-turbo's transcoding API, which answers every variant.
+        if (encoded.size() != variants.size()) throw Error(ErrorCode::internal, "'" + job.input.path + "': the lossless JPEG transform answered nothing");
         start = Clock::now();
-        Job rest{job.input, {}};
-        std::vector<bool> made(job.outputs.size(), false);
-        for (std::size_t k = 0; k < jpeg_outputs.size(); ++k) {
-            const std::size_t i = jpeg_outputs[k];
+        std::vector<std::string> why(plans.size());
+        std::vector<bool> made(plans.size(), false);
+        for (std::size_t k = 0; k < lossless.size(); ++k) {
+            const std::size_t i = lossless[k];
             const detail::LosslessJpegReport& report = reports[k];
             // Re-encoded: the imperfect variants by default, and with trim those under one MCU across their
             // mirrored side (trimming would leave nothing), as the single-image command does.
-            if (!encoded[k] && settings_.jpeg_edge != detail::JpegEdge::error) continue;
+            if (!encoded[k] && convert.jpeg_edge != detail::JpegEdge::error) {
+                why[i] = convert::why_not_lossless(report, variants[k].element, convert.jpeg_edge);
+                continue;
+            }
             made[i] = true;
             const bool ok = write_output(job, job.outputs[i], report.out_width, report.out_height, [&] {
                 if (!encoded[k]) throw detail::imperfect_transform_error(job.input.path, variants[k].element, report);
@@ -351,25 +362,32 @@ private:
             totals_.trimmed_outputs += ok && report.trimmed ? 1 : 0;
         }
         encode_ns_ += nanoseconds_since(start);
-        for (std::size_t i = 0; i < job.outputs.size(); ++i) {
-            if (!made[i]) rest.outputs.push_back(job.outputs[i]);
+        std::vector<Remaining> rest;
+        for (std::size_t i = 0; i < plans.size(); ++i) {
+            if (!made[i]) rest.push_back({i, why[i].empty() ? plans[i].why_reencoded : why[i]});
         }
         return rest;
     }
 
-    /// Decodes the input, makes the variants of `job` in one pass and encodes them; `failed_before` is
-    /// whether an output of the same input already failed (the input's progress line says so).
-    void make_variants(const Job& job, const detail::ImageSource& source, StagingBuffer& staging, bool failed_before) {
+    /// Decodes the input, makes the `remaining` variants of `job` in one pass and encodes them; `failed_before`
+    /// is whether an output of the same input already failed (the input's progress line says so).
+    void make_variants(const Job& job, const std::vector<convert::ConversionPlan>& plans, const std::vector<Remaining>& remaining,
+                       const detail::ImageSource& source, StagingBuffer& staging, bool failed_before) {
+        const convert::ConversionOptions& convert = settings_.convert;
+        const auto all_remaining = [&](auto&& predicate) {
+            return std::all_of(remaining.begin(), remaining.end(), [&](const Remaining& r) { return predicate(plans[r.output]); });
+        };
         auto start = Clock::now();
         Image input;
         try {
             detail::NvtxRange range("decode");
-            const bool jpeg_on_gpu = settings_.nvjpeg && gpu_encodes(job, source);
-            if (jpeg_on_gpu && settings_.nvjpeg_decode == detail::NvjpegDecode::gpu && transcode_on_gpu(job, source, nullptr, start)) return;
+            // nvJPEG's route where every output takes it; the pixels' route where it declines.
+            const bool jpeg_on_gpu = all_remaining([](const convert::ConversionPlan& plan) { return plan.route == convert::Route::gpu_jpeg; });
+            if (jpeg_on_gpu && convert.nvjpeg_decode == detail::NvjpegDecode::gpu && transcode_on_gpu(job, plans, source, nullptr, start)) return;
             // A PNG whose outputs are all PNG keeps its stored format (palette indices, 1/2/4-bit samples).
-            input = source.decode(settings_.max_pixels, all_png(job));
+            input = source.decode(convert.max_pixels, all_remaining([](const convert::ConversionPlan& plan) { return plan.keep_stored_png; }));
             // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
-            if (jpeg_on_gpu && transcode_on_gpu(job, source, &input, start)) return;
+            if (jpeg_on_gpu && transcode_on_gpu(job, plans, source, &input, start)) return;
         } catch (const Error& e) {
             decode_ns_ += nanoseconds_since(start);
             fail_input(job, e.what());
@@ -377,17 +395,15 @@ private:
         }
         decode_ns_ += nanoseconds_since(start);
         if (!warned_losses_.load()) {  // once a run, as the animation warning
-            const std::string losses = source.decoder_losses(input.format(), settings_.strip);
+            const std::string losses = source.decoder_losses(input.format(), convert.strip);
             if (!losses.empty() && !warned_losses_.exchange(true)) {
                 progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others): " + losses);
             }
         }
 
-        // With --auto-orient, each variant is its operation applied to the upright image.
-        const Orientation upright = upright_of(job, source);
         std::vector<TransformTarget> targets;
-        for (const PlannedOutput& out : job.outputs) {
-            const Orientation element = then(upright, out.operation);
+        for (const Remaining& r : remaining) {
+            const Orientation element = plans[r.output].element;
             const Extent e = output_extent(element, {input.width(), input.height()});
             const std::size_t pitch = static_cast<std::size_t>(e.width) * input.format().pixel_bytes();
             targets.push_back({element, ImageView{nullptr, e.width, e.height, pitch, input.format()}});
@@ -404,18 +420,14 @@ private:
         // Throws, ending the run, when the GPU cannot start and --device cuda leaves no fallback.
         SessionPool* const pool = settings_.backend == Backend::cuda ? sessions() : nullptr;
 
-        // A JPEG's re-encoded variants keep its character: its quality (unless --quality is given) and its
-        // chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
-        const auto character = source.jpeg_character();
-        if (all_png(job) && !settings_.strip && !noted_png_.load()) {
+        if (all_remaining([](const convert::ConversionPlan& plan) { return plan.keep_stored_png; }) && !convert.strip && !noted_png_.load()) {
             // Once a run, as the EXIF warning: a dataset of interlaced PNGs would otherwise say it per image.
             const std::string notes = detail::png_output_notes(source.metadata(), input.format());
             if (!notes.empty() && !noted_png_.exchange(true)) progress_.message("gpurotate: note: '" + job.input.path + "' (and perhaps others): PNG " + notes);
         }
         if (!noted_unwritten_.load()) {  // once a run, as above
-            const ImageMetadata kept = source.metadata_for(Orientation::identity, settings_.strip, settings_.auto_orient);
-            for (const PlannedOutput& out : job.outputs) {
-                const std::string unwritten = sink_for(out).unwritten(source, kept, settings_.strip);
+            for (const Remaining& r : remaining) {
+                const std::string unwritten = sink_for(job.outputs[r.output]).unwritten(source, plans[r.output].metadata, convert.strip);
                 if (!unwritten.empty() && !noted_unwritten_.exchange(true)) {
                     progress_.message("gpurotate: note: '" + job.input.path + "' (and perhaps others): " + unwritten);
                 }
@@ -438,22 +450,12 @@ private:
             }
             transform_ns_ += nanoseconds_since(start);
             start = Clock::now();
-            for (std::size_t i = first; i < last; ++i) {
-                const ConstImageView pixels = made[i - first].dst;
-                any_failed |= !write_output(job, job.outputs[i], pixels.width, pixels.height, [&] {
-                    WriteOptions options;
-                    options.quality = settings_.quality;
-                    options.lossless = sink_for(job.outputs[i]).format() == detail::OutputFormat::webp && source.is_lossless_webp() &&
-                                       !settings_.quality_given;
-                    if (character) {
-                        if (!settings_.quality_given) options.quality = character->quality;
-                        options.chroma = detail::chroma_after(character->chroma, swaps_axes(targets[i].orientation));
-                    }
-                    options.png_level = settings_.png_level;
-                    const ImageMetadata kept = source.metadata_for(targets[i].orientation, settings_.strip, settings_.auto_orient);
-                    options.metadata = &kept;
-                    sink_for(job.outputs[i]).write(pixels, options);
-                    if (source.is_jpeg() && sink_for(job.outputs[i]).is_jpeg()) reencoded(job, why_reencoded());
+            for (std::size_t t = first; t < last; ++t) {
+                const Remaining& r = remaining[t];
+                const ConstImageView pixels = made[t - first].dst;
+                any_failed |= !write_output(job, job.outputs[r.output], pixels.width, pixels.height, [&] {
+                    sink_for(job.outputs[r.output]).write(pixels, plans[r.output].write_options());
+                    if (!r.why_reencoded.empty()) reencoded(job, r.why_reencoded);
                 });
             }
             encode_ns_ += nanoseconds_since(start);
@@ -461,52 +463,21 @@ private:
         image_done(any_failed);
     }
 
-    /// Why a JPEG variant of a JPEG that make_variants writes is re-encoded, not transformed losslessly.
-    const char* why_reencoded() const {
-        if (settings_.quality_given) return "--quality was given";
-        if (settings_.nvjpeg) return "nvJPEG declined the file and the CPU codecs re-encode it";
-        if (!detail::turbojpeg_available()) return "this build has no libjpeg-turbo, whose transcoding API the lossless transform needs";
-        return settings_.jpeg_edge == detail::JpegEdge::trim
-                   ? "a variant's mirrored side is under one MCU, so trimming would leave nothing"
-                   : "a variant would move a partial edge block (--jpeg-edge trim keeps it lossless by dropping it)";
-    }
-
     /// Counts a JPEG variant of a JPEG written with new pixels, and says so once a run: a rotation is lossless
     /// by default, so this is said without -v (the summary counts them all).
-    void reencoded(const Job& job, const char* why) {
+    void reencoded(const Job& job, const std::string& why) {
         ++reencoded_jpeg_outputs_;
         if (!noted_reencoded_.exchange(true)) {
             progress_.message("gpurotate: note: '" + job.input.path + "' (and perhaps others): JPEG variants re-encoded, not transformed losslessly: " + why);
         }
     }
 
-    /// The warning, once a run, that an animated input gives only its first frame.
-    void warn_of_frames(const Job& job, const detail::ImageSource& source) {
-        const int frames = source.frame_count();
-        if (frames > 1 && !warned_frames_.exchange(true)) {
-            progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) is an animation of " +
-                              std::to_string(frames) + " frames: only the first is written");
+    /// A plan's warnings, each kind once a run (a dataset would otherwise say it per image).
+    void warn_once(const Job& job, const convert::ConversionPlan& plan) {
+        for (const convert::PlanWarning& warning : plan.warnings) {
+            std::atomic<bool>& warned = warning.kind == convert::PlanWarning::Kind::animation ? warned_frames_ : warned_orientation_;
+            if (!warned.exchange(true)) progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) " + warning.text);
         }
-    }
-
-    /// The element that makes an input upright (identity without --auto-orient), and the warnings once a run:
-    /// an animation's other frames, and a double rotation for inputs whose tag stays (kept, not stripped, in
-    /// an output format that holds EXIF).
-    Orientation upright_of(const Job& job, const detail::ImageSource& source) {
-        warn_of_frames(job, source);
-        const int orientation_tag = source.orientation_tag();
-        const bool tag_written = !settings_.strip && std::any_of(job.outputs.begin(), job.outputs.end(), [&](const PlannedOutput& out) {
-            return sink_for(out).holds_orientation();
-        });
-        if (!settings_.auto_orient && orientation_tag > 1 && tag_written && !warned_orientation_.exchange(true)) {
-            progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) has EXIF orientation " + std::to_string(orientation_tag) +
-                              ", kept in its outputs: viewers will turn the variants again (--auto-orient makes inputs upright first)");
-        }
-        if (!settings_.auto_orient && orientation_tag > 1 && !settings_.strip && !tag_written && !warned_orientation_.exchange(true)) {
-            progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) has EXIF orientation " + std::to_string(orientation_tag) +
-                              ", which its outputs' format cannot hold: they show the stored pixels, not the input as displayed (--auto-orient makes inputs upright first)");
-        }
-        return settings_.auto_orient ? orientation_from_exif(orientation_tag) : Orientation::identity;
     }
 
     /// Where an output goes: replaced only with --overwrite or --resume, and without an fsync per file (one
@@ -523,37 +494,27 @@ private:
         progress_.image_done(any_failed);
     }
 
-    bool all_png(const Job& job) const {
-        return std::all_of(job.outputs.begin(), job.outputs.end(), [this](const PlannedOutput& out) { return sink_for(out).is_png(); });
-    }
-
-    /// Whether nvJPEG encodes this input's variants: a JPEG whose outputs are all JPEG.
-    bool gpu_encodes(const Job& job, const detail::ImageSource& source) const {
-        return source.is_jpeg() &&
-               std::all_of(job.outputs.begin(), job.outputs.end(), [this](const PlannedOutput& out) { return sink_for(out).is_jpeg(); });
-    }
-
     /// A JPEG's variants encoded on the GPU by a coder of the pool, from `decoded` (libjpeg-turbo's pixels,
     /// uploaded) or, without it, from nvJPEG's decode of the file. False when nvJPEG is not usable or
     /// declines the file (damaged, CMYK, over the GPU budget): the caller then takes the CPU codecs, which
     /// decide, and name any damage.
-    bool transcode_on_gpu(const Job& job, const detail::ImageSource& source, const Image* decoded, Clock::time_point start) {
+    bool transcode_on_gpu(const Job& job, const std::vector<convert::ConversionPlan>& plans, const detail::ImageSource& source, const Image* decoded,
+                          Clock::time_point start) {
         const std::int64_t before_ns = nanoseconds_since(start);  // the file, its metadata and a CPU decode
         if (!sessions()) return false;  // the GPU did not start (--device auto fell back to the CPU)
         if (!coders_) {
             if (!warned_coder_.exchange(true)) progress_.message("gpurotate: warning: nvJPEG is not usable (" + jpeg_failure_ + "); JPEGs take the CPU codecs");
             return false;
         }
-        const Orientation upright = upright_of(job, source);
         std::vector<Orientation> elements;
-        for (const PlannedOutput& out : job.outputs) elements.push_back(then(upright, out.operation));
+        for (const convert::ConversionPlan& plan : plans) elements.push_back(plan.element);
         detail::GpuJpegReport report;
         std::optional<std::vector<std::vector<std::uint8_t>>> encoded;
         const auto gpu_start = Clock::now();
         {
             auto coder = coders_->acquire();
-            encoded = coder->variants(source.bytes(), source.path(), elements, settings_.quality, ReadOptions{HostMemory::pageable, settings_.max_pixels, false, settings_.max_jpeg_scans},
-                                      report, decoded);
+            encoded = coder->variants(source.bytes(), source.path(), elements, plans.front().encoding.quality, settings_.convert.read_options(), report,
+                                      decoded);
         }
         if (!encoded) return false;
         // Decode is the read and the decode (nvJPEG's included); transform is the rest of the GPU work, the
@@ -567,9 +528,8 @@ private:
             const bool swaps = swaps_axes(elements[i]) != swaps_axes(elements.front());
             const std::int64_t w = swaps ? report.height : report.width, h = swaps ? report.width : report.height;
             any_failed |= !write_output(job, job.outputs[i], w, h, [&] {
-                sink_for(job.outputs[i]).write_encoded(
-                    detail::with_metadata((*encoded)[i], source.metadata_for(elements[i], settings_.strip, settings_.auto_orient)));
-                reencoded(job, "--nvjpeg was given (nvJPEG decodes and encodes)");
+                sink_for(job.outputs[i]).write_encoded(detail::with_metadata((*encoded)[i], plans[i].metadata));
+                reencoded(job, plans[i].why_reencoded);
             });
         }
         encode_ns_ += nanoseconds_since(write_start);

@@ -7,8 +7,7 @@
 #include "augment/output_folder.hpp"
 #include "augment/output_plan.hpp"
 #include "augment/progress.hpp"
-#include "codecs/jpeg_lossless.hpp"
-#include "codecs/nvjpeg_codec.hpp"
+#include "convert/conversion_options.hpp"
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/transform.hpp>
@@ -24,21 +23,12 @@ struct PipelineSettings {
     bool cpu_fallback = false;       ///< --device auto: an image the GPU fails on is redone on the CPU
     std::vector<int> devices{0};
     unsigned workers = 1;
-    int quality = 95;
-    bool quality_given = false;  ///< --quality: a JPEG's variants are re-encoded at it, not transformed losslessly
-    detail::JpegEdge jpeg_edge = detail::JpegEdge::reencode;  ///< JPEG variants whose lossless transform is not perfect
-    int png_level = 1;
-    std::int64_t max_pixels = default_max_pixels;
-    int max_jpeg_scans = default_max_jpeg_scans;
-    bool auto_orient = false;    ///< make each input upright by its EXIF orientation first
-    bool strip = false;          ///< no EXIF or ICC profile in the outputs
+    convert::ConversionOptions convert;  ///< how each output is made (convert/conversion_plan.hpp decides its route)
     std::size_t gpu_memory = 0;  ///< device bytes per GPU for all its streams; 0: no limit of our own
     /// Host bytes for the images in flight, shared by the workers: an image whose variants do not fit its
     /// worker's share beside it makes them a group at a time.
     std::size_t host_memory = std::size_t{1} << 40;
     bool replace_outputs = false;    ///< --overwrite or --resume: outputs not recorded as complete are replaced
-    bool nvjpeg = false;  ///< --nvjpeg: JPEGs whose outputs are all JPEG are decoded once and encoded on the GPU
-    detail::NvjpegDecode nvjpeg_decode = detail::NvjpegDecode::cpu;  ///< --nvjpeg-decode
 };
 
 struct PipelineTotals {

@@ -49,6 +49,59 @@ CLI::Validator one_of(const std::map<std::string, T>& choices, bool ignore_case 
         "", "");
 }
 
+// The conversion options (convert/conversion_options.hpp), the same flags for the single-image command and
+// augment: one table, so that the two cannot drift.
+class ConversionFlags {
+public:
+    ConversionFlags(CLI::App& app, convert::ConversionOptions& options) : options_(options) {
+        quality_ = app.add_option("--quality", options.quality, "JPEG/WebP quality (a JPEG from a JPEG is then re-encoded, not transformed losslessly)")
+                       ->check(CLI::Range(1, 100))
+                       ->default_str("95");
+        const std::map<std::string, detail::JpegEdge> jpeg_edges{
+            {"reencode", detail::JpegEdge::reencode}, {"trim", detail::JpegEdge::trim}, {"error", detail::JpegEdge::error}};
+        app.add_option("--jpeg-edge", options.jpeg_edge,
+                       "JPEG to JPEG where the lossless transform would move a partial edge block: reencode (decode and encode again), "
+                       "trim (drop the partial blocks, as jpegtran -trim) or error")
+            ->transform(one_of(jpeg_edges))
+            ->option_text("reencode|trim|error (default reencode)");
+        app.add_option("--png-level", options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
+            ->check(CLI::Range(0, 9))
+            ->default_str(std::to_string(WriteOptions{}.png_level));
+        app.add_option("--max-pixels", max_pixels_, "refuse inputs that declare more pixels: a count (100M), WxH, or none")
+            ->default_str(std::to_string(default_max_pixels) + " (32768x32768)");
+        app.add_option("--max-scans", max_scans_,
+                       "refuse JPEGs with more scans (each is a pass over the whole image; a progressive file has 6-10): a count, or none")
+            ->default_str(std::to_string(default_max_jpeg_scans));
+        app.add_flag("--auto-orient", options.auto_orient,
+                     "first make the image upright by its EXIF orientation (JPEG, PNG, WebP), and write the tag (and XMP's) as 1");
+        app.add_flag("--strip", options.strip,
+                     "write no metadata (EXIF, ICC profile, XMP, IPTC, resolution, comments, PNG chunks, TIFF text tags; a lossless JPEG "
+                     "keeps its JFIF density, as jpegtran -copy none does); by default every format that can hold them keeps them");
+        CLI::Option* nvjpeg = app.add_flag("--nvjpeg", options.nvjpeg,
+                                           "JPEG to JPEG: transform and encode on the GPU with nvJPEG (implies --device cuda)");
+        using detail::NvjpegDecode;
+        const std::map<std::string, NvjpegDecode> decoders{{"cpu", NvjpegDecode::cpu}, {"gpu", NvjpegDecode::gpu}};
+        app.add_option("--nvjpeg-decode", options.nvjpeg_decode,
+                       "with --nvjpeg, who decodes: cpu (libjpeg-turbo, then one upload) or gpu (nvJPEG: the hardware decoder "
+                       "where the GPU has one)")
+            ->transform(one_of(decoders))
+            ->needs(nvjpeg)
+            ->option_text("cpu|gpu (default cpu)");
+    }
+
+    /// What the parse leaves as text, read into the options. Throws Error (usage).
+    void finish() const {
+        options_.quality_given = quality_->count() > 0;
+        if (!max_pixels_.empty()) options_.max_pixels = parse_pixel_count(max_pixels_, "--max-pixels");
+        if (!max_scans_.empty()) options_.max_jpeg_scans = parse_scan_count(max_scans_);
+    }
+
+private:
+    convert::ConversionOptions& options_;
+    CLI::Option* quality_ = nullptr;
+    std::string max_pixels_, max_scans_;
+};
+
 }  // namespace
 
 std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
@@ -76,42 +129,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_option("--kernel", options.kernel, "CUDA kernel: auto, vectorized, tile32-padded or tile16-skiplines")
         ->transform(one_of(kernels))
         ->option_text("auto|vectorized|tile32-padded|tile16-skiplines (default auto)");
-    CLI::Option* quality = app.add_option("--quality", options.quality, "JPEG/WebP quality (a JPEG from a JPEG is then re-encoded, not transformed losslessly)")
-                               ->check(CLI::Range(1, 100))
-                               ->default_str("95");
-    const std::map<std::string, detail::JpegEdge> jpeg_edges{
-        {"reencode", detail::JpegEdge::reencode}, {"trim", detail::JpegEdge::trim}, {"error", detail::JpegEdge::error}};
-    app.add_option("--jpeg-edge", options.jpeg_edge,
-                   "JPEG to JPEG where the lossless transform would move a partial edge block: reencode (decode and encode again), "
-                   "trim (drop the partial blocks, as jpegtran -trim) or error")
-        ->transform(one_of(jpeg_edges))
-        ->option_text("reencode|trim|error (default reencode)");
-    app.add_option("--png-level", options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
-        ->check(CLI::Range(0, 9))
-        ->default_str(std::to_string(WriteOptions{}.png_level));
-    const std::string max_pixels_help = "refuse inputs that declare more pixels: a count (100M), WxH, or none";
-    const std::string max_pixels_default = std::to_string(default_max_pixels) + " (32768x32768)";
-    std::string max_pixels_text, gpu_memory_text;
-    app.add_option("--max-pixels", max_pixels_text, max_pixels_help)->default_str(max_pixels_default);
-    const std::string max_scans_help = "refuse JPEGs with more scans (each is a pass over the whole image; a progressive file has 6-10): a count, or none";
-    std::string max_scans_text, augment_max_scans;
-    app.add_option("--max-scans", max_scans_text, max_scans_help)->default_str(std::to_string(default_max_jpeg_scans));
+    const ConversionFlags conversion(app, options.convert);
+    std::string gpu_memory_text;
     app.add_option("--gpu-memory", gpu_memory_text, "device memory for one image (e.g. 2G); larger images stream through in bands")
         ->default_str("90% of the free memory");
-    const std::string auto_orient_help = "first make the image upright by its EXIF orientation (JPEG, PNG, WebP), and write the tag (and XMP's) as 1";
-    const std::string strip_help =
-        "write no metadata (EXIF, ICC profile, XMP, IPTC, resolution, comments, PNG chunks, TIFF text tags; a lossless JPEG keeps its JFIF density, as jpegtran -copy none does); by default every format that can hold them keeps them";
-    app.add_flag("--auto-orient", options.auto_orient, auto_orient_help);
-    CLI::Option* nvjpeg = app.add_flag("--nvjpeg", options.nvjpeg, "JPEG to JPEG: transform and encode on the GPU with nvJPEG (implies --device cuda)");
-    using detail::NvjpegDecode;
-    const std::map<std::string, NvjpegDecode> decoders{{"cpu", NvjpegDecode::cpu}, {"gpu", NvjpegDecode::gpu}};
-    app.add_option("--nvjpeg-decode", options.nvjpeg_decode,
-                   "with --nvjpeg, who decodes: cpu (libjpeg-turbo while the GPU starts, then one upload) or gpu (nvJPEG: the "
-                   "hardware decoder where the GPU has one)")
-        ->transform(one_of(decoders))
-        ->needs(nvjpeg)
-        ->option_text("cpu|gpu (default cpu)");
-    app.add_flag("--strip", options.strip, strip_help);
     app.add_flag("--overwrite", options.overwrite, "replace an existing output file (also the input)");
     CLI::Option* verbose = app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
     app.add_flag("-q,--quiet", options.quiet, "no notes, such as a JPEG re-encoded rather than transformed losslessly (warnings and errors are still printed)")
@@ -131,30 +152,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_flag("-r,--recursive", augment_options.recursive, "read subfolders of input folders too");
     augment_cmd->add_option("--format", augment_options.format, "output format: same (as the input) or an extension: png, jpg, ...")
         ->default_str("same");
-    CLI::Option* augment_quality =
-        augment_cmd->add_option("--quality", augment_options.quality, "JPEG/WebP quality (JPEG variants of a JPEG are then re-encoded, not transformed losslessly)")
-            ->check(CLI::Range(1, 100))
-            ->default_str("95");
-    augment_cmd->add_option("--jpeg-edge", augment_options.jpeg_edge,
-                            "JPEG variants of a JPEG where the lossless transform would move a partial edge block: reencode, trim or error")
-        ->transform(one_of(jpeg_edges))
-        ->option_text("reencode|trim|error (default reencode)");
-    augment_cmd->add_option("--png-level", augment_options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
-        ->check(CLI::Range(0, 9))
-        ->default_str(std::to_string(WriteOptions{}.png_level));
-    std::string augment_max_pixels, augment_gpu_memory, augment_host_memory;
-    augment_cmd->add_flag("--auto-orient", augment_options.auto_orient, auto_orient_help);
-    augment_cmd->add_flag("--strip", augment_options.strip, strip_help);
-    CLI::Option* augment_nvjpeg = augment_cmd->add_flag("--nvjpeg", augment_options.nvjpeg,
-                          "JPEG inputs with JPEG outputs: encode every variant on the GPU with nvJPEG (implies --device cuda)");
-    augment_cmd->add_option("--nvjpeg-decode", augment_options.nvjpeg_decode,
-                            "with --nvjpeg, who decodes: cpu (libjpeg-turbo on the workers, then one upload) or gpu (nvJPEG: the hardware "
-                            "decoder where the GPU has one)")
-        ->transform(one_of(decoders))
-        ->needs(augment_nvjpeg)
-        ->option_text("cpu|gpu (default cpu)");
-    augment_cmd->add_option("--max-pixels", augment_max_pixels, max_pixels_help)->default_str(max_pixels_default);
-    augment_cmd->add_option("--max-scans", augment_max_scans, max_scans_help)->default_str(std::to_string(default_max_jpeg_scans));
+    const ConversionFlags augment_conversion(*augment_cmd, augment_options.convert);
+    std::string augment_gpu_memory, augment_host_memory;
     augment_cmd->add_option("--host-memory", augment_host_memory,
                             "host memory for the images in flight (e.g. 16G); an image whose variants do not fit its worker's share makes them a few at a time")
         ->default_str("half the machine's memory");
@@ -178,19 +177,15 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     if (options.show_version) return options;
     if (*augment_cmd) {
         augment_options.operations = augment::parse_operation_list(augment_ops);
-        augment_options.quality_given = augment_quality->count() > 0;
+        augment_conversion.finish();
         if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);
         if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);
-        if (!augment_max_pixels.empty()) augment_options.max_pixels = parse_pixel_count(augment_max_pixels, "--max-pixels");
-        if (!augment_max_scans.empty()) augment_options.max_jpeg_scans = parse_scan_count(augment_max_scans);
         if (!augment_host_memory.empty()) augment_options.host_memory = static_cast<std::size_t>(parse_byte_count(augment_host_memory, "--host-memory"));
         if (!augment_gpu_memory.empty()) augment_options.gpu_memory = static_cast<std::size_t>(parse_byte_count(augment_gpu_memory, "--gpu-memory"));
         options.augment = augment_options;
         return options;
     }
-    options.quality_given = quality->count() > 0;
-    if (!max_pixels_text.empty()) options.max_pixels = parse_pixel_count(max_pixels_text, "--max-pixels");
-    if (!max_scans_text.empty()) options.max_jpeg_scans = parse_scan_count(max_scans_text);
+    conversion.finish();
     if (!gpu_memory_text.empty()) options.gpu_memory = static_cast<std::size_t>(parse_byte_count(gpu_memory_text, "--gpu-memory"));
     if (options.input.empty()) throw Error(ErrorCode::usage, "no input file given (see gpurotate --help)");
     if (options.output.empty()) throw Error(ErrorCode::usage, "no output file given: use -o OUTPUT (see gpurotate --help)");

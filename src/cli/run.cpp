@@ -14,6 +14,7 @@
 #include "codecs/nvjpeg_codec.hpp"
 #include "codecs/png_codec.hpp"
 #include "codecs/turbojpeg_codec.hpp"
+#include "convert/conversion_plan.hpp"
 #include "core/nvtx.hpp"
 
 #include <algorithm>
@@ -60,17 +61,16 @@ std::string startup_text(GpuStartup& gpu) {
     return text.str();
 }
 
-// JPEG to JPEG on the GPU (nvJPEG): transformed and encoded in device memory, from `decoded` (libjpeg-turbo's
-// pixels, uploaded) or, without it, from nvJPEG's decode. False when this path does not apply or nvJPEG
-// declines the file; the caller then takes the usual one.
+// The route nvJPEG runs (convert::Route::gpu_jpeg): transformed and encoded in device memory, from `decoded`
+// (libjpeg-turbo's pixels, uploaded) or, without it, from nvJPEG's decode. False where nvJPEG declines the
+// file; the caller then takes the pixels' route.
 bool transcode_on_gpu(const Options& options, const detail::ImageSource& source, const detail::ImageSink& sink, const Image* decoded,
-                      Orientation element, int quality, const ImageMetadata& metadata, GpuStartup& gpu, StageClock& clock, std::ostream& log) {
+                      const convert::ConversionPlan& plan, GpuStartup& gpu, StageClock& clock, std::ostream& log) {
     detail::GpuJpegReport report;
     std::optional<std::vector<std::vector<std::uint8_t>>> encoded;
     try {
         detail::NvjpegCoder& coder = *gpu.wait().coder;
-        encoded = coder.variants(source.bytes(), source.path(), {element}, quality, ReadOptions{HostMemory::pageable, options.max_pixels, false, options.max_jpeg_scans}, report,
-                                 decoded);
+        encoded = coder.variants(source.bytes(), source.path(), {plan.element}, plan.encoding.quality, options.convert.read_options(), report, decoded);
     } catch (const Error& e) {
         throw Error(e.code(), std::string(e.what()) + " (without --nvjpeg the CPU codecs do this)");
     }
@@ -78,12 +78,12 @@ bool transcode_on_gpu(const Options& options, const detail::ImageSource& source,
     const double gpu_ms = clock.lap_ms();
     {
         detail::NvtxRange range("write");
-        sink.write_encoded(detail::with_metadata(std::move(encoded->front()), metadata));
+        sink.write_encoded(detail::with_metadata(std::move(encoded->front()), plan.metadata));
     }
     const double write_ms = clock.lap_ms();
     if (options.verbose) {
         const auto gpus = cuda_devices();
-        log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " -> " << name(element) << " -> " << options.output
+        log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " -> " << name(plan.element) << " -> " << options.output
             << " (" << report.width << "x" << report.height << ", " << (report.channels == 1 ? "grey" : "RGB") << ", " << report.subsampling
             << ")\n"
             << "gpurotate: backend cuda (" << (gpus.empty() ? std::string("?") : gpus.front().name) << "), decoded by " << report.decoder
@@ -101,40 +101,24 @@ void say_reencoded(const Options& options, const std::string& why, std::ostream&
     if (!options.quiet && !why.empty()) log << "gpurotate: note: '" << options.input << "': JPEG re-encoded, not transformed losslessly: " << why << "\n";
 }
 
-// JPEG to JPEG in the compressed domain (jpeg_lossless.hpp): the default wherever nothing asks for new
-// pixels; --auto-orient's element is composed into `element` and goes the same way, as exiftran -a. False
-// where it does not apply, or where it is not perfect and --jpeg-edge is reencode, with `why_not` set; the
-// caller then decodes and encodes.
-bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource& source, const detail::ImageSink& sink, Orientation element,
-                               const ImageMetadata& metadata, StageClock& clock, std::string& why_not, std::ostream& log) {
-    // --quality asks for an encoding, --nvjpeg and --device cuda for the GPU's work.
-    const char* reencoded_for = options.quality_given ? "--quality was given"
-                                : options.nvjpeg      ? "--nvjpeg was given (nvJPEG decodes and encodes)"
-                                : options.device == Backend::cuda ? "--device cuda was given (the GPU moves pixels; --device auto keeps the JPEG lossless)"
-                                                                  : nullptr;
-    if (reencoded_for) {
-        why_not = reencoded_for;
-        return false;
-    }
+// The route of a JPEG's coefficients (convert::Route::lossless_jpeg). False where the transform is not
+// perfect and --jpeg-edge allows a re-encode, with `why_not` set; the caller then takes the pixels' route.
+bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource& source, const detail::ImageSink& sink,
+                               const convert::ConversionPlan& plan, StageClock& clock, std::string& why_not, std::ostream& log) {
+    const convert::ConversionOptions& convert = options.convert;
     std::vector<detail::LosslessJpegReport> reports;
     std::vector<std::optional<std::vector<std::uint8_t>>> transformed;
     {
         detail::NvtxRange range("lossless JPEG transform");
-        transformed = source.transform_losslessly({detail::LosslessJpegVariant{element, &metadata}}, options.jpeg_edge, options.strip,
-                                                  options.max_pixels, reports);
+        transformed = source.transform_losslessly({detail::LosslessJpegVariant{plan.element, &plan.metadata}}, convert.jpeg_edge, convert.strip,
+                                                  convert.max_pixels, reports);
     }
-    if (transformed.empty()) {
-        why_not = "this build has no libjpeg-turbo, whose transcoding API the lossless transform needs";
-        return false;
-    }
+    // The plan chose this route for a JPEG with libjpeg-turbo's transcoding API, which answers every variant.
+    if (transformed.empty()) throw Error(ErrorCode::internal, "'" + source.path() + "': the lossless JPEG transform answered nothing");
     const detail::LosslessJpegReport& report = reports.front();
     if (!transformed.front()) {
-        if (options.jpeg_edge == detail::JpegEdge::error) throw detail::imperfect_transform_error(source.path(), element, report);
-        // With trim, only an image under one MCU across its mirrored side gets here: trimming would leave nothing.
-        why_not = std::string(name(element)) + " of " + std::to_string(report.width) + "x" + std::to_string(report.height) + " with " +
-                  std::to_string(report.mcu_width) + "x" + std::to_string(report.mcu_height) + " MCUs would move a partial edge block" +
-                  (options.jpeg_edge == detail::JpegEdge::trim ? " (and is under one MCU across, so trimming would leave nothing)"
-                                                               : " (--jpeg-edge trim keeps it lossless by dropping it)");
+        if (convert.jpeg_edge == detail::JpegEdge::error) throw detail::imperfect_transform_error(source.path(), plan.element, report);
+        why_not = convert::why_not_lossless(report, plan.element, convert.jpeg_edge);
         return false;
     }
     const double transform_ms = clock.lap_ms();
@@ -145,12 +129,12 @@ bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource
     const double write_ms = clock.lap_ms();
     if (report.trimmed && !options.quiet) {
         log << "gpurotate: note: '" << options.input << "': --jpeg-edge trim dropped the partial edge blocks: " << report.out_width << "x"
-            << report.out_height << " written where the whole image is " << (swaps_axes(element) ? report.height : report.width) << "x"
-            << (swaps_axes(element) ? report.width : report.height) << "\n";
+            << report.out_height << " written where the whole image is " << (swaps_axes(plan.element) ? report.height : report.width) << "x"
+            << (swaps_axes(plan.element) ? report.width : report.height) << "\n";
     }
     if (options.verbose) {
         log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " (" << report.width << "x" << report.height << " JPEG, "
-            << report.mcu_width << "x" << report.mcu_height << " MCUs) -> " << name(element) << " -> " << options.output << " ("
+            << report.mcu_width << "x" << report.mcu_height << " MCUs) -> " << name(plan.element) << " -> " << options.output << " ("
             << report.out_width << "x" << report.out_height << ")\n"
             << "gpurotate: lossless JPEG transform of the DCT coefficients (no decode, no re-encode" << (report.trimmed ? ", trimmed" : "")
             << "): transform " << transform_ms << " ms, write " << write_ms << " ms\n";
@@ -161,8 +145,9 @@ bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource
 }  // namespace
 
 void run_single_image(const Options& options, std::ostream& log) {
-    Orientation element = Orientation::identity;
-    for (Orientation o : options.operations) element = then(element, o);
+    Orientation requested = Orientation::identity;
+    for (Orientation o : options.operations) requested = then(requested, o);
+    const convert::ConversionOptions& convert = options.convert;
 
     // Everything that can be refused is refused before the decoding work starts.
     if (same_file(options.input, options.output) && !options.overwrite) {
@@ -171,75 +156,44 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
     const detail::ImageSink sink(options.output, options.overwrite, true);
     sink.check_writable();
-    if (options.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "--nvjpeg: this build has no nvJPEG");
-    if (options.nvjpeg && options.device == Backend::cpu) throw Error(ErrorCode::usage, "--nvjpeg runs on the GPU: it cannot go with --device cpu");
+    if (convert.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "--nvjpeg: this build has no nvJPEG");
+    if (convert.nvjpeg && options.device == Backend::cpu) throw Error(ErrorCode::usage, "--nvjpeg runs on the GPU: it cannot go with --device cpu");
     // One image from a file: the CPU was faster at every size measured (bench/RESULTS.md: CUDA start-up
     // takes 0.3 s and the transfers as long as the CPU's transform), so --device auto means the CPU here.
     // The GPU is for --device cuda, --nvjpeg, datasets (augment) and pixels already on the device.
-    const Backend backend = options.nvjpeg || options.device == Backend::cuda ? Backend::cuda : Backend::cpu;
+    const Backend backend = convert.nvjpeg || options.device == Backend::cuda ? Backend::cuda : Backend::cpu;
     // It starts now, on a thread of its own, while this one reads and decodes; with nvJPEG's coder only where
     // the output is a JPEG (its handle alone takes 0.3 s).
     std::optional<GpuStartup> gpu;
-    if (backend == Backend::cuda) gpu.emplace(options.nvjpeg && sink.is_jpeg(), options.nvjpeg_decode == detail::NvjpegDecode::gpu, options.gpu_memory);
+    if (backend == Backend::cuda) gpu.emplace(convert.nvjpeg && sink.is_jpeg(), convert.nvjpeg_decode == detail::NvjpegDecode::gpu, options.gpu_memory);
 
-    // One read of the file: the pixels, and the metadata, kept unless --strip; the orientation tag decides
-    // --auto-orient's first step.
+    // One read of the file: its bytes, its metadata and its header, from which the plan is made.
     StageClock clock;  // "decode" in -v counts the file's read too
     const detail::ImageSource source = [&] {
         detail::NvtxRange range("read");
-        return detail::ImageSource(options.input, options.max_jpeg_scans);
+        return detail::ImageSource(options.input, convert.max_jpeg_scans);
     }();
-    const int orientation_tag = source.orientation_tag();
-    if (const int frames = source.frame_count(); frames > 1) {
-        log << "gpurotate: warning: '" << options.input << "' is an animation of " << frames
-            << " frames: only the first is written\n";
-    }
-    if (options.auto_orient) {
-        element = then(orientation_from_exif(orientation_tag), element);
-    } else if (orientation_tag > 1 && element != Orientation::identity && !options.strip && sink.holds_orientation()) {
-        log << "gpurotate: warning: '" << options.input << "' has EXIF orientation " << orientation_tag
-            << ", kept in the output: viewers will turn the rotated pixels again (--auto-orient makes it upright first)\n";
-    } else if (orientation_tag > 1 && !options.strip && !sink.holds_orientation()) {
-        log << "gpurotate: warning: '" << options.input << "' has EXIF orientation " << orientation_tag << ", which " << sink.format_name()
-            << " cannot hold: the output shows the stored pixels, not the input as displayed (--auto-orient makes it upright first)\n";
-    }
-    const ImageMetadata output_metadata = source.metadata_for(element, options.strip, options.auto_orient);
-    // A PNG written from a PNG keeps the input's stored format: palette indices, 1/2/4-bit and 16-bit samples.
-    const bool png_to_png = sink.is_png() && source.is_png();
+    const convert::ConversionPlan plan = convert::plan_conversion(source, sink, requested, convert, convert::Executor{backend, false});
+    for (const convert::PlanWarning& warning : plan.warnings) log << "gpurotate: warning: '" << options.input << "' " << warning.text << "\n";
 
-    const bool jpeg_to_jpeg = sink.is_jpeg() && source.is_jpeg();
-    std::string why_reencoded;  // said once the re-encoded JPEG is written
-    if (jpeg_to_jpeg && transform_jpeg_losslessly(options, source, sink, element, output_metadata, clock, why_reencoded, log)) return;
-    // A JPEG re-encoded from a JPEG keeps the input's character: its quality (unless --quality is given) and
-    // its chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
-    WriteOptions write;
-    write.quality = options.quality;
-    write.lossless = sink.format() == detail::OutputFormat::webp && source.is_lossless_webp() && !options.quality_given;
-    std::string kept;
-    if (jpeg_to_jpeg) {
-        if (const auto character = source.jpeg_character()) {
-            if (!options.quality_given) write.quality = character->quality;
-            write.chroma = detail::chroma_after(character->chroma, swaps_axes(element));
-            kept = " at quality " + std::to_string(write.quality) + (options.quality_given ? " (--quality)" : " (the input's, from its quantization tables)");
-        }
-    }
-    const bool jpeg_on_gpu = options.nvjpeg && jpeg_to_jpeg;
-    if (jpeg_on_gpu && options.nvjpeg_decode == detail::NvjpegDecode::gpu &&
-        transcode_on_gpu(options, source, sink, nullptr, element, write.quality, output_metadata, *gpu, clock, log)) {
+    std::string why_reencoded = plan.why_reencoded;  // said once the re-encoded JPEG is written
+    if (plan.route == convert::Route::lossless_jpeg && transform_jpeg_losslessly(options, source, sink, plan, clock, why_reencoded, log)) return;
+    const bool jpeg_on_gpu = plan.route == convert::Route::gpu_jpeg;
+    if (jpeg_on_gpu && convert.nvjpeg_decode == detail::NvjpegDecode::gpu && transcode_on_gpu(options, source, sink, nullptr, plan, *gpu, clock, log)) {
         say_reencoded(options, why_reencoded, log);
         return;
     }
     const Image input = [&] {
         detail::NvtxRange range("decode");
-        return source.decode(options.max_pixels, png_to_png);
+        return source.decode(convert.max_pixels, plan.keep_stored_png);
     }();
     // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
-    if (jpeg_on_gpu && transcode_on_gpu(options, source, sink, &input, element, write.quality, output_metadata, *gpu, clock, log)) {
+    if (jpeg_on_gpu && transcode_on_gpu(options, source, sink, &input, plan, *gpu, clock, log)) {
         say_reencoded(options, why_reencoded, log);
         return;
     }
     const double decode_ms = clock.lap_ms();
-    if (const std::string losses = source.decoder_losses(input.format(), options.strip); !losses.empty()) {
+    if (const std::string losses = source.decoder_losses(input.format(), convert.strip); !losses.empty()) {
         log << "gpurotate: warning: '" << options.input << "': " << losses << "\n";
     }
     sink.check_holds(input.format());
@@ -248,12 +202,11 @@ void run_single_image(const Options& options, std::ostream& log) {
 
     const Image output = [&] {
         detail::NvtxRange range("transform");
-        return transform(input, element, TransformOptions{backend, options.kernel, options.gpu_memory});
+        return transform(input, plan.element, TransformOptions{backend, options.kernel, options.gpu_memory});
     }();
     const double transform_ms = clock.lap_ms();
 
-    write.png_level = options.png_level;
-    write.metadata = &output_metadata;
+    const WriteOptions write = plan.write_options();
     {
         detail::NvtxRange range("encode");
         sink.write(output.view(), write);
@@ -269,20 +222,23 @@ void run_single_image(const Options& options, std::ostream& log) {
                      startup_text(*gpu);
         }
         log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " (" << input.width() << "x"
-            << input.height() << " " << to_string(input.format()) << ") -> " << name(element) << " -> " << options.output << " ("
+            << input.height() << " " << to_string(input.format()) << ") -> " << name(plan.element) << " -> " << options.output << " ("
             << output.width() << "x" << output.height() << ")\n"
             << "gpurotate: backend " << device << "\n"
             << "gpurotate: decode " << decode_ms << " ms, " << (gpu ? "wait for the GPU " + fixed_ms(gpu_wait_ms) + ", " : "") << "transform " << transform_ms << " ms (with transfers), encode "
             << encode_ms << " ms\n";
-        if (!kept.empty()) log << "gpurotate: JPEG encoded" << kept << ", chroma " << to_string(write.chroma) << "\n";
+        if (sink.is_jpeg() && source.jpeg_character()) {
+            log << "gpurotate: JPEG encoded at quality " << write.quality
+                << (plan.quality_from_input ? " (the input's, from its quantization tables)" : " (--quality)") << ", chroma " << to_string(write.chroma) << "\n";
+        }
         if (write.lossless) log << "gpurotate: WebP encoded losslessly, as the input is coded (--quality makes it lossy)\n";
-        const std::string unwritten = sink.unwritten(source, output_metadata, options.strip);
+        const std::string unwritten = sink.unwritten(source, plan.metadata, convert.strip);
         if (!unwritten.empty()) log << "gpurotate: " << unwritten << "\n";
-        if (png_to_png) {
+        if (plan.keep_stored_png) {
             const PngStorage& stored = *source.metadata().png_storage;
             log << "gpurotate: PNG written as the input stores it: colour type " << stored.color_type << ", " << stored.bit_depth << "-bit"
                 << (stored.palette.empty() ? "" : ", PLTE") << (stored.transparency.empty() ? "" : ", tRNS") << "\n";
-            const std::string notes = detail::png_output_notes(output_metadata, output.format());
+            const std::string notes = detail::png_output_notes(plan.metadata, output.format());
             if (!notes.empty()) log << "gpurotate: PNG: " << notes << "\n";
         }
     }

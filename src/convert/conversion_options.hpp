@@ -1,0 +1,30 @@
+#pragma once
+// How an image is converted, whoever asks: the single-image command, augment, or a library caller. One
+// struct, so that a rule about quality, metadata or JPEG edges is read from one place (conversion_plan.hpp).
+
+#include "codecs/jpeg_lossless.hpp"
+#include "codecs/nvjpeg_codec.hpp"
+
+#include <gpurotate/io.hpp>
+
+#include <cstdint>
+
+namespace gpurotate::convert {
+
+struct ConversionOptions {
+    int quality = 95;            ///< JPEG/WebP quality where an output is encoded from pixels
+    bool quality_given = false;  ///< --quality: a JPEG from a JPEG is re-encoded at it, not transformed losslessly
+    detail::JpegEdge jpeg_edge = detail::JpegEdge::reencode;  ///< a JPEG whose lossless transform is not perfect
+    int png_level = WriteOptions{}.png_level;
+    std::int64_t max_pixels = default_max_pixels;  ///< inputs declaring more are refused unread; 0: no limit
+    int max_jpeg_scans = default_max_jpeg_scans;   ///< JPEGs with more scans are refused unread; 0: no limit
+    bool auto_orient = false;  ///< the EXIF orientation's element first, the tag written as 1
+    bool strip = false;        ///< no metadata in the output beyond what the pixels need
+    bool nvjpeg = false;       ///< JPEG to JPEG decoded (or uploaded) and encoded on the GPU by nvJPEG
+    detail::NvjpegDecode nvjpeg_decode = detail::NvjpegDecode::cpu;  ///< with nvjpeg: who decodes
+
+    /// The limits a decode of the input is held to.
+    ReadOptions read_options() const { return ReadOptions{HostMemory::pageable, max_pixels, false, max_jpeg_scans}; }
+};
+
+}  // namespace gpurotate::convert

@@ -1,0 +1,98 @@
+#include "convert/conversion_plan.hpp"
+
+#include "codecs/jpeg_character.hpp"
+#include "codecs/turbojpeg_codec.hpp"
+
+namespace gpurotate::convert {
+namespace {
+
+std::vector<PlanWarning> warnings_for(const detail::ImageSource& source, const detail::ImageSink& sink, Orientation requested,
+                                      const ConversionOptions& options) {
+    std::vector<PlanWarning> warnings;
+    if (const int frames = source.frame_count(); frames > 1) {
+        warnings.push_back({PlanWarning::Kind::animation, "is an animation of " + std::to_string(frames) + " frames: only the first is written"});
+    }
+    // With --auto-orient the tag is applied and written as 1; with --strip it is not written at all.
+    const int tag = source.orientation_tag();
+    if (options.auto_orient || options.strip || tag <= 1) return warnings;
+    const std::string has = "has EXIF orientation " + std::to_string(tag);
+    if (!sink.holds_orientation()) {
+        warnings.push_back({PlanWarning::Kind::orientation_not_holdable,
+                            has + ", which " + sink.format_name() +
+                                " cannot hold: the output shows the stored pixels, not the input as displayed (--auto-orient makes it upright first)"});
+    } else if (requested != Orientation::identity) {
+        warnings.push_back({PlanWarning::Kind::orientation_kept,
+                            has + ", kept in the output: viewers will turn the rotated pixels again (--auto-orient makes it upright first)"});
+    }
+    return warnings;
+}
+
+/// Whether a JPEG from a JPEG keeps its coefficients (true) or why it gets new pixels, with the route.
+Route jpeg_route(const ConversionOptions& options, const Executor& executor, std::string& why_reencoded) {
+    // --quality asks for an encoding, --nvjpeg for nvJPEG's; the others are what cannot run the lossless route.
+    if (options.quality_given) {
+        why_reencoded = "--quality was given";
+        return Route::pixels;
+    }
+    if (options.nvjpeg) {
+        why_reencoded = nvjpeg_reencodes;
+        return Route::gpu_jpeg;
+    }
+    if (executor.backend == Backend::cuda && !executor.gpu_codes_jpeg_scans) {
+        why_reencoded = "--device cuda was given (the GPU moves pixels; --device auto keeps the JPEG lossless)";
+        return Route::pixels;
+    }
+    if (!detail::turbojpeg_available()) {
+        why_reencoded = "this build has no libjpeg-turbo, whose transcoding API the lossless transform needs";
+        return Route::pixels;
+    }
+    return Route::lossless_jpeg;
+}
+
+}  // namespace
+
+const char* to_string(Route route) {
+    switch (route) {
+        case Route::lossless_jpeg: return "lossless JPEG";
+        case Route::gpu_jpeg: return "nvJPEG";
+        case Route::pixels: return "pixels";
+    }
+    return "?";
+}
+
+ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::ImageSink& sink, Orientation requested,
+                               const ConversionOptions& options, const Executor& executor) {
+    ConversionPlan plan;
+    plan.element = options.auto_orient ? then(orientation_from_exif(source.orientation_tag()), requested) : requested;
+    plan.warnings = warnings_for(source, sink, requested, options);
+    plan.metadata = source.metadata_for(plan.element, options.strip, options.auto_orient);
+    const bool jpeg_to_jpeg = sink.is_jpeg() && source.is_jpeg();
+    if (jpeg_to_jpeg) plan.route = jpeg_route(options, executor, plan.why_reencoded);
+    // A PNG written from a PNG keeps the input's stored format: palette indices, 1/2/4-bit and 16-bit samples.
+    plan.keep_stored_png = sink.is_png() && source.is_png();
+
+    plan.encoding.quality = options.quality;
+    plan.encoding.png_level = options.png_level;
+    // A lossless WebP stays lossless unless a quality is asked for.
+    plan.encoding.lossless = sink.format() == detail::OutputFormat::webp && source.is_lossless_webp() && !options.quality_given;
+    // A JPEG re-encoded from a JPEG keeps the input's character: its quality (unless --quality is given) and
+    // its chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
+    if (jpeg_to_jpeg) {
+        if (const auto character = source.jpeg_character()) {
+            if (!options.quality_given) plan.encoding.quality = character->quality;
+            plan.quality_from_input = !options.quality_given;
+            plan.encoding.chroma = detail::chroma_after(character->chroma, swaps_axes(plan.element));
+        }
+    }
+    return plan;
+}
+
+std::string why_not_lossless(const detail::LosslessJpegReport& report, Orientation element, detail::JpegEdge edge) {
+    // With trim, only an image under one MCU across its mirrored side gets here: trimming would leave nothing.
+    return std::string(name(element)) + " of " + std::to_string(report.width) + "x" + std::to_string(report.height) + " with " +
+           std::to_string(report.mcu_width) + "x" + std::to_string(report.mcu_height) + " MCUs would move a partial edge block" +
+           (edge == detail::JpegEdge::trim ? " (and is under one MCU across, so trimming would leave nothing)"
+                                           : " (--jpeg-edge trim keeps it lossless by dropping it)");
+}
+
+}  // namespace gpurotate::convert
