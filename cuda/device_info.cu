@@ -2,7 +2,7 @@
 
 #include "check.cuh"
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 
 #include <gpurotate/version.hpp>
 

@@ -3,7 +3,7 @@
 
 #include "check.cuh"
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 #include "core/nvtx.hpp"
 
 #include <gpurotate/error.hpp>

@@ -4,7 +4,7 @@
 
 #include "check.cuh"
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 #include "core/nvtx.hpp"
 #include "core/source_bands.hpp"
 

@@ -9,7 +9,7 @@
 #include "kernels/pixel_access.cuh"
 #include "tile_policy.cuh"
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 #include "launch.cuh"
 #include "pixel_width_dispatch.cuh"
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 
 #include <gpurotate/error.hpp>
 

@@ -14,7 +14,7 @@
 #include "launch_stacked.cuh"
 #include "launch_vectorized.cuh"
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
 
 #include <gpurotate/error.hpp>

@@ -10,7 +10,7 @@
 #include "kernels/multi_output_vectorized.cuh"
 #include "tile_policy.cuh"
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
 
 #include <algorithm>

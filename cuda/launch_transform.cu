@@ -8,7 +8,7 @@
 #include "launch.cuh"
 #include "pixel_width_dispatch.cuh"
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
 
 #include <algorithm>

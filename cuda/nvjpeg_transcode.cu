@@ -6,7 +6,7 @@
 #include "codecs/decode_limits.hpp"
 #include "codecs/jpeg_work_limits.hpp"
 #include "codecs/nvjpeg_codec.hpp"
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 #include "core/nvtx.hpp"
 
 #include <gpurotate/error.hpp>

@@ -14,7 +14,7 @@
 #include "kernels/transpose_tile32_padded.cuh"
 #include "tile_policy.cuh"
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
 
 #include <gpurotate/error.hpp>

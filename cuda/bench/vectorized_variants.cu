@@ -1,4 +1,4 @@
-// transform_device_vectorized_variant (core/cuda_backend.hpp): the bench's layouts of the vectorized kernels
+// transform_device_vectorized_variant (frontend/cuda_backend.hpp): the bench's layouts of the vectorized kernels
 // (vectorized_variants.cuh, instantiated per group and pixel width in generated units).
 
 #include "bench/variant_groups.cuh"

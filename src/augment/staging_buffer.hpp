@@ -3,7 +3,7 @@
 // at full speed and need no extra copy), ordinary memory otherwise. Grows, never shrinks, so a worker
 // allocates a few times per run rather than once per image (pinning memory costs milliseconds).
 
-#include "core/cuda_backend.hpp"
+#include "core/pinned_memory.hpp"
 
 #include <cstddef>
 #include <cstdlib>

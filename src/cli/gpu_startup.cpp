@@ -1,6 +1,6 @@
 #include "cli/gpu_startup.hpp"
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 
 #include <gpurotate/transform.hpp>
 

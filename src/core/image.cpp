@@ -1,7 +1,7 @@
 #include <gpurotate/error.hpp>
 #include <gpurotate/image.hpp>
 
-#include "core/cuda_backend.hpp"
+#include "core/pinned_memory.hpp"
 
 #include <limits>
 #include <new>

@@ -1,7 +1,6 @@
 // The CUDA backend's entry points in a build without CUDA: they report, they never pretend.
 
-#include "codecs/jpeg_scan_coder.hpp"
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/version.hpp>
@@ -51,7 +50,6 @@ void transform_host_multi_cuda(DeviceSession&, ConstImageView, const TransformTa
 std::size_t device_session_bytes(const DeviceSession&) noexcept { return 0; }
 void* allocate_pinned(std::size_t) noexcept { return nullptr; }
 void free_pinned(void*) noexcept {}
-std::unique_ptr<JpegScanCoder> open_gpu_jpeg_scan_coder(int, std::size_t) { return nullptr; }
 
 }  // namespace detail
 }  // namespace gpurotate

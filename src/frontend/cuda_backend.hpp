@@ -1,10 +1,12 @@
 #pragma once
 // The seam between the host front end and the CUDA backend. Implemented in cuda/ when CUDA is compiled in,
-// and by src/core/cuda_unavailable.cpp otherwise, so that the front end never needs #ifdefs.
+// and by cuda/cuda_unavailable.cpp otherwise, so that the front end never needs #ifdefs.
 
 #include <gpurotate/image.hpp>
 #include <gpurotate/orientation.hpp>
 #include <gpurotate/transform.hpp>
+
+#include "core/pinned_memory.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -126,9 +128,5 @@ void transform_host_multi_cuda(DeviceSession& session, ConstImageView src, const
 /// Device bytes the session holds.
 std::size_t device_session_bytes(const DeviceSession& session) noexcept;
 
-/// Page-locked host memory, or nullptr when CUDA is not usable.
-void* allocate_pinned(std::size_t bytes) noexcept;
-/// Frees what `allocate_pinned` returned.
-void free_pinned(void* pointer) noexcept;
 
 }  // namespace gpurotate::detail

@@ -5,7 +5,7 @@
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
 #include "core/validate.hpp"
 #include "cpu/transform_cpu.hpp"

@@ -2,7 +2,7 @@
 
 #include <gpurotate/gpu_session.hpp>
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 #include "core/validate.hpp"
 
 namespace gpurotate {
