@@ -47,7 +47,7 @@ inline bool current_device_is_dram_rich() { return current_device_dram_bandwidth
 /// in flight serve DRAM better for some widths: when cut lane blocks moved as words, registers fell (2-byte
 /// pixels 162 to 80-86 a thread, 4-byte 98 to 50, 8-byte 71 to 32), more blocks fit, and the transposes lost
 /// 1-3 points of copy at 8192x8192 (f32c1 95 to 92%, u16c4 96 to 93%). A cap is kept only where the
-/// `vectorized-N-per-sm` study rows (H100, bench/RESULTS.md, ninth and tenth sessions) found it at least as
+/// `vectorized-N-per-sm` study rows (H100, bench/RESULTS.md, 2026-11-22 and 2026-11-23) found it at least as
 /// good on 8192x8192 and on batches of 1080x1920 and 800x600 alike: 3 for 2-byte pixels (+1.6 to +2.7
 /// points on the batches), 2 for 3-, 6- and 12-byte (+0.8 to +5.2 on the batches; at 8192x8192 level, and
 /// +2.6 for 6-byte pixels). The caps that helped 4- and 8-byte pixels at 8192x8192 (+2 to +3) cost 9 to 12

@@ -6,7 +6,7 @@
 #include "reference.hpp"
 #include "test_support.hpp"
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>

@@ -11,7 +11,7 @@
 #include <gpurotate/gpu_session.hpp>
 #include <gpurotate/transform.hpp>
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 
 #include <cuda_runtime.h>
 #include <doctest/doctest.h>

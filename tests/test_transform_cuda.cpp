@@ -9,7 +9,7 @@
 #include <gpurotate/error.hpp>
 #include <gpurotate/transform.hpp>
 
-#include "core/cuda_backend.hpp"
+#include "frontend/cuda_backend.hpp"
 
 #include <array>
 #include <vector>

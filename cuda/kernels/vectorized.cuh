@@ -180,8 +180,8 @@ __device__ __forceinline__ void load_words_shifted(const std::byte* row, int off
 /// load_words_shifted for `Rows` rows at once, by a converged warp whose groups of LanesX lanes read the
 /// same rows, lane x the range Bytes before lane x - 1's (mirrored columns, inside the rows): a lane's
 /// last chunk of a row is lane x - 1's first, so it comes by a shuffle, and only lane 0 of a group loads
-/// it. 1-byte transposes of 1080-wide images went from 78 to 88% of copy (H100, bench/RESULTS.md, eleventh
-/// session). Every load goes out before the first shuffle: loaded and shuffled row by row, the shuffles
+/// it. 1-byte transposes of 1080-wide images went from 78 to 88% of copy (H100, bench/RESULTS.md, 2026-11-23).
+/// Every load goes out before the first shuffle: loaded and shuffled row by row, the shuffles
 /// held each row's loads back until the row before had arrived, and the same transposes fell to 64%.
 /// What keeps them under the aligned ones' 97%: 255 registers a thread (all 32 loads of a block in flight,
 /// and every lane holds lane 0's 16 extra chunks), 2 blocks an SM against 3 at 136. Spreading those chunks
@@ -405,7 +405,7 @@ struct VectorizedTranspose {
     /// columns of a width that is not whole vectors, those after the row's start) move as words, and each
     /// output row inside is stored in full or as its prefix inside. A batch of 800x600 1-byte rot90, whose
     /// blocks the last source rows cut, ran at 64% of copy with such blocks pixel by pixel, 70% so, and 77%
-    /// with the warp's whole blocks on this path too (H100, bench/RESULTS.md, eighth and tenth sessions; the
+    /// with the warp's whole blocks on this path too (H100, bench/RESULTS.md, 2026-11-22 and 2026-11-23; the
     /// rest is mostly part-written sectors: every 600-byte output row ends inside one).
     template <bool Shifted>
     __device__ __forceinline__ static void cut_block(const TransformArgs& a, int x_out, int y_out) {

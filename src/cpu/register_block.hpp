@@ -254,8 +254,7 @@ inline constexpr bool has_vector_pairs = false;
 /// shuffles bound it, 1-byte pixels (64 interleaves a block of 256 bytes) and 3-byte ones (a byte shuffle each way
 /// besides). Pixels of 2, 4 and 8 bytes gained on the 2-core EPYC VM (1920x1080 u8c4 transpose on one thread 0.77 ->
 /// 0.60 ms) but lost on the H200 machine's Xeon from 4 threads up (0.53-0.55 -> 0.62-0.66 ms; 16 threads on 6000x4000
-/// u16c1 1.06-1.35 -> 1.11-1.79 ms), where 1- and 3-byte pixels gained on both (bench/RESULTS.md, twenty-third
-/// session).
+/// u16c1 1.06-1.35 -> 1.11-1.79 ms), where 1- and 3-byte pixels gained on both (bench/RESULTS.md, 2026-11-26).
 constexpr bool transposes_in_pairs(std::size_t bytes) { return bytes == 1 || (bytes == 3 && has_byte_shuffle); }
 
 typedef std::uint8_t U8x32 __attribute__((vector_size(32)));
