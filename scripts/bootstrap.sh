@@ -60,7 +60,9 @@ fi
 
 # The test command also runs the Python package's tests (python/tests, pytest) against a module built in
 # this same tree (GPUROTATE_BUILD_PYTHON): nanobind and the bindings compile in about 10 s and link the library
-# already built here, so there is no second CUDA compile. pytest, numpy and nanobind come from PyPI if missing.
+# already built here, so there is no second CUDA compile. pytest, numpy and nanobind go into a venv of this
+# tree's (build/python-env), never into the user's own Python: it sees the system's packages (numpy, torch
+# where they are installed), and pip adds only what is missing, from PyPI.
 python_args=()
 python_tests=no
 python=python3
@@ -69,16 +71,15 @@ if [ "$mode" = test ] && command -v python3 >/dev/null; then
   venv="$PWD/build/python-env"
   if [ -x "$venv/bin/python" ] && has_python_modules "$venv/bin/python"; then
     python="$venv/bin/python"  # made by an earlier run
-  elif ! has_python_modules python3; then
-    echo "bootstrap: installing pytest, numpy and nanobind (pip)"
-    if ! python3 -m pip install --quiet pytest numpy nanobind 2>/dev/null; then
-      # Debian's python3 refuses installs into itself (externally managed) and may have no pip: a venv of this tree's.
-      echo "bootstrap: python3 takes no pip installs; installing them into $venv instead"
-      if python3 -m venv "$venv" && "$venv/bin/python" -m pip install --quiet pytest numpy nanobind; then
-        python="$venv/bin/python"
-      else
-        echo "bootstrap: warning: could not install pytest, numpy and nanobind with pip" >&2
-      fi
+  else
+    echo "bootstrap: a venv for the Python tests in $venv (pytest, numpy and nanobind from pip where the system has none)"
+    rm -rf "$venv"
+    if python3 -m venv --system-site-packages "$venv" && { has_python_modules "$venv/bin/python" ||
+        "$venv/bin/python" -m pip install --quiet pytest numpy nanobind; }; then
+      python="$venv/bin/python"
+    else
+      python="$venv/bin/python"
+      echo "bootstrap: warning: could not make the venv or install pytest, numpy and nanobind into it with pip" >&2
     fi
   fi
   if "$python" -c "import nanobind, numpy, pytest, sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" 2>/dev/null; then
