@@ -1,5 +1,7 @@
 #include "cli/options.hpp"
 
+#include "cli/help_text.hpp"
+#include "cli/near_miss.hpp"
 #include "cli/quantities.hpp"
 #include "core/text.hpp"
 
@@ -102,6 +104,16 @@ private:
     std::string max_pixels_, max_scans_;
 };
 
+/// The option names of `command` as typed: "--rot90", "-o".
+std::vector<std::string> option_names(const CLI::App& command) {
+    std::vector<std::string> names;
+    for (const CLI::Option* option : command.get_options()) {
+        for (const std::string& n : option->get_lnames()) names.push_back("--" + n);
+        for (const std::string& n : option->get_snames()) names.push_back("-" + n);
+    }
+    return names;
+}
+
 }  // namespace
 
 std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
@@ -109,8 +121,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     CLI::App app{"gpurotate: rotate, flip and transpose images on the GPU (or the CPU).\n"
                  "Several operations apply in the order given and run as one pass over the pixels.",
                  "gpurotate"};
-    app.add_option("input", options.input, "input image (PNG, JPEG, BMP, TGA, HDR, PNM/PAM, GIF, PSD; TIFF, WebP, EXR with the codec plugin)");
-    app.add_option("-o,--output", options.output, "output image; its extension picks the format");
+    app.add_option("inputs", options.inputs,
+                   "input images (PNG, JPEG, BMP, TGA, HDR, PNM/PAM, GIF, PSD; TIFF, WebP, EXR with the codec plugin); - reads standard input");
+    app.add_option("-o,--output", options.output,
+                   "output image, its extension picking the format; a folder (DIR/) for several inputs; - writes standard output");
+    app.add_flag("-i,--in-place", options.in_place, "replace each input with its result, atomically (as exiftran -i and mogrify)");
     std::map<const CLI::Option*, Orientation> flag_orientation;
     for (const auto& f : operation_flags) {
         // A flag may be given more than once (--rot90 --rot90); the parse order records every occurrence.
@@ -137,7 +152,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     CLI::Option* verbose = app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
     app.add_flag("-q,--quiet", options.quiet, "no notes, such as a JPEG re-encoded rather than transformed losslessly (warnings and errors are still printed)")
         ->excludes(verbose);
-    app.add_flag("--version", options.show_version, "print version, backends, GPUs and codecs, and exit (with -v: each GPU's memory and compute capability, from CUDA)");
+    app.add_flag("-V,--version", options.show_version, "print version, backends, GPUs and codecs, and exit (with -v: each GPU's memory and compute capability, from CUDA)");
 
     // `gpurotate bench ...` runs gpurotate-bench (main.cpp forwards it before this parser); listed for --help.
     app.add_subcommand("bench", "measure every kernel against device copy, NPP and cuBLAS on this GPU (runs gpurotate-bench)");
@@ -146,6 +161,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     std::string augment_ops = "all", augment_shard, augment_devices;
     CLI::App* augment_cmd = app.add_subcommand(
         "augment", "write rotated and flipped variants of many images (files, folders, @lists) into OUTDIR, streaming through the GPU");
+    describe_usage(app, *augment_cmd);
     augment_cmd->add_option("inputs", augment_options.inputs, "image files, folders and @list.txt files (one path per line)")->required();
     augment_cmd->add_option("-o,--output", augment_options.output_dir, "output folder; input folders are mirrored below it")->required();
     augment_cmd->add_option("--ops", augment_ops, "comma-separated operations, or all (the 7 besides identity)")->default_str("all");
@@ -173,7 +189,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_flag("-n,--dry-run", augment_options.dry_run, "print what would be written, write nothing");
     augment_cmd->add_flag("-q,--quiet", augment_options.quiet, "no progress and no summary (errors are still printed)");
 
-    if (!parse_command_line(app, argc, argv, exit_status, "gpurotate --help")) return std::nullopt;
+    // A mistake inside augment's command line is explained by augment's help and options.
+    const bool augmenting = argc >= 2 && std::string(argv[1]) == "augment";
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    const auto hint = [&] { return near_miss_hint(args, option_names(augmenting ? *augment_cmd : app)); };
+    if (!parse_command_line(app, argc, argv, exit_status, augmenting ? "gpurotate augment --help" : "gpurotate --help", hint)) return std::nullopt;
     if (options.show_version) return options;
     if (*augment_cmd) {
         augment_options.operations = augment::parse_operation_list(augment_ops);
@@ -187,8 +207,18 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     }
     conversion.finish();
     if (!gpu_memory_text.empty()) options.gpu_memory = static_cast<std::size_t>(parse_byte_count(gpu_memory_text, "--gpu-memory"));
-    if (options.input.empty()) throw Error(ErrorCode::usage, "no input file given (see gpurotate --help)");
-    if (options.output.empty()) throw Error(ErrorCode::usage, "no output file given: use -o OUTPUT (see gpurotate --help)");
+    if (options.inputs.empty()) throw Error(ErrorCode::usage, "no input file given (see gpurotate --help)");
+    // CLI11 takes "-9" (exiftran's quarter turn) for a number, so a positional.
+    for (const std::string& input : options.inputs) {
+        if (input.size() > 1 && input[0] == '-') {
+            if (const std::string hint = near_miss_hint({input}, option_names(app)); !hint.empty()) throw Error(ErrorCode::usage, hint + " (see gpurotate --help)");
+        }
+    }
+    if (options.in_place && !options.output.empty()) throw Error(ErrorCode::usage, "-i (in place) writes each input over itself: it takes no -o");
+    if (!options.in_place && options.output.empty()) {
+        throw Error(ErrorCode::usage, std::string("no output given: use ") +
+                                          (options.inputs.size() > 1 ? "-o FOLDER/, or -i to replace each input" : "-o OUTPUT") + " (see gpurotate --help)");
+    }
     for (const CLI::Option* opt : app.parse_order()) {
         const auto it = flag_orientation.find(opt);
         if (it != flag_orientation.end()) options.operations.push_back(it->second);

@@ -18,8 +18,10 @@ namespace gpurotate::cli {
 
 /// What the user asked for.
 struct Options {
-    std::string input;
-    std::string output;
+    std::vector<std::string> inputs;      ///< as given; "-" is standard input
+    std::string output;                   ///< a file, a folder (DIR/ or an existing one), or "-" (standard output)
+    bool in_place = false;                ///< -i: each input replaced by its result
+    std::string input;                    ///< the one file a run_single_image call converts (file_jobs.hpp sets it)
     std::vector<Orientation> operations;  ///< in the order given on the command line
     Backend device = Backend::automatic;
     CudaKernel kernel = CudaKernel::automatic;

@@ -6,20 +6,24 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <string>
 
 namespace gpurotate::cli {
 
 /// Parses argv into `app`'s options. False when CLI11 already handled the request (--help) and the
-/// program should exit with `exit_status`; throws Error (usage) for a bad command line.
-inline bool parse_command_line(CLI::App& app, int argc, char** argv, int& exit_status, const std::string& help_command) {
+/// program should exit with `exit_status`; throws Error (usage) for a bad command line, with `hint`'s
+/// sentence in place of CLI11's where it has one (near_miss.hpp).
+inline bool parse_command_line(CLI::App& app, int argc, char** argv, int& exit_status, const std::string& help_command,
+                               const std::function<std::string()>& hint = {}) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         exit_status = app.exit(e);
         return false;
     } catch (const CLI::ParseError& e) {
-        throw Error(ErrorCode::usage, std::string(e.what()) + " (see " + help_command + ")");
+        const std::string better = hint ? hint() : std::string();
+        throw Error(ErrorCode::usage, (better.empty() ? std::string(e.what()) : better) + " (see " + help_command + ")");
     }
     return true;
 }

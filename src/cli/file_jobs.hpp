@@ -1,0 +1,27 @@
+#pragma once
+// The single-image command over one file or many: which output each input gets (a file, a file of the same
+// name in a folder, or the input itself with -i), and a run in which each file fails alone.
+
+#include "cli/options.hpp"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace gpurotate::cli {
+
+struct FileJob {
+    std::string input;
+    std::string output;
+};
+
+/// The jobs `options` asks for, checked before any work: -i replaces each input; several inputs, or an
+/// output that names a folder (DIR/, or one that exists), write DIR/NAME for each input NAME. Throws Error
+/// (usage) for a command line that names no usable output, (output) for a missing folder.
+std::vector<FileJob> plan_file_jobs(const Options& options);
+
+/// Runs every job, each failing alone with its message on `log`; returns 0, or the exit status of the first
+/// file that failed. With one job its Error is thrown, as before any other work.
+int run_file_jobs(const Options& options, std::ostream& log);
+
+}  // namespace gpurotate::cli

@@ -1,0 +1,61 @@
+#include "cli/help_text.hpp"
+
+#include <memory>
+#include <string>
+
+namespace gpurotate::cli {
+namespace {
+
+constexpr const char* gpurotate_usage =
+    "Usage: gpurotate INPUT [OPERATION...] -o OUTPUT [OPTIONS]\n"
+    "       gpurotate FILE... [OPERATION...] (-o FOLDER/ | -i) [OPTIONS]\n"
+    "       gpurotate augment INPUT... -o OUTDIR [OPTIONS]     (gpurotate augment --help)\n"
+    "       gpurotate bench [OPTIONS]                          (gpurotate bench --help)\n"
+    "Operations, applied in the order given as one pass: --rot90 --rot180 --rot270 --flip-h --flip-v --transpose --transverse\n";
+
+constexpr const char* gpurotate_examples =
+    "Examples:\n"
+    "  gpurotate photo.jpg --rot90 -o turned.jpg       clockwise; a JPEG stays lossless, as jpegtran -rotate 90\n"
+    "  gpurotate --rot90 -i *.jpg                      each file replaced (exiftran -9 -i, mogrify -rotate 90)\n"
+    "  gpurotate a.png b.png --flip-h -o out/          both written into out/ under their own names\n"
+    "  gpurotate photo.jpg --auto-orient -o up.jpg     upright by its EXIF orientation (exiftran -a)\n"
+    "  gpurotate scan.tif --rot270 --flip-v -o o.tif   two operations, one pass\n"
+    "  cat in.png | gpurotate - --rot180 -o png:- | ... standard input to standard output\n"
+    "  gpurotate augment data/ -r -o aug/               every variant of every image under data/\n"
+    "Exit status: 0 done, 1 internal, 2 usage, 3 input, 4 output, 5 GPU (man gpurotate)";
+
+constexpr const char* augment_usage =
+    "Usage: gpurotate augment INPUT... -o OUTDIR [--ops OPERATION,...|all] [OPTIONS]\n"
+    "INPUT: image files, folders (with -r, their subfolders too) and @list files (one path per line)\n"
+    "Operations: identity rot90 rot180 rot270 flip-h flip-v transpose transverse, or all (the 7 besides identity)\n";
+
+constexpr const char* augment_examples =
+    "Examples:\n"
+    "  gpurotate augment data/ -r -o aug/                        the 7 variants of every image, folders mirrored\n"
+    "  gpurotate augment data/ -r -o aug/ --ops rot90,flip-h     two variants each\n"
+    "  gpurotate augment @train.txt -o aug/ --format png         from a list, every output a PNG\n"
+    "  gpurotate augment data/ -r -o aug/ --resume               go on after an interruption\n"
+    "  gpurotate augment data/ -r -o aug/ -n                     print what would be written\n"
+    "Exit status: 0 done, 3 some inputs failed, 4 some outputs failed, 130/143 interrupted; before any work 2 usage,\n"
+    "3 input, 4 output, 5 GPU (man gpurotate-augment)";
+
+class UsageFormatter final : public CLI::Formatter {
+public:
+    std::string make_usage(const CLI::App* app, std::string name) const override {
+        if (app->get_name() == "augment") return augment_usage;
+        if (app->get_parent() == nullptr) return gpurotate_usage;
+        return CLI::Formatter::make_usage(app, std::move(name));
+    }
+};
+
+}  // namespace
+
+void describe_usage(CLI::App& app, CLI::App& augment) {
+    const auto formatter = std::make_shared<UsageFormatter>();
+    app.formatter(formatter);
+    augment.formatter(formatter);
+    app.footer(gpurotate_examples);
+    augment.footer(augment_examples);
+}
+
+}  // namespace gpurotate::cli

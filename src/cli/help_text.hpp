@@ -1,0 +1,12 @@
+#pragma once
+// What --help shows above and below the option list: the usage lines (CLI11's generic one shows neither -o
+// nor the operations) and examples, for gpurotate and gpurotate augment.
+
+#include <CLI/CLI.hpp>
+
+namespace gpurotate::cli {
+
+/// Gives `app` (gpurotate) and `augment` (its subcommand) their usage lines and examples.
+void describe_usage(CLI::App& app, CLI::App& augment);
+
+}  // namespace gpurotate::cli
