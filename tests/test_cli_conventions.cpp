@@ -1,0 +1,178 @@
+// The conventions that users of ImageMagick, jpegtran, exiftran and vips reach for, through the executable:
+// many files in place or into a folder, each failing alone; near misses and other tools' spellings pointed
+// to our flags; usage lines and examples in --help.
+
+#include "test_support.hpp"
+
+#include <gpurotate/io.hpp>
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+using test_support::quote;
+using test_support::run;
+
+namespace {
+
+const std::string exe = GPUROTATE_EXE;
+
+std::string gpurotate_cli(const std::string& args) { return quote(exe) + " " + args; }
+
+// File `i` of a mixed set: PNG of 8 and 16 bits, with and without alpha, JPEG and BMP.
+std::string make_mixed_file(const test_support::TempDir& dir, int i) {
+    static const char* extensions[] = {"png", "jpg", "bmp", "png", "jpg"};
+    const std::string ext = extensions[i % 5];
+    const gpurotate::PixelFormat format = i % 5 == 3 ? gpurotate::PixelFormat{gpurotate::SampleType::u16, 4} : gpurotate::PixelFormat{gpurotate::SampleType::u8, 3};
+    const auto image = test_support::random_image(17 + i % 13, 9 + i % 7, format, static_cast<std::uint32_t>(i));
+    const std::string path = dir.file("f" + std::to_string(i) + "." + ext);
+    gpurotate::write_image(path, image.view());
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("-i replaces 100 mixed files in place with the bytes -o FOLDER/ and the one-file command write") {
+    test_support::TempDir dir;
+    std::vector<std::string> files;
+    std::string all;
+    for (int i = 0; i < 100; ++i) {
+        files.push_back(make_mixed_file(dir, i));
+        all += " " + quote(files.back());
+    }
+    std::vector<std::string> before;
+    for (const auto& f : files) before.push_back(test_support::file_bytes(f));
+    REQUIRE(run("mkdir " + quote(dir.file("into"))).status == 0);
+    const auto into = run(gpurotate_cli("--rot90 --flip-h" + all + " -o " + quote(dir.file("into")) + "/"));
+    CAPTURE(into.output);
+    REQUIRE(into.status == 0);
+    const auto in_place = run(gpurotate_cli("--rot90 --flip-h -i" + all));
+    CAPTURE(in_place.output);
+    REQUIRE(in_place.status == 0);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        CAPTURE(files[i]);
+        const std::string name = files[i].substr(files[i].find_last_of('/') + 1);
+        const std::string replaced = test_support::file_bytes(files[i]);
+        CHECK(replaced != before[i]);
+        CHECK(replaced == test_support::file_bytes(dir.file("into/" + name)));
+    }
+    // The one-file command, from the original bytes: a JPEG stays lossless (the same route for every mode).
+    for (int i : {0, 1, 2, 3}) {
+        const std::string original = dir.file("original" + std::to_string(i) + files[i].substr(files[i].find_last_of('.')));
+        test_support::write_bytes(original, before[i]);
+        const std::string single = dir.file("single" + std::to_string(i) + files[i].substr(files[i].find_last_of('.')));
+        const auto one = run(gpurotate_cli(quote(original) + " --rot90 --flip-h -o " + quote(single) + " -v"));
+        CAPTURE(one.output);
+        REQUIRE(one.status == 0);
+        CHECK(test_support::file_bytes(single) == test_support::file_bytes(files[i]));
+        if (files[i].size() > 4 && files[i].substr(files[i].size() - 4) == ".jpg") CHECK(one.output.find("lossless JPEG transform") != std::string::npos);
+    }
+}
+
+TEST_CASE("many files: each fails alone, named, and the exit status is the first failure's") {
+    test_support::TempDir dir;
+    const std::string good1 = make_mixed_file(dir, 0), good2 = make_mixed_file(dir, 2);
+    const std::string bad = dir.file("bad.png");
+    test_support::write_bytes(bad, "\x89PNG\r\n\x1a\nnot really");
+    const std::string bad_before = test_support::file_bytes(bad);
+    const auto r = run(gpurotate_cli("--rot180 -i " + quote(good1) + " " + quote(bad) + " " + quote(good2)));
+    CAPTURE(r.output);
+    CHECK(r.status == 3);
+    CHECK(r.output.find(bad) != std::string::npos);
+    CHECK(r.output.find("1 of 3 files failed; the others were written") != std::string::npos);
+    CHECK(test_support::file_bytes(bad) == bad_before);
+    const auto rerun = run(gpurotate_cli("--rot180 -i " + quote(good1) + " " + quote(good2)));
+    CHECK(rerun.status == 0);
+}
+
+TEST_CASE("many files: what a folder output refuses, before any work") {
+    test_support::TempDir dir;
+    const std::string a = make_mixed_file(dir, 0);
+    REQUIRE(run("mkdir " + quote(dir.file("sub"))).status == 0);
+    const std::string b = dir.file("sub/f0.png");
+    REQUIRE(run("cp " + quote(a) + " " + quote(b)).status == 0);
+    const auto two_names = run(gpurotate_cli(quote(a) + " " + quote(b) + " --rot90 -o " + quote(dir.path()) + "/out/"));
+    CHECK(two_names.status == 4);  // the folder is missing: said first
+    CHECK(two_names.output.find("no such folder") != std::string::npos);
+    REQUIRE(run("mkdir " + quote(dir.file("out"))).status == 0);
+    const auto clash = run(gpurotate_cli(quote(a) + " " + quote(b) + " --rot90 -o " + quote(dir.file("out"))));
+    CHECK(clash.status == 2);
+    CHECK(clash.output.find("would both be written to") != std::string::npos);
+    const auto no_folder = run(gpurotate_cli(quote(a) + " " + quote(b) + " --rot90 -o " + quote(dir.file("x.png"))));
+    CHECK(no_folder.status == 2);
+    CHECK(no_folder.output.find("2 inputs need a folder to write into: -o FOLDER/ (or -i to replace each input)") != std::string::npos);
+    CHECK(run(gpurotate_cli("-i " + quote(a) + " --rot90 -o " + quote(dir.file("y.png")))).status == 2);
+    CHECK_FALSE(test_support::file_exists(dir.file("out/f0.png")));
+    // One input into a folder keeps its name.
+    const auto one = run(gpurotate_cli(quote(a) + " --rot90 -o " + quote(dir.file("out"))));
+    CHECK(one.status == 0);
+    CHECK(test_support::file_exists(dir.file("out/f0.png")));
+}
+
+TEST_CASE("a folder or a pattern that matched nothing, as input, is pointed to what works") {
+    test_support::TempDir dir;
+    const auto folder = run(gpurotate_cli(quote(dir.path()) + " --rot90 -o " + quote(dir.file("o.png"))));
+    CHECK(folder.status == 3);
+    CHECK(folder.output.find("is a folder") != std::string::npos);
+    CHECK(folder.output.find("gpurotate augment") != std::string::npos);
+    const auto pattern = run(gpurotate_cli(quote(dir.file("*.jpg")) + " --rot90 -o " + quote(dir.file("o.png"))));
+    CHECK(pattern.status == 3);
+    CHECK(pattern.output.find("matched no file") != std::string::npos);
+}
+
+TEST_CASE("near misses and other tools' spellings are pointed to the flag meant") {
+    test_support::TempDir dir;
+    const std::string in = make_mixed_file(dir, 0), out = quote(dir.file("o.png"));
+    struct Case {
+        const char* args;
+        const char* says;
+    };
+    const Case cases[] = {
+        {"--rot91", "did you mean --rot90?"},
+        {"--rotat90", "did you mean --rot90?"},
+        {"--flip-hh", "did you mean --flip-h?"},
+        {"--overwirte", "did you mean --overwrite?"},
+        {"-rotate 90", "'-rotate 90' is --rot90 here"},
+        {"--rotate 90", "'--rotate 90' is --rot90 here"},
+        {"-rotate 270", "is --rot270 here"},
+        {"-rotate 180", "is --rot180 here"},
+        {"-rotate 45", "quarter turns"},
+        {"-flip", "'-flip' is --flip-v here"},
+        {"--flip", "'--flip' is --flip-v here"},
+        {"-flop", "'-flop' is --flip-h here"},
+        {"--flop", "'--flop' is --flip-h here"},
+        {"-flip horizontal", "'-flip horizontal' is --flip-h here"},
+        {"-auto-orient", "two dashes here: --auto-orient"},
+        {"-strip", "two dashes here: --strip"},
+        {"-9", "exiftran's -9 is --rot90 here"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.args);
+        const auto r = run(gpurotate_cli(quote(in) + " " + c.args + " -o " + out));
+        CAPTURE(r.output);
+        CHECK(r.status == 2);
+        CHECK(r.output.find(c.says) != std::string::npos);
+        CHECK(r.output.find("(see gpurotate --help)") != std::string::npos);
+    }
+    const auto augment = run(gpurotate_cli("augment " + quote(dir.path()) + " -o " + quote(dir.file("aug")) + " --opps all"));
+    CHECK(augment.status == 2);
+    CHECK(augment.output.find("did you mean --ops? (see gpurotate augment --help)") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("o.png")));
+}
+
+TEST_CASE("--help shows the usage lines, the operations and examples, for both commands, and -V prints the version") {
+    const auto help = run(gpurotate_cli("--help"));
+    CHECK(help.status == 0);
+    CHECK(help.output.find("Usage: gpurotate INPUT [OPERATION...] -o OUTPUT [OPTIONS]") != std::string::npos);
+    CHECK(help.output.find("--rot90 --rot180 --rot270 --flip-h --flip-v --transpose --transverse") != std::string::npos);
+    CHECK(help.output.find("Examples:") != std::string::npos);
+    CHECK(help.output.find("gpurotate --rot90 -i *.jpg") != std::string::npos);
+    const auto augment = run(gpurotate_cli("augment --help"));
+    CHECK(augment.status == 0);
+    CHECK(augment.output.find("Usage: gpurotate augment INPUT... -o OUTDIR") != std::string::npos);
+    CHECK(augment.output.find("identity rot90 rot180 rot270 flip-h flip-v transpose transverse") != std::string::npos);
+    CHECK(augment.output.find("Examples:") != std::string::npos);
+    const auto version = run(gpurotate_cli("-V"));
+    CHECK(version.status == 0);
+    CHECK(version.output.rfind("gpurotate ", 0) == 0);
+}
