@@ -318,10 +318,7 @@ void print_version(std::ostream& out, bool query_cuda) {
         out << "  " << std::left << std::setw(13) << f.name << std::setw(12) << extensions << f.holds << " [" << f.codec << "]\n";
     }
     if (detail::nvjpeg_available()) out << "JPEG to JPEG on the GPU: nvJPEG (--nvjpeg)\n";
-    // With libjpeg-turbo, stb never sees a JPEG.
-    out << "input formats: PNG [libspng], " << (detail::turbojpeg_available() ? "JPEG [" + detail::libjpeg_description() + "], BMP" : std::string("JPEG BMP"))
-        << " TGA HDR GIF PSD [stb], PNM PAM [gpurotate]"
-        << (output_formats().size() > 5 ? ", TIFF [libtiff], WebP EXR and more [opencv]" : "") << "\n";
+    out << "input formats: " << detail::input_formats_line() << "\n";
 }
 
 }  // namespace gpurotate::cli

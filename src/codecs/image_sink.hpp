@@ -30,22 +30,26 @@ public:
     ImageSink(std::string path, bool overwrite, bool durable, const ContainingFolder* folder = nullptr, std::string relative = {});
 
     const std::string& path() const { return path_; }
-    OutputFormat format() const { return spec_->format; }
+    OutputFormat format() const { return row_->format; }
     /// "PNG", "TIFF", ...
-    const char* format_name() const { return spec_->name; }
+    const char* format_name() const { return row_->name; }
     bool is_jpeg() const { return format() == OutputFormat::jpeg; }
     bool is_png() const { return format() == OutputFormat::png; }
+    /// What the format holds, as its registry row says (output_format.hpp).
+    const FormatRow& row() const { return *row_; }
     /// Whether the format carries EXIF (JPEG's APP1, PNG's eXIf, WebP's EXIF chunk, a TIFF's EXIF and GPS
     /// directories and its first directory's own tags); the others do not.
-    bool holds_exif() const { return is_jpeg() || is_png() || format() == OutputFormat::webp || format() == OutputFormat::tiff; }
-    /// Whether the format carries an EXIF orientation: those that carry EXIF (TIFF in its Orientation tag).
-    bool holds_orientation() const { return holds_exif(); }
-    /// Whether the format carries an ICC profile (and XMP): those that carry EXIF.
-    bool holds_icc() const { return holds_exif(); }
+    bool holds_exif() const { return row_->holds(MetadataKind::exif); }
+    /// Whether the format carries an EXIF orientation (TIFF in its Orientation tag).
+    bool holds_orientation() const { return row_->holds(MetadataKind::orientation); }
+    /// Whether the format carries an ICC profile.
+    bool holds_icc() const { return row_->holds(MetadataKind::icc); }
     /// Whether the format carries IPTC records: JPEG (APP13) and TIFF (tag 33723).
-    bool holds_iptc() const { return is_jpeg() || format() == OutputFormat::tiff; }
+    bool holds_iptc() const { return row_->holds(MetadataKind::iptc); }
     /// Whether the format carries the resolution: JPEG (JFIF), PNG (pHYs), TIFF and BMP.
-    bool holds_resolution() const { return is_jpeg() || is_png() || format() == OutputFormat::tiff || format() == OutputFormat::bmp; }
+    bool holds_resolution() const { return row_->holds(MetadataKind::resolution); }
+    /// Whether the format keeps a PNG input's stored format (palette, tRNS, 1-, 2- and 4-bit samples).
+    bool holds_palette() const { return row_->palette; }
 
     /// Throws Error (output) unless the file can be created: its folder exists and is writable, and it does
     /// not exist unless `overwrite`. Called before the work starts, and by the writes.
@@ -67,7 +71,7 @@ public:
 
 private:
     std::string path_;
-    const OutputFormatSpec* spec_;
+    const FormatRow* row_;
     bool overwrite_;
     bool durable_;
     const ContainingFolder* folder_;

@@ -15,6 +15,9 @@
 
 namespace gpurotate::detail {
 
+/// Whether the OpenCV codec plugin is there (built, and found beside the executable or library).
+bool opencv_codecs_available();
+
 /// The decoded image (a TIFF turned upright by its Orientation tag), or nothing if the plugin is absent or
 /// cannot decode `bytes`. Throws Error (input) naming `path` when the image is over `options.max_pixels`
 /// (from the header for TIFF and WebP; OpenCV refuses more than 2^30 pixels in any format before

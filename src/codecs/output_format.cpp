@@ -1,11 +1,83 @@
 #include "codecs/output_format.hpp"
 
+#include "codecs/jpeg_codec.hpp"
+#include "codecs/opencv_codec.hpp"
+#include "codecs/png_codec.hpp"
+#include "codecs/pnm_codec.hpp"
+#include "codecs/stb_codec.hpp"
+#include "codecs/tiff_exif.hpp"
+#include "codecs/turbojpeg_codec.hpp"
+
 #include <gpurotate/error.hpp>
 
 #include <algorithm>
 #include <cctype>
 
 namespace gpurotate::detail {
+namespace {
+
+bool always() { return true; }
+std::string by_stb() { return "stb"; }
+std::string by_opencv() { return "opencv"; }
+
+// OpenCV reads TIFF, WebP, EXR and the other formats it knows in one call: one decoder for all their rows.
+std::optional<Image> read_with_opencv(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options, std::string&) {
+    return opencv_decode(bytes, path, options);
+}
+
+}  // namespace
+
+const std::vector<FormatRow>& format_rows() {
+    using S = SampleType;
+    using M = MetadataKind;
+    const auto exif_icc_xmp = M::exif | M::orientation | M::icc | M::xmp;
+    // The order is the decoders': a decoder that takes files of another format by mistake comes after that
+    // format's own (stb reads P5 and P6 Netpbm files wrong: PNM's comes first); OpenCV's, which takes many, last.
+    static const std::vector<FormatRow> rows = {
+        {FileFormat::png, "PNG", {".png"}, {}, {S::u8, S::u16}, {1, 2, 3, 4}, false, true, exif_icc_xmp | M::resolution | M::png_chunks, always,
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_png(b, p, o); },
+         [] { return std::string("libspng"); },
+         [](ConstImageView i, const WriteOptions& o) { return encode_png(i, o.png_level, o.metadata); }, [] { return std::string("libspng"); },
+         nullptr},
+        // stb's JPEG encoder writes three components; a grey image is stored as three equal channels.
+        {FileFormat::jpeg, "JPEG", {".jpg", ".jpeg"}, {".jpe", ".jfif"}, {S::u8}, {1, 3}, false, false,
+         exif_icc_xmp | M::iptc | M::resolution | M::jpeg_comments, always,
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return turbojpeg_decode(b, p, o); },
+         jpeg_reader, encode_jpeg, jpeg_writer, nullptr},
+        {FileFormat::bmp, "BMP", {".bmp"}, {}, {S::u8}, {3, 4}, false, false, M::resolution, always, stb_decode, by_stb,
+         [](ConstImageView i, const WriteOptions& o) { return stb_encode_bmp(i, o.metadata ? o.metadata->resolution : std::nullopt); }, by_stb,
+         nullptr},
+        {FileFormat::tga, "TGA", {".tga"}, {}, {S::u8}, {1, 2, 3, 4}, false, false, {}, always, stb_decode, by_stb,
+         [](ConstImageView i, const WriteOptions&) { return stb_encode_tga(i); }, by_stb, nullptr},
+        {FileFormat::hdr, "Radiance HDR", {".hdr"}, {}, {S::f32}, {3}, false, false, {}, always, stb_decode, by_stb,
+         [](ConstImageView i, const WriteOptions&) { return stb_encode_hdr(i); }, by_stb, nullptr},
+        // libtiff inside the OpenCV plugin: a TIFF carries the ICC profile, EXIF, XMP and its text tags, and says
+        // whether the alpha is premultiplied.
+        {FileFormat::tiff, "TIFF", {".tif", ".tiff"}, {}, {S::u8, S::u16, S::f32}, {1, 2, 3, 4}, true, false,
+         exif_icc_xmp | M::iptc | M::resolution | M::tiff_text, opencv_codecs_available, read_with_opencv, [] { return std::string("libtiff"); },
+         [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::tiff, o.quality, o.metadata); },
+         [] { return std::string("libtiff"); },
+         // the directories it takes from the EXIF block (tiff_exif.cpp)
+         [](const ImageMetadata& m) {
+             std::vector<std::string> parts = exif_left_out_of_tiff(m.exif);
+             if (exif_has_thumbnail(m.exif)) parts.emplace_back("EXIF's thumbnail");
+             return parts;
+         }},
+        // OpenCV's WebP writer codes losslessly for a quality above 100; the plugin adds the ICC profile, EXIF and XMP.
+        {FileFormat::webp, "WebP", {".webp"}, {}, {S::u8}, {3, 4}, false, false, exif_icc_xmp, opencv_codecs_available, read_with_opencv,
+         by_opencv, [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::webp, o.lossless ? 101 : o.quality, o.metadata); },
+         by_opencv, nullptr},
+        {FileFormat::exr, "OpenEXR", {".exr"}, {}, {S::f32}, {1, 3, 4}, false, false, {}, opencv_codecs_available, read_with_opencv, by_opencv,
+         [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::exr, o.quality); }, by_opencv, nullptr},
+        {FileFormat::gif, "GIF", {}, {".gif"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr},
+        {FileFormat::psd, "PSD", {}, {".psd"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr},
+        // Whatever else OpenCV reads (JPEG 2000, Sun raster, ...), by its contents.
+        {FileFormat::opencv_others, "and more", {}, {}, {}, {}, false, false, {}, opencv_codecs_available, read_with_opencv, by_opencv, nullptr,
+         nullptr, nullptr},
+    };
+    return rows;
+}
+
 namespace {
 
 std::string lower_extension(const std::string& path) {
@@ -16,6 +88,8 @@ std::string lower_extension(const std::string& path) {
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return ext;
 }
+
+bool contains(const std::vector<std::string>& names, const std::string& name) { return std::find(names.begin(), names.end(), name) != names.end(); }
 
 std::string sample_name(SampleType t) {
     return t == SampleType::u8 ? "8-bit" : t == SampleType::u16 ? "16-bit" : "32-bit float";
@@ -28,78 +102,96 @@ std::string join(const std::vector<T>& items, F&& to_text, const char* separator
     return out;
 }
 
-}  // namespace
-
-const std::vector<OutputFormatSpec>& output_format_table() {
-    using S = SampleType;
-    static const std::vector<OutputFormatSpec> table = {
-        {OutputFormat::png, "PNG", {".png"}, {S::u8, S::u16}, {1, 2, 3, 4}, false},
-        // stb's JPEG encoder writes three components; a grey image is stored as three equal channels.
-        {OutputFormat::jpeg, "JPEG", {".jpg", ".jpeg"}, {S::u8}, {1, 3}, false},
-        {OutputFormat::bmp, "BMP", {".bmp"}, {S::u8}, {3, 4}, false},
-        {OutputFormat::tga, "TGA", {".tga"}, {S::u8}, {1, 2, 3, 4}, false},
-        {OutputFormat::hdr, "Radiance HDR", {".hdr"}, {S::f32}, {3}, false},
-        {OutputFormat::tiff, "TIFF", {".tif", ".tiff"}, {S::u8, S::u16, S::f32}, {1, 2, 3, 4}, true},
-        {OutputFormat::webp, "WebP", {".webp"}, {S::u8}, {3, 4}, true},
-        {OutputFormat::exr, "OpenEXR", {".exr"}, {S::f32}, {1, 3, 4}, true},
-    };
-    return table;
-}
-
-std::string describe_capacity(const OutputFormatSpec& spec) {
-    return join(spec.samples, sample_name, "/") + " with " +
-           join(spec.channels, [](int c) { return std::to_string(c); }, ", ") + " channel(s)";
-}
-
-const OutputFormatSpec& output_format_named_by(const std::string& path) {
-    return output_format_of_extension(lower_extension(path), "cannot write '" + path + "'", ErrorCode::output);
-}
-
-const OutputFormatSpec& output_format_of_extension(const std::string& ext, const std::string& subject, ErrorCode code) {
-    const auto& table = output_format_table();
-    const auto spec = std::find_if(table.begin(), table.end(), [&](const OutputFormatSpec& s) {
-        return std::find(s.extensions.begin(), s.extensions.end(), ext) != s.extensions.end();
-    });
-    if (ext.empty() || spec == table.end()) {
-        std::string known;
-        for (const auto& s : table) {
-            if (!s.needs_opencv || opencv_codecs_available()) known += (known.empty() ? "" : " ") + join(s.extensions, [](const std::string& e) { return e; }, " ");
-        }
-        throw Error(code, subject + ": unknown output extension '" + ext + "' (known: " + known + ")");
-    }
-    if (spec->needs_opencv && !opencv_codecs_available()) {
-        throw Error(code, subject + ": " + spec->name + " output needs OpenCV, which this build does not have");
-    }
-    return *spec;
-}
-
-namespace {
-
-bool holds(const OutputFormatSpec& spec, PixelFormat pixels) {
-    return std::find(spec.samples.begin(), spec.samples.end(), pixels.sample) != spec.samples.end() &&
-           std::find(spec.channels.begin(), spec.channels.end(), pixels.channels) != spec.channels.end();
-}
+bool writable_here(const FormatRow& row) { return row.written() && row.compiled_in(); }
 
 // The extensions of this build's formats that hold `pixels`, for the refusal's advice.
 std::string formats_holding(PixelFormat pixels) {
     std::string list;
-    for (const auto& s : output_format_table()) {
-        if (holds(s, pixels) && (!s.needs_opencv || opencv_codecs_available())) list += (list.empty() ? "" : " or ") + s.extensions.front();
+    for (const auto& row : format_rows()) {
+        if (writable_here(row) && row.holds(pixels)) list += (list.empty() ? "" : " or ") + row.extensions.front();
     }
     return list.empty() ? "none of this build's formats does" : "e.g. " + list;
 }
 
 }  // namespace
 
-const OutputFormatSpec& output_format_for(const std::string& path, PixelFormat pixels) {
-    const OutputFormatSpec* spec = &output_format_named_by(path);
-    if (!holds(*spec, pixels)) {
-        throw Error(ErrorCode::output, "cannot write '" + path + "': " + spec->name + " cannot hold " +
-                                           sample_name(pixels.sample) + " " + std::to_string(pixels.channels) +
-                                           "-channel pixels exactly (it holds " + describe_capacity(*spec) +
+bool FormatRow::holds(PixelFormat pixels) const {
+    return std::find(samples.begin(), samples.end(), pixels.sample) != samples.end() &&
+           std::find(channels.begin(), channels.end(), pixels.channels) != channels.end();
+}
+
+const FormatRow* format_for_path(const std::string& path) {
+    const std::string ext = lower_extension(path);
+    if (ext.empty()) return nullptr;
+    for (const auto& row : format_rows()) {
+        if (contains(row.extensions, ext) || contains(row.other_extensions, ext)) return &row;
+    }
+    return nullptr;
+}
+
+bool is_jpeg_path(const std::string& path) {
+    const FormatRow* row = format_for_path(path);
+    return row && row->format == FileFormat::jpeg;
+}
+
+Image decode_any_format(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
+    if (auto image = decode_pnm(bytes, path, options)) return std::move(*image);  // before stb, which reads P5 and P6 wrong
+    std::vector<DecodeFunction> tried;
+    std::string why_not;
+    for (const auto& row : format_rows()) {
+        if (!row.decode || !row.compiled_in() || std::find(tried.begin(), tried.end(), row.decode) != tried.end()) continue;
+        tried.push_back(row.decode);
+        if (auto image = row.decode(bytes, path, options, why_not)) return std::move(*image);
+    }
+    throw Error(ErrorCode::input, "cannot decode '" + path + "': not an image in a supported format (" + why_not + ")");
+}
+
+std::string describe_capacity(const FormatRow& row) {
+    return join(row.samples, sample_name, "/") + " with " + join(row.channels, [](int c) { return std::to_string(c); }, ", ") + " channel(s)";
+}
+
+std::string input_formats_line() {
+    // Grouped by library, in the order of each library's first row.
+    std::vector<std::pair<std::string, std::string>> groups;  // library, format names
+    for (const auto& row : format_rows()) {
+        if (!row.decode || !row.compiled_in()) continue;
+        const std::string library = row.reader();
+        auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == library; });
+        if (group == groups.end()) group = groups.insert(groups.end(), {library, ""});
+        group->second += (group->second.empty() ? "" : " ") + std::string(row.name);
+    }
+    groups.insert(groups.begin() + 2, {"gpurotate", "PNM PAM"});
+    return join(groups, [](const auto& g) { return g.second + " [" + g.first + "]"; }, ", ");
+}
+
+const FormatRow& output_format_named_by(const std::string& path) {
+    return output_format_of_extension(lower_extension(path), "cannot write '" + path + "'", ErrorCode::output);
+}
+
+const FormatRow& output_format_of_extension(const std::string& ext, const std::string& subject, ErrorCode code) {
+    const auto& rows = format_rows();
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const FormatRow& r) { return contains(r.extensions, ext); });
+    if (ext.empty() || row == rows.end()) {
+        std::string known;
+        for (const auto& r : rows) {
+            if (writable_here(r)) known += (known.empty() ? "" : " ") + join(r.extensions, [](const std::string& e) { return e; }, " ");
+        }
+        throw Error(code, subject + ": unknown output extension '" + ext + "' (known: " + known + ")");
+    }
+    if (!row->compiled_in()) {
+        throw Error(code, subject + ": " + row->name + " output needs " + row->writer() + ", which this build does not have");
+    }
+    return *row;
+}
+
+const FormatRow& output_format_for(const std::string& path, PixelFormat pixels) {
+    const FormatRow& row = output_format_named_by(path);
+    if (!row.holds(pixels)) {
+        throw Error(ErrorCode::output, "cannot write '" + path + "': " + row.name + " cannot hold " + sample_name(pixels.sample) + " " +
+                                           std::to_string(pixels.channels) + "-channel pixels exactly (it holds " + describe_capacity(row) +
                                            "); choose another extension: " + formats_holding(pixels));
     }
-    return *spec;
+    return row;
 }
 
 }  // namespace gpurotate::detail

@@ -4,6 +4,7 @@
 #include "codecs/byte_order.hpp"
 #include "codecs/container_walks.hpp"
 #include "codecs/decode_limits.hpp"
+#include "codecs/metadata.hpp"
 #include "codecs/alpha_channel.hpp"
 #include "codecs/turbojpeg_codec.hpp"
 
@@ -347,7 +348,17 @@ std::vector<std::uint8_t> stb_encode_jpeg(ConstImageView image, int quality) {
     });
 }
 
-std::vector<std::uint8_t> stb_encode_bmp(ConstImageView image) { return encode_with(image, "BMP", &stbi_write_bmp_to_func); }
+std::vector<std::uint8_t> stb_encode_bmp(ConstImageView image, const std::optional<Resolution>& resolution) {
+    std::vector<std::uint8_t> bytes = encode_with(image, "BMP", &stbi_write_bmp_to_func);
+    // stb writes no resolution; a BMP's is pixels per metre at bytes 38 and 42 (little-endian).
+    if (resolution && resolution->unit != Resolution::Unit::none && bytes.size() >= 46) {
+        for (const auto& [at, value] : {std::pair{std::size_t{38}, resolution->x}, std::pair{std::size_t{42}, resolution->y}}) {
+            const std::uint32_t ppm = pixels_per_metre(value, resolution->unit);
+            for (int i = 0; i < 4; ++i) bytes[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(ppm >> (8 * i));
+        }
+    }
+    return bytes;
+}
 
 std::vector<std::uint8_t> stb_encode_tga(ConstImageView image) {
     // TGA stores each side in 16 bits; stb would write the low 16 bits of a larger one (found by fuzz_roundtrip).

@@ -25,9 +25,10 @@ struct GifLayout {
 };
 GifLayout gif_layout(const std::vector<std::uint8_t>& bytes);
 
-/// Encodes with stb_image_write: "jpeg" (quality 1..100), "bmp", "tga", "hdr".
+/// Encodes with stb_image_write: "jpeg" (quality 1..100), "bmp" (with `resolution` in its header's pixels per
+/// metre, where it has a unit), "tga", "hdr".
 std::vector<std::uint8_t> stb_encode_jpeg(ConstImageView image, int quality);
-std::vector<std::uint8_t> stb_encode_bmp(ConstImageView image);
+std::vector<std::uint8_t> stb_encode_bmp(ConstImageView image, const std::optional<Resolution>& resolution = std::nullopt);
 std::vector<std::uint8_t> stb_encode_tga(ConstImageView image);
 std::vector<std::uint8_t> stb_encode_hdr(ConstImageView image);
 
