@@ -44,6 +44,10 @@ const std::vector<FormatRow>& format_rows() {
          exif_icc_xmp | M::iptc | M::resolution | M::jpeg_comments, always,
          [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return turbojpeg_decode(b, p, o); },
          jpeg_reader, encode_jpeg, jpeg_writer, nullptr},
+        // Netpbm, read by gpurotate's own decoder (pnm_codec.hpp), never written.
+        {FileFormat::pnm, "PNM PAM", {}, {".pnm", ".pbm", ".pgm", ".ppm", ".pam"}, {}, {}, false, false, {}, always,
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_pnm(b, p, o); },
+         [] { return std::string("gpurotate"); }, nullptr, nullptr, nullptr},
         {FileFormat::bmp, "BMP", {".bmp"}, {}, {S::u8}, {3, 4}, false, false, M::resolution, always, stb_decode, by_stb,
          [](ConstImageView i, const WriteOptions& o) { return stb_encode_bmp(i, o.metadata ? o.metadata->resolution : std::nullopt); }, by_stb,
          nullptr},
@@ -135,7 +139,6 @@ bool is_jpeg_path(const std::string& path) {
 }
 
 Image decode_any_format(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
-    if (auto image = decode_pnm(bytes, path, options)) return std::move(*image);  // before stb, which reads P5 and P6 wrong
     std::vector<DecodeFunction> tried;
     std::string why_not;
     for (const auto& row : format_rows()) {
@@ -160,7 +163,6 @@ std::string input_formats_line() {
         if (group == groups.end()) group = groups.insert(groups.end(), {library, ""});
         group->second += (group->second.empty() ? "" : " ") + std::string(row.name);
     }
-    groups.insert(groups.begin() + 2, {"gpurotate", "PNM PAM"});
     return join(groups, [](const auto& g) { return g.second + " [" + g.first + "]"; }, ", ");
 }
 

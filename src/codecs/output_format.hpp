@@ -16,7 +16,7 @@
 namespace gpurotate::detail {
 
 /// Every format a row of the registry describes, read or written.
-enum class FileFormat { png, jpeg, bmp, tga, hdr, tiff, webp, exr, gif, psd, opencv_others };
+enum class FileFormat { png, jpeg, pnm, bmp, tga, hdr, tiff, webp, exr, gif, psd, opencv_others };
 
 /// The name ImageSink::format() and its callers use: the written formats are FileFormats.
 using OutputFormat = FileFormat;
