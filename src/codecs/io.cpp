@@ -84,13 +84,6 @@ ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element,
     return out;
 }
 
-ImageMetadata stripped_metadata(const ImageMetadata& metadata) {
-    ImageMetadata out;
-    out.png_storage = metadata.png_storage;
-    out.associated_alpha = metadata.associated_alpha;  // what the pixels are, as png_storage
-    return out;
-}
-
 std::vector<FormatInfo> output_formats() {
     std::vector<FormatInfo> formats;
     for (const auto& row : detail::format_rows()) {

@@ -404,4 +404,11 @@ std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const
     return encoded;
 }
 
+ImageMetadata stripped_metadata(const ImageMetadata& metadata) {
+    ImageMetadata out;
+    out.png_storage = metadata.png_storage;
+    out.associated_alpha = metadata.associated_alpha;  // what the pixels are, as png_storage
+    return out;
+}
+
 }  // namespace gpurotate::detail

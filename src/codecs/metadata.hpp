@@ -11,6 +11,10 @@
 
 namespace gpurotate::detail {
 
+/// What `--strip` keeps of `metadata`: what the pixels are (a PNG's stored format: palette, transparency, bit
+/// depth; premultiplied alpha); EXIF, ICC and the ancillary chunks go.
+ImageMetadata stripped_metadata(const ImageMetadata& metadata);
+
 /// A resolution's value in pixels per metre (PNG's pHYs, a BMP's header), rounded to 1..2^31-1; with no unit
 /// (the ratio) the value itself.
 std::uint32_t pixels_per_metre(double value, Resolution::Unit unit);
