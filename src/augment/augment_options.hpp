@@ -1,8 +1,8 @@
 #pragma once
 // `gpurotate augment`'s command line, parsed into plain data.
 
-#include "codecs/jpeg_lossless.hpp"
-#include "codecs/nvjpeg_codec.hpp"
+#include "jpeg/jpeg_lossless.hpp"
+#include "jpeg/nvjpeg_codec.hpp"
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>

@@ -2,14 +2,14 @@
 
 #include "augment/interrupt.hpp"
 #include "augment/staging_buffer.hpp"
-#include "codecs/image_sink.hpp"
-#include "codecs/image_source.hpp"
-#include "codecs/jpeg_scan_coder.hpp"
-#include "codecs/jpeg_scan_coder_check.hpp"
-#include "codecs/metadata.hpp"
-#include "codecs/nvjpeg_codec.hpp"
-#include "codecs/png_codec.hpp"
-#include "codecs/turbojpeg_codec.hpp"
+#include "formats/image_sink.hpp"
+#include "formats/image_source.hpp"
+#include "jpeg/jpeg_scan_coder.hpp"
+#include "jpeg/jpeg_scan_coder_check.hpp"
+#include "metadata/metadata.hpp"
+#include "jpeg/nvjpeg_codec.hpp"
+#include "formats/png_codec.hpp"
+#include "jpeg/turbojpeg_codec.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/gpu_session.hpp>

@@ -7,8 +7,8 @@
 #include "augment/output_folder.hpp"
 #include "augment/output_plan.hpp"
 #include "augment/progress.hpp"
-#include "codecs/jpeg_lossless.hpp"
-#include "codecs/nvjpeg_codec.hpp"
+#include "jpeg/jpeg_lossless.hpp"
+#include "jpeg/nvjpeg_codec.hpp"
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/transform.hpp>

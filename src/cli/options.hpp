@@ -2,7 +2,7 @@
 // The command line of `gpurotate INPUT [OPERATION ...] -o OUTPUT`, parsed into plain data.
 
 #include "augment/augment_options.hpp"
-#include "codecs/jpeg_lossless.hpp"
+#include "jpeg/jpeg_lossless.hpp"
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>

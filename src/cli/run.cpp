@@ -8,12 +8,12 @@
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
-#include "codecs/image_sink.hpp"
-#include "codecs/image_source.hpp"
-#include "codecs/metadata.hpp"
-#include "codecs/nvjpeg_codec.hpp"
-#include "codecs/png_codec.hpp"
-#include "codecs/turbojpeg_codec.hpp"
+#include "formats/image_sink.hpp"
+#include "formats/image_source.hpp"
+#include "metadata/metadata.hpp"
+#include "jpeg/nvjpeg_codec.hpp"
+#include "formats/png_codec.hpp"
+#include "jpeg/turbojpeg_codec.hpp"
 #include "core/nvtx.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // The CUDA backend's entry points in a build without CUDA: they report, they never pretend.
 
-#include "codecs/jpeg_scan_coder.hpp"
+#include "jpeg/jpeg_scan_coder.hpp"
 #include "core/cuda_backend.hpp"
 
 #include <gpurotate/error.hpp>
