@@ -5,7 +5,7 @@
 #include "check.cuh"
 #include "kernels/jpeg_scan.cuh"
 
-#include "codecs/jpeg_scan_coder.hpp"
+#include "jpeg/jpeg_scan_coder.hpp"
 
 #include <gpurotate/error.hpp>
 

@@ -3,9 +3,9 @@
 
 #include "check.cuh"
 
-#include "codecs/decode_limits.hpp"
-#include "codecs/jpeg_work_limits.hpp"
-#include "codecs/nvjpeg_codec.hpp"
+#include "formats/decode_limits.hpp"
+#include "jpeg/jpeg_work_limits.hpp"
+#include "jpeg/nvjpeg_codec.hpp"
 #include "frontend/cuda_backend.hpp"
 #include "core/nvtx.hpp"
 

@@ -2,6 +2,7 @@
 
 #include "cli/escaping_stderr.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/file_jobs.hpp"
 #include "cli/forward_to_bench.hpp"
 #include "cli/options.hpp"
 #include "cli/run.hpp"
@@ -26,7 +27,6 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (options->augment) return gpurotate::augment::run_augment(*options->augment);
-        gpurotate::cli::run_single_image(*options, std::cerr);
-        return 0;
+        return gpurotate::cli::run_file_jobs(*options, std::cerr);
     });
 }

@@ -2,8 +2,8 @@
 // The scan coder's block coding (jpeg_scan_coding.hpp) run on the CPU, one block after another: what the
 // tests and fuzz_jpeg_transform hold against libjpeg's coding, everywhere, GPU or not.
 
-#include "codecs/jpeg_scan_coder.hpp"
-#include "codecs/jpeg_scan_coding.hpp"
+#include "jpeg/jpeg_scan_coder.hpp"
+#include "jpeg/jpeg_scan_coding.hpp"
 
 #include <cstdint>
 #include <optional>

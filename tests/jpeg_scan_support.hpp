@@ -2,8 +2,8 @@
 // What the scan coder's tests share: JPEGs of every subsampling made by the library's encoder, and every
 // variant of one transformed losslessly, with libjpeg coding the scans and with another coder.
 
-#include "codecs/jpeg_lossless.hpp"
-#include "codecs/jpeg_scan_coder.hpp"
+#include "jpeg/jpeg_lossless.hpp"
+#include "jpeg/jpeg_scan_coder.hpp"
 
 #include <gpurotate/image.hpp>
 #include <gpurotate/io.hpp>

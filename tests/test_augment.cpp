@@ -10,7 +10,7 @@
 #include "augment/augment_options.hpp"
 #include "augment/manifest.hpp"
 #include "augment/output_plan.hpp"
-#include "codecs/file_bytes.hpp"
+#include "formats/file_bytes.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>

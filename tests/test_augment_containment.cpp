@@ -6,7 +6,7 @@
 #include "augment_support.hpp"
 #include "test_support.hpp"
 
-#include "codecs/file_bytes.hpp"
+#include "formats/file_bytes.hpp"
 
 #include <gpurotate/io.hpp>
 

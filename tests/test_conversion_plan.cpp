@@ -3,7 +3,7 @@
 
 #include "convert/conversion_plan.hpp"
 
-#include "codecs/turbojpeg_codec.hpp"
+#include "jpeg/turbojpeg_codec.hpp"
 #include "exif_support.hpp"
 #include "test_support.hpp"
 

@@ -2,7 +2,7 @@
 // pixels by an inverse DCT before and after the transform, and the output's pixels must be the input's
 // moved by the element (source_of), block grid and coefficient signs alike.
 
-#include "codecs/dct_blocks.hpp"
+#include "jpeg/dct_blocks.hpp"
 
 #include <gpurotate/orientation.hpp>
 

@@ -6,8 +6,8 @@
 #include "cpu_scan_coder.hpp"
 #include "jpeg_scan_support.hpp"
 
-#include "codecs/jpeg_scan_coder_check.hpp"
-#include "codecs/jpeg_scan_coding.hpp"
+#include "jpeg/jpeg_scan_coder_check.hpp"
+#include "jpeg/jpeg_scan_coding.hpp"
 
 #include <gpurotate/error.hpp>
 

@@ -10,10 +10,10 @@
 #include <gpurotate/io.hpp>
 #include <gpurotate/transform.hpp>
 
-#include "codecs/declared_extent.hpp"
-#include "codecs/png_codec.hpp"
-#include "codecs/stb_codec.hpp"
-#include "codecs/turbojpeg_codec.hpp"
+#include "formats/declared_extent.hpp"
+#include "formats/png_codec.hpp"
+#include "formats/stb_codec.hpp"
+#include "jpeg/turbojpeg_codec.hpp"
 #include "core/source_bands.hpp"
 #include "cpu/transform_cpu.hpp"
 

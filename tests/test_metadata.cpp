@@ -3,8 +3,8 @@
 // without it, EXIF pixel dimensions swapped with the axes, ICC profiles kept byte for byte from JPEG and
 // PNG to JPEG and PNG, and --strip, on the CLI and in augment.
 
-#include "codecs/tiff_directory.hpp"
-#include "codecs/xmp_geometry.hpp"
+#include "metadata/tiff_directory.hpp"
+#include "metadata/xmp_geometry.hpp"
 #include "reference.hpp"
 #include "exif_support.hpp"
 #include "test_support.hpp"

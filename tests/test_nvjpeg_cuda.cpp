@@ -6,7 +6,7 @@
 #include "reference.hpp"
 #include "test_support.hpp"
 
-#include "codecs/nvjpeg_codec.hpp"
+#include "jpeg/nvjpeg_codec.hpp"
 
 #include <gpurotate/io.hpp>
 

@@ -8,7 +8,7 @@
 // Coding twice costs less than keeping the codes: a block's bits are a few dozen registers' work, and the
 // coefficients come from L2 the second time.
 
-#include "codecs/jpeg_scan_coding.hpp"
+#include "jpeg/jpeg_scan_coding.hpp"
 
 #include <cstdint>
 

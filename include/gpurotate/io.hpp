@@ -104,10 +104,6 @@ Orientation orientation_from_exif(int tag);
 /// is not 0.
 ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag = 0);
 
-/// What `--strip` keeps of `metadata`: a PNG's stored format (palette, transparency, bit depth), which
-/// the pixels need; EXIF, ICC and the ancillary chunks go.
-ImageMetadata stripped_metadata(const ImageMetadata& metadata);
-
 /// Options for encoding.
 /// The chroma subsampling of a JPEG (horizontal x vertical): 4:4:4 full resolution, 4:2:2 halved across,
 /// 4:2:0 halved both ways, 4:4:0 halved down; grey has no chroma.

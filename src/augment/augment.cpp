@@ -9,8 +9,8 @@
 #include "augment/output_plan.hpp"
 #include "augment/pipeline.hpp"
 #include "augment/progress.hpp"
-#include "codecs/file_bytes.hpp"
-#include "codecs/nvjpeg_codec.hpp"
+#include "formats/file_bytes.hpp"
+#include "jpeg/nvjpeg_codec.hpp"
 #include "core/parallel_for.hpp"
 
 #include "core/text.hpp"

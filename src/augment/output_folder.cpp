@@ -1,6 +1,6 @@
 #include "augment/output_folder.hpp"
 
-#include "codecs/file_bytes.hpp"
+#include "formats/file_bytes.hpp"
 
 #include <gpurotate/error.hpp>
 

@@ -5,7 +5,7 @@
 // remove anything outside OUTDIR. OUTDIR itself may be a link, as the user named it. One run at a time: an
 // advisory lock (flock) on a file in OUTDIR, which the kernel releases when the process ends, however it ends.
 
-#include "codecs/image_sink.hpp"
+#include "formats/image_sink.hpp"
 
 #include <cstdint>
 #include <string>

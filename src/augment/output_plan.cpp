@@ -1,5 +1,5 @@
 #include "augment/output_plan.hpp"
-#include "codecs/output_format.hpp"
+#include "formats/format_registry.hpp"
 
 #include "core/text.hpp"
 

@@ -2,14 +2,15 @@
 
 #include "augment/interrupt.hpp"
 #include "augment/staging_buffer.hpp"
-#include "codecs/image_sink.hpp"
-#include "codecs/image_source.hpp"
-#include "codecs/jpeg_scan_coder.hpp"
-#include "codecs/jpeg_scan_coder_check.hpp"
-#include "codecs/metadata.hpp"
-#include "codecs/nvjpeg_codec.hpp"
-#include "codecs/png_codec.hpp"
-#include "codecs/turbojpeg_codec.hpp"
+#include "formats/format_registry.hpp"
+#include "formats/image_sink.hpp"
+#include "formats/image_source.hpp"
+#include "jpeg/jpeg_scan_coder.hpp"
+#include "jpeg/jpeg_scan_coder_check.hpp"
+#include "metadata/metadata.hpp"
+#include "jpeg/nvjpeg_codec.hpp"
+#include "formats/png_codec.hpp"
+#include "jpeg/turbojpeg_codec.hpp"
 #include "convert/conversion_plan.hpp"
 
 #include <gpurotate/error.hpp>
@@ -145,16 +146,6 @@ private:
     std::atomic<bool> warned_{false};
 };
 
-// Whether `path` is named as a JPEG: where no input is, the GPU's JPEG scan coders are not made and the
-// sessions keep all of --gpu-memory (a JPEG named otherwise has its scans coded by libjpeg).
-bool named_as_jpeg(const std::string& path) {
-    const std::size_t dot = path.find_last_of('.');
-    if (dot == std::string::npos) return false;
-    std::string ext = path.substr(dot + 1);
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext == "jpg" || ext == "jpeg" || ext == "jpe" || ext == "jfif";
-}
-
 class Pipeline {
 public:
     Pipeline(const std::vector<Job>& jobs, const PipelineSettings& settings, ManifestWriter& manifest, Progress& progress)
@@ -169,7 +160,7 @@ public:
         // many as streams. --gpu-memory is per GPU: its streams share it, or half of it where nvJPEG's coders
         // or the scan coders have the rest.
         const bool scan_coders = !settings_.convert.nvjpeg && !settings_.convert.quality_given && detail::turbojpeg_available() &&
-                                 std::any_of(jobs_.begin(), jobs_.end(), [](const Job& job) { return named_as_jpeg(job.input.path); });
+                                 std::any_of(jobs_.begin(), jobs_.end(), [](const Job& job) { return detail::is_jpeg_path(job.input.path); });
         budget_each_ = settings_.gpu_memory / per_device_ / (settings_.convert.nvjpeg || scan_coders ? 2 : 1);
         const bool gpu_decode = settings_.convert.nvjpeg_decode == detail::NvjpegDecode::gpu;
         opening_ = std::async(std::launch::async, [devices = settings_.devices, per_device = per_device_, budget = budget_each_,

@@ -4,7 +4,7 @@
 // before (issue: start-up). The seconds it took and the seconds the caller still waited say how much of
 // it was hidden.
 
-#include "codecs/nvjpeg_codec.hpp"
+#include "jpeg/nvjpeg_codec.hpp"
 
 #include <cstddef>
 #include <exception>

@@ -8,12 +8,12 @@
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
-#include "codecs/image_sink.hpp"
-#include "codecs/image_source.hpp"
-#include "codecs/metadata.hpp"
-#include "codecs/nvjpeg_codec.hpp"
-#include "codecs/png_codec.hpp"
-#include "codecs/turbojpeg_codec.hpp"
+#include "formats/format_registry.hpp"
+#include "formats/image_sink.hpp"
+#include "formats/image_source.hpp"
+#include "metadata/metadata.hpp"
+#include "jpeg/nvjpeg_codec.hpp"
+#include "formats/png_codec.hpp"
 #include "convert/conversion_plan.hpp"
 #include "core/nvtx.hpp"
 
@@ -274,10 +274,7 @@ void print_version(std::ostream& out, bool query_cuda) {
         out << "  " << std::left << std::setw(13) << f.name << std::setw(12) << extensions << f.holds << " [" << f.codec << "]\n";
     }
     if (detail::nvjpeg_available()) out << "JPEG to JPEG on the GPU: nvJPEG (--nvjpeg)\n";
-    // With libjpeg-turbo, stb never sees a JPEG.
-    out << "input formats: PNG [libspng], " << (detail::turbojpeg_available() ? "JPEG [" + detail::libjpeg_description() + "], BMP" : std::string("JPEG BMP"))
-        << " TGA HDR GIF PSD [stb], PNM PAM [gpurotate]"
-        << (output_formats().size() > 5 ? ", TIFF [libtiff], WebP EXR and more [opencv]" : "") << "\n";
+    out << "input formats: " << detail::input_formats_line() << "\n";
 }
 
 }  // namespace gpurotate::cli

@@ -2,8 +2,8 @@
 // How an image is converted, whoever asks: the single-image command, augment, or a library caller. One
 // struct, so that a rule about quality, metadata or JPEG edges is read from one place (conversion_plan.hpp).
 
-#include "codecs/jpeg_lossless.hpp"
-#include "codecs/nvjpeg_codec.hpp"
+#include "jpeg/jpeg_lossless.hpp"
+#include "jpeg/nvjpeg_codec.hpp"
 
 #include <gpurotate/io.hpp>
 

@@ -1,7 +1,7 @@
 #include "convert/conversion_plan.hpp"
 
-#include "codecs/jpeg_character.hpp"
-#include "codecs/turbojpeg_codec.hpp"
+#include "jpeg/jpeg_character.hpp"
+#include "jpeg/turbojpeg_codec.hpp"
 
 namespace gpurotate::convert {
 namespace {

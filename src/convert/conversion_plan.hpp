@@ -5,8 +5,8 @@
 // is warned of. The single-image command and augment both ask it and neither decides a route itself; they
 // only run the route and fall back where a codec declines at run time, with the reasons given here.
 
-#include "codecs/image_sink.hpp"
-#include "codecs/image_source.hpp"
+#include "formats/image_sink.hpp"
+#include "formats/image_source.hpp"
 #include "convert/conversion_options.hpp"
 
 #include <gpurotate/io.hpp>

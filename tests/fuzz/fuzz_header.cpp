@@ -1,6 +1,6 @@
 // The TIFF and WebP header probes that apply the pixel limit before OpenCV decodes.
 
-#include "codecs/declared_extent.hpp"
+#include "formats/declared_extent.hpp"
 
 #include <cstdlib>
 

@@ -4,7 +4,7 @@
 
 #include <gpurotate/error.hpp>
 
-#include "codecs/turbojpeg_codec.hpp"
+#include "jpeg/turbojpeg_codec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::vector<std::uint8_t> bytes(data, data + size);

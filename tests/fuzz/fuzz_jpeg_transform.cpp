@@ -8,9 +8,9 @@
 
 #include <gpurotate/error.hpp>
 
-#include "codecs/jpeg_character.hpp"
-#include "codecs/jpeg_lossless.hpp"
-#include "codecs/metadata.hpp"
+#include "jpeg/jpeg_character.hpp"
+#include "jpeg/jpeg_lossless.hpp"
+#include "metadata/metadata.hpp"
 #include "cpu_scan_coder.hpp"
 
 #include <cstdlib>

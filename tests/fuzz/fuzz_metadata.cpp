@@ -6,10 +6,10 @@
 
 #include <gpurotate/error.hpp>
 
-#include "codecs/metadata.hpp"
-#include "codecs/png_codec.hpp"
-#include "codecs/tiff_exif.hpp"
-#include "codecs/xmp_geometry.hpp"
+#include "metadata/metadata.hpp"
+#include "formats/png_codec.hpp"
+#include "metadata/tiff_exif.hpp"
+#include "metadata/xmp_geometry.hpp"
 
 #include <cstdlib>
 

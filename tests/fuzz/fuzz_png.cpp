@@ -6,8 +6,8 @@
 
 #include <gpurotate/error.hpp>
 
-#include "codecs/metadata.hpp"
-#include "codecs/png_codec.hpp"
+#include "metadata/metadata.hpp"
+#include "formats/png_codec.hpp"
 
 #include <cstdlib>
 #include <cstring>

@@ -8,10 +8,10 @@
 
 #include <gpurotate/error.hpp>
 
-#include "codecs/decoder_losses.hpp"
-#include "codecs/png_codec.hpp"
-#include "codecs/pnm_codec.hpp"
-#include "codecs/stb_codec.hpp"
+#include "formats/decoder_losses.hpp"
+#include "formats/png_codec.hpp"
+#include "formats/pnm_codec.hpp"
+#include "formats/stb_codec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::vector<std::uint8_t> bytes(data, data + size);

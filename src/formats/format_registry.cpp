@@ -1,0 +1,199 @@
+#include "formats/format_registry.hpp"
+
+#include "formats/jpeg_codec.hpp"
+#include "formats/opencv_codec.hpp"
+#include "formats/png_codec.hpp"
+#include "formats/pnm_codec.hpp"
+#include "formats/stb_codec.hpp"
+#include "metadata/tiff_exif.hpp"
+#include "jpeg/turbojpeg_codec.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include <algorithm>
+#include <cctype>
+
+namespace gpurotate::detail {
+namespace {
+
+bool always() { return true; }
+std::string by_stb() { return "stb"; }
+std::string by_opencv() { return "opencv"; }
+
+// OpenCV reads TIFF, WebP, EXR and the other formats it knows in one call: one decoder for all their rows.
+std::optional<Image> read_with_opencv(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options, std::string&) {
+    return opencv_decode(bytes, path, options);
+}
+
+}  // namespace
+
+const std::vector<FormatRow>& format_rows() {
+    using S = SampleType;
+    using M = MetadataKind;
+    const auto exif_icc_xmp = M::exif | M::orientation | M::icc | M::xmp;
+    // The order is the decoders': a decoder that takes files of another format by mistake comes after that
+    // format's own (stb reads P5 and P6 Netpbm files wrong: PNM's comes first); OpenCV's, which takes many, last.
+    static const std::vector<FormatRow> rows = {
+        {FileFormat::png, "PNG", {".png"}, {}, {S::u8, S::u16}, {1, 2, 3, 4}, false, true, exif_icc_xmp | M::resolution | M::png_chunks, always,
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_png(b, p, o); },
+         [] { return std::string("libspng"); },
+         [](ConstImageView i, const WriteOptions& o) { return encode_png(i, o.png_level, o.metadata); }, [] { return std::string("libspng"); },
+         nullptr},
+        // stb's JPEG encoder writes three components; a grey image is stored as three equal channels.
+        {FileFormat::jpeg, "JPEG", {".jpg", ".jpeg"}, {".jpe", ".jfif"}, {S::u8}, {1, 3}, false, false,
+         exif_icc_xmp | M::iptc | M::resolution | M::jpeg_comments, always,
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return turbojpeg_decode(b, p, o); },
+         jpeg_reader, encode_jpeg, jpeg_writer, nullptr},
+        // Netpbm, read by gpurotate's own decoder (pnm_codec.hpp), never written.
+        {FileFormat::pnm, "PNM PAM", {}, {".pnm", ".pbm", ".pgm", ".ppm", ".pam"}, {}, {}, false, false, {}, always,
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_pnm(b, p, o); },
+         [] { return std::string("gpurotate"); }, nullptr, nullptr, nullptr},
+        {FileFormat::bmp, "BMP", {".bmp"}, {}, {S::u8}, {3, 4}, false, false, M::resolution, always, stb_decode, by_stb,
+         [](ConstImageView i, const WriteOptions& o) { return stb_encode_bmp(i, o.metadata ? o.metadata->resolution : std::nullopt); }, by_stb,
+         nullptr},
+        {FileFormat::tga, "TGA", {".tga"}, {}, {S::u8}, {1, 2, 3, 4}, false, false, {}, always, stb_decode, by_stb,
+         [](ConstImageView i, const WriteOptions&) { return stb_encode_tga(i); }, by_stb, nullptr},
+        {FileFormat::hdr, "Radiance HDR", {".hdr"}, {}, {S::f32}, {3}, false, false, {}, always, stb_decode, by_stb,
+         [](ConstImageView i, const WriteOptions&) { return stb_encode_hdr(i); }, by_stb, nullptr},
+        // libtiff inside the OpenCV plugin: a TIFF carries the ICC profile, EXIF, XMP and its text tags, and says
+        // whether the alpha is premultiplied.
+        {FileFormat::tiff, "TIFF", {".tif", ".tiff"}, {}, {S::u8, S::u16, S::f32}, {1, 2, 3, 4}, true, false,
+         exif_icc_xmp | M::iptc | M::resolution | M::tiff_text, opencv_codecs_available, read_with_opencv, [] { return std::string("libtiff"); },
+         [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::tiff, o.quality, o.metadata); },
+         [] { return std::string("libtiff"); },
+         // the directories it takes from the EXIF block (tiff_exif.cpp)
+         [](const ImageMetadata& m) {
+             std::vector<std::string> parts = exif_left_out_of_tiff(m.exif);
+             if (exif_has_thumbnail(m.exif)) parts.emplace_back("EXIF's thumbnail");
+             return parts;
+         }},
+        // OpenCV's WebP writer codes losslessly for a quality above 100; the plugin adds the ICC profile, EXIF and XMP.
+        {FileFormat::webp, "WebP", {".webp"}, {}, {S::u8}, {3, 4}, false, false, exif_icc_xmp, opencv_codecs_available, read_with_opencv,
+         by_opencv, [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::webp, o.lossless ? 101 : o.quality, o.metadata); },
+         by_opencv, nullptr},
+        {FileFormat::exr, "OpenEXR", {".exr"}, {}, {S::f32}, {1, 3, 4}, false, false, {}, opencv_codecs_available, read_with_opencv, by_opencv,
+         [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::exr, o.quality); }, by_opencv, nullptr},
+        {FileFormat::gif, "GIF", {}, {".gif"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr},
+        {FileFormat::psd, "PSD", {}, {".psd"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr},
+        // Whatever else OpenCV reads (JPEG 2000, Sun raster, ...), by its contents.
+        {FileFormat::opencv_others, "and more", {}, {}, {}, {}, false, false, {}, opencv_codecs_available, read_with_opencv, by_opencv, nullptr,
+         nullptr, nullptr},
+    };
+    return rows;
+}
+
+namespace {
+
+std::string lower_extension(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    const auto dot = path.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+    std::string ext = path.substr(dot);
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) { return std::find(names.begin(), names.end(), name) != names.end(); }
+
+std::string sample_name(SampleType t) {
+    return t == SampleType::u8 ? "8-bit" : t == SampleType::u16 ? "16-bit" : "32-bit float";
+}
+
+template <class T, class F>
+std::string join(const std::vector<T>& items, F&& to_text, const char* separator) {
+    std::string out;
+    for (const T& item : items) out += (out.empty() ? "" : separator) + to_text(item);
+    return out;
+}
+
+bool writable_here(const FormatRow& row) { return row.written() && row.compiled_in(); }
+
+// The extensions of this build's formats that hold `pixels`, for the refusal's advice.
+std::string formats_holding(PixelFormat pixels) {
+    std::string list;
+    for (const auto& row : format_rows()) {
+        if (writable_here(row) && row.holds(pixels)) list += (list.empty() ? "" : " or ") + row.extensions.front();
+    }
+    return list.empty() ? "none of this build's formats does" : "e.g. " + list;
+}
+
+}  // namespace
+
+bool FormatRow::holds(PixelFormat pixels) const {
+    return std::find(samples.begin(), samples.end(), pixels.sample) != samples.end() &&
+           std::find(channels.begin(), channels.end(), pixels.channels) != channels.end();
+}
+
+const FormatRow* format_for_path(const std::string& path) {
+    const std::string ext = lower_extension(path);
+    if (ext.empty()) return nullptr;
+    for (const auto& row : format_rows()) {
+        if (contains(row.extensions, ext) || contains(row.other_extensions, ext)) return &row;
+    }
+    return nullptr;
+}
+
+bool is_jpeg_path(const std::string& path) {
+    const FormatRow* row = format_for_path(path);
+    return row && row->format == FileFormat::jpeg;
+}
+
+Image decode_any_format(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
+    std::vector<DecodeFunction> tried;
+    std::string why_not;
+    for (const auto& row : format_rows()) {
+        if (!row.decode || !row.compiled_in() || std::find(tried.begin(), tried.end(), row.decode) != tried.end()) continue;
+        tried.push_back(row.decode);
+        if (auto image = row.decode(bytes, path, options, why_not)) return std::move(*image);
+    }
+    throw Error(ErrorCode::input, "cannot decode '" + path + "': not an image in a supported format (" + why_not + ")");
+}
+
+std::string describe_capacity(const FormatRow& row) {
+    return join(row.samples, sample_name, "/") + " with " + join(row.channels, [](int c) { return std::to_string(c); }, ", ") + " channel(s)";
+}
+
+std::string input_formats_line() {
+    // Grouped by library, in the order of each library's first row.
+    std::vector<std::pair<std::string, std::string>> groups;  // library, format names
+    for (const auto& row : format_rows()) {
+        if (!row.decode || !row.compiled_in()) continue;
+        const std::string library = row.reader();
+        auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == library; });
+        if (group == groups.end()) group = groups.insert(groups.end(), {library, ""});
+        group->second += (group->second.empty() ? "" : " ") + std::string(row.name);
+    }
+    return join(groups, [](const auto& g) { return g.second + " [" + g.first + "]"; }, ", ");
+}
+
+const FormatRow& output_format_named_by(const std::string& path) {
+    return output_format_of_extension(lower_extension(path), "cannot write '" + path + "'", ErrorCode::output);
+}
+
+const FormatRow& output_format_of_extension(const std::string& ext, const std::string& subject, ErrorCode code) {
+    const auto& rows = format_rows();
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const FormatRow& r) { return contains(r.extensions, ext); });
+    if (ext.empty() || row == rows.end()) {
+        std::string known;
+        for (const auto& r : rows) {
+            if (writable_here(r)) known += (known.empty() ? "" : " ") + join(r.extensions, [](const std::string& e) { return e; }, " ");
+        }
+        throw Error(code, subject + ": unknown output extension '" + ext + "' (known: " + known + ")");
+    }
+    if (!row->compiled_in()) {
+        throw Error(code, subject + ": " + row->name + " output needs " + row->writer() + ", which this build does not have");
+    }
+    return *row;
+}
+
+const FormatRow& output_format_for(const std::string& path, PixelFormat pixels) {
+    const FormatRow& row = output_format_named_by(path);
+    if (!row.holds(pixels)) {
+        throw Error(ErrorCode::output, "cannot write '" + path + "': " + row.name + " cannot hold " + sample_name(pixels.sample) + " " +
+                                           std::to_string(pixels.channels) + "-channel pixels exactly (it holds " + describe_capacity(row) +
+                                           "); choose another extension: " + formats_holding(pixels));
+    }
+    return row;
+}
+
+}  // namespace gpurotate::detail

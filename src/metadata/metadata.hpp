@@ -1,0 +1,59 @@
+#pragma once
+// EXIF and ICC metadata of JPEG and PNG files: read from a file's bytes, edited (the orientation tag, the
+// EXIF pixel dimensions after a rotation), and written into an encoded JPEG or PNG.
+
+#include <gpurotate/io.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpurotate::detail {
+
+/// What `--strip` keeps of `metadata`: what the pixels are (a PNG's stored format: palette, transparency, bit
+/// depth; premultiplied alpha); EXIF, ICC and the ancillary chunks go.
+ImageMetadata stripped_metadata(const ImageMetadata& metadata);
+
+/// A resolution's value in pixels per metre (PNG's pHYs, a BMP's header), rounded to 1..2^31-1; with no unit
+/// (the ratio) the value itself.
+std::uint32_t pixels_per_metre(double value, Resolution::Unit unit);
+
+/// Whether a PNG chunk is an iTXt "XML:com.adobe.xmp" (an XMP packet), and where the packet begins in its
+/// data where it is uncompressed and whole (nothing otherwise).
+bool is_png_xmp(const PngChunk& chunk);
+std::optional<std::size_t> png_xmp_packet(const PngChunk& chunk);
+
+/// EXIF (JPEG APP1 "Exif", PNG eXIf) and the ICC profile (JPEG APP2 "ICC_PROFILE" chunks, PNG iCCP) of
+/// a JPEG or PNG file, and a PNG's stored format and ancillary chunks; empty for other formats and for
+/// files without them. Damaged metadata is dropped,
+/// never an error: the pixels are what the user asked for.
+ImageMetadata metadata_of(const std::vector<std::uint8_t>& file);
+
+/// The EXIF Orientation tag (1-8) in TIFF-structured EXIF bytes; nothing if absent or not 1-8.
+std::optional<int> exif_orientation(const std::vector<std::uint8_t>& exif);
+
+/// Sets the Orientation tag to `value` where the EXIF has one (its size never changes).
+void set_exif_orientation(std::vector<std::uint8_t>& exif, int value);
+
+/// Swaps the EXIF PixelXDimension and PixelYDimension, and XResolution and YResolution, for an output whose
+/// axes are swapped.
+void swap_exif_dimensions(std::vector<std::uint8_t>& exif);
+
+/// Sets the EXIF PixelXDimension and PixelYDimension to an output's size (a trimmed JPEG's), in place: left
+/// as they are where absent or where the value does not fit the tag's type.
+void set_exif_dimensions(std::vector<std::uint8_t>& exif, std::int64_t width, std::int64_t height);
+
+/// Overwrites the payload of `jpeg`'s EXIF segment with `exif` where both are the same size (the edits
+/// above never change it); a JPEG without one, or with one of another size, is left as it is.
+void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::uint8_t>& exif);
+
+/// Replaces the XMP packet of `jpeg`'s XMP segment (APP1 "http://ns.adobe.com/xap/1.0/") with `xmp`, resizing the
+/// segment; a JPEG without one, or a packet too large for one segment, is left as it is.
+void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp);
+
+/// `encoded` (a JPEG from gpurotate's encoders) with `metadata`'s EXIF and ICC profile inserted; other
+/// formats unchanged (the PNG encoder writes its metadata itself).
+std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata);
+
+}  // namespace gpurotate::detail
