@@ -2,6 +2,9 @@
 
 #include "cli/run.hpp"
 
+#include "core/text.hpp"
+#include "formats/format_registry.hpp"
+
 #include <gpurotate/error.hpp>
 
 #include <map>
@@ -35,6 +38,26 @@ void check_input_is_a_file(const std::string& input) {
     }
 }
 
+/// "png:-" -> {"png", "-"}: ImageMagick's format prefix, taken where it names a format this build writes (a
+/// file really named "png:x" is then written as x; "./png:x" keeps its name).
+std::pair<std::string, std::string> format_prefix(const std::string& output) {
+    const std::size_t colon = output.find(':');
+    if (colon == std::string::npos || colon == 0 || colon > 8 || output.find('/') < colon) return {"", output};
+    const std::string ext = detail::lowercase(output.substr(0, colon));
+    try {
+        detail::output_format_of_extension("." + ext, ext, ErrorCode::usage);
+    } catch (const Error&) {
+        return {"", output};
+    }
+    return {ext, output.substr(colon + 1)};
+}
+
+std::string with_extension(const std::string& name, const std::string& ext) {
+    if (ext.empty()) return name;
+    const std::size_t dot = name.find_last_of('.');
+    return (dot == std::string::npos || dot == 0 ? name : name.substr(0, dot)) + "." + ext;
+}
+
 }  // namespace
 
 std::vector<FileJob> plan_file_jobs(const Options& options) {
@@ -42,27 +65,29 @@ std::vector<FileJob> plan_file_jobs(const Options& options) {
     if (options.in_place) {
         for (const std::string& input : options.inputs) {
             if (input == "-") throw Error(ErrorCode::usage, "-i replaces files in place: standard input (-) has no file to replace");
-            jobs.push_back({input, input});
+            jobs.push_back({input, input, ""});
         }
         return jobs;
     }
-    const std::string& output = options.output;
+    const auto [prefix, output] = format_prefix(options.output);
+    const std::string format = prefix.empty() ? detail::lowercase(options.format) : prefix;
+    if (output.empty()) throw Error(ErrorCode::usage, "-o " + options.output + ": no file named after the format");
     const bool into_folder = output != "-" && (output.back() == '/' || is_folder(output));
     if (!into_folder) {
         if (options.inputs.size() > 1) {
             throw Error(ErrorCode::usage, std::to_string(options.inputs.size()) + " inputs need a folder to write into: -o FOLDER/ (or -i to replace each input)");
         }
-        return {{options.inputs.front(), output}};
+        return {{options.inputs.front(), output, format}};
     }
     const std::string folder = output.find_last_not_of('/') == std::string::npos ? "/" : output.substr(0, output.find_last_not_of('/') + 1);
     if (!is_folder(folder)) throw Error(ErrorCode::output, "'" + output + "': no such folder (make it first: mkdir -p '" + folder + "')");
     std::map<std::string, std::string> taken;  // output name -> the input that takes it
     for (const std::string& input : options.inputs) {
         if (input == "-") throw Error(ErrorCode::usage, "standard input (-) has no name to write into '" + output + "': give -o FILE");
-        const std::string name = file_name_of(input);
+        const std::string name = with_extension(file_name_of(input), format);
         const auto [at, fresh] = taken.emplace(name, input);
         if (!fresh) throw Error(ErrorCode::usage, "'" + at->second + "' and '" + input + "' would both be written to '" + folder + "/" + name + "'");
-        jobs.push_back({input, (folder == "/" ? "" : folder) + "/" + name});
+        jobs.push_back({input, (folder == "/" ? "" : folder) + "/" + name, format});
     }
     return jobs;
 }
@@ -75,6 +100,7 @@ int run_file_jobs(const Options& options, std::ostream& log) {
         Options one = options;
         one.input = job.input;
         one.output = job.output;
+        one.output_format = job.format;
         one.overwrite = options.overwrite || options.in_place;
         if (jobs.size() == 1) {
             check_input_is_a_file(job.input);

@@ -11,12 +11,15 @@
 namespace gpurotate::cli {
 
 struct FileJob {
-    std::string input;
-    std::string output;
+    std::string input;   ///< a file, or "-" (standard input)
+    std::string output;  ///< a file, or "-" (standard output)
+    std::string format;  ///< the output's format where its name does not give it (--format, EXT:PATH), or ""
 };
 
 /// The jobs `options` asks for, checked before any work: -i replaces each input; several inputs, or an
-/// output that names a folder (DIR/, or one that exists), write DIR/NAME for each input NAME. Throws Error
+/// output that names a folder (DIR/, or one that exists), write DIR/NAME for each input NAME (its extension
+/// that of --format where given). An output written EXT:PATH, as ImageMagick writes png:- or jpg:out.bin,
+/// is PATH in the format EXT names. Throws Error
 /// (usage) for a command line that names no usable output, (output) for a missing folder.
 std::vector<FileJob> plan_file_jobs(const Options& options);
 

@@ -125,6 +125,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
                    "input images (PNG, JPEG, BMP, TGA, HDR, PNM/PAM, GIF, PSD; TIFF, WebP, EXR with the codec plugin); - reads standard input");
     app.add_option("-o,--output", options.output,
                    "output image, its extension picking the format; a folder (DIR/) for several inputs; - writes standard output");
+    app.add_option("--format", options.format, "the output format, whatever the output's name: png, jpg, ...; needed for -o - where the input is neither")
+        ->option_text("EXT");
     app.add_flag("-i,--in-place", options.in_place, "replace each input with its result, atomically (as exiftran -i and mogrify)");
     std::map<const CLI::Option*, Orientation> flag_orientation;
     for (const auto& f : operation_flags) {
@@ -215,6 +217,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         }
     }
     if (options.in_place && !options.output.empty()) throw Error(ErrorCode::usage, "-i (in place) writes each input over itself: it takes no -o");
+    if (options.in_place && !options.format.empty()) throw Error(ErrorCode::usage, "-i (in place) keeps each file's format: it takes no --format");
     if (!options.in_place && options.output.empty()) {
         throw Error(ErrorCode::usage, std::string("no output given: use ") +
                                           (options.inputs.size() > 1 ? "-o FOLDER/, or -i to replace each input" : "-o OUTPUT") + " (see gpurotate --help)");

@@ -21,7 +21,9 @@ struct Options {
     std::vector<std::string> inputs;      ///< as given; "-" is standard input
     std::string output;                   ///< a file, a folder (DIR/ or an existing one), or "-" (standard output)
     bool in_place = false;                ///< -i: each input replaced by its result
+    std::string format;                   ///< --format: the outputs' format, whatever their names
     std::string input;                    ///< the one file a run_single_image call converts (file_jobs.hpp sets it)
+    std::string output_format;            ///< its output's format where the name does not give it (file_jobs.hpp)
     std::vector<Orientation> operations;  ///< in the order given on the command line
     Backend device = Backend::automatic;
     CudaKernel kernel = CudaKernel::automatic;

@@ -11,6 +11,8 @@
 #include "formats/format_registry.hpp"
 #include "formats/image_sink.hpp"
 #include "formats/image_source.hpp"
+#include "formats/file_bytes.hpp"
+#include "core/text.hpp"
 #include "metadata/metadata.hpp"
 #include "jpeg/nvjpeg_codec.hpp"
 #include "formats/png_codec.hpp"
@@ -83,7 +85,7 @@ bool transcode_on_gpu(const Options& options, const detail::ImageSource& source,
     const double write_ms = clock.lap_ms();
     if (options.verbose) {
         const auto gpus = cuda_devices();
-        log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " -> " << name(plan.element) << " -> " << options.output
+        log << std::fixed << std::setprecision(1) << "gpurotate: " << source.path() << " -> " << name(plan.element) << " -> " << sink.path()
             << " (" << report.width << "x" << report.height << ", " << (report.channels == 1 ? "grey" : "RGB") << ", " << report.subsampling
             << ")\n"
             << "gpurotate: backend cuda (" << (gpus.empty() ? std::string("?") : gpus.front().name) << "), decoded by " << report.decoder
@@ -97,8 +99,8 @@ bool transcode_on_gpu(const Options& options, const detail::ImageSource& source,
 // The line that says a JPEG written from a JPEG got new pixels, once it is written: the user asked for a
 // rotation, which is lossless by default, so it is said without -v (--quiet silences notes, not warnings,
 // as augment's does).
-void say_reencoded(const Options& options, const std::string& why, std::ostream& log) {
-    if (!options.quiet && !why.empty()) log << "gpurotate: note: '" << options.input << "': JPEG re-encoded, not transformed losslessly: " << why << "\n";
+void say_reencoded(const Options& options, const detail::ImageSource& source, const std::string& why, std::ostream& log) {
+    if (!options.quiet && !why.empty()) log << "gpurotate: note: '" << source.path() << "': JPEG re-encoded, not transformed losslessly: " << why << "\n";
 }
 
 // The route of a JPEG's coefficients (convert::Route::lossless_jpeg). False where the transform is not
@@ -128,18 +130,46 @@ bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource
     }
     const double write_ms = clock.lap_ms();
     if (report.trimmed && !options.quiet) {
-        log << "gpurotate: note: '" << options.input << "': --jpeg-edge trim dropped the partial edge blocks: " << report.out_width << "x"
+        log << "gpurotate: note: '" << source.path() << "': --jpeg-edge trim dropped the partial edge blocks: " << report.out_width << "x"
             << report.out_height << " written where the whole image is " << (swaps_axes(plan.element) ? report.height : report.width) << "x"
             << (swaps_axes(plan.element) ? report.width : report.height) << "\n";
     }
     if (options.verbose) {
-        log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " (" << report.width << "x" << report.height << " JPEG, "
-            << report.mcu_width << "x" << report.mcu_height << " MCUs) -> " << name(plan.element) << " -> " << options.output << " ("
+        log << std::fixed << std::setprecision(1) << "gpurotate: " << source.path() << " (" << report.width << "x" << report.height << " JPEG, "
+            << report.mcu_width << "x" << report.mcu_height << " MCUs) -> " << name(plan.element) << " -> " << sink.path() << " ("
             << report.out_width << "x" << report.out_height << ")\n"
             << "gpurotate: lossless JPEG transform of the DCT coefficients (no decode, no re-encode" << (report.trimmed ? ", trimmed" : "")
             << "): transform " << transform_ms << " ms, write " << write_ms << " ms\n";
     }
     return true;
+}
+
+// The bytes of standard output, where -o - sends them.
+class StandardOutput final : public detail::ContainingFolder {
+public:
+    void write_file(const std::string&, const std::vector<std::uint8_t>& bytes, bool, bool) const override { detail::write_standard_output(bytes); }
+};
+
+detail::ImageSource open_source(const Options& options) {
+    if (options.input == "-") return detail::ImageSource("standard input", detail::read_standard_input(), options.convert.max_jpeg_scans);
+    return detail::ImageSource(options.input, options.convert.max_jpeg_scans);
+}
+
+// The output: a file in the format its extension names, or the one --format (or EXT:PATH) names; standard
+// output in that format, or else in the input's (`source`, read first for it).
+detail::ImageSink make_sink(const Options& options, const detail::ImageSource* source) {
+    const auto format_of = [](const std::string& ext, const std::string& subject) {
+        return &detail::output_format_of_extension("." + detail::lowercase(ext), subject, ErrorCode::usage);
+    };
+    const detail::FormatRow* named = options.output_format.empty() ? nullptr : format_of(options.output_format, "--format " + options.output_format);
+    if (options.output == "-") {
+        static const StandardOutput standard_output;
+        if (!named && source && source->is_jpeg()) named = format_of("jpg", "standard output");
+        if (!named && source && source->is_png()) named = format_of("png", "standard output");
+        if (!named) throw Error(ErrorCode::usage, "-o -: name the format of standard output with --format EXT, or as EXT:- (png:-)");
+        return detail::ImageSink("standard output", *named, true, false, &standard_output, "-");
+    }
+    return named ? detail::ImageSink(options.output, *named, options.overwrite, true) : detail::ImageSink(options.output, options.overwrite, true);
 }
 
 }  // namespace
@@ -150,11 +180,14 @@ void run_single_image(const Options& options, std::ostream& log) {
     const convert::ConversionOptions& convert = options.convert;
 
     // Everything that can be refused is refused before the decoding work starts.
-    if (same_file(options.input, options.output) && !options.overwrite) {
+    if (options.input != "-" && same_file(options.input, options.output) && !options.overwrite) {
         throw Error(ErrorCode::output, "input and output are the same file '" + options.output +
                                            "' (use --overwrite to replace the input)");
     }
-    const detail::ImageSink sink(options.output, options.overwrite, true);
+    // Standard output without a format named takes the input's: the input is read first, before the sink.
+    std::optional<detail::ImageSource> read_early;
+    if (options.output == "-" && options.output_format.empty()) read_early.emplace(open_source(options));
+    const detail::ImageSink sink = make_sink(options, read_early ? &*read_early : nullptr);
     sink.check_writable();
     if (convert.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "--nvjpeg: this build has no nvJPEG");
     if (convert.nvjpeg && options.device == Backend::cpu) throw Error(ErrorCode::usage, "--nvjpeg runs on the GPU: it cannot go with --device cpu");
@@ -171,16 +204,16 @@ void run_single_image(const Options& options, std::ostream& log) {
     StageClock clock;  // "decode" in -v counts the file's read too
     const detail::ImageSource source = [&] {
         detail::NvtxRange range("read");
-        return detail::ImageSource(options.input, convert.max_jpeg_scans);
+        return read_early ? std::move(*read_early) : open_source(options);
     }();
     const convert::ConversionPlan plan = convert::plan_conversion(source, sink, requested, convert, convert::Executor{backend, false});
-    for (const convert::PlanWarning& warning : plan.warnings) log << "gpurotate: warning: '" << options.input << "' " << warning.text << "\n";
+    for (const convert::PlanWarning& warning : plan.warnings) log << "gpurotate: warning: '" << source.path() << "' " << warning.text << "\n";
 
     std::string why_reencoded = plan.why_reencoded;  // said once the re-encoded JPEG is written
     if (plan.route == convert::Route::lossless_jpeg && transform_jpeg_losslessly(options, source, sink, plan, clock, why_reencoded, log)) return;
     const bool jpeg_on_gpu = plan.route == convert::Route::gpu_jpeg;
     if (jpeg_on_gpu && convert.nvjpeg_decode == detail::NvjpegDecode::gpu && transcode_on_gpu(options, source, sink, nullptr, plan, *gpu, clock, log)) {
-        say_reencoded(options, why_reencoded, log);
+        say_reencoded(options, source, why_reencoded, log);
         return;
     }
     const Image input = [&] {
@@ -189,12 +222,12 @@ void run_single_image(const Options& options, std::ostream& log) {
     }();
     // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
     if (jpeg_on_gpu && transcode_on_gpu(options, source, sink, &input, plan, *gpu, clock, log)) {
-        say_reencoded(options, why_reencoded, log);
+        say_reencoded(options, source, why_reencoded, log);
         return;
     }
     const double decode_ms = clock.lap_ms();
     if (const std::string losses = source.decoder_losses(input.format(), convert.strip); !losses.empty()) {
-        log << "gpurotate: warning: '" << options.input << "': " << losses << "\n";
+        log << "gpurotate: warning: '" << source.path() << "': " << losses << "\n";
     }
     sink.check_holds(input.format());
     if (gpu) gpu->wait();
@@ -212,7 +245,7 @@ void run_single_image(const Options& options, std::ostream& log) {
         sink.write(output.view(), write);
     }
     const double encode_ms = clock.lap_ms();
-    say_reencoded(options, why_reencoded, log);
+    say_reencoded(options, source, why_reencoded, log);
 
     if (options.verbose) {
         std::string device = "cpu";
@@ -221,8 +254,8 @@ void run_single_image(const Options& options, std::ostream& log) {
             device = "cuda (" + (gpus.empty() ? std::string("?") : gpus.front().name) + ", kernel " + to_string(options.kernel) + "); " +
                      startup_text(*gpu);
         }
-        log << std::fixed << std::setprecision(1) << "gpurotate: " << options.input << " (" << input.width() << "x"
-            << input.height() << " " << to_string(input.format()) << ") -> " << name(plan.element) << " -> " << options.output << " ("
+        log << std::fixed << std::setprecision(1) << "gpurotate: " << source.path() << " (" << input.width() << "x"
+            << input.height() << " " << to_string(input.format()) << ") -> " << name(plan.element) << " -> " << sink.path() << " ("
             << output.width() << "x" << output.height() << ")\n"
             << "gpurotate: backend " << device << "\n"
             << "gpurotate: decode " << decode_ms << " ms, " << (gpu ? "wait for the GPU " + fixed_ms(gpu_wait_ms) + ", " : "") << "transform " << transform_ms << " ms (with transfers), encode "

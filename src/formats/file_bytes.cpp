@@ -136,9 +136,10 @@ long temporary_writer_of(const std::string& name) {
     return pid;
 }
 
-std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw Error(ErrorCode::input, "cannot read " + quoted(path) + ": " + system_reason());
+namespace {
+
+// All of `fd` (a file or a pipe), named `shown` in errors ("'in.png'", "standard input").
+std::vector<std::uint8_t> read_all_of(int fd, const std::string& shown) {
     struct stat info {};
     std::vector<std::uint8_t> bytes;
     std::string problem;
@@ -149,7 +150,7 @@ std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
     } else if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode)) {
         // A device such as /dev/zero never ends: read to its end, it would fill the memory. Files and pipes
         // (`<(curl ...)`, /dev/stdin from a pipe) are read; a terminal is a device too.
-        problem = "is a device, not a file";
+        problem = ::isatty(fd) ? "is a terminal (pipe an image in: gpurotate - ... < in.png)" : "is a device, not a file";
     } else {
         std::uint8_t chunk[1 << 16];
         try {
@@ -164,14 +165,39 @@ std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
                 bytes.insert(bytes.end(), chunk, chunk + n);
             }
         } catch (const std::bad_alloc&) {
-            ::close(fd);
-            throw Error(ErrorCode::internal, "cannot read " + quoted(path) + ": out of host memory after " + std::to_string(bytes.size()) + " bytes");
+            throw Error(ErrorCode::internal, "cannot read " + shown + ": out of host memory after " + std::to_string(bytes.size()) + " bytes");
         }
     }
-    ::close(fd);
-    if (!problem.empty()) throw Error(ErrorCode::input, "cannot read " + quoted(path) + ": " + problem);
-    if (bytes.empty()) throw Error(ErrorCode::input, "cannot read " + quoted(path) + ": file is empty");
+    if (!problem.empty()) throw Error(ErrorCode::input, "cannot read " + shown + ": " + problem);
+    if (bytes.empty()) throw Error(ErrorCode::input, "cannot read " + shown + ": " + (S_ISREG(info.st_mode) ? "file is empty" : "nothing came"));
     return bytes;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(ErrorCode::input, "cannot read " + quoted(path) + ": " + system_reason());
+    try {
+        std::vector<std::uint8_t> bytes = read_all_of(fd, quoted(path));
+        ::close(fd);
+        return bytes;
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+}
+
+std::vector<std::uint8_t> read_standard_input() { return read_all_of(STDIN_FILENO, "standard input"); }
+
+void write_standard_output(const std::vector<std::uint8_t>& bytes) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw Error(ErrorCode::output, "cannot write to standard output: " + system_reason());
+        done += static_cast<std::size_t>(n);
+    }
 }
 
 void check_output_path(const std::string& path, bool overwrite) {

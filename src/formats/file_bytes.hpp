@@ -10,6 +10,12 @@ namespace gpurotate::detail {
 /// The bytes of the file at `path`. Throws Error (input): missing, a directory, unreadable, empty.
 std::vector<std::uint8_t> read_file_bytes(const std::string& path);
 
+/// Everything on standard input (a pipe or a redirected file; a terminal is refused). Throws Error (input).
+std::vector<std::uint8_t> read_standard_input();
+
+/// Writes `bytes` to standard output, whole. Throws Error (output).
+void write_standard_output(const std::vector<std::uint8_t>& bytes);
+
 /// Throws Error (output) unless a file could be created at `path`: its directory exists and is a
 /// directory, `path` is not a directory, and `path` does not exist unless `overwrite`.
 void check_output_path(const std::string& path, bool overwrite);

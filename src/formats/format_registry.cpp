@@ -186,8 +186,9 @@ const FormatRow& output_format_of_extension(const std::string& ext, const std::s
     return *row;
 }
 
-const FormatRow& output_format_for(const std::string& path, PixelFormat pixels) {
-    const FormatRow& row = output_format_named_by(path);
+const FormatRow& output_format_for(const std::string& path, PixelFormat pixels) { return checked_row(output_format_named_by(path), path, pixels); }
+
+const FormatRow& checked_row(const FormatRow& row, const std::string& path, PixelFormat pixels) {
     if (!row.holds(pixels)) {
         throw Error(ErrorCode::output, "cannot write '" + path + "': " + row.name + " cannot hold " + sample_name(pixels.sample) + " " +
                                            std::to_string(pixels.channels) + "-channel pixels exactly (it holds " + describe_capacity(row) +

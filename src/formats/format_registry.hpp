@@ -118,4 +118,10 @@ const FormatRow& output_format_of_extension(const std::string& ext, const std::s
 /// extension, a format this build lacks, or one that cannot hold `pixels` exactly.
 const FormatRow& output_format_for(const std::string& path, PixelFormat pixels);
 
+/// `row`, where it holds `pixels` exactly; Error (output) naming `path` and the formats that do otherwise.
+const FormatRow& checked_row(const FormatRow& row, const std::string& path, PixelFormat pixels);
+
+/// `image` encoded as `row`'s format (io.cpp, as encode_image after its choice of format).
+std::vector<std::uint8_t> encode_as(ConstImageView image, const FormatRow& row, const WriteOptions& options);
+
 }  // namespace gpurotate::detail

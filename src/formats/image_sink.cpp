@@ -1,5 +1,6 @@
 #include "formats/image_sink.hpp"
 
+#include "core/validate.hpp"
 #include "formats/file_bytes.hpp"
 #include "metadata/tiff_exif.hpp"
 
@@ -9,18 +10,22 @@ ImageSink::ImageSink(std::string path, bool overwrite, bool durable, const Conta
     : path_(std::move(path)), row_(&output_format_named_by(path_)), overwrite_(overwrite), durable_(durable), folder_(folder),
       relative_(std::move(relative)) {}
 
-void ImageSink::check_writable() const { check_output_path(path_, overwrite_); }
+ImageSink::ImageSink(std::string path, const FormatRow& format, bool overwrite, bool durable, const ContainingFolder* folder, std::string relative)
+    : path_(std::move(path)), row_(&format), overwrite_(overwrite), durable_(durable), folder_(folder), relative_(std::move(relative)) {}
 
-void ImageSink::check_holds(PixelFormat pixels) const { output_format_for(path_, pixels); }
+void ImageSink::check_writable() const {
+    if (!folder_) check_output_path(path_, overwrite_);  // a folder checks its own names as it writes them
+}
+
+void ImageSink::check_holds(PixelFormat pixels) const { checked_row(*row_, path_, pixels); }
 
 void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
     options.overwrite = overwrite_;
     options.durable = durable_;
-    if (folder_) {
-        write_encoded(encode_image(pixels, path_, options));
-    } else {
-        write_image(path_, pixels, options);
-    }
+    validate_view(pixels, "output");
+    check_holds(pixels.format);
+    if (!folder_) check_output_path(path_, overwrite_);  // fail before the encoding work, not after
+    write_encoded(encode_as(pixels, *row_, options));
 }
 
 void ImageSink::write_encoded(const std::vector<std::uint8_t>& bytes) const {

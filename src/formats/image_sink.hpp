@@ -28,6 +28,9 @@ public:
     /// Throws Error (output) for an extension that names no format this build writes. With `folder`, the file
     /// is written by it, at `relative` below it (`path` is the same file, for messages and the format).
     ImageSink(std::string path, bool overwrite, bool durable, const ContainingFolder* folder = nullptr, std::string relative = {});
+    /// The same, in `format` whatever `path` is named (--format, png:-).
+    ImageSink(std::string path, const FormatRow& format, bool overwrite, bool durable, const ContainingFolder* folder = nullptr,
+              std::string relative = {});
 
     const std::string& path() const { return path_; }
     OutputFormat format() const { return row_->format; }

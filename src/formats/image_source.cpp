@@ -29,6 +29,10 @@ ImageSource::ImageSource(std::string path, int max_jpeg_scans)
     : path_(std::move(path)), max_jpeg_scans_(max_jpeg_scans), bytes_(bounded(read_file_bytes(path_), path_, max_jpeg_scans)),
       metadata_(metadata_of(bytes_)), orientation_tag_(exif_orientation(metadata_)) {}
 
+ImageSource::ImageSource(std::string name, std::vector<std::uint8_t> bytes, int max_jpeg_scans)
+    : path_(std::move(name)), max_jpeg_scans_(max_jpeg_scans), bytes_(bounded(std::move(bytes), path_, max_jpeg_scans)),
+      metadata_(metadata_of(bytes_)), orientation_tag_(exif_orientation(metadata_)) {}
+
 bool ImageSource::is_jpeg() const { return detail::is_jpeg(bytes_); }
 
 bool ImageSource::is_lossless_webp() const {

@@ -25,6 +25,8 @@ public:
     /// Reads the file; a JPEG with more than `max_jpeg_scans` scans (0: no limit) or too many marker segments
     /// is refused here, before anything parses it (jpeg_work_limits.hpp). Throws Error (input).
     explicit ImageSource(std::string path, int max_jpeg_scans = default_max_jpeg_scans);
+    /// The image in `bytes` (standard input's), named `name` in messages; the same checks.
+    ImageSource(std::string name, std::vector<std::uint8_t> bytes, int max_jpeg_scans);
 
     const std::string& path() const { return path_; }
     const std::vector<std::uint8_t>& bytes() const { return bytes_; }

@@ -37,24 +37,32 @@ void write_image(const std::string& path, ConstImageView image, const WriteOptio
 
 std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& name, const WriteOptions& options) {
     detail::validate_view(image, "output");
+    return detail::encode_as(image, detail::output_format_for(name, image.format), options);
+}
+
+namespace detail {
+
+std::vector<std::uint8_t> encode_as(ConstImageView image, const FormatRow& row, const WriteOptions& options) {
+    validate_view(image, "output");
     if (image.width < 1 || image.height < 1) {
         throw Error(ErrorCode::usage, "output image is " + std::to_string(image.width) + "x" + std::to_string(image.height) + ": no pixels");
     }
-    const detail::FormatRow& row = detail::output_format_for(name, image.format);
     if (options.quality < 1 || options.quality > 100) {
         throw Error(ErrorCode::usage, "quality " + std::to_string(options.quality) + " is outside 1..100");
     }
     // Formats that cannot say the alpha is premultiplied store straight alpha: premultiplied colours are divided out first.
     if (options.metadata && options.metadata->associated_alpha && !row.premultiplied_alpha && (image.format.channels == 2 || image.format.channels == 4)) {
-        const Image straight = detail::unpremultiplied(image);
+        const Image straight = unpremultiplied(image);
         WriteOptions unassociated = options;
         ImageMetadata metadata = *options.metadata;
         metadata.associated_alpha = false;
         unassociated.metadata = &metadata;
-        return encode_image(straight.view(), name, unassociated);
+        return encode_as(straight.view(), row, unassociated);
     }
     return row.encode(image, options);
 }
+
+}  // namespace detail
 
 ImageMetadata read_metadata(const std::string& path) { return detail::metadata_of(detail::read_file_bytes(path)); }
 
