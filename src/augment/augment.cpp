@@ -21,11 +21,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <random>
 #include <set>
 
 #include <dirent.h>
@@ -221,6 +223,27 @@ void print_summary(const PipelineTotals& t, const ExistingCheck& existing, doubl
     err << line;
 }
 
+// The seed of a --random run: --seed; on --resume, the manifest's (a different --seed would draw other
+// outputs, so it is refused); else a fresh one from the system's entropy, printed so that the run can be
+// repeated, and recorded with every output in the manifest.
+std::uint64_t random_seed(const AugmentOptions& o, const std::string& manifest_path) {
+    const std::optional<std::uint64_t> recorded = o.resume ? recorded_seed(manifest_path) : std::nullopt;
+    if (recorded && o.random.seed && *o.random.seed != *recorded) {
+        throw Error(ErrorCode::usage, "augment --resume --seed " + std::to_string(*o.random.seed) + ": manifest '" + manifest_path +
+                                          "' records seed " + std::to_string(*recorded) +
+                                          ", whose draws this run would finish (leave --seed out, or give that one)");
+    }
+    if (o.random.seed) return *o.random.seed;
+    if (recorded) {
+        if (!o.quiet) std::cerr << "gpurotate: augment --random: seed " << *recorded << ", from manifest '" << manifest_path << "'\n";
+        return *recorded;
+    }
+    std::random_device entropy;
+    const std::uint64_t seed = entropy();  // 32 bits: short enough to type again
+    if (!o.quiet) std::cerr << "gpurotate: augment --random: seed " << seed << " (chosen at random; --seed " << seed << " repeats this run)\n";
+    return seed;
+}
+
 }  // namespace
 
 std::vector<Orientation> parse_operation_list(const std::string& text) {
@@ -256,6 +279,58 @@ Shard parse_shard(const std::string& text) {
     }
 }
 
+std::vector<double> parse_weights(const std::string& text, const std::vector<Orientation>& operations) {
+    const std::string bad = "--weights " + text + ": ";
+    const auto number = [&](const std::string& item, const std::string& value) {
+        try {
+            std::size_t used = 0;
+            const double w = std::stod(value, &used);
+            if (used == value.size() && std::isfinite(w) && w >= 0) return w;
+        } catch (const std::exception&) {
+        }
+        throw Error(ErrorCode::usage, bad + "'" + item + "' is not a weight (a number >= 0)");
+    };
+    const std::vector<std::string> items = split_commas(text);
+    std::string op_names;
+    for (Orientation o : operations) op_names += (op_names.empty() ? "" : ",") + std::string(name(o));
+    std::vector<double> weights(operations.size(), 1.0);
+    const bool named = std::any_of(items.begin(), items.end(), [](const std::string& item) { return item.find('=') != std::string::npos; });
+    if (!named) {  // a bare list: one weight per element of --ops, in order
+        if (items.size() != operations.size()) {
+            throw Error(ErrorCode::usage, bad + "a list without names needs one weight for each of --ops " + op_names + " (" +
+                                              std::to_string(operations.size()) + "), or write name=weight");
+        }
+        for (std::size_t i = 0; i < items.size(); ++i) weights[i] = number(items[i], items[i]);
+    } else {
+        std::vector<bool> seen(operations.size(), false);
+        for (const std::string& item : items) {
+            const auto eq = item.find('=');
+            if (eq == std::string::npos) throw Error(ErrorCode::usage, bad + "'" + item + "' has no name: write every item as name=weight");
+            const auto o = parse_orientation(item.substr(0, eq));
+            const auto at = o ? std::find(operations.begin(), operations.end(), *o) : operations.end();
+            if (at == operations.end()) {
+                throw Error(ErrorCode::usage, bad + "'" + item.substr(0, eq) + "' is not one of --ops " + op_names);
+            }
+            const auto i = static_cast<std::size_t>(at - operations.begin());
+            if (seen[i]) throw Error(ErrorCode::usage, bad + "'" + item.substr(0, eq) + "' is weighted twice");
+            seen[i] = true;
+            weights[i] = number(item, item.substr(eq + 1));
+        }
+    }
+    if (std::none_of(weights.begin(), weights.end(), [](double w) { return w > 0; })) throw Error(ErrorCode::usage, bad + "every weight is 0");
+    return weights;
+}
+
+std::uint64_t parse_seed(const std::string& text) {
+    // std::stoull would take "-1" (as 2^64-1) and " 7": digits only.
+    const bool digits = !text.empty() && text.size() <= 20 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    try {
+        if (digits) return std::stoull(text);
+    } catch (const std::exception&) {  // over 2^64-1
+    }
+    throw Error(ErrorCode::usage, "--seed " + text + ": expected a whole number from 0 to 18446744073709551615");
+}
+
 std::vector<int> parse_device_list(const std::string& text) {
     if (text == "all") return {-1};
     std::vector<int> devices;
@@ -281,6 +356,8 @@ int run_augment(const AugmentOptions& o) {
     AugmentOptions options = o;
     options.output_dir = out_dir;
     const std::string manifest_path = o.manifest_path.empty() ? out_dir + "/manifest.jsonl" : o.manifest_path;
+
+    if (options.random.draws > 0) options.random.seed = random_seed(o, manifest_path);
 
     const std::vector<InputFile> inputs = list_inputs(o.inputs, o.recursive, out_dir);
     if (inputs.empty()) throw Error(ErrorCode::input, "augment: no image files found in the inputs" + std::string(o.recursive ? "" : " (folders are read with --recursive to include subfolders)"));

@@ -8,6 +8,7 @@
 #include <gpurotate/transform.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,15 @@ namespace gpurotate::augment {
 struct Shard {
     unsigned index = 0;
     unsigned count = 1;
+};
+
+/// `--random [N]`: N random elements per input instead of every element of --ops (docs/augment.md).
+struct RandomOptions {
+    unsigned draws = 0;                  ///< N; 0: not random (every element of --ops for every input)
+    std::optional<std::uint64_t> seed;   ///< --seed; none: taken from the manifest on --resume, else chosen and printed
+    std::vector<double> weights;         ///< one per element of --ops (--weights); empty: all 1
+    double p_flip_h = 0;                 ///< --p-flip-h: then flip-h with this probability
+    double p_flip_v = 0;                 ///< --p-flip-v: then flip-v with this probability
 };
 
 struct AugmentOptions {
@@ -34,6 +44,7 @@ struct AugmentOptions {
     Backend device = Backend::automatic;
     std::vector<int> devices;                 ///< GPUs to use; empty: GPU 0
     Shard shard;
+    RandomOptions random;
     bool resume = false;
     bool overwrite = false;
     std::string manifest_path;                ///< empty: OUTDIR/manifest.jsonl
@@ -46,6 +57,14 @@ std::vector<Orientation> parse_operation_list(const std::string& text);
 
 /// Parses "--shard K/N" with 0 <= K < N. Throws Error (usage).
 Shard parse_shard(const std::string& text);
+
+/// Parses "--weights rot90=2,flip-h=1" (unnamed elements of `operations` weigh 1) or a bare list
+/// "2,1,..." (one weight per element of `operations`, in order): one weight >= 0 per element, not all 0.
+/// Throws Error (usage).
+std::vector<double> parse_weights(const std::string& text, const std::vector<Orientation>& operations);
+
+/// Parses "--seed S", a decimal from 0 to 2^64-1. Throws Error (usage).
+std::uint64_t parse_seed(const std::string& text);
 
 /// Parses "--devices 0,1" (or "all": every visible GPU, resolved later). Throws Error (usage).
 std::vector<int> parse_device_list(const std::string& text);

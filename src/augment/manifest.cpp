@@ -3,8 +3,10 @@
 #include "augment/input_list.hpp"
 
 #include <gpurotate/error.hpp>
+#include <gpurotate/orientation.hpp>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -65,12 +67,15 @@ public:
         while (true) {
             std::string key;
             if (!read_string(key) || !consume(':')) return false;
-            if (key == "width" || key == "height" || key == "bytes") {
+            if (key == "width" || key == "height" || key == "bytes" || key == "element" || key == "seed" || key == "draw") {
                 std::uint64_t value = 0;
                 if (!read_number(value)) return false;
                 if (key == "width") r.width = static_cast<std::int64_t>(value);
                 if (key == "height") r.height = static_cast<std::int64_t>(value);
                 if (key == "bytes") r.bytes = value;
+                if (key == "element") r.element = static_cast<int>(value);
+                if (key == "seed") r.seed = value;
+                if (key == "draw") r.draw = value;
             } else {
                 std::string value;
                 if (!read_string(value)) return false;
@@ -96,7 +101,11 @@ private:
     }
     bool read_number(std::uint64_t& value) {
         const std::size_t start = pos_;
-        while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') value = value * 10 + static_cast<std::uint64_t>(s_[pos_++] - '0');
+        while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') {
+            const auto digit = static_cast<std::uint64_t>(s_[pos_++] - '0');
+            if (value > (UINT64_MAX - digit) / 10) return false;  // a seed is up to 2^64-1; nothing wraps
+            value = value * 10 + digit;
+        }
         return pos_ > start;
     }
     bool read_string(std::string& out) {
@@ -143,6 +152,9 @@ std::string to_json_line(const ManifestRecord& r) {
     append_escaped(line, r.input);
     line += ",\"op\":";
     append_escaped(line, r.operation);
+    if (const auto element = parse_orientation(r.operation)) line += ",\"element\":" + std::to_string(static_cast<int>(*element));
+    if (r.seed) line += ",\"seed\":" + std::to_string(*r.seed);
+    if (r.draw) line += ",\"draw\":" + std::to_string(*r.draw);
     line += ",\"output\":";
     append_escaped(line, r.output);
     line += ",\"file\":";
@@ -190,6 +202,16 @@ CompletedOutputs completed_outputs(const std::string& manifest_path) {
         }
     }
     return done;
+}
+
+std::optional<std::uint64_t> recorded_seed(const std::string& manifest_path) {
+    std::ifstream in(manifest_path);
+    std::string line;
+    while (std::getline(in, line)) {
+        ManifestRecord r;
+        if (parse_json_line(line, r) && r.seed) return r.seed;
+    }
+    return std::nullopt;
 }
 
 ManifestWriter::ManifestWriter(const std::string& path, bool truncate) : path_(path) {

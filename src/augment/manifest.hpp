@@ -20,9 +20,14 @@ struct ManifestRecord {
     bool ok = false;
     std::uint64_t bytes = 0;  ///< file size of a written output
     std::string error;        ///< why it failed
+    std::optional<std::uint64_t> seed;  ///< with --random: the run's seed
+    std::optional<std::uint64_t> draw;  ///< with --random: the draw's index (0 to N-1)
+    int element = -1;         ///< read back: the element's number (0-7); written from `operation`
 };
 
-/// One record as a JSON object on one line (no newline). A byte that is not part of UTF-8 (a file name's
+/// One record as a JSON object on one line (no newline): input, op, element (op's number, 0-7, as
+/// orientation.hpp numbers it), seed and draw (with --random), output, file, width, height, status, bytes,
+/// and error (for a failure). A byte that is not part of UTF-8 (a file name's
 /// on Linux may be any) is written as the lone surrogate \uDCXX, as Python's "surrogateescape" reads it
 /// back: json.loads then os.path.exists finds the file.
 std::string to_json_line(const ManifestRecord& record);
@@ -39,6 +44,10 @@ struct CompletedOutputs {
     std::optional<std::uint64_t> find(const std::string& output, const std::string& file) const;
 };
 CompletedOutputs completed_outputs(const std::string& manifest_path);
+
+/// The seed the manifest's --random records carry (the first such record's), if any: what --resume draws
+/// with when no --seed is given. A missing file has none.
+std::optional<std::uint64_t> recorded_seed(const std::string& manifest_path);
 
 
 /// Appends records; safe to call from many threads. Each record reaches the file in one write().

@@ -6,15 +6,23 @@
 #include "augment/input_list.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace gpurotate::augment {
 
+/// Where a random output came from: the run's seed and the draw's index (0 to N-1 for `--random N`).
+struct RandomDraw {
+    std::uint64_t seed = 0;
+    unsigned index = 0;
+};
+
 struct PlannedOutput {
     Orientation operation;
     std::string path;
     std::string relative;  ///< below OUTDIR, whatever OUTDIR's spelling: what --resume matches the manifest on
+    std::optional<RandomDraw> draw = std::nullopt;  ///< with --random
 };
 
 /// One input and the outputs still to write for it.
@@ -26,12 +34,15 @@ struct Job {
 /// The stable hash that assigns an input to a shard: FNV-1a (64-bit) of its relative path.
 std::uint64_t shard_hash(const std::string& relative);
 
-/// Throws Error (usage) unless `name_template` uses only {stem}, {op}, {ext}, names a file (not empty,
-/// no absolute path, no ".." component) and, with more than one operation, contains {op}.
-void check_name_template(const std::string& name_template, std::size_t operation_count);
+/// Throws Error (usage) unless `name_template` uses only {stem}, {op}, {ext}, {dir}, {parent}, {index} and
+/// (with --random) {draw}, names a file (not empty, no absolute path, no "." or ".." component) and can
+/// give each input's outputs names of their own: with more than one operation and no --random it contains
+/// {op}; with `random_draws` over 1 it contains {draw}.
+void check_name_template(const std::string& name_template, std::size_t operation_count, unsigned random_draws = 0);
 
-/// The jobs for this shard, every output path under `output_dir`. Throws Error (usage) when two outputs
-/// would get one name, (output) when the output format cannot be written.
+/// The jobs for this shard, every output path under `output_dir`: every element of --ops for each input,
+/// or with --random (options.random.draws > 0, options.random.seed set) the elements drawn for it. Throws
+/// Error (usage) when two outputs would get one name, (output) when the output format cannot be written.
 std::vector<Job> plan_jobs(const std::vector<InputFile>& inputs, const AugmentOptions& options);
 
 }  // namespace gpurotate::augment

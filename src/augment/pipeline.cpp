@@ -549,10 +549,26 @@ private:
         transform_multi(input.view(), targets, Backend::cpu, 1);  // one thread: the workers already fill the cores
     }
 
+    /// An output's manifest record, not yet written (ok false, no size).
+    static ManifestRecord record_of(const Job& job, const PlannedOutput& out) {
+        ManifestRecord record;
+        record.input = job.input.path;
+        record.operation = std::string(name(out.operation));
+        record.output = out.path;
+        record.file = out.relative;
+        if (out.draw) {
+            record.seed = out.draw->seed;
+            record.draw = out.draw->index;
+        }
+        return record;
+    }
+
     /// Runs `write` for one output and records what happened in the manifest and the totals.
     template <class Write>
     bool write_output(const Job& job, const PlannedOutput& out, std::int64_t width, std::int64_t height, Write&& write) {
-        ManifestRecord record{job.input.path, std::string(name(out.operation)), out.path, out.relative, width, height, false, 0, {}};
+        ManifestRecord record = record_of(job, out);
+        record.width = width;
+        record.height = height;
         try {
             detail::NvtxRange range("encode");
             write();
@@ -580,7 +596,9 @@ private:
         const std::string reason = cause.find(job.input.path) == std::string::npos ? "'" + job.input.path + "': " + cause : cause;
         progress_.message("gpurotate: error: " + reason + " (skipped)");
         for (const PlannedOutput& out : job.outputs) {
-            manifest_.append({job.input.path, std::string(name(out.operation)), out.path, out.relative, 0, 0, false, 0, reason});
+            ManifestRecord record = record_of(job, out);
+            record.error = reason;
+            manifest_.append(record);
         }
         {
             std::lock_guard<std::mutex> lock(totals_mutex_);

@@ -164,9 +164,35 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     CLI::App* augment_cmd = app.add_subcommand(
         "augment", "write rotated and flipped variants of many images (files, folders, @lists) into OUTDIR, streaming through the GPU");
     describe_usage(app, *augment_cmd);
-    augment_cmd->add_option("inputs", augment_options.inputs, "image files, folders and @list.txt files (one path per line)")->required();
+    // Not ->required(): a bare --random takes the argument after it ("--random in/ -o out"), which goes back
+    // to the inputs below; run_augment says when there are none.
+    augment_cmd->add_option("inputs", augment_options.inputs, "image files, folders and @list.txt files (one path per line)");
     augment_cmd->add_option("-o,--output", augment_options.output_dir, "output folder; input folders are mirrored below it")->required();
-    augment_cmd->add_option("--ops", augment_ops, "comma-separated operations, or all (the 7 besides identity)")->default_str("all");
+    CLI::Option* ops_option = augment_cmd->add_option("--ops", augment_ops, "comma-separated operations, or all (the 7 besides identity)")
+                                  ->default_str("all (identity with --p-flip-h/--p-flip-v)");
+    std::string augment_random, augment_seed, augment_weights;
+    CLI::Option* random_option =
+        augment_cmd
+            ->add_option("--random", augment_random,
+                         "write N random elements per input (default 1; with replacement, each draw on its own) instead of every element of "
+                         "--ops: an element of --ops by --weights, then flip-h with probability --p-flip-h, then flip-v with "
+                         "--p-flip-v, composed into one. Each input's draws depend only on the seed and its relative path")
+            ->expected(0, 1)
+            ->option_text("[N]");
+    augment_cmd->add_option("--seed", augment_seed, "--random's seed, for the same draws again (default: chosen at random, printed, and recorded in the manifest)")
+        ->needs(random_option)
+        ->option_text("S");
+    augment_cmd->add_option("--weights", augment_weights, "--random: relative weights of --ops, as rot90=2,flip-h=1 (unnamed ones 1) or one number each in --ops' order (default all 1)")
+        ->needs(random_option)
+        ->option_text("OP=W,...");
+    CLI::Option* p_flip_h = augment_cmd->add_option("--p-flip-h", augment_options.random.p_flip_h, "--random: then mirror left-right with probability P (albumentations' HorizontalFlip(p))")
+                                ->check(CLI::Range(0.0, 1.0))
+                                ->needs(random_option)
+                                ->option_text("P (default 0)");
+    CLI::Option* p_flip_v = augment_cmd->add_option("--p-flip-v", augment_options.random.p_flip_v, "--random: then mirror top-bottom with probability P (VerticalFlip(p))")
+                                ->check(CLI::Range(0.0, 1.0))
+                                ->needs(random_option)
+                                ->option_text("P (default 0)");
     augment_cmd->add_flag("-r,--recursive", augment_options.recursive, "read subfolders of input folders too");
     augment_cmd->add_option("--format", augment_options.format, "output format: same (as the input) or an extension: png, jpg, ...")
         ->default_str("same");
@@ -177,8 +203,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         ->default_str("half the machine's memory");
     augment_cmd->add_option("--gpu-memory", augment_gpu_memory,
                             "device memory per GPU for its 4 streams; an image that does not fit goes to the CPU (--device auto) or fails");
-    augment_cmd->add_option("--name", augment_options.name_template, "output file name: {stem}, {op}, {ext}; may contain folders")
-        ->default_str("{stem}_{op}.{ext}");
+    CLI::Option* name_option =
+        augment_cmd
+            ->add_option("--name", augment_options.name_template,
+                         "output file name: {stem}, {op}, {ext}, {dir} (the input's folder below its input root), {parent} (the name of the "
+                         "folder it is in), {index} (its place in the sorted input list, from 0), {draw} (--random's draw, from 0); may contain "
+                         "folders. Without {dir} and {parent} it goes into the input's mirrored folder; with either, where it says below OUTDIR")
+            ->default_str("{stem}_{op}.{ext}; {stem}_{draw}_{op}.{ext} with --random N over 1");
     augment_cmd->add_option("-j,--jobs", augment_options.jobs, "CPU worker threads (default: the cores this process may run on)")->check(CLI::Range(1, 4096));
     augment_cmd->add_option("--device", augment_options.device, "auto (GPU if present, else CPU), cuda, or cpu")
         ->transform(one_of(devices, true))
@@ -198,7 +229,21 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     if (!parse_command_line(app, argc, argv, exit_status, augmenting ? "gpurotate augment --help" : "gpurotate --help", hint)) return std::nullopt;
     if (options.show_version) return options;
     if (*augment_cmd) {
+        if (ops_option->count() == 0 && (p_flip_h->count() > 0 || p_flip_v->count() > 0)) augment_ops = "identity";  // flips alone
         augment_options.operations = augment::parse_operation_list(augment_ops);
+        if (random_option->count() > 0) {
+            augment_options.random.draws = 1;
+            const std::string& n = augment_random;
+            if (!n.empty() && n.find_first_not_of("0123456789") == std::string::npos) {
+                if (n.size() > 4 || std::stoul(n) < 1 || std::stoul(n) > 1000) throw Error(ErrorCode::usage, "--random " + n + ": N is 1 to 1000");
+                augment_options.random.draws = static_cast<unsigned>(std::stoul(n));
+            } else if (!n.empty()) {
+                augment_options.inputs.insert(augment_options.inputs.begin(), n);  // a bare --random took the input after it
+            }
+            if (!augment_seed.empty()) augment_options.random.seed = augment::parse_seed(augment_seed);
+            if (!augment_weights.empty()) augment_options.random.weights = augment::parse_weights(augment_weights, augment_options.operations);
+            if (name_option->count() == 0 && augment_options.random.draws > 1) augment_options.name_template = "{stem}_{draw}_{op}.{ext}";
+        }
         augment_conversion.finish();
         if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);
         if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);

@@ -1,0 +1,104 @@
+#pragma once
+// `augment --random`: which element each draw of an input gets. A draw is a pure function of (seed, the
+// input's relative path, draw index): not of threads, --jobs, --shard or where the input falls in the
+// listing, so a run repeats byte for byte and its shards agree with the whole run.
+//
+// Header-only: the draw is a few lines of arithmetic that the planner and the tests call directly.
+
+#include <gpurotate/orientation.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpurotate::augment {
+
+/// How one random element is drawn (docs/augment.md, "Random elements"): an element of `elements` chosen
+/// with probability proportional to its weight; then flip-h with probability `p_flip_h`; then flip-v with
+/// probability `p_flip_v`; the three composed into the one element written.
+struct RandomModel {
+    std::vector<Orientation> elements;  ///< --ops, in the order given
+    std::vector<double> weights;        ///< one per element, >= 0, not all 0
+    double p_flip_h = 0;                ///< --p-flip-h
+    double p_flip_v = 0;                ///< --p-flip-v
+};
+
+namespace draw_detail {
+
+// splitmix64's output function (Steele, Lea and Flood 2014): every input bit reaches every output bit.
+constexpr std::uint64_t mix64(std::uint64_t z) {
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+// FNV-1a (64-bit) of a path, as --shard hashes it.
+inline std::uint64_t path_hash(const std::string& relative) {
+    std::uint64_t hash = 14695981039346656037ull;
+    for (unsigned char c : relative) {
+        hash ^= c;
+        hash *= 1099511628211ull;
+    }
+    return hash;
+}
+
+// The streams of one draw: the choice among --ops, and each flip's coin.
+enum class DrawStream : std::uint64_t { element = 0, flip_h = 1, flip_v = 2 };
+
+// 64 random bits for (seed, path, draw, stream), each key mixed in turn.
+inline std::uint64_t random_bits(std::uint64_t seed, const std::string& relative, std::uint64_t draw, DrawStream stream) {
+    std::uint64_t h = mix64(seed);
+    h = mix64(h ^ path_hash(relative));
+    h = mix64(h ^ draw);
+    return mix64(h ^ static_cast<std::uint64_t>(stream));
+}
+
+// A double in [0, 1) from the top 53 bits: every value a multiple of 2^-53, each equally likely.
+constexpr double unit_interval(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+
+}  // namespace draw_detail
+
+/// The element of draw `draw` (0, 1, ... N-1) of the input at `relative` (its path below OUTDIR's
+/// mirror, as --shard hashes it), under `seed`.
+inline Orientation draw_element(const RandomModel& model, std::uint64_t seed, const std::string& relative, std::uint64_t draw) {
+    using draw_detail::DrawStream;
+    double total = 0;
+    for (double w : model.weights) total += w;
+    const double u = draw_detail::unit_interval(draw_detail::random_bits(seed, relative, draw, DrawStream::element)) * total;
+    Orientation element = Orientation::identity;
+    double cumulative = 0;
+    for (std::size_t i = 0; i < model.elements.size(); ++i) {
+        if (model.weights[i] <= 0) continue;
+        element = model.elements[i];  // the last with weight, should rounding carry u to the total
+        cumulative += model.weights[i];
+        if (u < cumulative) break;
+    }
+    if (draw_detail::unit_interval(draw_detail::random_bits(seed, relative, draw, DrawStream::flip_h)) < model.p_flip_h) element = then(element, Orientation::flip_h);
+    if (draw_detail::unit_interval(draw_detail::random_bits(seed, relative, draw, DrawStream::flip_v)) < model.p_flip_v) element = then(element, Orientation::flip_v);
+    return element;
+}
+
+/// The probability of each element (indexed as the library numbers them, 0-7) in one draw: what the
+/// draws must match, and what the documentation's examples are computed from.
+inline std::array<double, 8> element_probabilities(const RandomModel& model) {
+    double total = 0;
+    for (double w : model.weights) total += w;
+    std::array<double, 8> p{};
+    for (std::size_t i = 0; i < model.elements.size(); ++i) {
+        const double base = model.weights[i] / total;
+        for (int h = 0; h < 2; ++h) {
+            for (int v = 0; v < 2; ++v) {
+                Orientation e = model.elements[i];
+                if (h) e = then(e, Orientation::flip_h);
+                if (v) e = then(e, Orientation::flip_v);
+                p[static_cast<std::size_t>(e)] +=
+                    base * (h ? model.p_flip_h : 1 - model.p_flip_h) * (v ? model.p_flip_v : 1 - model.p_flip_v);
+            }
+        }
+    }
+    return p;
+}
+
+}  // namespace gpurotate::augment
