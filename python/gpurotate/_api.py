@@ -190,7 +190,8 @@ def _run_on_cuda(call: Any, x: Any, kind: str, stream: Any) -> None:
 
 def _refuse_unreadable_tensor(x: Any, kind: str, role: str) -> None:
     """Tensors gpurotate cannot take as their values: autograd's, lazy negations and conjugations (whose
-    bytes are not their values: the transform would drop the sign), and devices other than CPU and CUDA."""
+    bytes are not their values: the transform would drop the sign), devices other than CPU and CUDA, and
+    dtypes DLPack cannot carry (quantized, torch.bits*)."""
     if kind != "torch":
         return
     if x.requires_grad:
@@ -199,6 +200,8 @@ def _refuse_unreadable_tensor(x: Any, kind: str, role: str) -> None:
         raise TypeError(f"{role} is a lazy negation or conjugation view: pass x.resolve_neg().resolve_conj()")
     if x.device.type not in ("cpu", "cuda"):
         raise TypeError(f"{role} is on {x.device}: gpurotate takes CPU and CUDA tensors")
+    if x.is_quantized or str(x.dtype).startswith("torch.bits"):  # no DLPack code: the binding's signature would say it
+        raise TypeError(f"{role} has dtype {x.dtype}: gpurotate takes {DTYPES_TEXT}")
 
 
 def _element_codes(elements: Any) -> list[int]:

@@ -229,20 +229,19 @@ std::vector<std::int64_t> shape_of(const Array& a) {
 // The widest pixel the kernels move (pixel_word_widths).
 constexpr std::size_t max_pixel_bytes = 16;
 
+// "int64", "bool", "float32 x4" (vector lanes), "of DLPack type code 17, 4 bits" (a code without a name here).
 std::string dtype_name(nb::dlpack::dtype t) {
-    std::string name;
+    const std::string lanes = t.lanes == 1 ? "" : " x" + std::to_string(t.lanes);
+    const std::string bits = std::to_string(t.bits);
     switch (static_cast<nb::dlpack::dtype_code>(t.code)) {
-        case nb::dlpack::dtype_code::Int: name = "int"; break;
-        case nb::dlpack::dtype_code::UInt: name = "uint"; break;
-        case nb::dlpack::dtype_code::Float: name = "float"; break;
-        case nb::dlpack::dtype_code::Bfloat: name = "bfloat"; break;
-        case nb::dlpack::dtype_code::Bool: return t.lanes == 1 ? "bool" : "bool x" + std::to_string(t.lanes);  // NumPy 2 and torch say bool
-        case nb::dlpack::dtype_code::Complex: name = "complex"; break;
-        default: name = "type code " + std::to_string(t.code) + " of "; break;
+        case nb::dlpack::dtype_code::Int: return "int" + bits + lanes;
+        case nb::dlpack::dtype_code::UInt: return "uint" + bits + lanes;
+        case nb::dlpack::dtype_code::Float: return "float" + bits + lanes;
+        case nb::dlpack::dtype_code::Bfloat: return "bfloat" + bits + lanes;
+        case nb::dlpack::dtype_code::Complex: return "complex" + bits + lanes;
+        case nb::dlpack::dtype_code::Bool: return "bool" + lanes;  // NumPy 2 and torch say bool
+        default: return "of DLPack type code " + std::to_string(t.code) + ", " + bits + " bits" + lanes;
     }
-    name += std::to_string(t.bits);
-    if (t.lanes != 1) name += " x" + std::to_string(t.lanes);
-    return name;
 }
 
 // DLPack's kDLOpaqueHandle, which nanobind's dtype_code does not name: pointers, not pixels.
