@@ -298,39 +298,16 @@ if TYPE_CHECKING:
 _Array = TypeVar("_Array", np.ndarray, "torch.Tensor")
 
 
+# The type a checker sees: x's own kind back (NumPy, PyTorch), or out='s; anything else (a buffer, CuPy) as Any.
 @overload
-def apply(
-    x: _Array,
-    ops: Optional[Ops] = None,
-    *,
-    elements: Any = None,
-    layout: Optional[str] = None,
-    out: None = None,
-    stream: Any = None,
-    copy: bool = False,
-) -> _Array: ...
+def apply(x: _Array, ops: Optional[Ops] = ..., *, elements: Any = ..., layout: Optional[str] = ..., out: None = ...,
+          stream: Any = ..., copy: bool = ...) -> _Array: ...  # fmt: skip
 @overload
-def apply(
-    x: Any,
-    ops: Optional[Ops] = None,
-    *,
-    elements: Any = None,
-    layout: Optional[str] = None,
-    out: _Array,
-    stream: Any = None,
-    copy: bool = False,
-) -> _Array: ...
+def apply(x: Any, ops: Optional[Ops] = ..., *, elements: Any = ..., layout: Optional[str] = ..., out: _Array,
+          stream: Any = ..., copy: bool = ...) -> _Array: ...  # fmt: skip
 @overload
-def apply(
-    x: Any,
-    ops: Optional[Ops] = None,
-    *,
-    elements: Any = None,
-    layout: Optional[str] = None,
-    out: Any = None,
-    stream: Any = None,
-    copy: bool = False,
-) -> Any: ...
+def apply(x: Any, ops: Optional[Ops] = ..., *, elements: Any = ..., layout: Optional[str] = ..., out: Any = ...,
+          stream: Any = ..., copy: bool = ...) -> Any: ...  # fmt: skip
 def apply(
     x: Any,
     ops: Optional[Ops] = None,
