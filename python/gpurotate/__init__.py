@@ -6,7 +6,8 @@ GPUs (PyTorch and CuPy CUDA arrays, on the caller's stream) and on the CPU (NumP
     y = gpurotate.apply(x, ["rot90", "flip-h"])  # in order, composed: one pass (a transpose)
     y = gpurotate.apply(batch, elements=codes, layout="nchw")  # one element per sample, one launch
 
-PyTorch transforms (RandomD4, RandomRotate90, RandomFlip) are in gpurotate.torch, which imports torch.
+PyTorch transforms (RandomD4, RandomRotate90, RandomFlip, RandomHorizontalFlip, RandomVerticalFlip) are in
+gpurotate.torch, which imports torch.
 """
 
 from ._api import LAYOUTS, NAMES, apply, apply_inplace, compose, element, infer_layout

@@ -7,7 +7,7 @@ chooses the layout, allocates the result with the input's own framework and find
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, TypeVar, Union, overload
 
 import numpy as np
 
@@ -83,16 +83,25 @@ def _framework(x: Any) -> str:
     return "other"
 
 
+#: What `apply` takes, as its TypeErrors say.
+DTYPES_TEXT = (
+    "items of 1, 2, 4, 8 or 16 bytes (bool, int8 to int64, uint8 to uint64, float16, bfloat16, float32, float64, "
+    "complex64, complex128), moved as they are"
+)
+
+
 def _refuse_dtype_dlpack_cannot_carry(array: Any, role: str) -> None:
     """NumPy dtypes DLPack cannot carry, which the module would refuse with nanobind's signature, or read wrong:
-    those that are not numbers (object, strings, dates, records) and the other byte order (">u2" on x86). The
-    module names the numeric dtypes it refuses itself."""
-    if isinstance(array, np.ndarray) and array.dtype.kind not in "biufc":
-        raise TypeError(f"{role} has dtype {array.dtype}: gpurotate takes uint8, uint16 or float32")
-    if isinstance(array, np.ndarray) and not array.dtype.isnative:
+    those that are not numbers (object, strings, dates, records), long double (no DLPack code) and the other
+    byte order (">u2" on x86). The module names the numeric dtypes it refuses itself."""
+    if not isinstance(array, np.ndarray):
+        return
+    if array.dtype.kind not in "biufc" or array.dtype.char in "gG":  # g, G: long double, its complex
+        raise TypeError(f"{role} has dtype {array.dtype}: gpurotate takes {DTYPES_TEXT}")
+    if not array.dtype.isnative:
         raise TypeError(
-            f"{role} has dtype {array.dtype.str}, in the other byte order: gpurotate takes uint8, uint16 or float32 in "
-            "this machine's order (a.astype(a.dtype.newbyteorder('=')))"
+            f"{role} has dtype {array.dtype.str}, in the other byte order: gpurotate takes numbers in this machine's "
+            "order (a.astype(a.dtype.newbyteorder('=')))"
         )
 
 
@@ -181,7 +190,8 @@ def _run_on_cuda(call: Any, x: Any, kind: str, stream: Any) -> None:
 
 def _refuse_unreadable_tensor(x: Any, kind: str, role: str) -> None:
     """Tensors gpurotate cannot take as their values: autograd's, lazy negations and conjugations (whose
-    bytes are not their values: the transform would drop the sign), and devices other than CPU and CUDA."""
+    bytes are not their values: the transform would drop the sign), devices other than CPU and CUDA, and
+    dtypes DLPack cannot carry (quantized, torch.bits*)."""
     if kind != "torch":
         return
     if x.requires_grad:
@@ -190,6 +200,8 @@ def _refuse_unreadable_tensor(x: Any, kind: str, role: str) -> None:
         raise TypeError(f"{role} is a lazy negation or conjugation view: pass x.resolve_neg().resolve_conj()")
     if x.device.type not in ("cpu", "cuda"):
         raise TypeError(f"{role} is on {x.device}: gpurotate takes CPU and CUDA tensors")
+    if x.is_quantized or str(x.dtype).startswith("torch.bits"):  # no DLPack code: the binding's signature would say it
+        raise TypeError(f"{role} has dtype {x.dtype}: gpurotate takes {DTYPES_TEXT}")
 
 
 def _element_codes(elements: Any) -> list[int]:
@@ -218,6 +230,84 @@ def _checking_codes(codes: list[int], call: Any, *args: Any) -> Any:
         raise
 
 
+# Planar layouts whose channels-last memory (a channels_last tensor, numpy.moveaxis of an HWC image) is the
+# interleaved layout of a permuted view: (that layout, the permutation to it, the permutation back).
+_CHANNELS_LAST = {"nchw": ("nhwc", (0, 2, 3, 1), (0, 3, 1, 2)), "chw": ("hwc", (1, 2, 0), (2, 0, 1))}
+
+
+def _is_c_contiguous(x: Any, kind: str) -> bool:
+    return bool(x.is_contiguous()) if kind == "torch" else bool(x.flags.c_contiguous)
+
+
+def _permuted(x: Any, kind: str, axes: Sequence[int]) -> Any:
+    return x.permute(*axes) if kind == "torch" else x.transpose(axes)
+
+
+def _contiguous(x: Any, kind: str) -> Any:
+    if kind == "torch":
+        return x.contiguous()
+    if kind == "cupy":
+        return _module_of("cupy").ascontiguousarray(x)
+    return np.ascontiguousarray(x)
+
+
+def _taken_as_is(x: Any, layout: str) -> bool:
+    try:
+        _gpurotate.check_array(x, layout)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _arrange(x: Any, kind: str, layout: str, copy: bool) -> tuple[Any, str, Optional[str]]:
+    """An input that is not C-contiguous, as the module will take it: (array, layout, the caller's planar
+    layout where the array is its channels-last view, else None). The one rule: as it is where its strides
+    are images with a row pitch (a crop, a step over samples); a planar layout whose memory is channels-last
+    as the interleaved layout of a permuted view; else a contiguous copy where `copy`, or as it is, for the
+    module to refuse with its message."""
+    if _taken_as_is(x, layout):
+        return x, layout, None
+    if layout in _CHANNELS_LAST:
+        interleaved, forward, _ = _CHANNELS_LAST[layout]
+        view = _permuted(x, kind, forward)
+        if _taken_as_is(view, interleaved):
+            return view, interleaved, layout
+    if copy:
+        return _contiguous(x, kind), layout, None
+    return x, layout, None
+
+
+def _check_out(out: Any) -> tuple[Any, str]:
+    """out= as an array of a framework (a buffer or DLPack object as NumPy or CuPy, a view), its checks made."""
+    out_kind = _framework(out)
+    if out_kind == "other" and isinstance(out, (int, float, complex, str, bytes, list, tuple, dict, set)):
+        raise TypeError(f"out= is an array of the input's kind (NumPy, PyTorch, CuPy), not {type(out).__name__}")
+    if out_kind == "other":  # a buffer or DLPack object: as NumPy (or CuPy), a view, so its checks apply
+        out, out_kind = _adopt(out)
+    _refuse_unreadable_tensor(out, out_kind, "out")
+    _refuse_dtype_dlpack_cannot_carry(out, "out")
+    if isinstance(out, np.ndarray) and not out.flags.writeable:
+        raise ValueError("out is read-only")
+    return out, out_kind
+
+
+if TYPE_CHECKING:
+    import torch
+
+#: The frameworks whose arrays come back as their own kind (the result is allocated by x's framework).
+_Array = TypeVar("_Array", np.ndarray, "torch.Tensor")
+
+
+# The type a checker sees: x's own kind back (NumPy, PyTorch), or out='s; anything else (a buffer, CuPy) as Any.
+@overload
+def apply(x: _Array, ops: Optional[Ops] = ..., *, elements: Any = ..., layout: Optional[str] = ..., out: None = ...,
+          stream: Any = ..., copy: bool = ...) -> _Array: ...  # fmt: skip
+@overload
+def apply(x: Any, ops: Optional[Ops] = ..., *, elements: Any = ..., layout: Optional[str] = ..., out: _Array,
+          stream: Any = ..., copy: bool = ...) -> _Array: ...  # fmt: skip
+@overload
+def apply(x: Any, ops: Optional[Ops] = ..., *, elements: Any = ..., layout: Optional[str] = ..., out: Any = ...,
+          stream: Any = ..., copy: bool = ...) -> Any: ...  # fmt: skip
 def apply(
     x: Any,
     ops: Optional[Ops] = None,
@@ -226,12 +316,16 @@ def apply(
     layout: Optional[str] = None,
     out: Any = None,
     stream: Any = None,
+    copy: bool = False,
 ) -> Any:
     """Applies D4 elements to an image, a planar image or a batch, in one pass; returns the result.
 
-    x: a NumPy array, a PyTorch tensor (CPU or CUDA) or a CuPy array, C-contiguous, of uint8, uint16 or
-        float32; anything else raises TypeError/ValueError. Objects with __dlpack__, the buffer protocol or
-        __cuda_array_interface__ (through CuPy) are taken without a copy too.
+    x: a NumPy array, a PyTorch tensor (CPU or CUDA) or a CuPy array, of any dtype of 1, 2, 4, 8 or 16-byte
+        items (bool, int8 to int64, uint8 to uint64, float16, bfloat16, float32, float64, complex64,
+        complex128): the bytes move as they are, so the result is bit-identical to numpy.rot90 and friends
+        (NaN payloads, -0.0 included). Interleaved pixels (hwc, nhwc) are at most 16 bytes: 8-byte items
+        with up to 2 channels. Objects with __dlpack__, the buffer protocol or __cuda_array_interface__
+        (through CuPy) are taken without a copy too.
     ops: one operation or a sequence applied in order and composed into one element (one pass): names as
         the CLI spells them (identity rot90 rot180 rot270 flip-h flip-v transpose transverse), Orientation
         members or codes 0-7. "rot90" is CLOCKWISE: gpurotate "rot90" == numpy.rot90(x, k=-1) on the
@@ -242,12 +336,20 @@ def apply(
         keep them (else ValueError): the results must fit one array.
     layout: "hw", "hwc" (C = 1-4 interleaved channels), "chw" (planes), "nchw" (a batch of planes) or
         "nhwc". Always wins; without it, `infer_layout(x.shape)` decides.
-    out: an array to write the result into: same dtype and device, the result's shape, C-contiguous, not
-        overlapping x. Returned.
+    out: an array to write the result into: same dtype and device, the result's shape, not overlapping x,
+        its strides as x's may be (below; never copied). Returned.
     stream: CUDA arrays only: the stream to enqueue on (an int cudaStream_t, torch.cuda.Stream or
         cupy.cuda.Stream). Default: the framework's current stream on x's device
         (torch.cuda.current_stream(), cupy.cuda.get_current_stream()). The call returns without
         synchronising, as a framework's own kernels do.
+    copy: what to do with strides the library cannot take (below): False (default) raises ValueError,
+        True makes one contiguous copy first.
+
+    Strides, one rule: x is taken as it is, without a copy, wherever its memory is images with a row pitch:
+    C-contiguous, a crop of a larger array (x[:, 8:200, 8:200]), a step over samples or planes (x[::2]),
+    and a planar layout (chw, nchw) whose memory is channels-last (a channels_last tensor), which is worked
+    as hwc/nhwc and returned in the same memory order. Anything else (transposed, reversed, a column step,
+    broadcast) raises ValueError, or is copied first with copy=True.
 
     CPU arrays run on the CPU backend (every core) and return when done. Without CUDA in this build, a
     CUDA array raises gpurotate.DeviceError.
@@ -268,28 +370,28 @@ def apply(
             raise ValueError(f"elements= needs a batch: layout 'nchw' or 'nhwc', not '{layout}'")
         if len(codes) == 1 and len(shape) == 4 and shape[0] != 1:  # the module takes a list of one as one element for all
             raise ValueError(f"elements= has 1 entry for a batch of {shape[0]} samples: one element for all is ops")
+    planar = None  # the caller's layout where x is worked as its channels-last view
+    if not _is_c_contiguous(x, kind):
+        x, layout, planar = _arrange(x, kind, layout, copy)
+        shape = tuple(int(extent) for extent in x.shape)
     if out is None:
         out = _empty(x, kind, _checking_codes(codes, _gpurotate.output_shape, shape, layout, codes))
+        result = out if planar is None else _permuted(out, kind, _CHANNELS_LAST[planar][2])
     else:  # the module checks out's shape against x's and the elements
-        out_kind = _framework(out)
-        if out_kind == "other" and isinstance(out, (int, float, complex, str, bytes, list, tuple, dict, set)):
-            raise TypeError(f"out= is an array of the input's kind (NumPy, PyTorch, CuPy), not {type(out).__name__}")
-        if out_kind == "other":  # a buffer or DLPack object: as NumPy (or CuPy), a view, so its checks apply
-            out, out_kind = _adopt(out)
-        _refuse_unreadable_tensor(out, out_kind, "out")
-        _refuse_dtype_dlpack_cannot_carry(out, "out")
-        if isinstance(out, np.ndarray) and not out.flags.writeable:
-            raise ValueError("out is read-only")
+        out, out_kind = _check_out(out)
+        result = out
+        if planar is not None:
+            out = _permuted(out, out_kind, _CHANNELS_LAST[planar][1])
     if not _on_cuda(x, kind):
         if stream is not None:
             raise ValueError("stream= is for CUDA arrays; x is in host memory")
         _checking_codes(codes, _gpurotate.transform, x, out, codes, layout, 0)
-        return out
+        return result
     _checking_codes(codes, _run_on_cuda, lambda handle: _gpurotate.transform(x, out, codes, layout, handle), x, kind, stream)
-    return out
+    return result
 
 
-def apply_inplace(x: Any, op: Ops, *, layout: Optional[str] = None, stream: Any = None) -> Any:
+def apply_inplace(x: _Array, op: Ops, *, layout: Optional[str] = None, stream: Any = None) -> _Array:
     """Applies an involution (identity, rot180, flip-h, flip-v, transpose, transverse) to a CUDA array in
     place and returns it: for batches with no room for a second copy. GPU only (TypeError for a host
     array); transpose and transverse need square images; rot90 and rot270 raise gpurotate.UsageError (one
@@ -299,9 +401,12 @@ def apply_inplace(x: Any, op: Ops, *, layout: Optional[str] = None, stream: Any 
     _refuse_unreadable_tensor(x, kind, "x")
     layout = infer_layout(tuple(x.shape)) if layout is None else layout
     code = compose(op)
+    view = x
+    if not _is_c_contiguous(x, kind):  # the strides rule of `apply`, less the copy (the result is x's memory)
+        view, layout, _ = _arrange(x, kind, layout, copy=False)
     if not _on_cuda(x, kind):
         # The module says so as well; here the message comes before any stream is looked up.
-        _gpurotate.transform_in_place(x, code, layout, 0)
+        _gpurotate.transform_in_place(view, code, layout, 0)
         return x
-    _run_on_cuda(lambda handle: _gpurotate.transform_in_place(x, code, layout, handle), x, kind, stream)
+    _run_on_cuda(lambda handle: _gpurotate.transform_in_place(view, code, layout, handle), x, kind, stream)
     return x

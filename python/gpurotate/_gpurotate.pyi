@@ -83,11 +83,18 @@ def output_shape(shape: Sequence[int], layout: str, elements: Sequence[int]) -> 
 
 def transform(src: Annotated[NDArray, dict(writable=False)], dst: NDArray, elements: Sequence[int], layout: str, stream: int = 0) -> None:
     """
-    Writes `elements` (codes 0-7) applied to `src` into `dst` (C-contiguous arrays of one dtype, uint8, uint16 or
-    float32, on one device; `dst` of output_shape's shape, not overlapping `src`). One element for all,
+    Writes `elements` (codes 0-7) applied to `src` into `dst` (arrays of one dtype of 1, 2, 4, 8 or 16-byte items,
+    moved as they are, on one device; `dst` of output_shape's shape, not overlapping `src`; both images with a
+    row pitch: C-contiguous, a crop of one, or see check_array). One element for all,
     or one per sample of a batch. CPU arrays: the CPU backend, returning when done. CUDA arrays: one
     launch per 65535 images (the grouped launch for per-sample elements) on `stream` (a cudaStream_t as
     an int) on the current device, returning without synchronising.
+    """
+
+def check_array(array: Annotated[NDArray, dict(writable=False)], layout: str) -> None:
+    """
+    Raises the ValueError or TypeError that `transform` would for `array` (its dtype, channel count and
+    strides) in `layout`; returns None where `transform` takes it as it is, without a copy.
     """
 
 def transform_in_place(array: NDArray, element: Orientation, layout: str, stream: int = 0) -> None:

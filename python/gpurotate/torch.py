@@ -5,15 +5,23 @@
     batch = augment(batch)          # N x C x H x W, CPU or CUDA: one launch for the whole batch on the GPU
 
 Tensors are [H, W], [C, H, W] (one image: one element) or [N, C, H, W] (a batch: one element per sample,
-or one for all with per_sample=False), of uint8, uint16 or float32. CUDA tensors run on the current
-stream of their device, CPU tensors on gpurotate's CPU backend (shared with PyTorch through DLPack, no
-copy). A non-contiguous input is made contiguous first (one copy). Several tensors in one call (an image
-and its mask) get the same elements. The draws use torch's random number generator (torch.manual_seed, or
-`generator=`), on the CPU; a DataLoader's workers each get a copy of a `generator=` and so draw the same
-sequence, where torch's own generator is seeded per worker: leave `generator=` out in worker processes, or
-reseed it in `worker_init_fn`. Non-square batches with per-sample draws that mix elements which swap height
-and width with ones that keep them raise ValueError (the results would not fit one tensor): use square
-crops, `per_sample=False`, or RandomFlip / RandomRotate90(quarter_turns=False).
+or one for all with per_sample=False, which is how torchvision v2 draws), of any dtype of 1, 2, 4, 8 or
+16-byte items (bool, integers, float16, bfloat16, float32, float64, complex), whose bytes move as they are.
+CUDA tensors run on the current stream of their device, CPU tensors on gpurotate's CPU backend (shared with
+PyTorch through DLPack, no copy). Strides follow gpurotate.apply's one rule: crops, steps over samples and
+channels_last tensors are taken as they are (a channels_last result for a channels_last input); other
+strides raise ValueError before anything is drawn, unless the transform was made with copy=True (one
+contiguous copy). Several tensors in one call (an image and its mask) get the same elements. The draws use
+torch's random number generator (torch.manual_seed, or `generator=`), on the CPU; a DataLoader's workers
+each get a copy of a `generator=` and so draw the same sequence, where torch's own generator is seeded per
+worker: leave `generator=` out in worker processes, or reseed it in `worker_init_fn`. Non-square batches
+never raise: where the candidates mix elements that swap height and width with ones that keep them, whether
+a call swaps is drawn once for the batch (as torchvision v2 draws one decision per call) and each sample's
+element within that kind, so each sample's element keeps its probabilities and the batch fits one tensor.
+
+torchvision's names: RandomHorizontalFlip(p=0.5) and RandomVerticalFlip(p=0.5) as in
+torchvision.transforms.v2 (drawn per sample by default; per_sample=False draws once per call as torchvision
+does), and RandomFlip(p=0.5, horizontal=True, vertical=False) for both axes in one pass.
 
 Needs only torch (not torchvision). torchvision's tv_tensors (Image, Mask, Video) come back as the same type;
 BoundingBoxes and KeyPoints, which are coordinates rather than pixels, raise TypeError. No autograd: inputs
@@ -31,19 +39,28 @@ import torch
 from . import _api
 from ._gpurotate import Orientation
 
-__all__ = ["RandomElements", "RandomD4", "RandomRotate90", "RandomFlip"]
+__all__ = ["RandomElements", "RandomD4", "RandomRotate90", "RandomFlip", "RandomHorizontalFlip", "RandomVerticalFlip"]
 
 _LAYOUTS = {2: "hw", 3: "chw", 4: "nchw"}
-# torch.uint16 exists from torch 2.3 on.
-_DTYPES = tuple(d for d in (torch.uint8, getattr(torch, "uint16", None), torch.float32) if d is not None)
+# Bytes of the items gpurotate moves (any dtype of these widths: bool, integers, floats, bfloat16, complex).
+_ITEM_BYTES = (1, 2, 4, 8, 16)
 
 
 class RandomElements(torch.nn.Module):
     """Applies an element of `elements` drawn at random (with `weights`, default uniform) to each sample.
 
     elements: the candidates (names, Orientation members or codes 0-7). per_sample: for [N, C, H, W]
-    batches, one draw per sample (default) or one for the whole batch. generator: a torch.Generator on the
-    CPU for reproducible draws.
+    batches, one draw per sample (default) or one for the whole batch, as torchvision v2 draws (one
+    decision per call). generator: a torch.Generator on the CPU for reproducible draws. copy: for inputs
+    whose strides gpurotate cannot take as they are, one contiguous copy first instead of ValueError (the
+    rule of gpurotate.apply: crops, steps over samples and channels_last tensors are taken as they are).
+
+    Non-square batches: where the candidates mix elements that swap height and width (rot90, rot270,
+    transpose, transverse) with ones that keep them, whether this call swaps is drawn once for the whole
+    batch (its probability the swapping candidates' share of the weights, as torchvision v2 draws one
+    decision per call), and each sample then draws its element among the candidates of that kind: every
+    sample's element still has the asked probabilities, and the results fit one tensor, its sides swapped
+    or not.
     """
 
     def __init__(
@@ -52,6 +69,7 @@ class RandomElements(torch.nn.Module):
         weights: Optional[Sequence[float]] = None,
         per_sample: bool = True,
         generator: Optional[torch.Generator] = None,
+        copy: bool = False,
     ) -> None:
         super().__init__()
         self.elements = [_api.element(e) for e in elements]
@@ -64,17 +82,32 @@ class RandomElements(torch.nn.Module):
         self.weights = torch.tensor(weights, dtype=torch.float64)
         self.per_sample = per_sample
         self.generator = generator
+        self.copy = copy
+        # The candidates by kind, for non-square batches: (codes, weights) of those that keep the axes, then of
+        # those that swap them; a kind without weight is left out.
+        swaps = [_api._gpurotate.swaps_axes(e) for e in self.elements]
+        self._kinds = [
+            ([c for c, s in zip(self._codes, swaps) if s == kind], torch.tensor([w for w, s in zip(weights, swaps) if s == kind], dtype=torch.float64))
+            for kind in (False, True)
+        ]
+        self._kinds = [(codes, w) for codes, w in self._kinds if codes and float(w.sum()) > 0]
 
-    def draw(self, count: int) -> list[Orientation]:
-        """`count` elements drawn independently (what the next call would draw from the same generator state)."""
-        return [Orientation(code) for code in self._draw_codes(count)]
+    def draw(self, count: int, square: bool = True) -> list[Orientation]:
+        """`count` elements (what the next call would draw from the same generator state): independently for
+        square samples, as for non-square batches (`square=False`: one draw of the kind, then each sample's)."""
+        return [Orientation(code) for code in self._draw_codes(count, square)]
 
-    def _draw_codes(self, count: int) -> list[int]:
+    def _draw_codes(self, count: int, square: bool = True) -> list[int]:
         # Plain ints: the fast form of gpurotate.apply's per-sample list.
-        picks = torch.multinomial(self.weights, count, replacement=True, generator=self.generator)
-        return [self._codes[i] for i in picks.tolist()]
+        if square or count <= 1 or len(self._kinds) < 2:
+            picks = torch.multinomial(self.weights, count, replacement=True, generator=self.generator)
+            return [self._codes[i] for i in picks.tolist()]
+        shares = torch.stack([w.sum() for _, w in self._kinds])
+        codes, weights = self._kinds[int(torch.multinomial(shares, 1, generator=self.generator))]
+        picks = torch.multinomial(weights, count, replacement=True, generator=self.generator)
+        return [codes[i] for i in picks.tolist()]
 
-    def forward(self, *inputs: torch.Tensor):
+    def forward(self, *inputs: torch.Tensor) -> Union[torch.Tensor, tuple[torch.Tensor, ...]]:
         if not inputs:
             raise TypeError("expected at least one tensor")
         first = inputs[0]
@@ -86,7 +119,9 @@ class RandomElements(torch.nn.Module):
             if batch and (x.dim() < 3 or x.shape[0] != samples):
                 raise ValueError(f"a batch of {samples} samples ({list(first.shape)}) goes with tensors of {samples} "
                                  f"samples, [N, C, H, W] or masks [N, H, W], not {list(x.shape)}")
-        codes = self._draw_codes(samples)
+            if not self.copy and not x.is_contiguous():
+                _check_strides(x, batch)
+        codes = self._draw_codes(samples, square=first.shape[-1] == first.shape[-2])
         outputs = tuple(self._apply(x, codes, batch) for x in inputs)
         return outputs[0] if len(outputs) == 1 else outputs
 
@@ -95,11 +130,11 @@ class RandomElements(torch.nn.Module):
             return x  # as torchvision's random flips do when they draw no flip
         tensor = x.as_subclass(torch.Tensor) if type(x) is not torch.Tensor else x
         if batch and tensor.dim() == 3:  # a batch's masks [N, H, W]: N single-channel planes
-            out = _api.apply(tensor.contiguous().unsqueeze(1), elements=codes, layout="nchw").squeeze(1)
+            out = _api.apply(tensor.unsqueeze(1), elements=codes, layout="nchw", copy=self.copy).squeeze(1)
         elif batch:
-            out = _api.apply(tensor.contiguous(), elements=codes, layout="nchw")
+            out = _api.apply(tensor, elements=codes, layout="nchw", copy=self.copy)
         else:
-            out = _api.apply(tensor.contiguous(), codes[0], layout=_LAYOUTS[tensor.dim()])
+            out = _api.apply(tensor, codes[0], layout=_LAYOUTS[tensor.dim()], copy=self.copy)
         return _like(out, x)
 
     def extra_repr(self) -> str:
@@ -120,9 +155,24 @@ def _check_tensor(x) -> None:
         raise TypeError(f"{type(x).__name__} are coordinates, not pixels: gpurotate's transforms move images and masks only")
     if x.dim() not in _LAYOUTS:
         raise ValueError(f"expected tensors of shape [H, W], [C, H, W] or [N, C, H, W], not {list(x.shape)}")
-    if x.dtype not in _DTYPES:
-        raise TypeError(f"a tensor of {x.dtype}: gpurotate takes uint8, uint16 or float32")
-    _api._refuse_unreadable_tensor(x, "torch", "an input")
+    _api._refuse_unreadable_tensor(x, "torch", "an input")  # dtypes DLPack cannot carry among them
+    if x.element_size() not in _ITEM_BYTES:
+        raise TypeError(f"an input has dtype {x.dtype}: gpurotate takes {_api.DTYPES_TEXT}")
+
+
+def _check_strides(x: torch.Tensor, batch: bool) -> None:
+    """ValueError, before any draw, for a tensor whose strides the transform would refuse (copy=False)."""
+    tensor = x.as_subclass(torch.Tensor) if type(x) is not torch.Tensor else x
+    if batch and tensor.dim() == 3:
+        tensor, layout = tensor.unsqueeze(1), "nchw"
+    else:
+        layout = _LAYOUTS[tensor.dim()]
+    _, layout, planar = _api._arrange(tensor, "torch", layout, copy=False)
+    if planar is None:
+        try:
+            _api._gpurotate.check_array(tensor, layout)
+        except ValueError as error:
+            raise ValueError(f"{error} (or copy=True on the transform)") from None
 
 
 def _like(out: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
@@ -135,39 +185,74 @@ def _like(out: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
 
 class RandomD4(RandomElements):
     """One of the 8 elements of D4 (4 rotations x mirrored or not), uniformly, per sample: the full
-    symmetry group of the square, for data with no preferred orientation (aerial, microscopy, medical)."""
+    symmetry group of the square, for data with no preferred orientation (aerial, microscopy, medical).
+    Non-square batches: whether the sides swap is drawn once per call (RandomElements)."""
 
-    def __init__(self, per_sample: bool = True, generator: Optional[torch.Generator] = None) -> None:
-        super().__init__(range(8), per_sample=per_sample, generator=generator)
+    def __init__(self, per_sample: bool = True, generator: Optional[torch.Generator] = None, copy: bool = False) -> None:
+        super().__init__(range(8), per_sample=per_sample, generator=generator, copy=copy)
 
 
 class RandomRotate90(RandomElements):
     """A rotation by 0, 90, 180 or 270 degrees, uniformly, per sample (as albumentations' RandomRotate90).
-    quarter_turns=False draws only 0 and 180 degrees, which keep the shape of non-square images."""
+    Non-square batches: whether this call turns by a quarter (sides swapped) is drawn once for the batch,
+    each sample then draws its rotation of that kind (RandomElements). quarter_turns=False draws only 0 and
+    180 degrees, which keep the shape of non-square images."""
 
-    def __init__(self, quarter_turns: bool = True, per_sample: bool = True, generator: Optional[torch.Generator] = None) -> None:
+    def __init__(
+        self, quarter_turns: bool = True, per_sample: bool = True, generator: Optional[torch.Generator] = None, copy: bool = False
+    ) -> None:
         rotations = ["identity", "rot90", "rot180", "rot270"] if quarter_turns else ["identity", "rot180"]
-        super().__init__(rotations, per_sample=per_sample, generator=generator)
+        super().__init__(rotations, per_sample=per_sample, generator=generator, copy=copy)
+
+
+def _probability(p: float) -> float:
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
+        raise ValueError(f"p is a probability in [0, 1], not {p!r}")
+    return float(p)
 
 
 class RandomFlip(RandomElements):
-    """Mirrors left-right with probability `horizontal` and top-bottom with probability `vertical`,
-    independently (both: a 180-degree rotation), per sample: torchvision's RandomHorizontalFlip and
-    RandomVerticalFlip in one pass."""
+    """Mirrors each enabled axis with probability `p`, independently, per sample: `horizontal` (left-right,
+    torchvision's RandomHorizontalFlip(p)) and `vertical` (top-bottom, RandomVerticalFlip(p)); both in one
+    pass (both drawn: a 180-degree rotation). RandomFlip(p=0.5) is RandomHorizontalFlip(p=0.5)."""
 
     def __init__(
         self,
-        horizontal: float = 0.5,
-        vertical: float = 0.0,
+        p: float = 0.5,
+        horizontal: bool = True,
+        vertical: bool = False,
         per_sample: bool = True,
         generator: Optional[torch.Generator] = None,
+        copy: bool = False,
     ) -> None:
-        if not (0.0 <= horizontal <= 1.0 and 0.0 <= vertical <= 1.0):
-            raise ValueError("horizontal and vertical are probabilities in [0, 1]")
-        h, v = horizontal, vertical
+        p = _probability(p)
+        if not isinstance(horizontal, bool) or not isinstance(vertical, bool):
+            raise TypeError("horizontal and vertical say which axes flip (True or False); the probability is p=")
+        h, v = (p if horizontal else 0.0), (p if vertical else 0.0)
         super().__init__(
             ["identity", "flip-h", "flip-v", "rot180"],
             weights=[(1 - h) * (1 - v), h * (1 - v), (1 - h) * v, h * v],
             per_sample=per_sample,
             generator=generator,
+            copy=copy,
         )
+        self.p, self.horizontal, self.vertical = p, horizontal, vertical
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, horizontal={self.horizontal}, vertical={self.vertical}, per_sample={self.per_sample}"
+
+
+class RandomHorizontalFlip(RandomFlip):
+    """torchvision.transforms.v2.RandomHorizontalFlip(p=0.5): left-right with probability p, per sample (or
+    once per call, as torchvision draws, with per_sample=False)."""
+
+    def __init__(self, p: float = 0.5, per_sample: bool = True, generator: Optional[torch.Generator] = None, copy: bool = False) -> None:
+        super().__init__(p, horizontal=True, vertical=False, per_sample=per_sample, generator=generator, copy=copy)
+
+
+class RandomVerticalFlip(RandomFlip):
+    """torchvision.transforms.v2.RandomVerticalFlip(p=0.5): top-bottom with probability p, per sample (or
+    once per call, as torchvision draws, with per_sample=False)."""
+
+    def __init__(self, p: float = 0.5, per_sample: bool = True, generator: Optional[torch.Generator] = None, copy: bool = False) -> None:
+        super().__init__(p, horizontal=False, vertical=True, per_sample=per_sample, generator=generator, copy=copy)

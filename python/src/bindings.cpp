@@ -1,8 +1,9 @@
 // gpurotate._gpurotate: the D4 group and its transforms over arrays that nanobind imports without a copy
 // (DLPack or the buffer protocol). The layout rules (which axes are height and width, which are planes or
 // samples) and every check of an array live here, so that the package and direct users of this module get
-// the same errors; the package (gpurotate/_api.py) adds layout inference, output allocation and the
-// caller's CUDA stream.
+// the same errors; the package (gpurotate/_api.py) adds layout inference, output allocation, the caller's CUDA
+// stream, and what to do with strides this module does not take (a channels-last view, or copy=True).
+// Any dtype moves: its items are words of their width (1 to 16 bytes), never read as numbers.
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/image.hpp>
@@ -25,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -224,25 +226,52 @@ std::vector<std::int64_t> shape_of(const Array& a) {
     return shape;
 }
 
-SampleType sample_type_of(nb::dlpack::dtype t, const char* role) {
-    const auto code = static_cast<nb::dlpack::dtype_code>(t.code);
-    if (t.lanes == 1) {
-        if (code == nb::dlpack::dtype_code::UInt && t.bits == 8) return SampleType::u8;
-        if (code == nb::dlpack::dtype_code::UInt && t.bits == 16) return SampleType::u16;
-        if (code == nb::dlpack::dtype_code::Float && t.bits == 32) return SampleType::f32;
+// The widest pixel the kernels move (pixel_word_widths).
+constexpr std::size_t max_pixel_bytes = 16;
+
+// "int64", "bool", "float32 x4" (vector lanes), "of DLPack type code 17, 4 bits" (a code without a name here).
+std::string dtype_name(nb::dlpack::dtype t) {
+    const std::string lanes = t.lanes == 1 ? "" : " x" + std::to_string(t.lanes);
+    const std::string bits = std::to_string(t.bits);
+    switch (static_cast<nb::dlpack::dtype_code>(t.code)) {
+        case nb::dlpack::dtype_code::Int: return "int" + bits + lanes;
+        case nb::dlpack::dtype_code::UInt: return "uint" + bits + lanes;
+        case nb::dlpack::dtype_code::Float: return "float" + bits + lanes;
+        case nb::dlpack::dtype_code::Bfloat: return "bfloat" + bits + lanes;
+        case nb::dlpack::dtype_code::Complex: return "complex" + bits + lanes;
+        case nb::dlpack::dtype_code::Bool: return "bool" + lanes;  // NumPy 2 and torch say bool
+        default: return "of DLPack type code " + std::to_string(t.code) + ", " + bits + " bits" + lanes;
     }
-    std::string name;
-    switch (code) {
-        case nb::dlpack::dtype_code::Int: name = "int"; break;
-        case nb::dlpack::dtype_code::UInt: name = "uint"; break;
-        case nb::dlpack::dtype_code::Float: name = "float"; break;
-        case nb::dlpack::dtype_code::Bfloat: name = "bfloat"; break;
-        case nb::dlpack::dtype_code::Bool: name = "bool"; break;
-        case nb::dlpack::dtype_code::Complex: name = "complex"; break;
-        default: name = "type code " + std::to_string(t.code) + " of "; break;
-    }
-    if (code != nb::dlpack::dtype_code::Bool) name += std::to_string(t.bits);  // NumPy 2 and torch say bool
-    throw nb::type_error((std::string(role) + " has dtype " + name + ": gpurotate takes uint8, uint16 or float32").c_str());
+}
+
+// DLPack's kDLOpaqueHandle, which nanobind's dtype_code does not name: pointers, not pixels.
+constexpr std::uint8_t dlpack_opaque_handle = 3;
+
+// The bytes of one item of `t`: 1, 2, 4, 8 or 16, whatever the item means (bool, int8..int64, float16,
+// bfloat16, float32, float64, complex64, complex128 alike). Opaque handles, vector lanes and sub-byte items
+// are refused.
+std::size_t item_bytes_of(nb::dlpack::dtype t, const char* role) {
+    const bool whole_bytes = t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64 || t.bits == 128;
+    if (t.lanes == 1 && whole_bytes && t.code != dlpack_opaque_handle) return t.bits / 8;
+    throw nb::type_error((std::string(role) + " has dtype " + dtype_name(t) +
+                          ": gpurotate takes items of 1, 2, 4, 8 or 16 bytes (bool, int8 to int64, uint8 to uint64, float16, "
+                          "bfloat16, float32, float64, complex64, complex128)")
+                             .c_str());
+}
+
+// The library's pixel format with the bytes of `channels` interleaved items of `item_bytes` each: the sample
+// type of the item's width (u8, u16, f32) where there is one, else 4-byte samples (an int64 is two f32
+// samples to the kernels, which move words of the pixel's width and never read a sample as a number).
+PixelFormat pixel_format_of(std::size_t item_bytes, int channels, Layout layout, const std::vector<std::int64_t>& shape) {
+    const std::size_t pixel = item_bytes * static_cast<std::size_t>(channels);
+    if (item_bytes == 1) return {SampleType::u8, channels};
+    if (item_bytes == 2) return {SampleType::u16, channels};
+    if (pixel <= max_pixel_bytes) return {SampleType::f32, static_cast<int>(pixel / 4)};
+    throw nb::value_error(("layout '" + std::string(layout_name(layout)) + "' interleaves " + std::to_string(channels) + " channels of " +
+                           std::to_string(item_bytes) + "-byte items in shape " + shape_text(shape) + ": " + std::to_string(pixel) +
+                           "-byte pixels, and gpurotate moves pixels of at most 16 bytes (the planar layouts 'chw' and 'nchw' take "
+                           "any channel count: x.permute / numpy.moveaxis to planes)")
+                              .c_str());
 }
 
 enum class Place { cpu, cuda };
@@ -261,34 +290,88 @@ Place place_of(const Array& a, const char* role) {
     }
 }
 
-// The library reads and writes tightly packed rows: any other strides are refused, never guessed at.
+// Where the images of an array lie, in bytes: rows `pitch` apart, the planes of a sample (CHW's C)
+// `plane_stride` apart, samples (a batch's N) `sample_stride` apart.
+struct Spacing {
+    std::size_t pitch = 0;
+    std::size_t plane_stride = 0;
+    std::size_t sample_stride = 0;
+
+    /// Byte offset of image `i` (sample i / planes, plane i % planes).
+    std::size_t offset(std::int64_t i, std::int64_t planes) const {
+        return static_cast<std::size_t>(i / planes) * sample_stride + static_cast<std::size_t>(i % planes) * plane_stride;
+    }
+    /// The stride of the images as one even run (what one batch launch takes), or 0 where samples are not in
+    /// step with their planes (a step over the samples of a multi-plane batch).
+    std::size_t run_stride(const Geometry& g) const {
+        if (g.images_per_sample == 1) return sample_stride;
+        if (g.samples == 1 || sample_stride == plane_stride * static_cast<std::size_t>(g.images_per_sample)) return plane_stride;
+        return 0;
+    }
+};
+
+// The one rule for strides: an array is taken as it is wherever its memory is images with a row pitch, the
+// library's views: the pixels of a row adjacent (the width axis's stride is the interleaved channel count,
+// the channels' 1), rows at least a row apart, a sample's planes at least an image apart, and samples at
+// least their planes apart, all in order (positive strides). A C-contiguous array is one; so is a crop of one
+// (x[:, :, 2:9, 3:7]), a step over or a subset of samples and planes (x[::2], x[:, 1:3]) and a channels-last
+// tensor as layout='nhwc' after x.permute(0, 2, 3, 1). Anything else (transposed, reversed, a column step,
+// broadcast) is refused, never guessed at: the package copies it first only where asked to (copy=True).
 // Axes of extent 1 may have any stride (NumPy and PyTorch give them arbitrary ones), and so may any axis of
 // an empty array (DLPack gives its strides as 0).
 template <class Array>
-void require_c_contiguous(const Array& a, const char* role, Layout layout) {
-    if (a.size() == 0) return;
-    std::int64_t expected = 1;
-    bool contiguous = true;
-    for (std::size_t i = a.ndim(); i-- > 0;) {
-        if (a.shape(i) != 1 && a.stride(i) != expected) contiguous = false;
-        expected *= a.shape(i);
-    }
-    if (contiguous) return;
+std::optional<Spacing> spacing_of(const Array& a, Layout layout, const Geometry& g, std::size_t item_bytes) {
+    const std::int64_t channels = g.channels;
+    const std::int64_t row = g.width * channels;  // items
+    const auto bytes = [&](std::int64_t items) { return static_cast<std::size_t>(items) * item_bytes; };
+    if (a.size() == 0) return Spacing{bytes(row), bytes(row * g.height), bytes(row * g.height * g.images_per_sample)};
+    const auto h = static_cast<std::size_t>(height_axis(layout));
+    if (channels > 1 && a.stride(h + 2) != 1) return std::nullopt;
+    if (g.width > 1 && a.stride(h + 1) != channels) return std::nullopt;
+    const std::int64_t pitch = g.height > 1 ? a.stride(h) : row;
+    if (pitch < row) return std::nullopt;
+    // The axes before height: [planes] for chw, [samples, planes] for nchw, [samples] for nhwc.
+    const bool has_planes = layout == Layout::chw || layout == Layout::nchw;
+    const bool has_samples = layout == Layout::nchw || layout == Layout::nhwc;
+    const std::size_t plane_axis = layout == Layout::nchw ? 1 : 0;
+    const std::int64_t plane_stride = has_planes && g.images_per_sample > 1 ? a.stride(plane_axis) : pitch * g.height;
+    if (plane_stride < pitch * g.height) return std::nullopt;
+    const std::int64_t sample_stride = has_samples && g.samples > 1 ? a.stride(0) : plane_stride * g.images_per_sample;
+    if (sample_stride < plane_stride * g.images_per_sample) return std::nullopt;
+    return Spacing{bytes(pitch), bytes(plane_stride), bytes(sample_stride)};
+}
+
+template <class Array>
+Spacing require_spacing(const Array& a, const char* role, Layout layout, const Geometry& g, std::size_t item_bytes) {
+    if (const std::optional<Spacing> spacing = spacing_of(a, layout, g, item_bytes)) return *spacing;
     std::vector<std::int64_t> strides(a.ndim());
     for (std::size_t i = 0; i < a.ndim(); ++i) strides[i] = a.stride(i);
-    std::string hint = "pass a contiguous copy (numpy.ascontiguousarray(x), x.contiguous())";
-    if (layout == Layout::nchw || layout == Layout::chw) {
-        hint += "; a channels-last tensor is contiguous as layout='nhwc' after x.permute(0, 2, 3, 1)";
-    }
-    throw nb::value_error((std::string(role) + " is not C-contiguous (shape " + shape_text(shape_of(a)) + ", element strides " +
-                           shape_text(strides) + "): " + hint)
+    // gpurotate.apply takes a planar layout's channels-last memory itself (as the interleaved layout of a
+    // permuted view), so the hint is the copy.
+    const std::string hint = "pass copy=True (one contiguous copy first) or a contiguous array (numpy.ascontiguousarray(x), x.contiguous())";
+    throw nb::value_error((std::string(role) + " is not C-contiguous, nor images with a row pitch (shape " + shape_text(shape_of(a)) +
+                           ", element strides " + shape_text(strides) + ", layout '" + layout_name(layout) +
+                           "'): a row's pixels must be adjacent and rows, planes and samples evenly spaced in order, "
+                           "without overlap; " +
+                           hint)
                               .c_str());
+}
+
+// The bytes from an array's first item to the end of its last (strides checked non-negative by require_spacing).
+template <class Array>
+std::size_t span_bytes(const Array& a, std::size_t item_bytes) {
+    if (a.size() == 0) return 0;
+    std::size_t span = item_bytes;
+    for (std::size_t i = 0; i < a.ndim(); ++i) span += static_cast<std::size_t>(a.shape(i) - 1) * static_cast<std::size_t>(a.stride(i)) * item_bytes;
+    return span;
 }
 
 struct Checked {
     Geometry geometry;
     PixelFormat format;
     Place place;
+    Spacing src;
+    Spacing dst;
     std::vector<Orientation> elements;  // one per sample
 };
 
@@ -297,15 +380,18 @@ Checked check_pair(const SourceArray& src, const DestinationArray& dst, Layout l
     Checked c;
     const std::vector<std::int64_t> in_shape = shape_of(src);
     c.geometry = geometry_of(in_shape, layout);
-    c.format = {sample_type_of(src.dtype(), "the input"), c.geometry.channels};
+    const std::size_t item_bytes = item_bytes_of(src.dtype(), "the input");
+    c.format = pixel_format_of(item_bytes, c.geometry.channels, layout, in_shape);
     c.place = place_of(src, "the input");
-    require_c_contiguous(src, "the input", layout);
+    c.src = require_spacing(src, "the input", layout, c.geometry, item_bytes);
     c.elements = per_sample(elements, c.geometry);
     const std::vector<std::int64_t> expected = output_shape(in_shape, layout, elements);
 
     if (src.dtype() != dst.dtype()) {
-        sample_type_of(dst.dtype(), "out");  // names a dtype gpurotate does not take at all
-        throw nb::type_error("out has another dtype than the input (gpurotate converts no samples)");
+        item_bytes_of(dst.dtype(), "out");  // names a dtype gpurotate does not take at all
+        throw nb::type_error(("out has dtype " + dtype_name(dst.dtype()) + ", the input " + dtype_name(src.dtype()) +
+                              ": another dtype (gpurotate converts no samples)")
+                                 .c_str());
     }
     if (place_of(dst, "out") != c.place || dst.device_id() != src.device_id()) {
         throw nb::value_error(("out is on " + std::string(place_of(dst, "out") == Place::cpu ? "the CPU" : "a CUDA device") + " (device " +
@@ -317,12 +403,14 @@ Checked check_pair(const SourceArray& src, const DestinationArray& dst, Layout l
     if (shape_of(dst) != expected) {
         throw nb::value_error(("out has shape " + shape_text(shape_of(dst)) + ", the result has shape " + shape_text(expected)).c_str());
     }
-    require_c_contiguous(dst, "out", layout);
+    c.dst = require_spacing(dst, "out", layout, geometry_of(expected, layout), item_bytes);
     // The library refuses overlapping images; a batch could still overlap across images, so compare the
-    // whole arrays' bytes.
+    // bytes from each array's first item to its last.
     const auto begin_in = reinterpret_cast<std::uintptr_t>(src.data());
     const auto begin_out = reinterpret_cast<std::uintptr_t>(dst.data());
-    if (src.nbytes() && dst.nbytes() && begin_in < begin_out + dst.nbytes() && begin_out < begin_in + src.nbytes()) {
+    const std::size_t span_in = span_bytes(src, item_bytes);
+    const std::size_t span_out = span_bytes(dst, item_bytes);
+    if (span_in && span_out && begin_in < begin_out + span_out && begin_out < begin_in + span_in) {
         throw nb::value_error("out shares memory with the input: gpurotate writes its result to other memory "
                               "(apply_inplace does involutions in place on the GPU)");
     }
@@ -333,19 +421,22 @@ Checked check_pair(const SourceArray& src, const DestinationArray& dst, Layout l
 struct Views {
     const std::byte* src;
     std::byte* dst;
-    std::size_t image_bytes;
+    Spacing src_spacing;
+    Spacing dst_spacing;
+    std::int64_t planes;  // images to a sample
     std::int64_t width;
     std::int64_t height;
     std::int64_t out_width;
     std::int64_t out_height;
     PixelFormat format;
 
+    /// The bytes of one image's pixels (what a thread's share of a batch is measured in).
+    std::size_t image_bytes() const { return static_cast<std::size_t>(width * height) * format.pixel_bytes(); }
     ConstImageView source(std::int64_t i) const {
-        return {src + static_cast<std::size_t>(i) * image_bytes, width, height, static_cast<std::size_t>(width) * format.pixel_bytes(), format};
+        return {src + src_spacing.offset(i, planes), width, height, src_spacing.pitch, format};
     }
     ImageView destination(std::int64_t i) const {
-        return {dst + static_cast<std::size_t>(i) * image_bytes, out_width, out_height,
-                static_cast<std::size_t>(out_width) * format.pixel_bytes(), format};
+        return {dst + dst_spacing.offset(i, planes), out_width, out_height, dst_spacing.pitch, format};
     }
 };
 
@@ -353,7 +444,9 @@ Views views_of(const SourceArray& src, const DestinationArray& dst, const Checke
     const Geometry& g = c.geometry;
     return {static_cast<const std::byte*>(src.data()),
             static_cast<std::byte*>(dst.data()),
-            static_cast<std::size_t>(g.width * g.height) * c.format.pixel_bytes(),
+            c.src,
+            c.dst,
+            g.images_per_sample,
             g.width,
             g.height,
             swapped ? g.height : g.width,
@@ -371,12 +464,51 @@ void run_on_cpu(const Views& v, std::int64_t images, const std::function<Orienta
     }
     // As many bytes a thread as the backend gives a transpose: waking a thread costs 20-30 us.
     const std::int64_t min_images =
-        std::max<std::int64_t>(1, detail::min_bytes_per_thread_transposes / static_cast<std::int64_t>(std::max<std::size_t>(1, v.image_bytes)));
+        std::max<std::int64_t>(1, detail::min_bytes_per_thread_transposes / static_cast<std::int64_t>(std::max<std::size_t>(1, v.image_bytes())));
     detail::parallel_for(images, min_images, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t i = begin; i < end; ++i) {
             transform_multi(v.source(i), {TransformTarget{element_of(i), v.destination(i)}}, Backend::cpu, 1);
         }
     });
+}
+
+// The GPU's launches: the images as one even run (one launch per 65535 images), or, where samples are not in
+// step with their planes (a step over the samples of a multi-plane batch), one run of samples per plane.
+void run_on_gpu(const Views& v, const Geometry& g, const std::vector<Orientation>& elements, bool uniform, CUstream_st* stream) {
+    const std::size_t src_run = v.src_spacing.run_stride(g);
+    const std::size_t dst_run = v.dst_spacing.run_stride(g);
+    if (src_run && dst_run) {
+        // A random element per sample: one element per plane (CHW's C planes share their sample's), the
+        // batch launch indexing each kernel family's planes.
+        std::vector<Orientation> per_plane;
+        if (!uniform) {
+            // Sample by sample (a division per plane cost 3.8 us of a 768-plane call's 28).
+            per_plane.reserve(static_cast<std::size_t>(g.images));
+            for (const Orientation element : elements) per_plane.insert(per_plane.end(), static_cast<std::size_t>(g.images_per_sample), element);
+        }
+        for (std::int64_t first = 0; first < g.images; first += max_batch_launch) {
+            const auto count = static_cast<int>(std::min(max_batch_launch, g.images - first));
+            if (uniform) {
+                transform_device_batch(v.source(first), v.destination(first), elements.front(), count, src_run, dst_run, stream);
+            } else {
+                transform_device_batch_elements(v.source(first), v.destination(first), per_plane.data() + first, count, src_run, dst_run, stream);
+            }
+        }
+        return;
+    }
+    for (std::int64_t plane = 0; plane < g.images_per_sample; ++plane) {
+        for (std::int64_t first = 0; first < g.samples; first += max_batch_launch) {
+            const auto count = static_cast<int>(std::min(max_batch_launch, g.samples - first));
+            const std::int64_t image = first * g.images_per_sample + plane;
+            if (uniform) {
+                transform_device_batch(v.source(image), v.destination(image), elements.front(), count, v.src_spacing.sample_stride,
+                                       v.dst_spacing.sample_stride, stream);
+            } else {
+                transform_device_batch_elements(v.source(image), v.destination(image), elements.data() + first, count,
+                                                v.src_spacing.sample_stride, v.dst_spacing.sample_stride, stream);
+            }
+        }
+    }
 }
 
 CUstream_st* as_stream(std::uintptr_t handle) { return reinterpret_cast<CUstream_st*>(handle); }
@@ -396,44 +528,40 @@ void transform_arrays(const SourceArray& src, DestinationArray& dst, const std::
     if (c.place == Place::cpu) {
         run_on_cpu(v, g.images, element_of);
     } else {
-        // A random element per sample: one element per plane (CHW's C planes share their sample's), the
-        // batch launch indexing each kernel family's planes.
-        std::vector<Orientation> per_plane;
-        if (!uniform) {
-            // Sample by sample (a division per plane cost 3.8 us of a 768-plane call's 28).
-            per_plane.reserve(static_cast<std::size_t>(g.images));
-            for (const Orientation element : c.elements) per_plane.insert(per_plane.end(), static_cast<std::size_t>(g.images_per_sample), element);
-        }
-        for (std::int64_t first = 0; first < g.images; first += max_batch_launch) {
-            const auto count = static_cast<int>(std::min(max_batch_launch, g.images - first));
-            if (uniform) {
-                transform_device_batch(v.source(first), v.destination(first), c.elements.front(), count, v.image_bytes, v.image_bytes,
-                                       as_stream(stream));
-            } else {
-                transform_device_batch_elements(v.source(first), v.destination(first), per_plane.data() + first, count, v.image_bytes,
-                                                v.image_bytes, as_stream(stream));
-            }
-        }
+        run_on_gpu(v, g, c.elements, uniform, as_stream(stream));
     }
 }
 
 void transform_in_place(DestinationArray& array, Orientation element, const std::string& layout_text, std::uintptr_t stream) {
     const Layout layout = parse_layout(layout_text);
-    const Geometry g = geometry_of(shape_of(array), layout);
-    const PixelFormat format{sample_type_of(array.dtype(), "the array"), g.channels};
+    const std::vector<std::int64_t> shape = shape_of(array);
+    const Geometry g = geometry_of(shape, layout);
+    const std::size_t item_bytes = item_bytes_of(array.dtype(), "the array");
+    const PixelFormat format = pixel_format_of(item_bytes, g.channels, layout, shape);
     if (place_of(array, "the array") != Place::cuda) {
         throw nb::type_error("apply_inplace runs on the GPU only and this array is in host memory: "
                              "use apply(x, op) (or apply(x, op, out=y)) on the CPU");
     }
-    require_c_contiguous(array, "the array", layout);
+    const Spacing spacing = require_spacing(array, "the array", layout, g, item_bytes);
     if (g.images == 0 || g.width == 0 || g.height == 0) return;
-    const std::size_t pitch = static_cast<std::size_t>(g.width) * format.pixel_bytes();
     auto* data = static_cast<std::byte*>(array.data());
     GilReleased release;
     for (std::int64_t i = 0; i < g.images; ++i) {
-        transform_in_place_device({data + static_cast<std::size_t>(i) * pitch * static_cast<std::size_t>(g.height), g.width, g.height, pitch, format},
-                                  element, as_stream(stream));
+        transform_in_place_device({data + spacing.offset(i, g.images_per_sample), g.width, g.height, spacing.pitch, format}, element,
+                                  as_stream(stream));
     }
+}
+
+// Whether transform takes `array` as it is in `layout` (its dtype, channels and strides): ValueError or
+// TypeError with transform's message where not. For the package's choice, on its path for non-contiguous
+// arrays, between taking an array as it is, as channels-last, or (with copy=True) copied.
+void check_array(const SourceArray& array, const std::string& layout_text) {
+    const Layout layout = parse_layout(layout_text);
+    const std::vector<std::int64_t> shape = shape_of(array);
+    const Geometry g = geometry_of(shape, layout);
+    const std::size_t item_bytes = item_bytes_of(array.dtype(), "the array");
+    pixel_format_of(item_bytes, g.channels, layout, shape);
+    require_spacing(array, "the array", layout, g, item_bytes);
 }
 
 // gpurotate::Error as Python exceptions: the class says the category, `code` carries ErrorCode's value
@@ -526,11 +654,15 @@ NB_MODULE(_gpurotate, m) {
         "or per-sample elements would give non-square samples different shapes.");
     m.def("transform", &transform_arrays, nb::arg("src").noconvert(), nb::arg("dst").noconvert(), nb::arg("elements"),
           nb::arg("layout"), nb::arg("stream") = 0,
-          "Writes `elements` (codes 0-7) applied to `src` into `dst` (C-contiguous arrays of one dtype, uint8, uint16 or\n"
-          "float32, on one device; `dst` of output_shape's shape, not overlapping `src`). One element for all,\n"
+          "Writes `elements` (codes 0-7) applied to `src` into `dst` (arrays of one dtype of 1, 2, 4, 8 or 16-byte items,\n"
+          "moved as they are, on one device; `dst` of output_shape's shape, not overlapping `src`; both images with a\n"
+          "row pitch: C-contiguous, a crop of one, or see check_array). One element for all,\n"
           "or one per sample of a batch. CPU arrays: the CPU backend, returning when done. CUDA arrays: one\n"
           "launch per 65535 images (the grouped launch for per-sample elements) on `stream` (a cudaStream_t as\n"
           "an int) on the current device, returning without synchronising.");
+    m.def("check_array", &check_array, nb::arg("array").noconvert(), nb::arg("layout"),
+          "Raises the ValueError or TypeError that `transform` would for `array` (its dtype, channel count and\n"
+          "strides) in `layout`; returns None where `transform` takes it as it is, without a copy.");
     m.def("transform_in_place", &transform_in_place, nb::arg("array").noconvert(), nb::arg("element"), nb::arg("layout"),
           nb::arg("stream") = 0,
           "Applies an involution (not rot90 or rot270) to a CUDA array in place, one launch per image or plane\n"

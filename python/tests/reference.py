@@ -47,3 +47,37 @@ SHAPES = {
     "nchw": [(2, 3, 5, 7), (4, 1, 9, 9), (3, 2, 1, 8)],
     "nhwc": [(2, 5, 7, 3), (3, 9, 9, 4), (2, 8, 1, 1)],
 }
+
+
+# PyTorch's dtypes that DLPack carries, by item size (those this torch has: uint16 and up from torch 2.3).
+TORCH_DTYPE_NAMES = [
+    "bool", "int8", "uint8", "int16", "uint16", "float16", "bfloat16", "int32", "uint32", "float32",
+    "int64", "uint64", "float64", "complex64", "complex128",
+]  # fmt: skip
+
+
+def torch_dtypes(torch):
+    return [getattr(torch, name) for name in TORCH_DTYPE_NAMES if hasattr(torch, name)]
+
+
+def torch_bit_patterns(torch, shape, dtype, seed=0):
+    """Random bytes as a CPU tensor of `dtype` (every bit pattern: NaNs with payloads, infinities,
+    subnormals), -0.0 first for floats; bool: 0 and 1."""
+    if dtype == torch.bool:
+        return torch.from_numpy(random_array(shape, np.uint8, seed) % 2 == 1)
+    itemsize = torch.empty((), dtype=dtype).element_size()
+    x = torch.from_numpy(random_array((*shape[:-1], shape[-1] * itemsize), np.uint8, seed)).view(dtype)
+    if dtype.is_floating_point:
+        x.view(-1)[0] = -0.0
+    return x
+
+
+def torch_bits(torch, t):
+    """A tensor's bytes as NumPy integers of the item's width (complex: of each part, a trailing axis of 2),
+    for bit-exact comparisons through NumPy's reference."""
+    t = t.detach().cpu().contiguous()
+    if t.is_complex():
+        t = torch.view_as_real(t)
+    if t.dtype == torch.bool:
+        return t.view(torch.uint8).numpy()
+    return t.view({1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[t.element_size()]).numpy()

@@ -102,6 +102,58 @@ def test_out_is_written_and_returned():
     np.testing.assert_array_equal(out, reference(x, "transpose", "hwc"))
 
 
+TAKEN_AS_IS = [
+    ("hw", lambda x: x[0, 0, 2:7, 3:12]),  # a crop: rows at a pitch
+    ("hw", lambda x: x[0, 0, ::2]),  # every other row
+    ("hwc", lambda x: np.moveaxis(x[0], 0, 2)[:, :, :3].copy()[1:6, 2:9]),  # a crop of an interleaved image
+    ("chw", lambda x: x[0, ::2, 1:9, 2:11]),  # every other plane, cropped
+    ("nchw", lambda x: x[::2, :, 1:9, 2:11]),  # every other sample, cropped
+    ("nchw", lambda x: x[1:, 1:3]),  # some planes of some samples: samples in step with planes
+    ("nhwc", lambda x: np.ascontiguousarray(np.moveaxis(x, 1, 3))[::3, 2:10, 1:12]),
+]
+
+
+@pytest.mark.parametrize("layout,make", TAKEN_AS_IS, ids=[f"{l}-{i}" for i, (l, _) in enumerate(TAKEN_AS_IS)])
+@pytest.mark.parametrize("name", ["rot90", "transverse", "flip-h"])
+def test_strides_with_a_row_pitch_are_taken_as_they_are(layout, make, name):
+    x = make(random_array((5, 4, 12, 13), np.float32))
+    assert not x.flags.c_contiguous
+    np.testing.assert_array_equal(gpurotate.apply(x, name, layout=layout), reference(x, name, layout))
+    if layout in ("nchw", "nhwc"):
+        codes = [i % 8 for i in range(x.shape[0])] if x.shape[-2 if layout == "nhwc" else -1] == x.shape[-3 if layout == "nhwc" else -2] else None
+        codes = codes or [1] * x.shape[0]
+        np.testing.assert_array_equal(gpurotate.apply(x, elements=codes, layout=layout),
+                                      reference_per_sample(x, [NAMES[c] for c in codes], layout))  # fmt: skip
+
+
+def test_out_may_be_a_crop():
+    x = random_array((5, 7, 3), np.uint16)
+    canvas = np.zeros((20, 20, 3), np.uint16)
+    out = canvas[4:11, 6:11]
+    assert gpurotate.apply(x, "rot90", out=out) is out
+    np.testing.assert_array_equal(canvas[4:11, 6:11], reference(x, "rot90", "hwc"))
+    canvas[4:11, 6:11] = 0
+    assert not canvas.any()  # nothing written outside the crop
+
+
+def test_channels_last_memory_is_taken_as_it_is():
+    # An NCHW-shaped array with NHWC memory (a channels_last tensor, numpy.moveaxis of NHWC): worked as nhwc,
+    # no copy, and the result has the input's memory order.
+    nhwc = random_array((3, 6, 9, 3), np.uint8)
+    x = np.moveaxis(nhwc, 3, 1)
+    for name in NAMES:
+        y = gpurotate.apply(x, name, layout="nchw")
+        np.testing.assert_array_equal(y, reference(x, name, "nchw"))
+        assert np.moveaxis(y, 1, 3).flags.c_contiguous
+    out = np.moveaxis(np.zeros((3, 9, 6, 3), np.uint8), 3, 1)
+    assert gpurotate.apply(x, "transpose", layout="nchw", out=out) is out
+    np.testing.assert_array_equal(out, reference(x, "transpose", "nchw"))
+    codes = [1, 1, 3]
+    np.testing.assert_array_equal(gpurotate.apply(x, elements=codes, layout="nchw"), reference_per_sample(x, ["rot90", "rot90", "rot270"], "nchw"))
+    image = np.moveaxis(random_array((7, 5, 4), np.float32), 2, 0)  # CHW shape, HWC memory
+    np.testing.assert_array_equal(gpurotate.apply(image, "rot270"), reference(image, "rot270", "chw"))
+
+
 def test_layout_inference():
     assert gpurotate.infer_layout((4, 5)) == "hw"
     assert gpurotate.infer_layout((4, 5, 3)) == "hwc"

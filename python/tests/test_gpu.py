@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import gpurotate
-from reference import DTYPES, NAMES, random_array, reference, reference_per_sample
+from reference import DTYPES, NAMES, random_array, reference, reference_per_sample, torch_bit_patterns, torch_bits, torch_dtypes
 
 pytestmark = pytest.mark.gpu
 
@@ -121,8 +121,74 @@ def test_torch_cuda_out_and_bad_out(torch_cuda):
         gpurotate.apply(xt, "transverse", layout="nchw", out=torch.empty((2, 3, 24, 16), dtype=torch.float32))
     with pytest.raises(ValueError, match="C-contiguous"):
         gpurotate.apply(xt.permute(0, 2, 3, 1), "rot90", layout="nhwc")
-    with pytest.raises(TypeError, match="uint8, uint16 or float32"):
-        gpurotate.apply(xt.half(), "rot90", layout="nchw")
+    with pytest.raises(TypeError, match="another dtype"):
+        gpurotate.apply(xt, "transverse", layout="nchw", out=out.half())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_torch_cuda_every_dtype(torch_cuda, name):
+    # Every dtype of torch's moves its bits on the GPU, as on the CPU: against NumPy on the integer view.
+    torch = torch_cuda
+    for dtype in torch_dtypes(torch):
+        itemsize = torch.empty((), dtype=dtype).element_size()
+        cases = [("hw", (257, 129)), ("nchw", (3, 2, 31, 97)), ("chw", (3, 64, 64))]
+        cases += [("nhwc", (2, 33, 31, c)) for c in (1, 2, 3, 4) if c * itemsize <= 16]
+        for layout, shape in cases:
+            x = torch_bit_patterns(torch, shape, dtype)
+            y = gpurotate.apply(x.cuda(), name, layout=layout)
+            assert y.is_cuda and y.dtype == dtype
+            np.testing.assert_array_equal(torch_bits(torch, y), reference(torch_bits(torch, x), name, layout), err_msg=f"{dtype} {layout}")
+
+
+def _channels_last(t):
+    import torch
+
+    return t.contiguous(memory_format=torch.channels_last)
+
+
+STRIDED = [
+    ("crop", "nchw", lambda t: t[:, :, 3:40, 5:60]),
+    ("every-other-sample", "nchw", lambda t: t[::2]),  # samples not in step with planes: a launch per plane
+    ("some-planes", "nchw", lambda t: t[:, 1:3, 2:50]),
+    ("channels-last", "nchw", lambda t: _channels_last(t[:, :3])),
+    ("nhwc-crop", "nhwc", lambda t: t.permute(0, 2, 3, 1).contiguous()[:, 4:44, 1:61]),
+]
+
+
+@pytest.mark.parametrize("what,layout,make", STRIDED, ids=[c[0] for c in STRIDED])
+def test_torch_cuda_strides_taken_as_they_are(torch_cuda, what, layout, make):
+    torch = torch_cuda
+    base = torch_bit_patterns(torch, (6, 4, 48, 64), torch.float32)
+    x = make(base.cuda())
+    assert not x.is_contiguous()
+    cpu = x.cpu()
+    for name in ("rot90", "flip-v", "transpose"):
+        y = gpurotate.apply(x, name, layout=layout)
+        np.testing.assert_array_equal(torch_bits(torch, y), torch_bits(torch, gpurotate.apply(cpu, name, layout=layout)))
+    square = x.shape[-2] == x.shape[-1] if layout == "nchw" else x.shape[1] == x.shape[2]
+    codes = [i % 8 for i in range(x.shape[0])] if square else [(0, 2, 4, 5)[i % 4] for i in range(x.shape[0])]
+    y = gpurotate.apply(x, elements=codes, layout=layout)
+    np.testing.assert_array_equal(torch_bits(torch, y), torch_bits(torch, gpurotate.apply(cpu, elements=codes, layout=layout)))
+
+
+def test_torch_cuda_out_crop_and_in_place_crop(torch_cuda):
+    torch = torch_cuda
+    x = random_array((3, 2, 20, 30), np.float32)
+    canvas = torch.zeros((3, 2, 40, 40), dtype=torch.float32, device="cuda")
+    out = canvas[:, :, 5:35, 7:27]
+    assert gpurotate.apply(_to_torch_cuda(torch, x), "rot90", layout="nchw", out=out) is out
+    np.testing.assert_array_equal(_bytes_back(out), reference(x, "rot90", "nchw"))
+    out.zero_()
+    assert not bool(canvas.any())  # nothing written outside the crop
+    square = random_array((4, 3, 32, 32), np.uint8)
+    big = _to_torch_cuda(torch, random_array((4, 3, 40, 40), np.uint8))
+    big[:, :, 4:36, 8:40] = _to_torch_cuda(torch, square)
+    before = big.clone()
+    crop = big[:, :, 4:36, 8:40]
+    assert gpurotate.apply_inplace(crop, "transverse", layout="nchw") is crop
+    np.testing.assert_array_equal(_bytes_back(crop), reference(square, "transverse", "nchw"))
+    big[:, :, 4:36, 8:40] = before[:, :, 4:36, 8:40]
+    assert torch.equal(big, before)
 
 
 @pytest.mark.parametrize("name", ["identity", "rot180", "flip-h", "flip-v", "transpose", "transverse"])
