@@ -119,6 +119,16 @@ constexpr BatchRoute select_batch_route(int pixel_bytes, bool swaps_axes, const 
     return stacked_planes_width(pixel_bytes) && batch.plane_bytes <= most_stacked_plane_bytes ? BatchRoute::stacked_planes : BatchRoute::per_image;
 }
 
+/// Tiles of one image a block of the grouped kernel runs one after another (a work item): the image's search and
+/// arguments are loaded once for them all, which pays only where a tile is small. The `grouped-N-tiles` study rows
+/// (H200, 1024 mixed images, bench/RESULTS.md, 2026-11-27): the 16-byte transposes, whose output tile is 32 pixels
+/// by 8 rows (4 KiB), 70.5% of copy at 1, 80.2 at 2, 81.7 at 4; the 8-byte ones (64 by 16) 82.0 at 1, 86.1 at 2,
+/// 81.2 at 4; every other width and every mirror best at 1 (u8c1 rot90 70.4 at 1, 65.9 at 2; f32c4 flip-h 91.4 at
+/// 1, 89.4 at 2).
+constexpr int grouped_tiles_per_item(int pixel_bytes, bool transposes) {
+    return !transposes ? 1 : pixel_bytes == 16 ? 4 : pixel_bytes == 8 ? 2 : 1;
+}
+
 // ------------------------------------------------------------------------------------------- multi-output
 
 /// How a multi-output call (several elements of one source) runs.
