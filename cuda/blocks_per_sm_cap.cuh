@@ -43,11 +43,11 @@ std::size_t shared_bytes_for_blocks_per_sm(int blocks) {
     return static_cast<std::size_t>(dynamic);
 }
 
-/// `Kernel(args)` on `grid` blocks of `threads`, at most `blocks_per_sm` blocks of it per SM (0: as many as fit).
-template <auto Kernel, class Args>
-void launch_capped(dim3 grid, unsigned threads, const Args& args, cudaStream_t stream, int blocks_per_sm) {
+/// `Kernel(args...)` on `grid` blocks of `threads`, at most `blocks_per_sm` blocks of it per SM (0: as many as fit).
+template <auto Kernel, class... Args>
+void launch_capped(dim3 grid, unsigned threads, cudaStream_t stream, int blocks_per_sm, const Args&... args) {
     const std::size_t shared = blocks_per_sm > 0 ? shared_bytes_for_blocks_per_sm<Kernel>(blocks_per_sm) : 0;
-    Kernel<<<grid, threads, shared, stream>>>(args);
+    Kernel<<<grid, threads, shared, stream>>>(args...);
 }
 
 }  // namespace gpurotate::detail

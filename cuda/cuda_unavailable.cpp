@@ -29,20 +29,13 @@ void transform_host_cuda(ConstImageView, ImageView, AxisMap, CudaKernel, std::si
 void transform_device_cuda(ConstImageView, ImageView, AxisMap, CudaKernel, CUstream_st*, const BatchLayout&) { no_cuda(); }
 bool vectorized_applies(ConstImageView, ConstImageView, AxisMap) { return false; }
 void transform_in_place_cuda(ImageView, AxisMap, CUstream_st*) { no_cuda(); }
-void transform_device_grouped_cuda(const GroupedTransform*, std::size_t, CUstream_st*, int) { no_cuda(); }
+void transform_device_grouped_cuda(const GroupedTransform*, std::size_t, CUstream_st*) { no_cuda(); }
 struct GroupedPlanTables {};
 void GroupedPlanTablesDeleter::operator()(GroupedPlanTables* plan) const noexcept { delete plan; }
 GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform*, std::size_t, CUstream_st*) { no_cuda(); }
 void run_grouped_plan_cuda(const GroupedPlanTables&, CUstream_st*) { no_cuda(); }
 void transform_device_batch_elements_cuda(ConstImageView, ImageView, const Orientation*, int, std::size_t, std::size_t, CUstream_st*) { no_cuda(); }
-void transform_device_vectorized_variant(ConstImageView, ImageView, AxisMap, const VectorizedTransposeVariant&, CUstream_st*,
-                                         const BatchLayout&) {
-    no_cuda();
-}
 void transform_device_multi_cuda(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
-bool multi_output_fused_applies(ConstImageView, const TransformTarget*, std::size_t) { return false; }
-bool multi_output_fused_vectorized(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
-void transform_device_multi_tiled(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }
 class DeviceSession {};
 void DeviceSessionDeleter::operator()(DeviceSession* session) const noexcept { delete session; }
 DeviceSessionHandle open_device_session(int, std::size_t) { no_cuda(); }

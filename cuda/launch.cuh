@@ -8,6 +8,7 @@
 #include "kernels/mirror_rows.cuh"
 #include "kernels/pixel_access.cuh"
 #include "tile_policy.cuh"
+#include "tuning/tuning_transform.hpp"
 
 #include "frontend/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
@@ -24,14 +25,16 @@ struct Launch {
     AxisMap map;
     BatchLayout batch;
     cudaStream_t stream;
-    VectorizedTransposeVariant variant{};  ///< the vectorized transpose's layout; the default is the tuned one
+    int blocks_per_sm = 0;  ///< the vectorized kernels' cap of blocks an SM (tuning::select_element); 0: as many as fit
 };
+
+/// The tuning class of the current device (tuning::device_class_of its DRAM bandwidth per SM).
+inline tuning::DeviceClass current_device_class() { return tuning::device_class_of(current_device_dram_bandwidth_per_sm()); }
 
 inline TransformArgs make_args(const Launch& l, int tile_h) {
     const int tiles_y = static_cast<int>((l.dst.height + tile_h - 1) / tile_h);
     return TransformArgs{l.src.data, l.src.pitch, l.dst.data, l.dst.pitch, l.src.extent(), static_cast<int>(l.dst.width),
-                         static_cast<int>(l.dst.height), l.map, tiles_y, l.batch.src_image_stride, l.batch.dst_image_stride,
-                         l.batch.nreps};
+                         static_cast<int>(l.dst.height), l.map, tiles_y, l.batch.src_image_stride, l.batch.dst_image_stride};
 }
 
 inline dim3 grid_for(const TransformArgs& a, int tile_w, const Launch& l) {
@@ -77,9 +80,10 @@ inline bool strides_allow_vectors(const BatchLayout& batch) {
     return batch.src_image_stride % vector_bytes == 0 && batch.dst_image_stride % vector_bytes == 0;
 }
 
-/// Mirror flags become template arguments: four instantiations per pixel width and kernel family.
-template <template <int, bool, bool> class Kernel, int S>
-void launch_mirrored(const Launch& l) {
+/// Mirror flags become template arguments: four instantiations per pixel width and kernel family. `L` is a
+/// Launch (or the bench's launch of a study layout, which adds its own fields).
+template <template <int, bool, bool> class Kernel, int S, class L>
+void launch_mirrored(const L& l) {
     if (l.map.mirror_x) {
         l.map.mirror_y ? Kernel<S, true, true>::run(l) : Kernel<S, true, false>::run(l);
     } else {
@@ -90,7 +94,7 @@ void launch_mirrored(const Launch& l) {
 // The per-width launchers (one generated translation unit each per family; launch_vectorized.cuh and
 // launch_tiled.cuh define them).
 
-/// The tuned vectorized kernel of l.map for S-byte pixels: a transpose or a mirror.
+/// The tuned vectorized kernel of l.map for S-byte pixels, at most l.blocks_per_sm blocks an SM: a transpose or a mirror.
 template <int S>
 void launch_vectorized_transpose(const Launch& l);
 template <int S>
@@ -109,7 +113,8 @@ void launch_tiled(const Launch& l, CudaKernel kernel, bool aligned_word);
 template <int S>
 void launch_in_place(ImageView image, AxisMap map, bool aligned_word, cudaStream_t stream);
 
-/// The grouped launch of `count` images of S-byte pixels (launch_grouped.cuh); `tiles_per_item` 0 for the default.
+/// The grouped launch of `count` images of S-byte pixels (launch_grouped.cuh); `tiles_per_item` 0 for the tuned
+/// tiles of a work item (tuning::grouped_tiles_per_item; the bench's study names others).
 template <int S>
 void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream, int tiles_per_item);
 
@@ -128,6 +133,12 @@ void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation*
                            std::size_t dst_image_stride, cudaStream_t stream);
 
 // The multi-output transform's launchers (launch_multi_output.cuh).
+
+/// Runs the multi-output transform the way `kernel` names (the choice is tuning::select_fused's; the bench and the
+/// tests name each); false, nothing launched, where the vectorized fused kernel's alignment rules refuse the targets.
+bool launch_fused(tuning::FusedKernel kernel, ConstImageView src, const TransformTarget* targets, std::size_t count, cudaStream_t stream);
+/// Whether the vectorized fused kernel's alignment rules hold for these targets.
+bool fused_vectorized_fits(ConstImageView src, const TransformTarget* targets, std::size_t count);
 
 /// Whether the vectorized fused kernel for S-byte pixels can write every target (see its header).
 template <int S>

@@ -31,9 +31,8 @@ cudaMemPool_t table_pool() {
     });
 }
 
-void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, cudaStream_t stream, int tiles_per_item) {
-    with_pixel_width(images[0].src.format.pixel_bytes(),
-                     [&](auto width) { launch_grouped<decltype(width)::value>(images, count, stream, tiles_per_item); });
+void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
+    with_pixel_width(images[0].src.format.pixel_bytes(), [&](auto width) { launch_grouped<decltype(width)::value>(images, count, stream, 0); });
 }
 
 void GroupedPlanTablesDeleter::operator()(GroupedPlanTables* plan) const noexcept {

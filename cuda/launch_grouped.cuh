@@ -37,15 +37,9 @@ GroupedFamily vectorized_family(AxisMap map, std::int64_t width) {
     return shifted ? family_shifted_mirrors : family_mirrors;
 }
 
-/// Tiles of one image a block of the grouped kernel runs one after another (a work item): the image's search
-/// and arguments are loaded once for them all, which pays only where a tile is small. The `grouped-N-tiles`
-/// study rows (H200, 1024 mixed images, bench/RESULTS.md, 2026-11-27): the 16-byte transposes, whose
-/// output tile is 32 pixels by 8 rows (4 KiB), 70.5% of copy at 1, 80.2 at 2, 81.7 at 4; the 8-byte ones (64 by
-/// 16) 82.0 at 1, 86.1 at 2, 81.2 at 4; every other width and every mirror best at 1 (u8c1 rot90 70.4 at 1, 65.9
-/// at 2; f32c4 flip-h 91.4 at 1, 89.4 at 2).
+/// Tiles of one image a block of the grouped kernel runs one after another (tuning::grouped_tiles_per_item).
 constexpr int grouped_tiles_per_item(int pixel_bytes, GroupedFamily family) {
-    const bool transposes = family == family_transposes || family == family_shifted_transposes;
-    return !transposes ? 1 : pixel_bytes == 16 ? 4 : pixel_bytes == 8 ? 2 : 1;
+    return tuning::grouped_tiles_per_item(pixel_bytes, family == family_transposes || family == family_shifted_transposes);
 }
 
 struct FamilyTable {
@@ -296,12 +290,13 @@ void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation*
     };
     // One launch a family, not one an element: at 768 planes of 224x224 u8, eight launches took 0.092 ms
     // where two took 0.051 (bench/RESULTS.md, 2026-11-24).
-    const bool dram_rich = current_device_is_dram_rich();
-    launch(GroupedTransposes<S>{}, family_transposes, true, tuned_blocks_per_sm(S, dram_rich));
-    launch(GroupedMirrors<S>{}, family_mirrors, false, tuned_mirror_blocks_per_sm(S, dram_rich));
+    const tuning::DeviceClass device = current_device_class();
+    const int transposes_per_sm = tuning::transpose_blocks_per_sm(S, device), mirrors_per_sm = tuning::mirror_blocks_per_sm(S, device);
+    launch(GroupedTransposes<S>{}, family_transposes, true, transposes_per_sm);
+    launch(GroupedMirrors<S>{}, family_mirrors, false, mirrors_per_sm);
     if constexpr (S % vector_bytes != 0) {
-        launch(GroupedTransposes<S, ColumnShift::shifted>{}, family_shifted_transposes, true, tuned_blocks_per_sm(S, dram_rich));
-        launch(GroupedMirrors<S, ColumnShift::shifted>{}, family_shifted_mirrors, false, tuned_mirror_blocks_per_sm(S, dram_rich));
+        launch(GroupedTransposes<S, ColumnShift::shifted>{}, family_shifted_transposes, true, transposes_per_sm);
+        launch(GroupedMirrors<S, ColumnShift::shifted>{}, family_shifted_mirrors, false, mirrors_per_sm);
     }
 }
 

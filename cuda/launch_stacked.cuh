@@ -14,16 +14,9 @@
 
 namespace gpurotate::detail {
 
-/// Pixel widths whose transposes run as a stack of planes: 1 byte (uint8 planes). On an H200 (bench/RESULTS.md,
-/// 2026-11-26) the stack took 768 planes of 224x224 u8 from 80-81% of the copy to 88%, but u16 and f32
-/// planes lost 1-2 points there (87-89% against 89-90%, 92-93% against 94%), and 16 planes of 1920x1080 u16 18
-/// (70% against 88%).
+/// Pixel widths whose transposes run as a stack of planes (tuning::stacked_planes_width).
 template <int S>
-inline constexpr bool stacks_transposes_of_width = S == 1;
-
-/// The largest plane that runs in a stack: small planes, where the per-image tiles' overhang is a large share of
-/// their lanes (23% at 224x224); larger ones were not measured in a stack.
-inline constexpr std::size_t most_stacked_plane_bytes = 256 * 1024;
+inline constexpr bool stacks_transposes_of_width = tuning::stacked_planes_width(S);
 
 /// Whether `count` images of `src`'s size, `*_stride` bytes apart, transpose as one stack of planes: more than one,
 /// back to back on both sides, rows of aligned 16-byte vectors on both sides (the source's width a whole number of
@@ -40,16 +33,13 @@ bool stacks_transposes(const ConstImageView& src, const ImageView& dst, std::siz
         if (!allows_aligned_word(src.data, src.pitch, vector_bytes) || !allows_aligned_word(dst.data, dst.pitch, vector_bytes)) return false;
         if (src.width % B::K != 0 || src.height % B::R != 0) return false;
         if (src.height % PerImage::tile_w == 0 && src.width % PerImage::tile_h == 0) return false;  // output width x height
-        if (src.row_bytes() * static_cast<std::size_t>(src.height) > most_stacked_plane_bytes) return false;
+        if (src.row_bytes() * static_cast<std::size_t>(src.height) > tuning::most_stacked_plane_bytes) return false;
         return static_cast<std::int64_t>(count) * src.height <= INT_MAX;
     }
 }
 
-/// Lanes across a source row in the stacked transposes: 4 (64 source bytes). On an H200, 768 planes of 224x224 (bench/
-/// RESULTS.md, 2026-11-26), % of the copy with 2, 4 and 8 lanes: u8 85.5, 87.5 and 86.3 (the per-image
-/// tiles 81); u16 82.7, 88.7 and 85.3 (per image 89.5). With 2 a tile fits any plane width of an even number of K
-/// pixels, but each warp's load took 32 bytes from each of 16 rows.
-inline constexpr int stacked_lanes_x = 4;
+/// Lanes across a source row in the stacked transposes (tuning::stacked_lanes_x).
+inline constexpr int stacked_lanes_x = tuning::stacked_lanes_x;
 
 /// Launches the stacked transposes over `planes` planes of `args` (the first plane's, with the image strides): of the
 /// whole batch in order, or (Listed) of the planes `entries` lists. Uncapped: caps of 3-6 blocks an SM cost 3-30 points.
@@ -81,8 +71,7 @@ bool launched_stacked_transpose(const Launch& l) {
     if constexpr (!stacks_transposes_of_width<S>) {
         return false;
     } else {
-        if (!l.map.swap_axes || l.batch.nreps != 1 ||
-            !stacks_transposes<S>(l.src, l.dst, l.batch.src_image_stride, l.batch.dst_image_stride, l.batch.count)) {
+        if (!l.map.swap_axes || !stacks_transposes<S>(l.src, l.dst, l.batch.src_image_stride, l.batch.dst_image_stride, l.batch.count)) {
             return false;
         }
         launch_stacked_transposes<S, false>(make_args(l, 1), l.batch.count, l.stream, false);

@@ -17,24 +17,27 @@
 
 namespace gpurotate::detail {
 
-template <class Word>
-void launch_tiled_word(const Launch& l, CudaKernel kernel) {
+/// The tiled kernel `kernel` of l.map on pixel words `Word`, each block walking its tile rows `passes` times (once
+/// in the product; the bench's loop inside the kernel passes more).
+template <class Word, class Passes = OnePass>
+void launch_tiled_word(const Launch& l, CudaKernel kernel, Passes passes = {}) {
     constexpr TilePolicy p = tile32_policy;
     if (!l.map.swap_axes && kernel == CudaKernel::tile16_skiplines) {  // its mirror: 16x16 threads, one pixel each
         constexpr int t = tile16_skiplines_policy.tile_dim;
         const TransformArgs a = make_args(l, t);
-        mirror_kernel<Word, t, t><<<grid_for(a, t, l), dim3(t, t), 0, l.stream>>>(a);
+        mirror_kernel<Word, t, t, Passes><<<grid_for(a, t, l), dim3(t, t), 0, l.stream>>>(a, passes);
     } else if (!l.map.swap_axes) {
         const TransformArgs a = make_args(l, p.tile_dim);
-        mirror_kernel<Word, p.tile_dim, p.block_rows><<<grid_for(a, p.tile_dim, l), dim3(p.tile_dim, p.block_rows), 0, l.stream>>>(a);
+        mirror_kernel<Word, p.tile_dim, p.block_rows, Passes>
+            <<<grid_for(a, p.tile_dim, l), dim3(p.tile_dim, p.block_rows), 0, l.stream>>>(a, passes);
     } else if (kernel == CudaKernel::tile16_skiplines) {
         constexpr int t = tile16_skiplines_policy.tile_dim;
         const TransformArgs a = make_args(l, t);
-        transpose_tile16_skiplines_kernel<Word><<<grid_for(a, t, l), dim3(t, t), 0, l.stream>>>(a);
+        transpose_tile16_skiplines_kernel<Word, Passes><<<grid_for(a, t, l), dim3(t, t), 0, l.stream>>>(a, passes);
     } else {
         const TransformArgs a = make_args(l, p.tile_dim);
-        transpose_tiled_kernel<Word, p.tile_dim, p.tile_dim, p.block_rows, column_padding(p)>
-            <<<grid_for(a, p.tile_dim, l), dim3(p.tile_dim, p.block_rows), 0, l.stream>>>(a);
+        transpose_tiled_kernel<Word, p.tile_dim, p.tile_dim, p.block_rows, column_padding(p), Passes>
+            <<<grid_for(a, p.tile_dim, l), dim3(p.tile_dim, p.block_rows), 0, l.stream>>>(a, passes);
     }
 }
 

@@ -1,6 +1,7 @@
-// The dispatch of a transform to its launcher: the kernel family for the element and the kernel asked
-// for, and the pixel width. The launchers themselves are instantiated one pixel width a translation unit
-// (launch.cuh, cuda/instantiate/).
+// The dispatch of a transform to its launcher: the kernel asked for or, for `automatic`, the tuning policy's
+// (cuda/tuning/tuning_transform.hpp: the element's kernel and blocks per SM, a batch's route) where it applies,
+// and the pixel width. The launchers themselves are instantiated one pixel width a translation unit (launch.cuh,
+// cuda/instantiate/).
 
 #include "check.cuh"
 #include "device_query.cuh"
@@ -18,41 +19,23 @@
 namespace gpurotate::detail {
 namespace {
 
-void launch_vectorized_of_width(const Launch& l, bool automatic) {
+/// The vectorized kernel of l.map at l's width: a mirror, or a transpose, as one stack of planes where `route`
+/// names it and it applies.
+void launch_vectorized_of_width(const Launch& l, tuning::BatchRoute route) {
     with_pixel_width(l.src.format.pixel_bytes(), [&](auto width) {
         constexpr int S = decltype(width)::value;
         if (!l.map.swap_axes) {
             launch_vectorized_mirror<S>(l);
-        } else if (!automatic || !launched_stacked_transpose<S>(l)) {
+        } else if (route != tuning::BatchRoute::stacked_planes || !launched_stacked_transpose<S>(l)) {
             launch_vectorized_transpose<S>(l);
         }
     });
 }
 
-/// What `CudaKernel::automatic` runs, by pixel width: measured with `gpurotate bench` on an H200
-/// (bench/RESULTS.md). The vectorized kernels win for every width but 16 bytes, where a pixel already is
-/// one 16-byte access: there the 16x16 skip-lines tile (axis-swapping elements, 95% of the copy against
-/// 92%) and its mirror, one pixel a thread, are faster. That mirror ran at 100.1-100.3% of the copy on an
-/// H100, level with NPP's (100.2-100.3), where the plain mirror's 4 pixels a thread gave 99.0-99.1
-/// (2026-11-23; the vectorized mirror 96 on the H200); at other widths one pixel a thread is far
-/// slower (16-89%).
-struct AutomaticChoice {
-    bool vectorized;
-    CudaKernel otherwise;  ///< the tiled kernel when not vectorized, or when vectorized does not apply
-};
-
-AutomaticChoice automatic_choice(std::size_t pixel_bytes) {
-    if (pixel_bytes == 16) return {false, CudaKernel::tile16_skiplines};
-    return {true, CudaKernel::tile32_padded};
-}
-
 /// Runs an axis-keeping element on a batch with mirror_rows_kernel where mirror_rows_apply holds; returns whether
-/// it did. On an H200 (bench/RESULTS.md, 2026-11-25) it took the mirrors of 768 planes of 224x224 u8 from
-/// 84-85% of the copy to 94-96%, u16 from 87-89% to 91-95%, and 1920x1080 u8 flip-v and rot180 from 90% to 95-96%;
-/// for 4-byte pixels and wider the vectorized mirror's tiles were as fast or faster (u8c4 and f32c1 flip-h 97%
-/// against 93%; f32c4 99% in the 16x16 tile against 93%).
+/// it did (tuning::mirror_rows_width says for which widths the policy asks for it).
 bool launched_mirror_rows(ConstImageView src, ImageView dst, AxisMap map, const BatchLayout& batch, cudaStream_t stream) {
-    if (map.swap_axes || batch.nreps != 1 || !mirror_rows_apply(src, dst, batch.src_image_stride, batch.dst_image_stride, batch.count)) return false;
+    if (map.swap_axes || !mirror_rows_apply(src, dst, batch.src_image_stride, batch.dst_image_stride, batch.count)) return false;
     const MirrorRowsArgs args = mirror_rows_args(src, dst, batch.count);
     const unsigned blocks = mirror_rows_blocks(args);
     const std::size_t bytes = src.format.pixel_bytes();
@@ -109,32 +92,37 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
         }
         return;
     }
-    if (kernel == CudaKernel::automatic && launched_mirror_rows(src, dst, map, batch, stream)) {
+    const std::size_t bytes = src.format.pixel_bytes();
+    const bool automatic = kernel == CudaKernel::automatic;
+    const tuning::BatchShape shape{batch.count, stacked_back_to_back(src, dst, batch), src.row_bytes() * static_cast<std::size_t>(src.height)};
+    const tuning::BatchRoute route = automatic ? tuning::select_batch_route(static_cast<int>(bytes), map.swap_axes, shape) : tuning::BatchRoute::per_image;
+    if (route == tuning::BatchRoute::mirror_rows && launched_mirror_rows(src, dst, map, batch, stream)) {
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
         return;
     }
-    if (!map.swap_axes && !map.mirror_y && images > 1 && batch.nreps == 1 && stacked_back_to_back(src, dst, batch) &&
+    if (!map.swap_axes && !map.mirror_y && images > 1 && shape.back_to_back &&
         src.height * static_cast<std::int64_t>(images) <= std::numeric_limits<int>::max() / 2) {
         // Under flip-h every row keeps its place, so images that lie back to back on both sides are one tall
         // image: no tile row is left part-empty at each image's foot (a 224-row plane fills 3.5 tiles of 64 rows).
         ConstImageView tall_src = src;
         ImageView tall_dst = dst;
         tall_src.height = tall_dst.height = src.height * static_cast<std::int64_t>(images);
-        transform_device_cuda(tall_src, tall_dst, map, kernel, stream, BatchLayout{1, 0, 0, batch.nreps});
+        transform_device_cuda(tall_src, tall_dst, map, kernel, stream, BatchLayout{1, 0, 0});
         return;
     }
-    const std::size_t bytes = src.format.pixel_bytes();
+    // The policy's kernel and launch shape; `automatic` takes the 32x32 tile where the vectorized kernels do not apply.
     const bool applies = vectorized_applies(src, dst, map) && strides_allow_vectors(batch);
-    const AutomaticChoice choice = automatic_choice(bytes);
-    const bool automatic = kernel == CudaKernel::automatic;
-    const bool vectorized = kernel == CudaKernel::vectorized || (automatic && applies && choice.vectorized);
-    if (automatic && !vectorized) kernel = choice.otherwise;
-    const Launch launch{src, dst, map, batch, stream};
+    const tuning::ElementPolicy policy = tuning::select_element(static_cast<int>(bytes), map.swap_axes, current_device_class());
+    const bool vectorized = kernel == CudaKernel::vectorized || (automatic && applies && policy.kernel == tuning::ElementKernel::vectorized);
+    if (automatic && !vectorized) {
+        kernel = policy.kernel == tuning::ElementKernel::tile16_skiplines ? CudaKernel::tile16_skiplines : CudaKernel::tile32_padded;
+    }
+    const Launch launch{src, dst, map, batch, stream, vectorized ? policy.blocks_per_sm : 0};
     if (vectorized) {
         if (!applies) {
             throw Error(ErrorCode::usage, "the vectorized kernel needs 16-byte aligned pointers, pitches and image strides");
         }
-        launch_vectorized_of_width(launch, automatic);
+        launch_vectorized_of_width(launch, route);
     } else {
         const bool aligned = allows_aligned_word(src.data, src.pitch, bytes) && allows_aligned_word(dst.data, dst.pitch, bytes) &&
                              batch.src_image_stride % natural_alignment(bytes) == 0 && batch.dst_image_stride % natural_alignment(bytes) == 0;

@@ -11,6 +11,7 @@
 #include <gpurotate/gpu_session.hpp>
 #include <gpurotate/transform.hpp>
 
+#include "bench/study_launch.hpp"
 #include "frontend/cuda_backend.hpp"
 
 #include <cuda_runtime.h>
@@ -59,9 +60,9 @@ bool check_multi(const gpurotate::Image& src, const std::vector<Orientation>& el
     }
     bool ran = true;
     if (path == Path::tiled) {
-        gpurotate::detail::transform_device_multi_tiled(src_view, targets.data(), targets.size(), nullptr);
+        gpurotate::bench::transform_device_multi_tiled(src_view, targets.data(), targets.size(), nullptr);
     } else if (path == Path::vectorized) {
-        ran = gpurotate::detail::multi_output_fused_vectorized(src_view, targets.data(), targets.size(), nullptr);
+        ran = gpurotate::bench::multi_output_fused_vectorized(src_view, targets.data(), targets.size(), nullptr);
         if (!ran) return false;
     } else {
         gpurotate::transform_device_multi(src_view, targets, nullptr);

@@ -9,6 +9,7 @@
 #include <gpurotate/error.hpp>
 #include <gpurotate/transform.hpp>
 
+#include "bench/study_launch.hpp"
 #include "frontend/cuda_backend.hpp"
 
 #include <array>
@@ -85,19 +86,19 @@ TEST_CASE("CUDA vectorized kernels match the reference for every element, width 
                 {
                     // The production layout, then every layout the bench's tuning study runs; the last two, other
                     // caps of the blocks per SM, for the mirrors too.
-                    const gpurotate::detail::VectorizedTransposeVariant variants[] = {
+                    const gpurotate::bench::VectorizedTransposeVariant variants[] = {
                         {8, 1, false}, {16, 1, false}, {32, 1, false}, {8, 2, false}, {8, 1, true}, {8, 1, false, false},
                         {8, 1, false, true, false, false, 0}, {8, 1, false, true, false, false, 3}};
                     const std::size_t first_for_mirrors = std::size(variants) - 2;
                     for (std::size_t v = 0; v < std::size(variants); ++v) {
                         if (v != 0 && v < first_for_mirrors && !gpurotate::swaps_axes(o)) continue;
                         // The study's layouts run where mirrored columns start on a vector (vectorized_variants.cuh).
-                        if (!gpurotate::detail::vectorized_variant_applies(sv, dv, gpurotate::axis_map(o), variants[v])) continue;
+                        if (!gpurotate::bench::vectorized_variant_applies(sv, dv, gpurotate::axis_map(o), variants[v])) continue;
                         REQUIRE_CUDA(cudaMemset(d_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.height())));
                         if (v == 0) {
                             gpurotate::transform_device(sv, dv, o, nullptr, CudaKernel::vectorized);
                         } else {
-                            gpurotate::detail::transform_device_vectorized_variant(sv, dv, gpurotate::axis_map(o), variants[v], nullptr);
+                            gpurotate::bench::transform_device_vectorized_variant(sv, dv, gpurotate::axis_map(o), variants[v], nullptr);
                         }
                         REQUIRE_CUDA(cudaDeviceSynchronize());
                         gpurotate::Image out(expected.width(), expected.height(), format);

@@ -5,6 +5,8 @@
 
 #include "bench/bench.hpp"
 #include "bench/peers.hpp"
+#include "bench/repeated_passes.cuh"
+#include "bench/study_launch.hpp"
 #include "bench/study_kernels.cuh"
 #include "check.cuh"
 #include "device_query.cuh"
@@ -47,7 +49,6 @@ TransformArgs args_for(const Case& c, int tile_h) {
     const int tiles_y = static_cast<int>((c.dst.height + tile_h - 1) / tile_h);
     TransformArgs a{c.src.data, c.src.pitch, c.dst.data, c.dst.pitch, c.src.extent(), static_cast<int>(c.dst.width),
                     static_cast<int>(c.dst.height), axis_map(c.orientation), tiles_y};
-    a.nreps = c.nreps;
     return a;
 }
 
@@ -77,6 +78,9 @@ struct BenchKernel {
     /// Whether the kernel repeats its work Case::nreps times (the paper's loop inside the kernel);
     /// cudaMemcpy, library peers and multi-launch rows cannot.
     bool repeats_inside = true;
+    /// Where a row's repeated launch is not its `launch` (the library's kernels, through bench/study_launch.hpp):
+    /// launches it, or returns false where that kernel has no repeated launch.
+    std::function<bool(const Case&)> launch_repeated = {};
 };
 
 // The diagnostics' definitions on the host, for verification (see half_transpose_kernel).
@@ -103,7 +107,8 @@ BenchKernel half_transpose(const std::string& name) {
                 with_word(c, [&](auto word) {
                     const TransformArgs a = args_for(c, tile_dim);
                     const dim3 grid(static_cast<unsigned>(c.src.width / tile_dim), static_cast<unsigned>(c.src.height / tile_dim));
-                    detail::half_transpose_kernel<decltype(word), tile_dim, block_rows, Fine><<<grid, dim3(tile_dim, block_rows), 0, c.stream>>>(a);
+                    detail::half_transpose_kernel<decltype(word), tile_dim, block_rows, Fine>
+                        <<<grid, dim3(tile_dim, block_rows), 0, c.stream>>>(a, detail::RepeatedPasses{c.nreps});
                 });
             },
             {},
@@ -117,7 +122,7 @@ bool swaps(const Case& c) { return swaps_axes(c.orientation) && !c.batched(); }
 bool keeps_axes_not_identity(const Case& c) { return !swaps_axes(c.orientation) && !is_identity(c) && !c.batched(); }
 
 detail::BatchLayout layout_of(const Case& c) {
-    return {c.batch, c.src.pitch * static_cast<std::size_t>(c.src.height), c.dst.pitch * static_cast<std::size_t>(c.dst.height), c.nreps};
+    return {c.batch, c.src.pitch * static_cast<std::size_t>(c.src.height), c.dst.pitch * static_cast<std::size_t>(c.dst.height)};
 }
 
 template <int BX, int BY>
@@ -129,7 +134,7 @@ BenchKernel naive(const std::string& name) {
                     detail::NaiveArgs n{args_for(c, BY), axis_map(inverse(c.orientation))};
                     n.a.tiles_y = static_cast<int>((c.src.height + BY - 1) / BY);  // rows of source blocks
                     const dim3 grid(static_cast<unsigned>((c.src.width + BX - 1) / BX), std::min(static_cast<unsigned>(n.a.tiles_y), detail::max_grid_y));
-                    detail::naive_kernel<Word, BX, BY><<<grid, dim3(BX, BY), 0, c.stream>>>(n);
+                    detail::naive_kernel<Word, BX, BY><<<grid, dim3(BX, BY), 0, c.stream>>>(n, detail::RepeatedPasses{c.nreps});
                 });
             }};
 }
@@ -138,7 +143,8 @@ template <class Word, int TileDim, int BX, int BY, int Padding>
 void launch_tiled(const Case& c) {
     if constexpr (TileDim * (TileDim + Padding) * sizeof(Word) <= 48 * 1024) {
         const TransformArgs a = args_for(c, TileDim);
-        detail::transpose_tiled_kernel<Word, TileDim, BX, BY, Padding><<<grid_for(a, TileDim), dim3(BX, BY), 0, c.stream>>>(a);
+        detail::transpose_tiled_kernel<Word, TileDim, BX, BY, Padding, detail::RepeatedPasses>
+            <<<grid_for(a, TileDim), dim3(BX, BY), 0, c.stream>>>(a, detail::RepeatedPasses{c.nreps});
     }
 }
 
@@ -155,8 +161,11 @@ BenchKernel tiled(const std::string& name, const std::string& family) {
 // Through the library's own launcher, exactly as users get it (the whole batch in one launch).
 BenchKernel library(const std::string& name, CudaKernel kernel, const std::string& family,
                     std::function<bool(const Case&)> applies) {
-    return {name, family, std::move(applies), [kernel](const Case& c) {
-                detail::transform_device_cuda(c.src, c.dst, axis_map(c.orientation), kernel, c.stream, layout_of(c));
+    return {name, family, std::move(applies),
+            [kernel](const Case& c) { detail::transform_device_cuda(c.src, c.dst, axis_map(c.orientation), kernel, c.stream, layout_of(c)); },
+            {}, {}, true,
+            [kernel](const Case& c) {
+                return transform_device_repeated(c.src, c.dst, axis_map(c.orientation), kernel, c.stream, layout_of(c), c.nreps);
             }};
 }
 
@@ -187,15 +196,15 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
     k.push_back({"copy-simple", "ceiling", is_identity, [](const Case& c) {
                      with_word(c, [&](auto word) {
                          const TransformArgs a = args_for(c, tile_dim);
-                         detail::mirror_kernel<decltype(word), tile_dim, block_rows>
-                             <<<grid_for(a, tile_dim), dim3(tile_dim, block_rows), 0, c.stream>>>(a);
+                         detail::mirror_kernel<decltype(word), tile_dim, block_rows, detail::RepeatedPasses>
+                             <<<grid_for(a, tile_dim), dim3(tile_dim, block_rows), 0, c.stream>>>(a, detail::RepeatedPasses{c.nreps});
                      });
                  }});
     k.push_back({"copy-shared", "ceiling", is_identity, [](const Case& c) {
                      with_word(c, [&](auto word) {
                          const TransformArgs a = args_for(c, tile_dim);
                          detail::copy_shared_kernel<decltype(word), tile_dim, block_rows>
-                             <<<grid_for(a, tile_dim), dim3(tile_dim, block_rows), 0, c.stream>>>(a);
+                             <<<grid_for(a, tile_dim), dim3(tile_dim, block_rows), 0, c.stream>>>(a, detail::RepeatedPasses{c.nreps});
                      });
                  }});
     // The seeds' study.
@@ -211,7 +220,7 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
                      with_word(c, [&](auto word) {
                          const TransformArgs a = args_for(c, tile_dim);
                          detail::transpose_diagonal_kernel<decltype(word), tile_dim, block_rows>
-                             <<<grid_for(a, tile_dim), dim3(tile_dim, block_rows), 0, c.stream>>>(a);
+                             <<<grid_for(a, tile_dim), dim3(tile_dim, block_rows), 0, c.stream>>>(a, detail::RepeatedPasses{c.nreps});
                      });
                  }});
     k.push_back(half_transpose<true>("fine-grained"));
@@ -240,19 +249,19 @@ std::vector<BenchKernel> all_kernels(const Peers* peers) {
     // loads, narrower stores per warp), twice the register blocks per lane, a grid of resident blocks,
     // plain loads instead of loads that have L2 fetch 256 bytes, a lane's register blocks unrolled (all
     // loads at once) instead of one after another, and blocks of half the rows (the same tile).
-    const std::pair<const char*, detail::VectorizedTransposeVariant> variants[] = {
+    const std::pair<const char*, VectorizedTransposeVariant> variants[] = {
         {"vectorized-x16", {16, 1, false}},       {"vectorized-x32", {32, 1, false}},
         {"vectorized-b2", {8, 2, false}},         {"vectorized-resident", {8, 1, true}},
         {"vectorized-plain-loads", {8, 1, false, false}},
         {"vectorized-unrolled", {8, 1, false, true, true}},
         {"vectorized-split-rows", {8, 1, false, true, false, true}}};
-    const auto variant_row = [&](const char* name, const detail::VectorizedTransposeVariant& variant, bool (*elements)(const Case&)) {
+    const auto variant_row = [&](const char* name, const VectorizedTransposeVariant& variant, bool (*elements)(const Case&)) {
         k.push_back({name, "study",
                      [elements, variant](const Case& c) {
-                         return elements(c) && detail::vectorized_variant_applies(c.src, c.dst, axis_map(c.orientation), variant);
+                         return elements(c) && vectorized_variant_applies(c.src, c.dst, axis_map(c.orientation), variant);
                      },
                      [variant](const Case& c) {
-                         detail::transform_device_vectorized_variant(c.src, c.dst, axis_map(c.orientation), variant, c.stream, layout_of(c));
+                         transform_device_vectorized_variant(c.src, c.dst, axis_map(c.orientation), variant, c.stream, layout_of(c));
                      },
                      {}, {}, false});
     };
@@ -409,12 +418,20 @@ public:
         }
         // The seeds' other timing: back-to-back launches between two events (no flush in between).
         row.loop_ms = loop_ms([&] { kernel.launch(c); });
-        if (kernel.repeats_inside) {
+        // A library row's repeated launch runs a kernel of its own (bench/study_launch.hpp): one untimed launch first,
+        // so that loading its module (CUDA's lazy loading) is not timed.
+        const bool repeats = kernel.repeats_inside && (!kernel.launch_repeated || kernel.launch_repeated(c));
+        if (repeats) {
             Case repeated = c;
             repeated.nreps = options_.reps;
+            stream_.synchronize();
             flush_l2();
             start.record(stream_.get());
-            kernel.launch(repeated);
+            if (kernel.launch_repeated) {
+                kernel.launch_repeated(repeated);
+            } else {
+                kernel.launch(repeated);
+            }
             stop.record(stream_.get());
             stream_.synchronize();
             GPUROTATE_CUDA_CHECK(cudaGetLastError());
@@ -546,16 +563,16 @@ std::vector<Row> bench_multi_output(const Harness& harness, const std::vector<Or
 
     std::vector<Row> rows;
     const std::function<void()> fused = [&] { detail::transform_device_multi_cuda(src, targets.data(), targets.size(), harness.stream()); };
-    const std::function<void()> tiled = [&] { detail::transform_device_multi_tiled(src, targets.data(), targets.size(), harness.stream()); };
+    const std::function<void()> tiled = [&] { transform_device_multi_tiled(src, targets.data(), targets.size(), harness.stream()); };
     const std::function<void()> separate = [&] {
         for (const auto& t : targets) detail::transform_device_cuda(src, t.dst, axis_map(t.orientation), CudaKernel::automatic, harness.stream());
     };
     // The fused vectorized kernel alone, and the library's choice (multi-output) among it, the shared-memory
     // fused kernel and one launch per element. GB/s counts the bytes each moves.
     const std::function<void()> vectorized = [&] {
-        if (!detail::multi_output_fused_vectorized(src, targets.data(), targets.size(), harness.stream())) throw Error(ErrorCode::internal, "not aligned");
+        if (!multi_output_fused_vectorized(src, targets.data(), targets.size(), harness.stream())) throw Error(ErrorCode::internal, "not aligned");
     };
-    const bool vector_ok = detail::multi_output_fused_applies(src, targets.data(), targets.size());
+    const bool vector_ok = multi_output_fused_applies(src, targets.data(), targets.size());
     std::vector<std::tuple<std::string, std::function<void()>, double>> variants = {
         {"multi-output", fused, (1 + k) * image_bytes},
         {"multi-out-tile32", tiled, (1 + k) * image_bytes},
@@ -649,7 +666,7 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     // Study rows: a block runs N tiles of one image one after another (grouped_tiles_per_item is the default).
     for (const int per_item : {1, 2, 4, 8}) {
         variants.push_back({"grouped-" + std::to_string(per_item) + "-tiles",
-                            [&items, &harness, per_item] { detail::transform_device_grouped_cuda(items.data(), items.size(), harness.stream(), per_item); }});
+                            [&items, &harness, per_item] { transform_device_grouped_tiles(items.data(), items.size(), harness.stream(), per_item); }});
     }
     // The median times a call from an event recorded before it, so the host's share counts where the GPU
     // has nothing else to do meanwhile; the loop column times calls back to back, where it overlaps the
@@ -699,7 +716,8 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         << " MiB L2), driver " << driver / 1000 << "." << (driver % 1000) / 10 << ", runtime " << runtime / 1000 << "."
         << (runtime % 1000) / 10 << ", NPP " << (Peers::npp_compiled_in() ? "yes" : "not compiled in") << "\n"
         << "DRAM " << static_cast<int>(detail::current_device_dram_bandwidth_per_sm() / 1e9) << " GB/s per SM at peak: the production kernels' blocks-per-SM caps "
-        << (detail::current_device_is_dram_rich() ? "of a DRAM-rich device (3-byte transposes only)" : "as tuned on the H100") << "\n"
+        << (detail::current_device_class() == detail::tuning::DeviceClass::h200 ? "of the H200 class (3-byte transposes only)" : "of the H100 class")
+        << "\n"
         << "size " << options.width << "x" << options.height << ", " << options.reps
         << " samples per kernel (median, L2 flushed before each), GB/s = (bytes read + bytes written) / time;\n"
         << "loop GB/s: " << options.reps << " launches back to back; inside GB/s: one launch whose blocks repeat their work "

@@ -4,6 +4,7 @@
 // that fill inputs and compare outputs on the device. Each is named after what it is, so that
 // `gpurotate bench --kernel NAME` under ncu profiles exactly one of them.
 
+#include "bench/repeated_passes.cuh"
 #include "kernels/pixel_access.cuh"
 #include "kernels/transpose_tile32_padded.cuh"
 #include "kernels/vector_load.cuh"
@@ -14,11 +15,11 @@ namespace gpurotate::detail {
 
 /// The paper's shared-memory copy: the same tile through shared memory, to price the staging alone.
 template <class Word, int TileDim, int BlockRows>
-__global__ void __launch_bounds__(TileDim * BlockRows) copy_shared_kernel(TransformArgs a) {
+__global__ void __launch_bounds__(TileDim * BlockRows) copy_shared_kernel(TransformArgs a, RepeatedPasses passes) {
     __shared__ Word tile[TileDim][TileDim];
     const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
     const int x = static_cast<int>(blockIdx.x) * TileDim + tx;
-    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * passes.count(); step += static_cast<int>(gridDim.y)) {
         const int tile_row = tile_row_of(a, step);
 #pragma unroll
         for (int r = ty; r < TileDim; r += BlockRows) {
@@ -58,11 +59,11 @@ __global__ void __launch_bounds__(256) copy_vector16_kernel(const uint4* __restr
 /// tile where it is (elements move, tiles do not); coarse moves each tile to its transposed place and
 /// leaves its elements as they were. Neither is a transpose; each is checked against its own definition.
 template <class Word, int TileDim, int BlockRows, bool Fine>
-__global__ void __launch_bounds__(TileDim * BlockRows) half_transpose_kernel(TransformArgs a) {
+__global__ void __launch_bounds__(TileDim * BlockRows) half_transpose_kernel(TransformArgs a, RepeatedPasses passes) {
     __shared__ Word tile[TileDim][TileDim + 1];
     const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
     const int bx = static_cast<int>(blockIdx.x) * TileDim, by = static_cast<int>(blockIdx.y) * TileDim;
-    for (int rep = 0; rep < a.nreps; ++rep) {
+    for (int rep = 0; rep < passes.count(); ++rep) {
 #pragma unroll
         for (int r = ty; r < TileDim; r += BlockRows) tile[r][tx] = load_source<Word>(a, SourcePoint{bx + tx, by + r});
         __syncthreads();
@@ -87,10 +88,10 @@ struct NaiveArgs {
 /// The naive transpose of the seeds: one thread per source pixel, reading along source rows (coalesced)
 /// and writing wherever the pixel lands (strided for the elements that swap axes).
 template <class Word, int BlockX, int BlockY>
-__global__ void __launch_bounds__(BlockX * BlockY) naive_kernel(NaiveArgs n) {
+__global__ void __launch_bounds__(BlockX * BlockY) naive_kernel(NaiveArgs n, RepeatedPasses passes) {
     const int x = static_cast<int>(blockIdx.x) * BlockX + static_cast<int>(threadIdx.x);
     const Extent out_extent{n.a.dst_width, n.a.dst_height};
-    for (int step = static_cast<int>(blockIdx.y); step < n.a.tiles_y * n.a.nreps; step += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < n.a.tiles_y * passes.count(); step += static_cast<int>(gridDim.y)) {
         const int y = tile_row_of(n.a, step) * BlockY + static_cast<int>(threadIdx.y);
         if (x < n.a.src_extent.width && y < n.a.src_extent.height) {
             const SourcePoint out = source_of(n.inverse, out_extent, x, y);
@@ -103,7 +104,7 @@ __global__ void __launch_bounds__(BlockX * BlockY) naive_kernel(NaiveArgs n) {
 /// (bx, by) of the launch works on tile ((bx + by) mod tiles_x, bx) of a square grid, or the general
 /// rectangular reordering otherwise. Needs the whole grid in one launch (no striding).
 template <class Word, int TileDim, int BlockRows>
-__global__ void __launch_bounds__(TileDim * BlockRows) transpose_diagonal_kernel(TransformArgs a) {
+__global__ void __launch_bounds__(TileDim * BlockRows) transpose_diagonal_kernel(TransformArgs a, RepeatedPasses passes) {
     __shared__ Word tile[TileDim][TileDim + 1];
     int tile_x = 0, tile_y = 0;
     if (gridDim.x == gridDim.y) {
@@ -114,7 +115,7 @@ __global__ void __launch_bounds__(TileDim * BlockRows) transpose_diagonal_kernel
         tile_y = static_cast<int>(bid % gridDim.y);
         tile_x = static_cast<int>((bid / gridDim.y + static_cast<unsigned>(tile_y)) % gridDim.x);
     }
-    for (int rep = 0; rep < a.nreps; ++rep) transpose_one_tile<Word, TileDim, TileDim, BlockRows, 1>(a, tile_x, tile_y, tile);
+    for (int rep = 0; rep < passes.count(); ++rep) transpose_one_tile<Word, TileDim, TileDim, BlockRows, 1>(a, tile_x, tile_y, tile);
 }
 
 /// Fills `bytes` bytes with a hash of their index and `seed`: random-looking and never zero. With

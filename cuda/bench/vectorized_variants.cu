@@ -1,14 +1,18 @@
-// transform_device_vectorized_variant (frontend/cuda_backend.hpp): the bench's layouts of the vectorized kernels
+// transform_device_vectorized_variant (bench/study_launch.hpp): the bench's layouts of the vectorized kernels
 // (vectorized_variants.cuh, instantiated per group and pixel width in generated units).
 
+#include "bench/study_launch.hpp"
 #include "bench/variant_groups.cuh"
 #include "check.cuh"
 #include "pixel_width_dispatch.cuh"
 
 #include <gpurotate/error.hpp>
 
-namespace gpurotate::detail {
+namespace gpurotate::bench {
 namespace {
+
+using detail::StudyLaunch;
+using detail::VariantGroup;
 
 // GPUROTATE_BENCH_STUDY_LAYOUTS in CMake: whether the generated units of the study's layouts are linked in.
 #ifdef GPUROTATE_HAVE_STUDY_LAYOUTS
@@ -17,38 +21,54 @@ constexpr bool study_layouts_built = true;
 constexpr bool study_layouts_built = false;
 #endif
 
+/// The study's launch of `variant`: the policy's cap of blocks per SM unless the variant names one.
+StudyLaunch study_launch(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant, cudaStream_t stream,
+                         const detail::BatchLayout& batch) {
+    const int bytes = static_cast<int>(src.format.pixel_bytes());
+    const int policy_cap = map.swap_axes ? detail::tuning::transpose_blocks_per_sm(bytes, detail::current_device_class())
+                                         : detail::tuning::mirror_blocks_per_sm(bytes, detail::current_device_class());
+    StudyLaunch l{};
+    static_cast<detail::Launch&>(l) = detail::Launch{src, dst, map, batch, stream, variant.blocks_per_sm < 0 ? policy_cap : variant.blocks_per_sm};
+    l.variant = variant;
+    return l;
+}
+
 }  // namespace
 
 void transform_device_vectorized_variant(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant,
-                                         CUstream_st* stream, const BatchLayout& batch) {
-    if (!vectorized_applies(src, dst, map) || !strides_allow_vectors(batch)) {
+                                         CUstream_st* stream, const detail::BatchLayout& batch) {
+    if (!detail::vectorized_applies(src, dst, map) || !detail::strides_allow_vectors(batch)) {
         throw Error(ErrorCode::usage, "vectorized variants need 16-byte aligned rows and image strides");
     }
-    const Launch l{src, dst, map, batch, stream, variant};
-    if (!variant_applies(variant, l)) throw Error(ErrorCode::usage, "the study's vectorized layouts need rows of whole 16-byte vectors for mirrored columns");
-    const std::optional<VariantGroup> group = variant_group(variant);
-    with_pixel_width(src.format.pixel_bytes(), [&](auto width) {
+    const StudyLaunch l = study_launch(src, dst, map, variant, stream, batch);
+    if (!detail::variant_applies(variant, l)) {
+        throw Error(ErrorCode::usage, "the study's vectorized layouts need rows of whole 16-byte vectors for mirrored columns");
+    }
+    const std::optional<VariantGroup> group = detail::variant_group(variant);
+    detail::with_pixel_width(src.format.pixel_bytes(), [&](auto width) {
         constexpr int S = decltype(width)::value;
         if (!map.swap_axes) {
-            launch_vectorized_mirror<S>(l);
+            detail::launch_vectorized_mirror<S>(l);
         } else if (!group) {
-            launch_vectorized_transpose<S>(l);
+            detail::launch_vectorized_transpose<S>(l);
         } else if constexpr (!study_layouts_built) {
             throw Error(ErrorCode::usage, "this build has no tuning-study layouts (configure with -DGPUROTATE_BENCH_STUDY_LAYOUTS=ON)");
         } else if (*group == VariantGroup::lanes) {
-            launch_transpose_variant<VariantGroup::lanes, S>(l);
+            detail::launch_transpose_variant<VariantGroup::lanes, S>(l);
         } else if (*group == VariantGroup::loads) {
-            launch_transpose_variant<VariantGroup::loads, S>(l);
+            detail::launch_transpose_variant<VariantGroup::loads, S>(l);
+        } else if (*group == VariantGroup::blocks) {
+            detail::launch_transpose_variant<VariantGroup::blocks, S>(l);
         } else {
-            launch_transpose_variant<VariantGroup::blocks, S>(l);
+            detail::launch_transpose_variant<VariantGroup::resident, S>(l);
         }
     });
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 
 bool vectorized_variant_applies(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant) {
-    return vectorized_applies(src, dst, map) && (study_layouts_built || !variant_group(variant)) &&
-           variant_applies(variant, Launch{src, dst, map, {}, nullptr, variant});
+    return detail::vectorized_applies(src, dst, map) && (study_layouts_built || !detail::variant_group(variant)) &&
+           detail::variant_applies(variant, detail::Launch{src, dst, map, {}, nullptr});
 }
 
-}  // namespace gpurotate::detail
+}  // namespace gpurotate::bench

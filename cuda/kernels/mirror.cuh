@@ -8,11 +8,11 @@
 
 namespace gpurotate::detail {
 
-template <class Word, int TileDim, int BlockRows>
-__global__ void __launch_bounds__(TileDim * BlockRows) mirror_kernel(TransformArgs args) {
+template <class Word, int TileDim, int BlockRows, class Passes = OnePass>
+__global__ void __launch_bounds__(TileDim * BlockRows) mirror_kernel(TransformArgs args, Passes passes) {
     const TransformArgs a = for_this_image(args);
     const int x = static_cast<int>(blockIdx.x) * TileDim + static_cast<int>(threadIdx.x);
-    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * passes.count(); step += static_cast<int>(gridDim.y)) {
         const int tile_row = tile_row_of(a, step);
 #pragma unroll
         for (int r = static_cast<int>(threadIdx.y); r < TileDim; r += BlockRows) {

@@ -21,11 +21,17 @@ struct TransformArgs {
     int tiles_y;  ///< tile rows of the output; blocks stride over them when gridDim.y is smaller
     std::size_t src_image_stride = 0;  ///< bytes from one image of a batch to the next (blockIdx.z picks one)
     std::size_t dst_image_stride = 0;
-    int nreps = 1;  ///< the bench's "loop inside the kernel" timing: every block does its work nreps times
 };
 
-/// The tile row of loop step `step` (steps run from blockIdx.y to tiles_y * nreps by gridDim.y): with
-/// nreps > 1 each block walks its own tile rows again, as the paper's kernel-internal loop does.
+/// How many times each block of a tiled kernel walks its tile rows: once, in the product. The kernels take it as
+/// a template parameter, so that the bench's "loop inside the kernel" timing (the paper's second timing) passes a
+/// type of its own (cuda/bench/repeated_passes.cuh) and the product's launches carry no count.
+struct OnePass {
+    __device__ static constexpr int count() { return 1; }
+};
+
+/// The tile row of loop step `step` (steps run from blockIdx.y to tiles_y times the passes by gridDim.y): after
+/// the first pass each block walks its own tile rows again.
 __device__ __forceinline__ int tile_row_of(const TransformArgs& a, int step) { return step < a.tiles_y ? step : step % a.tiles_y; }
 
 /// The arguments for the image of the batch this block works on.

@@ -9,8 +9,8 @@
 
 namespace gpurotate::detail {
 
-template <class Word>
-__global__ void __launch_bounds__(256) transpose_tile16_skiplines_kernel(TransformArgs args) {
+template <class Word, class Passes = OnePass>
+__global__ void __launch_bounds__(256) transpose_tile16_skiplines_kernel(TransformArgs args, Passes passes) {
     const TransformArgs a = for_this_image(args);
     constexpr SkipLinesPolicy policy = tile16_skiplines_policy;
     constexpr int tile_dim = policy.tile_dim;
@@ -18,7 +18,7 @@ __global__ void __launch_bounds__(256) transpose_tile16_skiplines_kernel(Transfo
     const int tx = static_cast<int>(threadIdx.x);
     const int ty = static_cast<int>(threadIdx.y);
     const int x0 = static_cast<int>(blockIdx.x) * tile_dim;
-    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * passes.count(); step += static_cast<int>(gridDim.y)) {
         const int tile_row = tile_row_of(a, step);
         const int y0 = tile_row * tile_dim;
         // Row tx of the shared tile holds output row y0 + tx; the load writes it column-wise (transposed).

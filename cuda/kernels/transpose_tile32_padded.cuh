@@ -47,11 +47,11 @@ __device__ __forceinline__ void transpose_one_tile(const TransformArgs& a, int t
 }
 
 /// A grid of tiles in row-major block order; blocks stride over tile rows beyond gridDim.y.
-template <class Word, int TileDim, int BlockX, int BlockY, int Padding>
-__global__ void __launch_bounds__(BlockX * BlockY) transpose_tiled_kernel(TransformArgs args) {
+template <class Word, int TileDim, int BlockX, int BlockY, int Padding, class Passes = OnePass>
+__global__ void __launch_bounds__(BlockX * BlockY) transpose_tiled_kernel(TransformArgs args, Passes passes) {
     const TransformArgs a = for_this_image(args);
     __shared__ Word tile[TileDim][TileDim + Padding];
-    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * passes.count(); step += static_cast<int>(gridDim.y)) {
         const int tile_row = tile_row_of(a, step);
         transpose_one_tile<Word, TileDim, BlockX, BlockY, Padding>(a, static_cast<int>(blockIdx.x), tile_row, tile);
     }

@@ -508,13 +508,13 @@ __device__ __forceinline__ void run_tile(const TransformArgs& a, int tile_col, i
 /// order, rot270 and transverse ran 0.3-1.6 points of copy below the source's order on an H100 and 0.4-1.4 on
 /// an H200, at 8192x8192; rot90 is level either way (bench/RESULTS.md, 2026-11-27).
 template <int S, bool MirrorX, bool MirrorY, int LanesX = vectorized_lanes_x, int BlocksScale = 1, bool L2Prefetch = true,
-          bool Unrolled = false, bool SplitRows = false, ColumnShift Shift = ColumnShift::per_image>
-__global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args) {
+          bool Unrolled = false, bool SplitRows = false, ColumnShift Shift = ColumnShift::per_image, class Passes = OnePass>
+__global__ void __launch_bounds__(vectorized_threads) transpose_vectorized_kernel(TransformArgs args, Passes passes) {
     using Body = VectorizedTranspose<S, MirrorX, MirrorY, LanesX, BlocksScale, L2Prefetch, Unrolled, SplitRows>;
     const TransformArgs a = for_this_image(args);
     __shared__ std::uint32_t staging[vectorized_warps][Body::staging_words];
     const int col = static_cast<int>(MirrorY ? gridDim.x - 1 - blockIdx.x : blockIdx.x);
-    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * passes.count(); step += static_cast<int>(gridDim.y)) {
         const int row = tile_row_of(a, step);
         run_tile<Body, Shift>(a, col, MirrorX ? a.tiles_y - 1 - row : row, staging[threadIdx.x / 32]);
     }
@@ -639,12 +639,12 @@ struct VectorizedMirror {
     }
 };
 
-template <int S, bool MirrorX, bool MirrorY, ColumnShift Shift>
-__global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(TransformArgs args) {
+template <int S, bool MirrorX, bool MirrorY, ColumnShift Shift, class Passes = OnePass>
+__global__ void __launch_bounds__(vectorized_threads) mirror_vectorized_kernel(TransformArgs args, Passes passes) {
     using Body = VectorizedMirror<S, MirrorX, MirrorY>;
     const TransformArgs a = for_this_image(args);
     __shared__ std::uint32_t staging[vectorized_warps][Body::staging_words];
-    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * a.nreps; step += static_cast<int>(gridDim.y)) {
+    for (int step = static_cast<int>(blockIdx.y); step < a.tiles_y * passes.count(); step += static_cast<int>(gridDim.y)) {
         run_tile<Body, Shift>(a, static_cast<int>(blockIdx.x), tile_row_of(a, step), staging[threadIdx.x / 32]);
     }
 }

@@ -27,7 +27,6 @@ struct BatchLayout {
     int count = 1;
     std::size_t src_image_stride = 0;
     std::size_t dst_image_stride = 0;
-    int nreps = 1;  ///< the bench's kernel-internal repetitions; 1 everywhere else
 };
 
 /// Enqueues the transform of device buffers (a batch: one launch for all images) on `stream`.
@@ -35,31 +34,8 @@ struct BatchLayout {
 void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaKernel kernel, CUstream_st* stream,
                            const BatchLayout& batch = {});
 
-/// A layout of the vectorized transpose other than the tuned one, for the bench's tuning study.
-struct VectorizedTransposeVariant {
-    int lanes_x = 8;             ///< lanes per source row: 8, 16 or 32
-    int blocks_scale = 1;        ///< with 8 lanes, 1 or 2 times the register blocks per lane
-    bool resident_grid = false;  ///< only as many blocks as the GPU holds at once, each looping over tile rows
-    bool l2_prefetch = true;     ///< loads that have L2 fetch 256 bytes from DRAM (plain loads: 8 lanes, 1 block scale)
-    bool unrolled = false;       ///< a lane's register blocks unrolled, all loads at once (8 lanes, 1 block scale)
-    bool split_rows = false;     ///< each register block split into two of half the rows, in sequence (8 lanes, 1 block scale)
-    int blocks_per_sm = -1;      ///< at most this many blocks per SM, by reserving shared memory (-1: the pixel width's
-                                 ///< tuned cap, 0: as many as fit)
-};
-
-/// Whether transform_device_vectorized_variant runs `variant` on these views: the tuned layout wherever the
-/// vectorized kernels apply, the study's other layouts only where mirrored source columns start on a vector.
-bool vectorized_variant_applies(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant);
-
-/// The vectorized kernel of `map` in layout `variant` (a mirror takes only its blocks_per_sm), over one image
-/// or a batch. Throws Error (usage) unless the vectorized kernels apply.
-void transform_device_vectorized_variant(ConstImageView src, ImageView dst, AxisMap map, const VectorizedTransposeVariant& variant,
-                                         CUstream_st* stream, const BatchLayout& batch = {});
-
 /// Enqueues one launch for all `count` images of a grouped transform (arguments already validated).
-/// `tiles_per_item`: tiles of one image a block runs one after another; 0 for the tuned default (the bench's
-/// study rows name others).
-void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream, int tiles_per_item = 0);
+void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream);
 
 /// A grouped transform's tables in device memory, built once (cuda/launch_grouped.cu).
 struct GroupedPlanTables;
@@ -98,20 +74,9 @@ constexpr std::size_t device_pitch(std::size_t row_bytes) { return (row_bytes + 
 bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map);
 
 /// Enqueues the multi-output transform of device buffers on `stream`: a fused kernel (one read, `count`
-/// writes) chosen by pixel width and size, or one automatic launch per target where that is faster or the
-/// vectorized kernel's alignment rules fail (launch_multi_output.cu). Arguments already validated.
+/// writes) or one automatic launch per target, whichever cuda/tuning/tuning_transform.hpp's select_fused measured
+/// fastest for the pixel width, size and device (launch_multi_output.cu). Arguments already validated.
 void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream);
-
-/// Whether the vectorized fused kernel's alignment rules hold for these targets (whether it runs also
-/// depends on the pixel width).
-bool multi_output_fused_applies(ConstImageView src, const TransformTarget* targets, std::size_t count);
-
-/// The vectorized fused kernel alone, for the bench and the tests; false (nothing launched) where its
-/// alignment rules fail.
-bool multi_output_fused_vectorized(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream);
-
-/// The shared-memory fused kernel (32x33 tile, one pixel per access) for the bench's comparison.
-void transform_device_multi_tiled(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream);
 
 /// A GPU, its stream and reusable device buffers (cuda/device_session.cu).
 class DeviceSession;
