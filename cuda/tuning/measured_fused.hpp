@@ -7,7 +7,7 @@
 // Command: `gpurotate bench --size S --type u8c1,u8c3,u8c4,u16c1,u16c3,u16c4,f32c1,f32c3,f32c4
 //           --kernel multi-output,multi-out-vector,multi-out-tile32,auto-x7 --reps 20`, S = 8192x8192, 4000x3000, 1920x1080.
 // - h100: NVIDIA H100 80GB HBM3, driver 580.159.04, CUDA 13.0, 2026-11-25 (code 5bf8a98, whose fused kernels are
-//   today's), bench/results/h100-multi-output-{8192x8192,4000x3000,1920x1080}-seventeenth.txt (with u8c2). Not
+//   today's), bench/results/2026-11-25-h100-multi-output-{8192x8192,4000x3000,1920x1080}.txt (with u8c2). Not
 //   measured again since (no H100 is lent now): of the seven launches, rot270 and transverse gained 0.3-1.6 points
 //   of copy on 2026-11-27 (tiles taken from the source's start), so `auto-x7` would now read a little faster.
 // - h200: NVIDIA H200, driver 580.159.04, CUDA 13.0, Ubuntu 24.04, 2026-11-28 (code 96efc5b),
