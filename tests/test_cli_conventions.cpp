@@ -176,3 +176,74 @@ TEST_CASE("--help shows the usage lines, the operations and examples, for both c
     CHECK(version.status == 0);
     CHECK(version.output.rfind("gpurotate ", 0) == 0);
 }
+
+TEST_CASE("a format that cannot hold the input names the option that makes it fit, and the option does") {
+    test_support::TempDir dir;
+    const std::string rgba = dir.file("rgba.png"), deep = dir.file("deep.png");
+    gpurotate::write_image(rgba, test_support::random_image(20, 12, {gpurotate::SampleType::u8, 4}, 3).view());
+    gpurotate::write_image(deep, test_support::random_image(20, 12, {gpurotate::SampleType::u16, 3}, 4).view());
+    const auto alpha = run(gpurotate_cli(quote(rgba) + " --rot90 -o " + quote(dir.file("a.jpg"))));
+    CHECK(alpha.status == 4);
+    CHECK(alpha.output.find("--background COLOR composes the alpha over a colour") != std::string::npos);
+    const auto sixteen = run(gpurotate_cli(quote(deep) + " --rot90 -o " + quote(dir.file("b.jpg"))));
+    CHECK(sixteen.status == 4);
+    CHECK(sixteen.output.find("--depth 8 writes 8-bit samples") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("a.jpg")));
+    CHECK(run(gpurotate_cli(quote(rgba) + " --rot90 --background '#fff' -o " + quote(dir.file("a.jpg")))).status == 0);
+    CHECK(gpurotate::read_image(dir.file("a.jpg")).format() == gpurotate::PixelFormat{gpurotate::SampleType::u8, 3});
+    CHECK(run(gpurotate_cli(quote(deep) + " --rot90 --depth 8 -o " + quote(dir.file("b.jpg")))).status == 0);
+    // --background alone leaves alpha where the format holds it.
+    CHECK(run(gpurotate_cli(quote(rgba) + " --rot90 --background black -o " + quote(dir.file("c.png")))).status == 0);
+    CHECK(gpurotate::read_image(dir.file("c.png")).format() == gpurotate::PixelFormat{gpurotate::SampleType::u8, 4});
+    const auto bad = run(gpurotate_cli(quote(rgba) + " --rot90 --background purple -o " + quote(dir.file("d.jpg"))));
+    CHECK(bad.status == 2);
+    CHECK(bad.output.find("--background purple: expected #rgb, #rrggbb, white or black") != std::string::npos);
+    // augment takes the same options: a mixed dataset to JPEG.
+    const std::string in = dir.file("in");
+    REQUIRE(run("mkdir " + quote(in) + " && cp " + quote(rgba) + " " + quote(deep) + " " + quote(in)).status == 0);
+    const auto refused = run(gpurotate_cli("augment " + quote(in) + " -o " + quote(dir.file("out1")) + " --ops rot90 --format jpg -q"));
+    CHECK(refused.status == 3);
+    const auto augmented =
+        run(gpurotate_cli("augment " + quote(in) + " -o " + quote(dir.file("out2")) + " --ops rot90 --format jpg --background white --depth 8 -q"));
+    CAPTURE(augmented.output);
+    CHECK(augmented.status == 0);
+    CHECK(test_support::file_exists(dir.file("out2/rgba_rot90.jpg")));
+    CHECK(test_support::file_exists(dir.file("out2/deep_rot90.jpg")));
+}
+
+TEST_CASE("pipes: standard input and output carry the bytes the file paths do, a lossless JPEG included") {
+    test_support::TempDir dir;
+    const std::string png = dir.file("in.png"), jpg = dir.file("in.jpg");
+    gpurotate::write_image(png, test_support::random_image(33, 21, {gpurotate::SampleType::u16, 3}, 5).view());
+    gpurotate::WriteOptions q80;
+    q80.quality = 80;
+    gpurotate::write_image(jpg, test_support::random_image(48, 32, {gpurotate::SampleType::u8, 3}, 6).view(), q80);
+    for (const std::string& in : {png, jpg}) {
+        const std::string ext = in.substr(in.size() - 3);
+        const std::string by_file = dir.file("file." + ext), by_pipe = dir.file("pipe." + ext), by_prefix = dir.file("prefix." + ext);
+        const auto file = run(gpurotate_cli(quote(in) + " --rot90 -o " + quote(by_file) + " -v"));
+        CAPTURE(file.output);
+        REQUIRE(file.status == 0);
+        if (ext == "jpg") CHECK(file.output.find("lossless JPEG transform") != std::string::npos);
+        CHECK(run("cat " + quote(in) + " | " + gpurotate_cli("- --rot90 -o - > " + quote(by_pipe))).status == 0);
+        CHECK(test_support::file_bytes(by_pipe) == test_support::file_bytes(by_file));
+        CHECK(run(gpurotate_cli("- --rot90 -o " + ext + ":- < " + quote(in) + " > " + quote(by_prefix))).status == 0);
+        CHECK(test_support::file_bytes(by_prefix) == test_support::file_bytes(by_file));
+    }
+    // --format names the format of standard output, or of a name without an extension.
+    const std::string as_png = dir.file("as.png"), noext = dir.file("noext");
+    REQUIRE(run(gpurotate_cli(quote(jpg) + " --rot180 -o " + quote(as_png))).status == 0);
+    CHECK(run(gpurotate_cli(quote(jpg) + " --rot180 --format png -o - > " + quote(dir.file("p1")))).status == 0);
+    CHECK(test_support::file_bytes(dir.file("p1")) == test_support::file_bytes(as_png));
+    CHECK(run(gpurotate_cli(quote(jpg) + " --rot180 -o png:" + quote(noext))).status == 0);
+    CHECK(test_support::file_bytes(noext) == test_support::file_bytes(as_png));
+    // A format the input does not give and nothing names is refused before anything is written.
+    const std::string bmp = dir.file("in.bmp");
+    gpurotate::write_image(bmp, test_support::random_image(8, 8, {gpurotate::SampleType::u8, 3}, 7).view());
+    const auto unnamed = run("(" + gpurotate_cli(quote(bmp) + " --rot90 -o - > " + quote(dir.file("x"))) + ")");
+    CHECK(unnamed.status == 2);
+    CHECK(unnamed.output.find("--format EXT") != std::string::npos);
+    CHECK(test_support::file_bytes(dir.file("x")).empty());
+    // A terminal or nothing on standard input is refused, as an input error.
+    CHECK(run(gpurotate_cli("- --rot90 -o " + quote(dir.file("y.png")) + " < /dev/null")).status == 3);
+}

@@ -175,3 +175,38 @@ TEST_CASE("a truncated PSD is refused, not read with its missing rows black") {
     CHECK_FALSE(test_support::file_exists(dir.file("t.png")));
 }
 #endif
+
+// The conversions a format that cannot keep the input asks for: --flatten/--background against
+// convert -background C -flatten, and --depth 8 against convert -depth 8, pixel for pixel.
+TEST_CASE("--background, --flatten and --depth 8 write what ImageMagick's -background C -flatten and -depth 8 write") {
+    test_support::TempDir dir;
+    const auto same_pixels = [&](const std::string& ours_args, const std::string& theirs_args, const std::string& in) {
+        const std::string a = dir.file("ours.png"), b = dir.file("theirs.png");
+        const auto made = run(quote(GPUROTATE_EXE) + " " + quote(in) + " " + ours_args + " --overwrite -o " + quote(a));
+        CAPTURE(made.output);
+        REQUIRE(made.status == 0);
+        REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(in) + " " + theirs_args + " " + quote(b)).status == 0);
+        const auto compared = run(std::string(GPUROTATE_COMPARE) + " -metric AE " + quote(a) + " " + quote(b) + " null:");
+        CAPTURE(ours_args);
+        CAPTURE(compared.output);
+        CHECK(compared.output == "0");
+        return gpurotate::read_image(a).format();
+    };
+    for (gpurotate::SampleType s : {gpurotate::SampleType::u8, gpurotate::SampleType::u16}) {
+        for (int c : {2, 4}) {
+            const gpurotate::PixelFormat f{s, c};
+            CAPTURE(gpurotate::to_string(f));
+            const std::string in = dir.file("alpha-" + gpurotate::to_string(f) + ".png");
+            gpurotate::write_image(in, test_support::random_image(45, 31, f, static_cast<std::uint32_t>(10 + c)).view());
+            const auto colour = same_pixels("--rot90 --flatten --background '#336699'", "-background '#336699' -flatten -rotate 90", in);
+            CHECK(colour == gpurotate::PixelFormat{s, 3});
+            same_pixels("--transpose --flatten", "-background white -flatten -transpose", in);
+        }
+    }
+    for (int c = 1; c <= 4; ++c) {
+        const gpurotate::PixelFormat f{gpurotate::SampleType::u16, c};
+        const std::string in = dir.file("deep-" + std::to_string(c) + ".png");
+        gpurotate::write_image(in, test_support::random_image(45, 31, f, static_cast<std::uint32_t>(20 + c)).view());
+        CHECK(same_pixels("--flip-h --depth 8", "-flop -depth 8", in) == gpurotate::PixelFormat{gpurotate::SampleType::u8, c});
+    }
+}

@@ -12,6 +12,7 @@
 #include "formats/png_codec.hpp"
 #include "jpeg/turbojpeg_codec.hpp"
 #include "convert/conversion_plan.hpp"
+#include "convert/output_fit.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/gpu_session.hpp>
@@ -377,6 +378,9 @@ private:
             if (jpeg_on_gpu && convert.nvjpeg_decode == detail::NvjpegDecode::gpu && transcode_on_gpu(job, plans, source, nullptr, start)) return;
             // A PNG whose outputs are all PNG keeps its stored format (palette indices, 1/2/4-bit samples).
             input = source.decode(convert.max_pixels, all_remaining([](const convert::ConversionPlan& plan) { return plan.keep_stored_png; }));
+            // --depth 8 and --flatten/--background, and the refusal where the outputs' format still cannot hold
+            // the pixels (the outputs of one input share their format).
+            input = convert::fit_to_output(std::move(input), convert, sink_for(job.outputs[remaining.front().output]));
             // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
             if (jpeg_on_gpu && transcode_on_gpu(job, plans, source, &input, start)) return;
         } catch (const Error& e) {
@@ -466,7 +470,8 @@ private:
     /// A plan's warnings, each kind once a run (a dataset would otherwise say it per image).
     void warn_once(const Job& job, const convert::ConversionPlan& plan) {
         for (const convert::PlanWarning& warning : plan.warnings) {
-            std::atomic<bool>& warned = warning.kind == convert::PlanWarning::Kind::animation ? warned_frames_ : warned_orientation_;
+            using Kind = convert::PlanWarning::Kind;
+            std::atomic<bool>& warned = warning.kind == Kind::animation ? warned_frames_ : warning.kind == Kind::option_unused ? warned_unused_ : warned_orientation_;
             if (!warned.exchange(true)) progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) " + warning.text);
         }
     }
@@ -687,6 +692,7 @@ private:
     std::atomic<bool> fatal_flag_{false};
     std::atomic<bool> warned_orientation_{false};  // the EXIF warning once a run, not once an image
     std::atomic<bool> warned_frames_{false};       // and the animation warning
+    std::atomic<bool> warned_unused_{false};       // and an option that does nothing for the outputs
     std::atomic<bool> warned_losses_{false};       // and what a decoder leaves behind
     std::atomic<bool> noted_png_{false};           // what a PNG output leaves out, once a run
     std::atomic<bool> noted_unwritten_{false};     // what an output format cannot carry, once a run

@@ -3,6 +3,7 @@
 #include "cli/help_text.hpp"
 #include "cli/near_miss.hpp"
 #include "cli/quantities.hpp"
+#include "convert/output_fit.hpp"
 #include "core/text.hpp"
 
 #include <gpurotate/error.hpp>
@@ -79,6 +80,14 @@ public:
         app.add_flag("--strip", options.strip,
                      "write no metadata (EXIF, ICC profile, XMP, IPTC, resolution, comments, PNG chunks, TIFF text tags; a lossless JPEG "
                      "keeps its JFIF density, as jpegtran -copy none does); by default every format that can hold them keeps them");
+        app.add_option("--background", options.background,
+                       "compose the alpha channel over COLOR (#rgb, #rrggbb, white, black) where the output format cannot hold alpha "
+                       "(a JPEG from an RGBA PNG), as ImageMagick's -background COLOR -flatten")
+            ->option_text("COLOR");
+        app.add_flag("--flatten", options.flatten, "compose the alpha channel over the background (white unless --background) for every output");
+        app.add_option("--depth", options.depth, "8: write 8-bit samples (16-bit and float inputs scaled, as ImageMagick's -depth 8)")
+            ->check(CLI::IsMember({8}))
+            ->option_text("8");
         CLI::Option* nvjpeg = app.add_flag("--nvjpeg", options.nvjpeg,
                                            "JPEG to JPEG: transform and encode on the GPU with nvJPEG (implies --device cuda)");
         using detail::NvjpegDecode;
@@ -96,6 +105,7 @@ public:
         options_.quality_given = quality_->count() > 0;
         if (!max_pixels_.empty()) options_.max_pixels = parse_pixel_count(max_pixels_, "--max-pixels");
         if (!max_scans_.empty()) options_.max_jpeg_scans = parse_scan_count(max_scans_);
+        if (!options_.background.empty()) convert::parse_background(options_.background);  // refused now, not after the decode
     }
 
 private:
@@ -258,7 +268,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     // CLI11 takes "-9" (exiftran's quarter turn) for a number, so a positional.
     for (const std::string& input : options.inputs) {
         if (input.size() > 1 && input[0] == '-') {
-            if (const std::string hint = near_miss_hint({input}, option_names(app)); !hint.empty()) throw Error(ErrorCode::usage, hint + " (see gpurotate --help)");
+            if (const std::string spelled = near_miss_hint({input}, option_names(app)); !spelled.empty()) throw Error(ErrorCode::usage, spelled + " (see gpurotate --help)");
         }
     }
     if (options.in_place && !options.output.empty()) throw Error(ErrorCode::usage, "-i (in place) writes each input over itself: it takes no -o");

@@ -17,6 +17,7 @@
 #include "jpeg/nvjpeg_codec.hpp"
 #include "formats/png_codec.hpp"
 #include "convert/conversion_plan.hpp"
+#include "convert/output_fit.hpp"
 #include "core/nvtx.hpp"
 
 #include <algorithm>
@@ -216,7 +217,7 @@ void run_single_image(const Options& options, std::ostream& log) {
         say_reencoded(options, source, why_reencoded, log);
         return;
     }
-    const Image input = [&] {
+    Image input = [&] {
         detail::NvtxRange range("decode");
         return source.decode(convert.max_pixels, plan.keep_stored_png);
     }();
@@ -229,7 +230,8 @@ void run_single_image(const Options& options, std::ostream& log) {
     if (const std::string losses = source.decoder_losses(input.format(), convert.strip); !losses.empty()) {
         log << "gpurotate: warning: '" << source.path() << "': " << losses << "\n";
     }
-    sink.check_holds(input.format());
+    // --depth 8 and --flatten/--background; a refusal where the format still cannot hold the pixels.
+    input = convert::fit_to_output(std::move(input), convert, sink);
     if (gpu) gpu->wait();
     const double gpu_wait_ms = clock.lap_ms();
 

@@ -8,6 +8,7 @@
 #include <gpurotate/io.hpp>
 
 #include <cstdint>
+#include <string>
 
 namespace gpurotate::convert {
 
@@ -22,6 +23,9 @@ struct ConversionOptions {
     bool strip = false;        ///< no metadata in the output beyond what the pixels need
     bool nvjpeg = false;       ///< JPEG to JPEG decoded (or uploaded) and encoded on the GPU by nvJPEG
     detail::NvjpegDecode nvjpeg_decode = detail::NvjpegDecode::cpu;  ///< with nvjpeg: who decodes
+    std::string background;    ///< --background: alpha composed over it where the output cannot hold alpha
+    bool flatten = false;      ///< --flatten: alpha composed over the background (white unless given) always
+    int depth = 0;             ///< --depth 8: samples written as 8 bits; 0: as the input has them
 
     /// The limits a decode of the input is held to.
     ReadOptions read_options() const { return ReadOptions{HostMemory::pageable, max_pixels, false, max_jpeg_scans}; }

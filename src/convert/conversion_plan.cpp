@@ -12,6 +12,11 @@ std::vector<PlanWarning> warnings_for(const detail::ImageSource& source, const d
     if (const int frames = source.frame_count(); frames > 1) {
         warnings.push_back({PlanWarning::Kind::animation, "is an animation of " + std::to_string(frames) + " frames: only the first is written"});
     }
+    const bool takes_quality = sink.format() == detail::OutputFormat::jpeg || sink.format() == detail::OutputFormat::webp;
+    if (options.quality_given && !takes_quality) {
+        warnings.push_back({PlanWarning::Kind::option_unused, "goes to " + std::string(sink.format_name()) +
+                                                                  ", which has no quality setting: --quality does nothing here (it is for JPEG and WebP)"});
+    }
     // With --auto-orient the tag is applied and written as 1; with --strip it is not written at all.
     const int tag = source.orientation_tag();
     if (options.auto_orient || options.strip || tag <= 1) return warnings;
@@ -69,7 +74,8 @@ ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::
     const bool jpeg_to_jpeg = sink.is_jpeg() && source.is_jpeg();
     if (jpeg_to_jpeg) plan.route = jpeg_route(options, executor, plan.why_reencoded);
     // A PNG written from a PNG keeps the input's stored format: palette indices, 1/2/4-bit and 16-bit samples.
-    plan.keep_stored_png = sink.is_png() && source.is_png();
+    // (Not where the pixels are to be flattened or cut to 8 bits: output_fit.hpp works on decoded samples.)
+    plan.keep_stored_png = sink.is_png() && source.is_png() && !options.flatten && options.background.empty() && options.depth == 0;
 
     plan.encoding.quality = options.quality;
     plan.encoding.png_level = options.png_level;

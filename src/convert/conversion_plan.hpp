@@ -39,6 +39,7 @@ struct PlanWarning {
         animation,                ///< only the first frame is written
         orientation_kept,         ///< the EXIF orientation stays in an output whose pixels were turned
         orientation_not_holdable, ///< the output format cannot hold the input's EXIF orientation
+        option_unused,            ///< an option that does nothing for this output (--quality for a PNG)
     };
     Kind kind;
     std::string text;  ///< follows the quoted file name: "has EXIF orientation 6, which BMP cannot hold: ..."
