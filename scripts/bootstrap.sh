@@ -39,8 +39,8 @@ packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev z
 # outputs on the PNG conformance suite (PngSuite: libsixel-examples ships 174 of its 175 files, the corrupt
 # ones included).
 # And the Python package's tests: Python's headers, and venv for the system's own python3, which takes no
-# pip installs (PEP 668).
-[ "$mode" = test ] && packages+=(clang "$clang_runtime" libjpeg-turbo-progs exiftran libsixel-examples python3-dev python3-venv)
+# pip installs (PEP 668); man reads the installed man pages.
+[ "$mode" = test ] && packages+=(clang "$clang_runtime" libjpeg-turbo-progs exiftran libsixel-examples python3-dev python3-venv man-db)
 missing=()
 if command -v dpkg-query >/dev/null; then
   for p in "${packages[@]}"; do

@@ -49,4 +49,26 @@ TEST_CASE("the installed package gives another CMake project gpurotate::gpurotat
     const auto version = run(quote(prefix + "/bin/gpurotate") + " --version");
     CHECK(version.status == 0);
     CHECK(version.output.rfind("gpurotate ", 0) == 0);
+    // The man pages and completions, written from the option table at build time, installed where man and
+    // the shells look.
+    for (const char* page : {"share/man/man1/gpurotate.1", "share/man/man1/gpurotate-augment.1"}) {
+        CAPTURE(page);
+        REQUIRE(test_support::file_exists(prefix + "/" + page));
+        if (run("command -v man").status != 0) {
+            MESSAGE("SKIPPED: no man here to read it with");
+            continue;
+        }
+        const auto shown = run("MANWIDTH=100 man -l " + quote(prefix + "/" + page));
+        CHECK(shown.status == 0);
+        CHECK(shown.output.find("SYNOPSIS") != std::string::npos);
+        CHECK(shown.output.find("--output") != std::string::npos);
+        CHECK(shown.output.find("EXAMPLES") != std::string::npos);
+    }
+    const std::string bash = prefix + "/share/bash-completion/completions/gpurotate";
+    REQUIRE(test_support::file_exists(bash));
+    const auto completed = run("bash -c " + quote("source " + quote(bash) + "; COMP_WORDS=(gpurotate in.png --rot); COMP_CWORD=2; _gpurotate; echo ${COMPREPLY[@]}"));
+    CHECK(completed.output.find("--rot90 --rot180 --rot270") != std::string::npos);
+    const auto augment = run("bash -c " + quote("source " + quote(bash) + "; COMP_WORDS=(gpurotate augment --op); COMP_CWORD=2; _gpurotate; echo ${COMPREPLY[@]}"));
+    CHECK(augment.output.find("--ops") != std::string::npos);
+    CHECK(test_support::file_exists(prefix + "/share/zsh/site-functions/_gpurotate"));
 }

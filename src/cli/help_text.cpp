@@ -50,6 +50,20 @@ public:
 
 }  // namespace
 
+std::string usage_lines(bool augment) {
+    std::string lines = augment ? augment_usage : gpurotate_usage;
+    lines.erase(0, std::string("Usage: ").size());
+    std::string out;
+    for (std::size_t start = 0; start < lines.size();) {
+        const std::size_t end = lines.find('\n', start);
+        std::string line = lines.substr(start, end - start);
+        if (line.rfind("       ", 0) == 0) line.erase(0, 7);  // the usage lines' indent under "Usage: "
+        out += line + "\n";
+        start = end == std::string::npos ? lines.size() : end + 1;
+    }
+    return out;
+}
+
 void describe_usage(CLI::App& app, CLI::App& augment) {
     const auto formatter = std::make_shared<UsageFormatter>();
     app.formatter(formatter);

@@ -1,6 +1,7 @@
 #include "cli/options.hpp"
 
 #include "cli/help_text.hpp"
+#include "cli/manual.hpp"
 #include "cli/near_miss.hpp"
 #include "cli/quantities.hpp"
 #include "convert/output_fit.hpp"
@@ -232,11 +233,20 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_flag("-n,--dry-run", augment_options.dry_run, "print what would be written, write nothing");
     augment_cmd->add_flag("-q,--quiet", augment_options.quiet, "no progress and no summary (errors are still printed)");
 
+    // The man pages and completions, from this table (manual.hpp); not in --help (no group).
+    std::string generate;
+    app.add_option("--generate", generate, "write a man page or completion script")->group("");
+
     // A mistake inside augment's command line is explained by augment's help and options.
     const bool augmenting = argc >= 2 && std::string(argv[1]) == "augment";
     const std::vector<std::string> args(argv + 1, argv + argc);
     const auto hint = [&] { return near_miss_hint(args, option_names(augmenting ? *augment_cmd : app)); };
     if (!parse_command_line(app, argc, argv, exit_status, augmenting ? "gpurotate augment --help" : "gpurotate --help", hint)) return std::nullopt;
+    if (!generate.empty()) {
+        std::cout << generated_file(generate, app, *augment_cmd);
+        exit_status = 0;
+        return std::nullopt;
+    }
     if (options.show_version) return options;
     if (*augment_cmd) {
         if (ops_option->count() == 0 && (p_flip_h->count() > 0 || p_flip_v->count() > 0)) augment_ops = "identity";  // flips alone
