@@ -247,3 +247,14 @@ TEST_CASE("pipes: standard input and output carry the bytes the file paths do, a
     // A terminal or nothing on standard input is refused, as an input error.
     CHECK(run(gpurotate_cli("- --rot90 -o " + quote(dir.file("y.png")) + " < /dev/null")).status == 3);
 }
+
+TEST_CASE("augment --ops takes a list typed with spaces after its commas") {
+    test_support::TempDir dir;
+    REQUIRE(run("mkdir " + quote(dir.file("in"))).status == 0);
+    gpurotate::write_image(dir.file("in/a.png"), test_support::random_image(9, 7, {gpurotate::SampleType::u8, 3}, 8).view());
+    const auto r = run(gpurotate_cli("augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops 'rot90, flip-h' -q"));
+    CAPTURE(r.output);
+    CHECK(r.status == 0);
+    CHECK(test_support::file_exists(dir.file("out/a_rot90.png")));
+    CHECK(test_support::file_exists(dir.file("out/a_flip-h.png")));
+}

@@ -7,13 +7,14 @@
 
 namespace gpurotate::detail {
 
-/// "a,b,,c" -> {"a", "b", "c"}: empty items are dropped.
+/// "a, b,,c" -> {"a", "b", "c"}: spaces around items and empty items are dropped (a list typed as
+/// "rot90, flip-h" means what "rot90,flip-h" does).
 inline std::vector<std::string> split_commas(const std::string& text) {
     std::vector<std::string> items;
     std::string item;
     for (char c : text + ",") {
         if (c != ',') {
-            item += c;
+            if (c != ' ' && c != '\t') item += c;
         } else if (!item.empty()) {
             items.push_back(item);
             item.clear();
