@@ -78,6 +78,13 @@ TEST_CASE("plan: a JPEG to a JPEG keeps its coefficients unless something asks f
     const ConversionPlan gpu = plan(jpg, out, Orientation::rot90, nvjpeg, Executor{gpurotate::Backend::cuda, false});
     CHECK(gpu.route == Route::gpu_jpeg);
     CHECK(gpu.why_reencoded == gpurotate::convert::nvjpeg_reencodes);
+    // nvJPEG encodes at --quality where both are given.
+    ConversionOptions nvjpeg_quality = nvjpeg;
+    nvjpeg_quality.quality = 70;
+    nvjpeg_quality.quality_given = true;
+    const ConversionPlan gpu_quality = plan(jpg, out, Orientation::rot90, nvjpeg_quality, Executor{gpurotate::Backend::cuda, false});
+    CHECK(gpu_quality.route == Route::gpu_jpeg);
+    CHECK(gpu_quality.encoding.quality == 70);
 
     // The single-image command's GPU moves pixels; augment's codes the lossless scans on the GPU.
     const ConversionPlan cli_cuda = plan(jpg, out, Orientation::rot90, {}, Executor{gpurotate::Backend::cuda, false});

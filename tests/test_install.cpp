@@ -59,6 +59,10 @@ TEST_CASE("the installed package gives another CMake project gpurotate::gpurotat
             continue;
         }
         const auto shown = run("MANWIDTH=100 man -l " + quote(prefix + "/" + page));
+        if (shown.output.find("minimized") != std::string::npos) {  // Ubuntu's container images: man is a stub
+            MESSAGE("SKIPPED: this system's man is a stub that renders nothing");
+            continue;
+        }
         CHECK(shown.status == 0);
         CHECK(shown.output.find("SYNOPSIS") != std::string::npos);
         CHECK(shown.output.find("--output") != std::string::npos);

@@ -34,14 +34,15 @@ std::vector<PlanWarning> warnings_for(const detail::ImageSource& source, const d
 
 /// Whether a JPEG from a JPEG keeps its coefficients (true) or why it gets new pixels, with the route.
 Route jpeg_route(const ConversionOptions& options, const Executor& executor, std::string& why_reencoded) {
-    // --quality asks for an encoding, --nvjpeg for nvJPEG's; the others are what cannot run the lossless route.
+    // --nvjpeg asks for nvJPEG's encoding (at --quality where given), --quality for an encoding; the others
+    // are what cannot run the lossless route.
+    if (options.nvjpeg) {
+        why_reencoded = options.quality_given ? "--quality was given" : nvjpeg_reencodes;
+        return Route::gpu_jpeg;
+    }
     if (options.quality_given) {
         why_reencoded = "--quality was given";
         return Route::pixels;
-    }
-    if (options.nvjpeg) {
-        why_reencoded = nvjpeg_reencodes;
-        return Route::gpu_jpeg;
     }
     if (executor.backend == Backend::cuda && !executor.gpu_codes_jpeg_scans) {
         why_reencoded = "--device cuda was given (the GPU moves pixels; --device auto keeps the JPEG lossless)";
