@@ -66,7 +66,7 @@ for i in range(48):
     Image.fromarray(rgb).save(f"/tmp/jin/p{i:02d}.jpg", quality=88, optimize=(i % 2 == 0), subsampling=2)
 PY
 for dev in cpu cuda; do
-  echo "== augment --device $dev"; build/gpurotate augment /tmp/jin -o /tmp/jout-$dev --jpeg-edge trim --device $dev 2>&1 | grep -v "^\s*$" | tee -a "$OUT/augment.txt"
+  echo "== augment --device $dev"; rm -rf /tmp/jout-$dev; build/gpurotate augment /tmp/jin -o /tmp/jout-$dev --jpeg-edge trim --device $dev 2>&1 | grep -v "^\s*$" | tee -a "$OUT/augment.txt"
 done
 diff -r /tmp/jout-cpu /tmp/jout-cuda --exclude=manifest.jsonl > /dev/null && echo "augment: cuda bytes == cpu bytes" | tee -a "$OUT/augment.txt"
 bad=0; for f in /tmp/jout-cuda/*.jpg; do djpeg "$f" > /dev/null 2>&1 || bad=$((bad+1)); done; echo "undecodable: $bad" | tee -a "$OUT/augment.txt"
