@@ -13,6 +13,7 @@
 #include "jpeg/nvjpeg_codec.hpp"
 #include "core/parallel_for.hpp"
 
+#include "core/path_names.hpp"
 #include "core/text.hpp"
 
 #include <gpurotate/error.hpp>
@@ -40,11 +41,7 @@ namespace gpurotate::augment {
 namespace {
 
 using detail::split_commas;
-
-std::string without_trailing_slashes(std::string path) {
-    while (path.size() > 1 && path.back() == '/') path.pop_back();
-    return path;
-}
+using detail::without_trailing_slashes;
 
 // --host-memory's default: half of the machine's memory, which leaves the rest to the page cache and the
 // other processes (a container's own limit is not read).

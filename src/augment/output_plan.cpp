@@ -2,6 +2,7 @@
 #include "augment/random_draw.hpp"
 #include "formats/format_registry.hpp"
 
+#include "core/path_names.hpp"
 #include "core/text.hpp"
 
 #include <gpurotate/error.hpp>
@@ -15,21 +16,13 @@
 namespace gpurotate::augment {
 namespace {
 
+using detail::file_name_of;
 using detail::lowercase;
-
-std::string file_name_of(const std::string& path) {
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
+using detail::stem_of;
 
 std::string directory_part(const std::string& relative) {
     const auto slash = relative.find_last_of('/');
     return slash == std::string::npos ? "" : relative.substr(0, slash + 1);
-}
-
-std::string stem_of(const std::string& name) {
-    const auto dot = name.find_last_of('.');
-    return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
 }
 
 std::string extension_of(const std::string& name) {
@@ -37,15 +30,7 @@ std::string extension_of(const std::string& name) {
     return dot == std::string::npos || dot == 0 ? "" : lowercase(name.substr(dot + 1));
 }
 
-bool writable_extension(const std::string& ext) {
-    if (ext.empty()) return false;
-    try {
-        check_output_format("x." + ext);
-        return true;
-    } catch (const Error&) {
-        return false;
-    }
-}
+bool writable_extension(const std::string& ext) { return !ext.empty() && detail::writable_format_of_extension("." + ext); }
 
 // What --name's fields stand for, for one output.
 struct NameFields {

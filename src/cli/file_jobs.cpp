@@ -2,6 +2,7 @@
 
 #include "cli/run.hpp"
 
+#include "core/path_names.hpp"
 #include "core/text.hpp"
 #include "formats/format_registry.hpp"
 
@@ -18,11 +19,6 @@ namespace {
 bool is_folder(const std::string& path) {
     struct stat info {};
     return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
-}
-
-std::string file_name_of(const std::string& path) {
-    const std::size_t slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 /// What a user who typed a folder or a pattern wanted, said before the codecs' "cannot read".
@@ -44,19 +40,11 @@ std::pair<std::string, std::string> format_prefix(const std::string& output) {
     const std::size_t colon = output.find(':');
     if (colon == std::string::npos || colon == 0 || colon > 8 || output.find('/') < colon) return {"", output};
     const std::string ext = detail::lowercase(output.substr(0, colon));
-    try {
-        detail::output_format_of_extension("." + ext, ext, ErrorCode::usage);
-    } catch (const Error&) {
-        return {"", output};
-    }
+    if (!detail::writable_format_of_extension("." + ext)) return {"", output};
     return {ext, output.substr(colon + 1)};
 }
 
-std::string with_extension(const std::string& name, const std::string& ext) {
-    if (ext.empty()) return name;
-    const std::size_t dot = name.find_last_of('.');
-    return (dot == std::string::npos || dot == 0 ? name : name.substr(0, dot)) + "." + ext;
-}
+std::string with_extension(const std::string& name, const std::string& ext) { return ext.empty() ? name : detail::stem_of(name) + "." + ext; }
 
 }  // namespace
 
@@ -79,12 +67,12 @@ std::vector<FileJob> plan_file_jobs(const Options& options) {
         }
         return {{options.inputs.front(), output, format}};
     }
-    const std::string folder = output.find_last_not_of('/') == std::string::npos ? "/" : output.substr(0, output.find_last_not_of('/') + 1);
+    const std::string folder = detail::without_trailing_slashes(output);
     if (!is_folder(folder)) throw Error(ErrorCode::output, "'" + output + "': no such folder (make it first: mkdir -p '" + folder + "')");
     std::map<std::string, std::string> taken;  // output name -> the input that takes it
     for (const std::string& input : options.inputs) {
         if (input == "-") throw Error(ErrorCode::usage, "standard input (-) has no name to write into '" + output + "': give -o FILE");
-        const std::string name = with_extension(file_name_of(input), format);
+        const std::string name = with_extension(detail::file_name_of(input), format);
         const auto [at, fresh] = taken.emplace(name, input);
         if (!fresh) throw Error(ErrorCode::usage, "'" + at->second + "' and '" + input + "' would both be written to '" + folder + "/" + name + "'");
         jobs.push_back({input, (folder == "/" ? "" : folder) + "/" + name, format});

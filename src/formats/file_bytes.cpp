@@ -1,5 +1,7 @@
 #include "formats/file_bytes.hpp"
 
+#include "core/path_names.hpp"
+
 #include <gpurotate/error.hpp>
 
 #include <cerrno>
@@ -25,6 +27,18 @@ std::string already_exists(const std::string& path) {
     return quoted(path) + " already exists (--overwrite replaces it)";
 }
 
+// Writes all of `bytes` to `fd`, through short writes and interrupted ones; false with errno set on failure.
+bool write_all(int fd, const std::vector<std::uint8_t>& bytes) {
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        written += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
 // A temporary file's name: "." + the output's name + the marker + random digits + the suffix.
 constexpr const char* temporary_marker = ".gpurotate-";
 constexpr const char* temporary_suffix = ".tmp";
@@ -34,11 +48,6 @@ std::string directory_of(const std::string& path) {
     if (slash == std::string::npos) return ".";
     if (slash == 0) return "/";
     return path.substr(0, slash);
-}
-
-std::string file_name_of(const std::string& path) {
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 // Closes a descriptor and removes the temporary file (a name in `folder`) unless released; keeps every
@@ -191,13 +200,7 @@ std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
 std::vector<std::uint8_t> read_standard_input() { return read_all_of(STDIN_FILENO, "standard input"); }
 
 void write_standard_output(const std::vector<std::uint8_t>& bytes) {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) throw Error(ErrorCode::output, "cannot write to standard output: " + system_reason());
-        done += static_cast<std::size_t>(n);
-    }
+    if (!write_all(STDOUT_FILENO, bytes)) throw Error(ErrorCode::output, "cannot write to standard output: " + system_reason());
 }
 
 void check_output_path(const std::string& path, bool overwrite) {
@@ -226,13 +229,7 @@ void write_file_atomically_at(int folder, const std::string& name, const std::st
     }
     TemporaryFile temp = create_temporary_in(folder, name, shown);
     if (overwrite) keep_permissions_of(folder, name, shown, temp);
-    std::size_t written = 0;
-    while (written < bytes.size()) {
-        const ssize_t n = ::write(temp.fd(), bytes.data() + written, bytes.size() - written);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
-        written += static_cast<std::size_t>(n);
-    }
+    if (!write_all(temp.fd(), bytes)) throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
     if ((durable && ::fsync(temp.fd()) != 0) || temp.close() != 0) {
         throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
     }

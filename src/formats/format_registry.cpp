@@ -170,12 +170,27 @@ const FormatRow& output_format_named_by(const std::string& path) {
     return output_format_of_extension(lower_extension(path), "cannot write '" + path + "'", ErrorCode::output);
 }
 
-const FormatRow& output_format_of_extension(const std::string& ext, const std::string& subject, ErrorCode code) {
+namespace {
+
+// The row whose written extensions include `ext`, compiled in or not.
+const FormatRow* row_written_as(const std::string& ext) {
     const auto& rows = format_rows();
     const auto row = std::find_if(rows.begin(), rows.end(), [&](const FormatRow& r) { return contains(r.extensions, ext); });
-    if (ext.empty() || row == rows.end()) {
+    return ext.empty() || row == rows.end() ? nullptr : &*row;
+}
+
+}  // namespace
+
+const FormatRow* writable_format_of_extension(const std::string& ext) {
+    const FormatRow* row = row_written_as(ext);
+    return row && row->compiled_in() ? row : nullptr;
+}
+
+const FormatRow& output_format_of_extension(const std::string& ext, const std::string& subject, ErrorCode code) {
+    const FormatRow* row = row_written_as(ext);
+    if (!row) {
         std::string known;
-        for (const auto& r : rows) {
+        for (const auto& r : format_rows()) {
             if (writable_here(r)) known += (known.empty() ? "" : " ") + join(r.extensions, [](const std::string& e) { return e; }, " ");
         }
         throw Error(code, subject + ": unknown output extension '" + ext + "' (known: " + known + ")");

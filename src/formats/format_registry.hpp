@@ -110,6 +110,10 @@ std::string input_formats_line();
 /// extension or a format this build lacks.
 const FormatRow& output_format_named_by(const std::string& path);
 
+/// The written format extension `ext` (lower case, with its dot: ".png") names, usable in this build; nothing
+/// otherwise (output_format_of_extension's test, without its error).
+const FormatRow* writable_format_of_extension(const std::string& ext);
+
 /// The written format extension `ext` (lower case, with its dot: ".png") names, usable in this build; an Error
 /// with `code` whose message starts with `subject` ("--format xyz") otherwise.
 const FormatRow& output_format_of_extension(const std::string& ext, const std::string& subject, ErrorCode code);

@@ -1,6 +1,5 @@
 #include "formats/image_sink.hpp"
 
-#include "core/validate.hpp"
 #include "formats/file_bytes.hpp"
 #include "metadata/tiff_exif.hpp"
 
@@ -22,8 +21,7 @@ void ImageSink::check_holds(PixelFormat pixels) const { checked_row(*row_, path_
 void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
     options.overwrite = overwrite_;
     options.durable = durable_;
-    validate_view(pixels, "output");
-    check_holds(pixels.format);
+    check_holds(pixels.format);  // the view itself: encode_as
     if (!folder_) check_output_path(path_, overwrite_);  // fail before the encoding work, not after
     write_encoded(encode_as(pixels, *row_, options));
 }
