@@ -11,7 +11,7 @@
 namespace gpurotate::cli {
 namespace {
 
-// Text as roff reads it: backslashes doubled, hyphens as minus signs (so that options can be searched and
+// Text as roff reads it: backslashes as \e, hyphens as minus signs (so that options can be searched and
 // copied), and no line starting with a dot or a quote.
 std::string roff(const std::string& text) {
     std::string out;

@@ -5,11 +5,15 @@
 #include <gpurotate/error.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 
 namespace gpurotate::convert {
 namespace {
+
+// Grey and alpha, or RGBA: the alpha channel is the last.
+bool has_alpha(PixelFormat f) { return f.channels == 2 || f.channels == 4; }
 
 int hex_digit(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -42,14 +46,13 @@ double fraction(const std::byte* sample, SampleType type) {
 Image to_depth_8(const Image& in) {
     const PixelFormat from = in.format();
     Image out(in.width(), in.height(), PixelFormat{SampleType::u8, from.channels});
-    const bool has_alpha = from.channels == 2 || from.channels == 4;
     const std::size_t bytes = sample_bytes(from.sample);
     for (std::int64_t y = 0; y < in.height(); ++y) {
         const std::byte* src = in.view().row(y);
         auto* dst = reinterpret_cast<std::uint8_t*>(out.view().row(y));
         for (std::int64_t x = 0; x < in.width(); ++x) {
             for (int c = 0; c < from.channels; ++c, src += bytes, ++dst) {
-                const bool alpha = has_alpha && c == from.channels - 1;
+                const bool alpha = has_alpha(from) && c == from.channels - 1;
                 const double v = std::clamp(fraction(src, from.sample), 0.0, 1.0);
                 const auto q16 = static_cast<unsigned>(std::lround(v * 65535.0));  // exact for 16-bit samples
                 *dst = static_cast<std::uint8_t>(alpha ? 255u - (65535u - q16) / 257u : q16 / 257u);
@@ -125,8 +128,7 @@ Image fit_to_output(Image decoded, const ConversionOptions& options, const detai
         decoded = to_depth_8(decoded);
         format = decoded.format();
     }
-    const bool has_alpha = format.channels == 2 || format.channels == 4;
-    if (has_alpha && (options.flatten || (!options.background.empty() && !sink.row().holds(format)))) {
+    if (has_alpha(format) && (options.flatten || (!options.background.empty() && !sink.row().holds(format)))) {
         decoded = flattened(decoded, options.background.empty() ? std::array<std::uint8_t, 3>{255, 255, 255} : parse_background(options.background));
         format = decoded.format();
     }
@@ -136,7 +138,7 @@ Image fit_to_output(Image decoded, const ConversionOptions& options, const detai
         const auto holds = [&](PixelFormat f) { return sink.row().holds(f); };
         if (format.sample != SampleType::u8 && holds({SampleType::u8, format.channels})) hints += "--depth 8 writes 8-bit samples";
         const PixelFormat opaque{format.sample, format.channels == 2 ? 1 : 3};
-        if (has_alpha && (holds(opaque) || holds({SampleType::u8, opaque.channels}))) {
+        if (has_alpha(format) && (holds(opaque) || holds({SampleType::u8, opaque.channels}))) {
             hints += std::string(hints.empty() ? "" : "; ") + "--background COLOR composes the alpha over a colour";
         }
         try {
