@@ -192,6 +192,13 @@ TEST_CASE("a format that cannot hold the input names the option that makes it fi
     CHECK(run(gpurotate_cli(quote(rgba) + " --rot90 --background '#fff' -o " + quote(dir.file("a.jpg")))).status == 0);
     CHECK(gpurotate::read_image(dir.file("a.jpg")).format() == gpurotate::PixelFormat{gpurotate::SampleType::u8, 3});
     CHECK(run(gpurotate_cli(quote(deep) + " --rot90 --depth 8 -o " + quote(dir.file("b.jpg")))).status == 0);
+    // Flattened already, a 16-bit image is pointed to --depth 8 alone.
+    const std::string deep_alpha = dir.file("deep-alpha.png");
+    gpurotate::write_image(deep_alpha, test_support::random_image(20, 12, {gpurotate::SampleType::u16, 4}, 5).view());
+    const auto flattened = run(gpurotate_cli(quote(deep_alpha) + " --rot90 --flatten -o " + quote(dir.file("e.jpg"))));
+    CHECK(flattened.status == 4);
+    CHECK(flattened.output.find("--depth 8 writes 8-bit samples") != std::string::npos);
+    CHECK(flattened.output.find("--background COLOR") == std::string::npos);
     // --background alone leaves alpha where the format holds it.
     CHECK(run(gpurotate_cli(quote(rgba) + " --rot90 --background black -o " + quote(dir.file("c.png")))).status == 0);
     CHECK(gpurotate::read_image(dir.file("c.png")).format() == gpurotate::PixelFormat{gpurotate::SampleType::u8, 4});
