@@ -11,7 +11,6 @@
 #include <set>
 #include <utility>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -56,9 +55,6 @@ std::vector<std::string> components_of(const std::string& relative) {
 [[noreturn]] void refuse_link(const std::string& shown) {
     throw Error(ErrorCode::output, "'" + shown + "' is a symbolic link inside the output folder: augment never writes through one (remove it)");
 }
-
-// Whether the process `pid` still runs (one that cannot be signalled, another user's, runs too).
-bool running(long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
 
 }  // namespace
 
@@ -203,18 +199,8 @@ void OutputFolder::remove_stale_temporaries(const std::vector<std::string>& rela
         } catch (const Error&) {
             continue;  // missing, or a link: nothing of ours is there
         }
-        DIR* handle = ::fdopendir(folder_fd);
-        if (!handle) {
-            ::close(folder_fd);
-            continue;
-        }
-        while (const dirent* entry = ::readdir(handle)) {
-            const std::string n = entry->d_name;
-            if (!prefixes.count(detail::temporary_name_prefix_of(n)) || running(detail::temporary_writer_of(n))) continue;
-            struct stat info {};
-            if (::fstatat(::dirfd(handle), n.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(info.st_mode)) ::unlinkat(::dirfd(handle), n.c_str(), 0);
-        }
-        ::closedir(handle);
+        detail::remove_stale_temporaries_in(folder_fd, prefixes);
+        ::close(folder_fd);
     }
 }
 

@@ -471,7 +471,10 @@ private:
     void warn_once(const Job& job, const convert::ConversionPlan& plan) {
         for (const convert::PlanWarning& warning : plan.warnings) {
             using Kind = convert::PlanWarning::Kind;
-            std::atomic<bool>& warned = warning.kind == Kind::animation ? warned_frames_ : warning.kind == Kind::option_unused ? warned_unused_ : warned_orientation_;
+            std::atomic<bool>& warned = warning.kind == Kind::animation        ? warned_frames_
+                                        : warning.kind == Kind::option_unused  ? warned_unused_
+                                        : warning.kind == Kind::trailing_bytes ? warned_trailing_
+                                                                               : warned_orientation_;
             if (!warned.exchange(true)) progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) " + warning.text);
         }
     }
@@ -693,6 +696,7 @@ private:
     std::atomic<bool> warned_orientation_{false};  // the EXIF warning once a run, not once an image
     std::atomic<bool> warned_frames_{false};       // and the animation warning
     std::atomic<bool> warned_unused_{false};       // and an option that does nothing for the outputs
+    std::atomic<bool> warned_trailing_{false};     // and bytes after an image's end
     std::atomic<bool> warned_losses_{false};       // and what a decoder leaves behind
     std::atomic<bool> noted_png_{false};           // what a PNG output leaves out, once a run
     std::atomic<bool> noted_unwritten_{false};     // what an output format cannot carry, once a run

@@ -4,14 +4,19 @@
 
 #include "core/path_names.hpp"
 #include "core/text.hpp"
+#include "formats/file_bytes.hpp"
 #include "formats/format_registry.hpp"
 
 #include <gpurotate/error.hpp>
 
+#include <csignal>
 #include <map>
 #include <ostream>
+#include <set>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace gpurotate::cli {
 namespace {
@@ -46,19 +51,86 @@ std::pair<std::string, std::string> format_prefix(const std::string& output) {
 
 std::string with_extension(const std::string& name, const std::string& ext) { return ext.empty() ? name : detail::stem_of(name) + "." + ext; }
 
+// -i replaces files: each input must be one (through a link), and no file may be named twice (a second
+// rotation of the first's result), whatever the names.
+void check_in_place_inputs(const std::vector<std::string>& inputs) {
+    std::map<std::pair<dev_t, ino_t>, std::string> seen;
+    for (const std::string& input : inputs) {
+        if (input == "-") throw Error(ErrorCode::usage, "-i replaces files in place: standard input (-) has no file to replace");
+        struct stat info {};
+        if (::stat(input.c_str(), &info) != 0 || S_ISDIR(info.st_mode)) continue;  // said when its job reads it
+        if (!S_ISREG(info.st_mode)) throw Error(ErrorCode::usage, "-i replaces files in place: '" + input + "' is not a regular file");
+        const auto [at, fresh] = seen.emplace(std::make_pair(info.st_dev, info.st_ino), input);
+        if (!fresh) {
+            throw Error(ErrorCode::usage, "-i: '" + at->second + "' and '" + input + "' are the same file, which would be turned twice: name it once");
+        }
+    }
+}
+
+// The folder a file's temporary is made in, and the prefixes of the temporaries its outputs make there.
+void remove_stale_temporaries(const std::vector<FileJob>& jobs) {
+    std::map<std::string, std::set<std::string>> prefixes_by_folder;
+    for (const FileJob& job : jobs) {
+        if (job.output == "-" || detail::is_stream_output(job.output)) continue;
+        const auto slash = job.output.find_last_of('/');
+        const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : job.output.substr(0, slash);
+        prefixes_by_folder[folder].insert(detail::temporary_name_prefix(detail::file_name_of(job.output)));
+    }
+    for (const auto& [folder, prefixes] : prefixes_by_folder) {
+        const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) continue;
+        detail::remove_stale_temporaries_in(fd, prefixes);
+        ::close(fd);
+    }
+}
+
+// SIGINT and SIGTERM while a file is written: its temporary is removed, then the signal ends the process as
+// it would have (a shell reports 130 or 143), so that a loop calling gpurotate stops too.
+extern "C" void on_signal_in_file_job(int signal) {
+    detail::remove_temporary_in_flight();
+    ::signal(signal, SIG_DFL);
+    ::raise(signal);
+}
+
+class TemporaryCleanupOnSignal {
+public:
+    TemporaryCleanupOnSignal() {
+        detail::track_temporaries_for_signals(true);
+        struct sigaction action {};
+        action.sa_handler = on_signal_in_file_job;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &previous_int_);
+        ::sigaction(SIGTERM, &action, &previous_term_);
+    }
+    ~TemporaryCleanupOnSignal() {
+        ::sigaction(SIGINT, &previous_int_, nullptr);
+        ::sigaction(SIGTERM, &previous_term_, nullptr);
+        detail::track_temporaries_for_signals(false);
+    }
+    TemporaryCleanupOnSignal(const TemporaryCleanupOnSignal&) = delete;
+    TemporaryCleanupOnSignal& operator=(const TemporaryCleanupOnSignal&) = delete;
+
+private:
+    struct sigaction previous_int_ {}, previous_term_ {};
+};
+
 }  // namespace
 
 std::vector<FileJob> plan_file_jobs(const Options& options) {
     std::vector<FileJob> jobs;
     if (options.in_place) {
-        for (const std::string& input : options.inputs) {
-            if (input == "-") throw Error(ErrorCode::usage, "-i replaces files in place: standard input (-) has no file to replace");
-            jobs.push_back({input, input, ""});
-        }
+        check_in_place_inputs(options.inputs);
+        for (const std::string& input : options.inputs) jobs.push_back({input, input, ""});
         return jobs;
     }
     const auto [prefix, output] = format_prefix(options.output);
-    const std::string format = prefix.empty() ? detail::lowercase(options.format) : prefix;
+    const std::string named = detail::lowercase(options.format);
+    if (!prefix.empty() && !named.empty() && prefix != named) {
+        throw Error(ErrorCode::usage, "--format " + options.format + " and -o " + options.output + " name two formats: give one");
+    }
+    const std::string format = prefix.empty() ? named : prefix;
+    // Once, before any file: a bad --format would otherwise fail every file alike.
+    if (!format.empty()) detail::output_format_of_extension("." + format, "--format " + options.format, ErrorCode::usage);
     if (output.empty()) throw Error(ErrorCode::usage, "-o " + options.output + ": no file named after the format");
     const bool into_folder = output != "-" && (output.back() == '/' || is_folder(output));
     if (!into_folder) {
@@ -68,7 +140,10 @@ std::vector<FileJob> plan_file_jobs(const Options& options) {
         return {{options.inputs.front(), output, format}};
     }
     const std::string folder = detail::without_trailing_slashes(output);
-    if (!is_folder(folder)) throw Error(ErrorCode::output, "'" + output + "': no such folder (make it first: mkdir -p '" + folder + "')");
+    struct stat info {};
+    if (::stat(folder.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) {
+        throw Error(ErrorCode::output, "-o '" + output + "': '" + folder + "' is a file, not a folder");
+    }
     std::map<std::string, std::string> taken;  // output name -> the input that takes it
     for (const std::string& input : options.inputs) {
         if (input == "-") throw Error(ErrorCode::usage, "standard input (-) has no name to write into '" + output + "': give -o FILE");
@@ -77,11 +152,15 @@ std::vector<FileJob> plan_file_jobs(const Options& options) {
         if (!fresh) throw Error(ErrorCode::usage, "'" + at->second + "' and '" + input + "' would both be written to '" + folder + "/" + name + "'");
         jobs.push_back({input, (folder == "/" ? "" : folder) + "/" + name, format});
     }
+    // The folder is made (as mkdir -p) once the command line is known to be good.
+    if (!is_folder(folder)) detail::make_folders(folder);
     return jobs;
 }
 
 int run_file_jobs(const Options& options, std::ostream& log) {
     const std::vector<FileJob> jobs = plan_file_jobs(options);
+    const TemporaryCleanupOnSignal cleanup;
+    remove_stale_temporaries(jobs);
     int status = 0;
     std::size_t failed = 0;
     for (const FileJob& job : jobs) {

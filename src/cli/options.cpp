@@ -61,13 +61,16 @@ public:
         quality_ = app.add_option("--quality", options.quality, "JPEG/WebP quality (a JPEG from a JPEG is then re-encoded, not transformed losslessly)")
                        ->check(CLI::Range(1, 100))
                        ->default_str("95");
-        const std::map<std::string, detail::JpegEdge> jpeg_edges{
-            {"reencode", detail::JpegEdge::reencode}, {"trim", detail::JpegEdge::trim}, {"error", detail::JpegEdge::error}};
-        app.add_option("--jpeg-edge", options.jpeg_edge,
-                       "JPEG to JPEG where the lossless transform would move a partial edge block: reencode (decode and encode again), "
-                       "trim (drop the partial blocks, as jpegtran -trim) or error")
-            ->transform(one_of(jpeg_edges))
-            ->option_text("reencode|trim|error (default reencode)");
+        const std::map<std::string, detail::JpegEdge> jpeg_edges{{"reencode", detail::JpegEdge::reencode},
+                                                                 {"trim", detail::JpegEdge::trim},
+                                                                 {"keep", detail::JpegEdge::keep},
+                                                                 {"error", detail::JpegEdge::error}};
+        jpeg_edge_ = app.add_option("--jpeg-edge", options.jpeg_edge,
+                                    "JPEG to JPEG where the lossless transform would move a partial edge block: reencode (decode and encode "
+                                    "again), trim (drop the partial blocks, as jpegtran -trim), keep (leave the partial blocks in place, "
+                                    "unturned, as jpegtran without -trim and exiftran -i) or error")
+                         ->transform(one_of(jpeg_edges))
+                         ->option_text("reencode|trim|keep|error (default reencode; keep with -i)");
         app.add_option("--png-level", options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
             ->check(CLI::Range(0, 9))
             ->default_str(std::to_string(WriteOptions{}.png_level));
@@ -104,6 +107,7 @@ public:
     /// What the parse leaves as text, read into the options. Throws Error (usage).
     void finish() const {
         options_.quality_given = quality_->count() > 0;
+        options_.jpeg_edge_given = jpeg_edge_->count() > 0;
         if (!max_pixels_.empty()) options_.max_pixels = parse_pixel_count(max_pixels_, "--max-pixels");
         if (!max_scans_.empty()) options_.max_jpeg_scans = parse_scan_count(max_scans_);
         if (!options_.background.empty()) convert::parse_background(options_.background);  // refused now, not after the decode
@@ -112,6 +116,7 @@ public:
 private:
     convert::ConversionOptions& options_;
     CLI::Option* quality_ = nullptr;
+    CLI::Option* jpeg_edge_ = nullptr;
     std::string max_pixels_, max_scans_;
 };
 
@@ -138,7 +143,14 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
                    "output image, its extension picking the format; a folder (DIR/) for several inputs; - writes standard output");
     app.add_option("--format", options.format, "the output format, whatever the output's name: png, jpg, ...; needed for -o - where the input is neither")
         ->option_text("EXT");
-    app.add_flag("-i,--in-place", options.in_place, "replace each input with its result, atomically (as exiftran -i and mogrify)");
+    CLI::Option* in_place = app.add_flag("-i,--in-place", options.in_place,
+                                         "replace each input with its result, atomically, in the format its content has (as exiftran -i and "
+                                         "mogrify); a JPEG stays lossless (--jpeg-edge keep unless given)");
+    app.add_flag("--follow-symlinks", options.follow_symlinks, "-i: replace the file a symbolic link names; by default the link itself is replaced, its target untouched (as sed -i)")
+        ->needs(in_place);
+    std::string max_input_text;
+    app.add_option("--max-input-bytes", max_input_text, "refuse a file or standard input larger than this (e.g. 512M; K, M, G are powers of 1024)")
+        ->default_str("2G");
     std::map<const CLI::Option*, Orientation> flag_orientation;
     for (const auto& f : operation_flags) {
         // A flag may be given more than once (--rot90 --rot90); the parse order records every occurrence.
@@ -274,6 +286,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     }
     conversion.finish();
     if (!gpu_memory_text.empty()) options.gpu_memory = static_cast<std::size_t>(parse_byte_count(gpu_memory_text, "--gpu-memory"));
+    if (!max_input_text.empty()) options.max_input_bytes = static_cast<std::size_t>(parse_byte_count(max_input_text, "--max-input-bytes"));
+    // In place, a JPEG is never re-encoded unless asked: its partial edge blocks stay where they are, as
+    // exiftran -i leaves them (docs/fidelity.md).
+    if (options.in_place && !options.convert.jpeg_edge_given) options.convert.jpeg_edge = detail::JpegEdge::keep;
     if (options.inputs.empty()) throw Error(ErrorCode::usage, "no input file given (see gpurotate --help)");
     // CLI11 takes "-9" (exiftran's quarter turn) for a number, so a positional.
     for (const std::string& input : options.inputs) {

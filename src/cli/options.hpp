@@ -3,6 +3,7 @@
 
 #include "augment/augment_options.hpp"
 #include "convert/conversion_options.hpp"
+#include "formats/file_bytes.hpp"
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
@@ -21,6 +22,8 @@ struct Options {
     std::vector<std::string> inputs;      ///< as given; "-" is standard input
     std::string output;                   ///< a file, a folder (DIR/ or an existing one), or "-" (standard output)
     bool in_place = false;                ///< -i: each input replaced by its result
+    bool follow_symlinks = false;         ///< -i: a symbolic link's target is replaced, not the link (sed -i's flag)
+    std::size_t max_input_bytes = detail::default_max_input_bytes;  ///< --max-input-bytes: a larger stream or file is refused
     std::string format;                   ///< --format: the outputs' format, whatever their names
     std::string input;                    ///< the one file a run_single_image call converts (file_jobs.hpp sets it)
     std::string output_format;            ///< its output's format where the name does not give it (file_jobs.hpp)

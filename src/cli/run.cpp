@@ -130,6 +130,11 @@ bool transform_jpeg_losslessly(const Options& options, const detail::ImageSource
         sink.write_encoded(*transformed.front());
     }
     const double write_ms = clock.lap_ms();
+    if (report.edge_kept && !options.quiet) {
+        log << "gpurotate: note: '" << source.path() << "': " << report.width << "x" << report.height << " is not whole " << report.mcu_width << "x"
+            << report.mcu_height << " blocks: the partial edge blocks stay where they are, unturned (--jpeg-edge keep, as exiftran -i; "
+            << "--jpeg-edge trim drops them, reencode turns every pixel)\n";
+    }
     if (report.trimmed && !options.quiet) {
         log << "gpurotate: note: '" << source.path() << "': --jpeg-edge trim dropped the partial edge blocks: " << report.out_width << "x"
             << report.out_height << " written where the whole image is " << (swaps_axes(plan.element) ? report.height : report.width) << "x"
@@ -151,9 +156,32 @@ public:
     void write_file(const std::string&, const std::vector<std::uint8_t>& bytes, bool, bool) const override { detail::write_standard_output(bytes); }
 };
 
-detail::ImageSource open_source(const Options& options) {
-    if (options.input == "-") return detail::ImageSource("standard input", detail::read_standard_input(), options.convert.max_jpeg_scans);
-    return detail::ImageSource(options.input, options.convert.max_jpeg_scans);
+detail::ImageSource open_source(const Options& options, std::ostream& log) {
+    if (options.input != "-") return detail::ImageSource(options.input, options.convert.max_jpeg_scans, options.max_input_bytes);
+    detail::StreamImage stream = detail::read_standard_input(options.max_input_bytes);
+    if (stream.more_followed) {
+        log << "gpurotate: warning: standard input goes on after the end of its " << stream.format << " image; the rest was not read\n";
+    }
+    return detail::ImageSource("standard input", std::move(stream.bytes), options.convert.max_jpeg_scans);
+}
+
+// -i keeps each file's format as its content says, whatever its name: a PNG named x.jpg stays a PNG.
+const detail::FormatRow& format_kept_in_place(const detail::ImageSource& source) {
+    const detail::FormatRow* row = detail::format_of_content(source.bytes().data(), source.bytes().size());
+    if (!row) throw Error(ErrorCode::output, "'" + source.path() + "': -i keeps each file's format, and its content names none this build writes (write it elsewhere: -o OUTPUT)");
+    if (!row->written()) {
+        throw Error(ErrorCode::output, "'" + source.path() + "' is a " + row->name + " file, which gpurotate reads but does not write: -i cannot keep its format (write it elsewhere: -o OUTPUT.png)");
+    }
+    if (!row->compiled_in()) throw Error(ErrorCode::output, "'" + source.path() + "' is a " + row->name + " file: " + row->name + " output needs " + row->writer() + ", which this build does not have");
+    return *row;
+}
+
+// Whether -i has nothing to do: the element is the identity and nothing else would change the file
+// (--auto-orient of an upright image, --rot90 --rot270). The file is left as it is, bytes and times.
+bool leaves_file_as_it_is(const Options& options, const detail::ImageSource& source, const convert::ConversionPlan& plan) {
+    const convert::ConversionOptions& c = options.convert;
+    return options.in_place && plan.element == Orientation::identity && !(c.auto_orient && source.orientation_tag() > 1) && !c.strip &&
+           !c.quality_given && !c.nvjpeg && c.depth == 0 && !c.flatten && c.background.empty();
 }
 
 // The output: a file in the format its extension names, or the one --format (or EXT:PATH) names; standard
@@ -170,7 +198,11 @@ detail::ImageSink make_sink(const Options& options, const detail::ImageSource* s
         if (!named) throw Error(ErrorCode::usage, "-o -: name the format of standard output with --format EXT, or as EXT:- (png:-)");
         return detail::ImageSink("standard output", *named, true, false, &standard_output, "-");
     }
-    return named ? detail::ImageSink(options.output, *named, options.overwrite, true) : detail::ImageSink(options.output, options.overwrite, true);
+    if (options.in_place && source) named = &format_kept_in_place(*source);
+    detail::ImageSink sink = named ? detail::ImageSink(options.output, *named, options.overwrite, true) : detail::ImageSink(options.output, options.overwrite, true);
+    // -i replaces a symbolic link by the new file and leaves its target alone, as sed -i does.
+    if (options.in_place && !options.follow_symlinks) sink.set_links(detail::LinkPolicy::replace);
+    return sink;
 }
 
 }  // namespace
@@ -187,7 +219,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     }
     // Standard output without a format named takes the input's: the input is read first, before the sink.
     std::optional<detail::ImageSource> read_early;
-    if (options.output == "-" && options.output_format.empty()) read_early.emplace(open_source(options));
+    if ((options.output == "-" && options.output_format.empty()) || options.in_place) read_early.emplace(open_source(options, log));
     const detail::ImageSink sink = make_sink(options, read_early ? &*read_early : nullptr);
     sink.check_writable();
     if (convert.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "--nvjpeg: this build has no nvJPEG");
@@ -205,10 +237,14 @@ void run_single_image(const Options& options, std::ostream& log) {
     StageClock clock;  // "decode" in -v counts the file's read too
     const detail::ImageSource source = [&] {
         detail::NvtxRange range("read");
-        return read_early ? std::move(*read_early) : open_source(options);
+        return read_early ? std::move(*read_early) : open_source(options, log);
     }();
     const convert::ConversionPlan plan = convert::plan_conversion(source, sink, requested, convert, convert::Executor{backend, false});
     for (const convert::PlanWarning& warning : plan.warnings) log << "gpurotate: warning: '" << source.path() << "' " << warning.text << "\n";
+    if (leaves_file_as_it_is(options, source, plan)) {
+        if (options.verbose) log << "gpurotate: " << source.path() << ": the operations make the identity; the file is left as it is\n";
+        return;
+    }
 
     std::string why_reencoded = plan.why_reencoded;  // said once the re-encoded JPEG is written
     if (plan.route == convert::Route::lossless_jpeg && transform_jpeg_losslessly(options, source, sink, plan, clock, why_reencoded, log)) return;

@@ -16,6 +16,7 @@ struct ConversionOptions {
     int quality = 95;            ///< JPEG/WebP quality where an output is encoded from pixels
     bool quality_given = false;  ///< --quality: a JPEG from a JPEG is re-encoded at it, not transformed losslessly
     detail::JpegEdge jpeg_edge = detail::JpegEdge::reencode;  ///< a JPEG whose lossless transform is not perfect
+    bool jpeg_edge_given = false;  ///< --jpeg-edge: -i's default (keep) does not apply
     int png_level = WriteOptions{}.png_level;
     std::int64_t max_pixels = default_max_pixels;  ///< inputs declaring more are refused unread; 0: no limit
     int max_jpeg_scans = default_max_jpeg_scans;   ///< JPEGs with more scans are refused unread; 0: no limit

@@ -1,5 +1,6 @@
 #include "formats/format_registry.hpp"
 
+#include "formats/content_signature.hpp"
 #include "formats/jpeg_codec.hpp"
 #include "formats/opencv_codec.hpp"
 #include "formats/png_codec.hpp"
@@ -38,23 +39,23 @@ const std::vector<FormatRow>& format_rows() {
          [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_png(b, p, o); },
          [] { return std::string("libspng"); },
          [](ConstImageView i, const WriteOptions& o) { return encode_png(i, o.png_level, o.metadata); }, [] { return std::string("libspng"); },
-         nullptr},
+         nullptr, starts_as_png},
         // stb's JPEG encoder writes three components; a grey image is stored as three equal channels.
         {FileFormat::jpeg, "JPEG", {".jpg", ".jpeg"}, {".jpe", ".jfif"}, {S::u8}, {1, 3}, false, false,
          exif_icc_xmp | M::iptc | M::resolution | M::jpeg_comments, always,
          [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return turbojpeg_decode(b, p, o); },
-         jpeg_reader, encode_jpeg, jpeg_writer, nullptr},
+         jpeg_reader, encode_jpeg, jpeg_writer, nullptr, starts_as_jpeg},
         // Netpbm, read by gpurotate's own decoder (pnm_codec.hpp), never written.
         {FileFormat::pnm, "PNM PAM", {}, {".pnm", ".pbm", ".pgm", ".ppm", ".pam"}, {}, {}, false, false, {}, always,
          [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_pnm(b, p, o); },
-         [] { return std::string("gpurotate"); }, nullptr, nullptr, nullptr},
+         [] { return std::string("gpurotate"); }, nullptr, nullptr, nullptr, starts_as_pnm},
         {FileFormat::bmp, "BMP", {".bmp"}, {}, {S::u8}, {3, 4}, false, false, M::resolution, always, stb_decode, by_stb,
          [](ConstImageView i, const WriteOptions& o) { return stb_encode_bmp(i, o.metadata ? o.metadata->resolution : std::nullopt); }, by_stb,
-         nullptr},
+         nullptr, starts_as_bmp},
         {FileFormat::tga, "TGA", {".tga"}, {}, {S::u8}, {1, 2, 3, 4}, false, false, {}, always, stb_decode, by_stb,
-         [](ConstImageView i, const WriteOptions&) { return stb_encode_tga(i); }, by_stb, nullptr},
+         [](ConstImageView i, const WriteOptions&) { return stb_encode_tga(i); }, by_stb, nullptr, starts_as_tga},
         {FileFormat::hdr, "Radiance HDR", {".hdr"}, {}, {S::f32}, {3}, false, false, {}, always, stb_decode, by_stb,
-         [](ConstImageView i, const WriteOptions&) { return stb_encode_hdr(i); }, by_stb, nullptr},
+         [](ConstImageView i, const WriteOptions&) { return stb_encode_hdr(i); }, by_stb, nullptr, starts_as_hdr},
         // libtiff inside the OpenCV plugin: a TIFF carries the ICC profile, EXIF, XMP and its text tags, and says
         // whether the alpha is premultiplied.
         {FileFormat::tiff, "TIFF", {".tif", ".tiff"}, {}, {S::u8, S::u16, S::f32}, {1, 2, 3, 4}, true, false,
@@ -66,18 +67,18 @@ const std::vector<FormatRow>& format_rows() {
              std::vector<std::string> parts = exif_left_out_of_tiff(m.exif);
              if (exif_has_thumbnail(m.exif)) parts.emplace_back("EXIF's thumbnail");
              return parts;
-         }},
+         }, starts_as_tiff},
         // OpenCV's WebP writer codes losslessly for a quality above 100; the plugin adds the ICC profile, EXIF and XMP.
         {FileFormat::webp, "WebP", {".webp"}, {}, {S::u8}, {3, 4}, false, false, exif_icc_xmp, opencv_codecs_available, read_with_opencv,
          by_opencv, [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::webp, o.lossless ? 101 : o.quality, o.metadata); },
-         by_opencv, nullptr},
+         by_opencv, nullptr, starts_as_webp},
         {FileFormat::exr, "OpenEXR", {".exr"}, {}, {S::f32}, {1, 3, 4}, false, false, {}, opencv_codecs_available, read_with_opencv, by_opencv,
-         [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::exr, o.quality); }, by_opencv, nullptr},
-        {FileFormat::gif, "GIF", {}, {".gif"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr},
-        {FileFormat::psd, "PSD", {}, {".psd"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr},
+         [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::exr, o.quality); }, by_opencv, nullptr, starts_as_exr},
+        {FileFormat::gif, "GIF", {}, {".gif"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr, starts_as_gif},
+        {FileFormat::psd, "PSD", {}, {".psd"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr, starts_as_psd},
         // Whatever else OpenCV reads (JPEG 2000, Sun raster, ...), by its contents.
         {FileFormat::opencv_others, "and more", {}, {}, {}, {}, false, false, {}, opencv_codecs_available, read_with_opencv, by_opencv, nullptr,
-         nullptr, nullptr},
+         nullptr, nullptr, nullptr},
     };
     return rows;
 }
@@ -129,6 +130,13 @@ const FormatRow* format_for_path(const std::string& path) {
     if (ext.empty()) return nullptr;
     for (const auto& row : format_rows()) {
         if (contains(row.extensions, ext) || contains(row.other_extensions, ext)) return &row;
+    }
+    return nullptr;
+}
+
+const FormatRow* format_of_content(const std::uint8_t* bytes, std::size_t size) {
+    for (const auto& row : format_rows()) {
+        if (row.starts_like && row.starts_like(bytes, size)) return &row;
     }
     return nullptr;
 }

@@ -77,6 +77,8 @@ struct FormatRow {
     std::string (*writer)();                      ///< the library that encodes it, for --version
     /// What of the metadata an output of it leaves out beyond `metadata`'s kinds, in words; nothing: all of them.
     std::vector<std::string> (*left_out)(const ImageMetadata& metadata);
+    /// Whether bytes begin as its files do (content_signature.hpp); nothing: not told by content.
+    bool (*starts_like)(const std::uint8_t* bytes, std::size_t size) = nullptr;
 
     bool written() const { return encode != nullptr; }
     bool holds(MetadataKind kind) const { return metadata.has(kind); }
@@ -91,6 +93,10 @@ const std::vector<FormatRow>& format_rows();
 /// The format whose extensions, written or read only, include `path`'s (case-insensitive), compiled in or
 /// not; nothing for an unknown or missing extension.
 const FormatRow* format_for_path(const std::string& path);
+
+/// The format whose files begin as `bytes` (at least content_signature_bytes of them where the input has
+/// as many), compiled in or not; nothing where no row's signature matches.
+const FormatRow* format_of_content(const std::uint8_t* bytes, std::size_t size);
 
 /// Whether `path` is named as a JPEG (.jpg .jpeg .jpe .jfif, any case).
 bool is_jpeg_path(const std::string& path);

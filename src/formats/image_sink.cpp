@@ -13,7 +13,7 @@ ImageSink::ImageSink(std::string path, const FormatRow& format, bool overwrite, 
     : path_(std::move(path)), row_(&format), overwrite_(overwrite), durable_(durable), folder_(folder), relative_(std::move(relative)) {}
 
 void ImageSink::check_writable() const {
-    if (!folder_) check_output_path(path_, overwrite_);  // a folder checks its own names as it writes them
+    if (!folder_) check_output_path(path_, overwrite_, links_);  // a folder checks its own names as it writes them
 }
 
 void ImageSink::check_holds(PixelFormat pixels) const { checked_row(*row_, path_, pixels); }
@@ -22,7 +22,7 @@ void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
     options.overwrite = overwrite_;
     options.durable = durable_;
     check_holds(pixels.format);  // the view itself: encode_as
-    if (!folder_) check_output_path(path_, overwrite_);  // fail before the encoding work, not after
+    if (!folder_) check_output_path(path_, overwrite_, links_);  // fail before the encoding work, not after
     write_encoded(encode_as(pixels, *row_, options));
 }
 
@@ -30,7 +30,7 @@ void ImageSink::write_encoded(const std::vector<std::uint8_t>& bytes) const {
     if (folder_) {
         folder_->write_file(relative_, bytes, overwrite_, durable_);
     } else {
-        write_file_atomically(path_, bytes, overwrite_, durable_);
+        write_file_atomically(path_, bytes, overwrite_, durable_, links_);
     }
 }
 

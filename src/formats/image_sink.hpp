@@ -4,6 +4,7 @@
 // transform -> sink (image_source.hpp).
 
 #include "formats/image_source.hpp"
+#include "formats/file_bytes.hpp"
 #include "formats/format_registry.hpp"
 
 #include <gpurotate/io.hpp>
@@ -54,6 +55,9 @@ public:
     /// Whether the format keeps a PNG input's stored format (palette, tRNS, 1-, 2- and 4-bit samples).
     bool holds_palette() const { return row_->palette; }
 
+    /// What a write does with a symbolic link at the path (file_bytes.hpp); LinkPolicy::follow unless set.
+    void set_links(LinkPolicy links) { links_ = links; }
+
     /// Throws Error (output) unless the file can be created: its folder exists and is writable, and it does
     /// not exist unless `overwrite`. Called before the work starts, and by the writes.
     void check_writable() const;
@@ -79,6 +83,7 @@ private:
     bool durable_;
     const ContainingFolder* folder_;
     std::string relative_;
+    LinkPolicy links_ = LinkPolicy::follow;
 };
 
 }  // namespace gpurotate::detail

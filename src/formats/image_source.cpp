@@ -25,8 +25,8 @@ std::vector<std::uint8_t> bounded(std::vector<std::uint8_t> bytes, const std::st
 
 }  // namespace
 
-ImageSource::ImageSource(std::string path, int max_jpeg_scans)
-    : path_(std::move(path)), max_jpeg_scans_(max_jpeg_scans), bytes_(bounded(read_file_bytes(path_), path_, max_jpeg_scans)),
+ImageSource::ImageSource(std::string path, int max_jpeg_scans, std::size_t max_input_bytes)
+    : path_(std::move(path)), max_jpeg_scans_(max_jpeg_scans), bytes_(bounded(read_file_bytes(path_, max_input_bytes), path_, max_jpeg_scans)),
       metadata_(metadata_of(bytes_)), orientation_tag_(exif_orientation(metadata_)) {}
 
 ImageSource::ImageSource(std::string name, std::vector<std::uint8_t> bytes, int max_jpeg_scans)

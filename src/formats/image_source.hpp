@@ -11,7 +11,9 @@
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,7 +26,9 @@ public:
     /// (input) naming the file when it cannot be read; damaged metadata is dropped, never an error.
     /// Reads the file; a JPEG with more than `max_jpeg_scans` scans (0: no limit) or too many marker segments
     /// is refused here, before anything parses it (jpeg_work_limits.hpp). Throws Error (input).
-    explicit ImageSource(std::string path, int max_jpeg_scans = default_max_jpeg_scans);
+    /// A file larger than `max_input_bytes` is refused unread.
+    explicit ImageSource(std::string path, int max_jpeg_scans = default_max_jpeg_scans,
+                         std::size_t max_input_bytes = std::numeric_limits<std::size_t>::max());
     /// The image in `bytes` (standard input's), named `name` in messages; the same checks.
     ImageSource(std::string name, std::vector<std::uint8_t> bytes, int max_jpeg_scans);
 

@@ -63,13 +63,21 @@ void transpose_block(const DctBlock& source, DctBlock& destination, const Block&
 
 }  // namespace
 
-void transform_dct_blocks(AxisMap map, DctBlockRows source, std::int64_t width, std::int64_t height, DctBlockRows destination) {
-    const Block signs = signs_of(map);
+void transform_dct_blocks(AxisMap map, DctBlockRows source, std::int64_t width, std::int64_t height, DctBlockRows destination,
+                          std::int64_t mirrored_width, std::int64_t mirrored_height) {
+    // A block past the mirrored part of an axis is not mirrored along it, so its signs are those of an
+    // element without that mirror: four sign tables, [mirrored along x][mirrored along y].
+    Block signs[2][2];
+    for (const bool x : {false, true}) {
+        for (const bool y : {false, true}) signs[x][y] = signs_of(AxisMap{map.swap_axes, map.mirror_x && x, map.mirror_y && y});
+    }
+    const auto source_x = [&](std::int64_t x) { return map.mirror_x && x < mirrored_width ? mirrored_width - 1 - x : x; };
+    const auto source_y = [&](std::int64_t y) { return map.mirror_y && y < mirrored_height ? mirrored_height - 1 - y : y; };
     if (!map.swap_axes) {
         for (std::int64_t y = 0; y < height; ++y) {
-            const DctBlock* from = source[map.mirror_y ? height - 1 - y : y];
+            const DctBlock* from = source[source_y(y)];
             DctBlock* to = destination[y];
-            for (std::int64_t x = 0; x < width; ++x) copy_block(from[map.mirror_x ? width - 1 - x : x], to[x], signs);
+            for (std::int64_t x = 0; x < width; ++x) copy_block(from[source_x(x)], to[x], signs[x < mirrored_width][y < mirrored_height]);
         }
         return;
     }
@@ -79,11 +87,9 @@ void transform_dct_blocks(AxisMap map, DctBlockRows source, std::int64_t width, 
     for (std::int64_t y0 = 0; y0 < width; y0 += tile) {
         for (std::int64_t x0 = 0; x0 < height; x0 += tile) {
             for (std::int64_t y = y0; y < std::min(y0 + tile, width); ++y) {
-                const std::int64_t source_x = map.mirror_x ? width - 1 - y : y;
                 DctBlock* to = destination[y];
                 for (std::int64_t x = x0; x < std::min(x0 + tile, height); ++x) {
-                    const std::int64_t source_y = map.mirror_y ? height - 1 - x : x;
-                    transpose_block(source[source_y][source_x], to[x], signs);
+                    transpose_block(source[source_y(x)][source_x(y)], to[x], signs[y < mirrored_width][x < mirrored_height]);
                 }
             }
         }

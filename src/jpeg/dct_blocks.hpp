@@ -16,8 +16,11 @@ using DctBlock = std::int16_t[64];
 using DctBlockRows = DctBlock* const*;
 
 /// Writes `map` applied to the `width` x `height` blocks of `source` to `destination`, whose rows hold
-/// the output's blocks (height x width where the axes swap). The sides along a mirrored axis must be the
-/// component's exact blocks (whole MCUs); the partial block at a side that is not mirrored stays at its end.
-void transform_dct_blocks(AxisMap map, DctBlockRows source, std::int64_t width, std::int64_t height, DctBlockRows destination);
+/// the output's blocks (height x width where the axes swap). A mirrored axis is mirrored over its first
+/// `mirrored_width` (x) or `mirrored_height` (y) blocks, which must be whole MCUs; the blocks past them stay
+/// in place along that axis, unmirrored (jpegtran's transform without -trim). The partial block at a side
+/// that is not mirrored stays at its end.
+void transform_dct_blocks(AxisMap map, DctBlockRows source, std::int64_t width, std::int64_t height, DctBlockRows destination,
+                          std::int64_t mirrored_width, std::int64_t mirrored_height);
 
 }  // namespace gpurotate::detail

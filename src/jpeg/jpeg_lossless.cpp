@@ -142,6 +142,9 @@ struct Plan {
     std::size_t variant = 0;
     AxisMap map{};
     JDIMENSION region_width = 0, region_height = 0;
+    /// The part of each source side that is mirrored (whole MCUs): the region's side, except where
+    /// JpegEdge::keep leaves a partial edge in place.
+    JDIMENSION mirrored_width = 0, mirrored_height = 0;
 };
 
 JDIMENSION round_up(JDIMENSION value, int multiple) {
@@ -554,12 +557,18 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         LosslessJpegReport& report = reports[i];
         report = LosslessJpegReport{info.image_width, info.image_height, info.image_width, info.image_height, mcu_width, mcu_height};
         report.perfect = jpeg_transform_is_perfect(variants[i].element, info.image_width, info.image_height, mcu_width, mcu_height);
-        if (!report.perfect && edge != JpegEdge::trim) continue;
-        Plan plan{i, axis_map(variants[i].element), info.image_width, info.image_height};
-        if (plan.map.mirror_x) plan.region_width -= plan.region_width % static_cast<JDIMENSION>(mcu_width);
-        if (plan.map.mirror_y) plan.region_height -= plan.region_height % static_cast<JDIMENSION>(mcu_height);
-        if (plan.region_width == 0 || plan.region_height == 0) continue;
-        report.trimmed = !report.perfect;
+        const bool keep = !report.perfect && edge == JpegEdge::keep;
+        if (!report.perfect && edge != JpegEdge::trim && !keep) continue;
+        Plan plan{i, axis_map(variants[i].element), info.image_width, info.image_height, info.image_width, info.image_height};
+        if (plan.map.mirror_x) plan.mirrored_width -= plan.mirrored_width % static_cast<JDIMENSION>(mcu_width);
+        if (plan.map.mirror_y) plan.mirrored_height -= plan.mirrored_height % static_cast<JDIMENSION>(mcu_height);
+        if (!keep) {
+            plan.region_width = plan.mirrored_width;
+            plan.region_height = plan.mirrored_height;
+            if (plan.region_width == 0 || plan.region_height == 0) continue;
+        }
+        report.trimmed = !report.perfect && !keep;
+        report.edge_kept = keep;
         report.out_width = plan.map.swap_axes ? plan.region_height : plan.region_width;
         report.out_height = plan.map.swap_axes ? plan.region_width : plan.region_height;
         if (variants[i].element != Orientation::identity) needs_scratch[plan.map.swap_axes] = true;
@@ -597,7 +606,8 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         }
         if (coded.size() != plans.size()) coded.assign(plans.size(), std::nullopt);
     }
-    const auto coded_scan = [&](std::size_t p) { return coded_elsewhere && coded[p] ? &*coded[p] : nullptr; };
+    // A variant whose edge stays in place is libjpeg's to code: the coders' layouts mirror whole sides.
+    const auto coded_scan = [&](std::size_t p) { return coded_elsewhere && coded[p] && !reports[plans[p].variant].edge_kept ? &*coded[p] : nullptr; };
     // A scratch array's rows, mapped when a variant first needs it (not at all where the coder took every scan).
     bool mapped[2] = {false, false};
     const auto scratch_of = [&](bool swap) -> ComponentArrays& {
@@ -623,7 +633,9 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
                 transform_dct_blocks(plan.map, reinterpret_cast<DctBlockRows>(source.rows[c].data()),
                                      blocks(plan.region_width, component.h_samp_factor, info.max_h_samp_factor),
                                      blocks(plan.region_height, component.v_samp_factor, info.max_v_samp_factor),
-                                     reinterpret_cast<DctBlockRows>(arrays->rows[c].data()));
+                                     reinterpret_cast<DctBlockRows>(arrays->rows[c].data()),
+                                     blocks(plan.mirrored_width, component.h_samp_factor, info.max_h_samp_factor),
+                                     blocks(plan.mirrored_height, component.v_samp_factor, info.max_v_samp_factor));
             }
         }
         std::vector<std::uint8_t> out(jpeg.size() + 4096);

@@ -22,6 +22,8 @@ enum class JpegEdge {
     reencode,  ///< decode, transform the pixels, encode again (lossy, every pixel kept)
     trim,      ///< drop the partial edge blocks, as `jpegtran -trim` (lossless, up to 15 pixels fewer)
     error,     ///< refuse
+    keep,      ///< turn the whole blocks and leave the partial edge blocks where they are, unturned, as jpegtran
+               ///< without -trim and `exiftran -i` (lossless, every pixel kept; the edge strip is not turned)
 };
 
 /// How the lossless transform went.
@@ -31,6 +33,7 @@ struct LosslessJpegReport {
     int mcu_width = 0, mcu_height = 0;           ///< the input's MCU in pixels
     bool perfect = true;                         ///< no partial edge block had to move
     bool trimmed = false;
+    bool edge_kept = false;                      ///< JpegEdge::keep left a partial edge strip in place, unturned
 };
 
 /// The error for `element` of the JPEG at `path` where it is not perfect and --jpeg-edge is error.

@@ -17,4 +17,16 @@ inline constexpr int max_jpeg_marker_segments = 10000;
 /// or more than max_jpeg_marker_segments marker segments. Bytes that are not a JPEG pass.
 void check_jpeg_work(const std::vector<std::uint8_t>& bytes, const std::string& path, int max_scans);
 
+/// A walk over a JPEG's markers that can be taken up again as more bytes arrive (a stream read in chunks).
+struct JpegMarkerWalk {
+    std::size_t position = 2;  ///< where the walk goes on: past the SOI marker at the start
+    int scans = 0, segments = 0;
+    bool ended = false;        ///< the EOI marker was reached
+    std::size_t end = 0;       ///< with `ended`, the offset just past it
+};
+
+/// Walks the markers of the JPEG `bytes[0, size)` from `walk.position` as far as the bytes go, counting its
+/// scans and marker segments, and stops at EOI (`walk.ended`).
+void continue_jpeg_walk(const std::uint8_t* bytes, std::size_t size, JpegMarkerWalk& walk);
+
 }  // namespace gpurotate::detail
