@@ -38,9 +38,10 @@ packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev z
 # compares JPEG transforms with jpegtran (libjpeg-turbo-progs) and --auto-orient with exiftran, and PNG
 # outputs on the PNG conformance suite (PngSuite: libsixel-examples ships 174 of its 175 files, the corrupt
 # ones included).
+# -i's tests set an ACL (acl's setfacl) and deliver a signal inside a write (strace).
 # And the Python package's tests: Python's headers, and venv for the system's own python3, which takes no
 # pip installs (PEP 668); man reads the installed man pages.
-[ "$mode" = test ] && packages+=(clang "$clang_runtime" libjpeg-turbo-progs exiftran libsixel-examples python3-dev python3-venv man-db)
+[ "$mode" = test ] && packages+=(clang "$clang_runtime" libjpeg-turbo-progs exiftran libsixel-examples python3-dev python3-venv man-db acl strace)
 missing=()
 if command -v dpkg-query >/dev/null; then
   for p in "${packages[@]}"; do

@@ -92,8 +92,9 @@ TEST_CASE("many files: what a folder output refuses, before any work") {
     const std::string b = dir.file("sub/f0.png");
     REQUIRE(run("cp " + quote(a) + " " + quote(b)).status == 0);
     const auto two_names = run(gpurotate_cli(quote(a) + " " + quote(b) + " --rot90 -o " + quote(dir.path()) + "/out/"));
-    CHECK(two_names.status == 4);  // the folder is missing: said first
-    CHECK(two_names.output.find("no such folder") != std::string::npos);
+    CHECK(two_names.status == 2);  // refused before the missing folder is made
+    CHECK(two_names.output.find("would both be written to") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("out")));
     REQUIRE(run("mkdir " + quote(dir.file("out"))).status == 0);
     const auto clash = run(gpurotate_cli(quote(a) + " " + quote(b) + " --rot90 -o " + quote(dir.file("out"))));
     CHECK(clash.status == 2);

@@ -63,7 +63,7 @@ TEST_CASE("a DCT-domain transform gives the pixels of the pixel-domain one, for 
         const std::int64_t out_wide = map.swap_axes ? blocks_high : blocks_wide, out_high = map.swap_axes ? blocks_wide : blocks_high;
         std::vector<DctBlock*> destination_rows;
         for (std::int64_t y = 0; y < out_high; ++y) destination_rows.push_back(&destination[static_cast<std::size_t>(y * out_wide)]);
-        gpurotate::detail::transform_dct_blocks(map, source_rows.data(), blocks_wide, blocks_high, destination_rows.data());
+        gpurotate::detail::transform_dct_blocks(map, source_rows.data(), blocks_wide, blocks_high, destination_rows.data(), blocks_wide, blocks_high);
         const std::vector<double> after = pixels_of(destination_rows, out_wide, out_high);
         double worst = 0;
         for (std::int64_t y = 0; y < out_high * 8; ++y) {
