@@ -69,6 +69,14 @@ std::vector<std::uint8_t> random_bytes(std::size_t n, unsigned seed) {
     return v;
 }
 
+// Writes `image` with `meta` as in.jpg and in.png in `dir`, through the library's own writers.
+void write_jpeg_and_png(const test_support::TempDir& dir, const gpurotate::Image& image, const gpurotate::ImageMetadata& meta) {
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    gpurotate::write_image(dir.file("in.jpg"), image.view(), options);
+    gpurotate::write_image(dir.file("in.png"), image.view(), options);
+}
+
 }  // namespace
 
 TEST_CASE("--auto-orient makes each of the 8 EXIF orientations upright, in PNG and JPEG, and writes the tag as 1") {
@@ -161,16 +169,43 @@ TEST_CASE("without --auto-orient the tag is kept and a rotation warns, and --str
 #endif
 }
 
+TEST_CASE("an EXIF thumbnail that cannot be turned with the image is left out and said, and one with nothing to turn stays") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(24, 16, {SampleType::u8, 3}, 23);
+    gpurotate::ImageMetadata meta;
+    const std::string damaged = std::string("\xff\xd8\xff\xdb", 4) + std::string(60, '\x11');  // SOI, then no JPEG
+    meta.exif = test_support::exif_with_thumbnail(6, 24, 16, damaged);
+    write_jpeg_and_png(dir, image, meta);
+    for (const char* in : {"in.jpg", "in.png"}) {
+        for (const char* out : {"o.jpg", "o.png"}) {
+            CAPTURE(in);
+            CAPTURE(out);
+            const auto r = run(quote(exe) + " " + quote(dir.file(in)) + " --auto-orient --overwrite -o " + quote(dir.file(out)));
+            REQUIRE(r.status == 0);
+            CHECK(r.output.find("has an EXIF thumbnail that cannot be turned with the image (it does not decode") != std::string::npos);
+            const auto exif = gpurotate::read_metadata(dir.file(out)).exif;
+            CHECK_FALSE(test_support::exif_thumbnail(exif));
+            CHECK(gpurotate::exif_orientation(gpurotate::read_metadata(dir.file(out))) == 1);
+            CHECK(get16(exif, pixel_x_at) == 16);  // the rest of the block edited as ever
+            // Nothing to turn (the pixels stay as stored): the thumbnail stays as it was, and nothing is said.
+            const auto kept = run(quote(exe) + " " + quote(dir.file(in)) + " --overwrite -o " + quote(dir.file(out)));
+            REQUIRE(kept.status == 0);
+            CHECK(kept.output.empty());
+            CHECK(test_support::exif_thumbnail(gpurotate::read_metadata(dir.file(out)).exif) == damaged);
+            // --strip writes no EXIF, so nothing is left out of it.
+            const auto stripped = run(quote(exe) + " " + quote(dir.file(in)) + " --auto-orient --strip --overwrite -o " + quote(dir.file(out)));
+            CHECK(stripped.output.find("thumbnail") == std::string::npos);
+        }
+    }
+}
+
 TEST_CASE("ICC profiles are kept byte for byte from JPEG and PNG to JPEG and PNG, in the CLI and augment") {
     test_support::TempDir dir;
     const auto image = test_support::random_image(24, 16, {SampleType::u8, 3}, 19);
     gpurotate::ImageMetadata meta;
     meta.icc = random_bytes(150000, 20);  // three JPEG APP2 chunks
     meta.exif = exif_with(1, 24, 16);
-    gpurotate::WriteOptions options;
-    options.metadata = &meta;
-    gpurotate::write_image(dir.file("in.jpg"), image.view(), options);
-    gpurotate::write_image(dir.file("in.png"), image.view(), options);
+    write_jpeg_and_png(dir, image, meta);
     for (const char* in : {"in.jpg", "in.png"}) {
         for (const char* out : {"o.jpg", "o.png"}) {
             CAPTURE(in);

@@ -40,6 +40,7 @@ struct PlanWarning {
         orientation_kept,         ///< the EXIF orientation stays in an output whose pixels were turned
         orientation_not_holdable, ///< the output format cannot hold the input's EXIF orientation
         option_unused,            ///< an option that does nothing for this output (--quality for a PNG)
+        thumbnail_left_out,       ///< the EXIF thumbnail could not be turned with the image, and is not written
     };
     Kind kind;
     std::string text;  ///< follows the quoted file name: "has EXIF orientation 6, which BMP cannot hold: ..."
