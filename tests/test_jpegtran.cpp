@@ -358,7 +358,7 @@ std::string decoded_thumbnail(const test_support::TempDir& dir, const std::vecto
 
 }  // namespace
 
-TEST_CASE("the EXIF thumbnail turns with the image, as exiftran turns it: --auto-orient, --rot90, re-encoded and into a PNG") {
+TEST_CASE("the EXIF thumbnail turns with the image, as exiftran turns it: --auto-orient, --rot90, re-encoded, into a PNG and a WebP") {
     if (std::string(GPUROTATE_EXIFTRAN).empty()) {
         MESSAGE("SKIPPED: exiftran is not installed (apt-get install exiftran)");
         return;
@@ -403,16 +403,19 @@ TEST_CASE("the EXIF thumbnail turns with the image, as exiftran turns it: --auto
             REQUIRE(run("rm -f " + quote(theirs) + " && " + GPUROTATE_EXIFTRAN + " " + r.exiftran + " -o " + quote(theirs) + " " + quote(in)).status == 0);
             const std::string expected = decoded_thumbnail(dir, exif_of_jpeg(theirs));
             CHECK(expected != original);  // exiftran turned it: every element here moves pixels of this thumbnail
-            // Lossless (the coefficients moved), re-encoded (--quality) and into a PNG's eXIf chunk: one thumbnail.
-            for (const char* how : {"", " --quality 80", " png"}) {
+            // Lossless (the coefficients moved), re-encoded (--quality), into a PNG's eXIf chunk and a WebP's EXIF
+            // chunk: one thumbnail.
+            std::vector<std::string> hows = {".jpg", ".jpg --quality 80", ".png"};
+            if (GPUROTATE_TEST_WITH_OPENCV) hows.emplace_back(".webp");
+            for (const std::string& how : hows) {
                 CAPTURE(how);
-                const bool png = std::string(how) == " png";
-                const std::string ours = dir.file(png ? "ours.png" : "ours.jpg");
-                const auto result = run(quote(GPUROTATE_EXE) + " " + quote(in) + " " + r.ours + (png ? "" : how) + " --overwrite -o " + quote(ours));
+                const std::string extension = how.substr(0, how.find(' ')), ours = dir.file("ours" + extension);
+                const std::string options_given = how.size() > extension.size() ? how.substr(extension.size()) : "";
+                const auto result = run(quote(GPUROTATE_EXE) + " " + quote(in) + " " + r.ours + options_given + " --overwrite -o " + quote(ours));
                 CAPTURE(result.output);
                 REQUIRE(result.status == 0);
                 CHECK(result.output.find("thumbnail") == std::string::npos);
-                CHECK(decoded_thumbnail(dir, png ? gpurotate::read_metadata(ours).exif : exif_of_jpeg(ours)) == expected);
+                CHECK(decoded_thumbnail(dir, extension == ".jpg" ? exif_of_jpeg(ours) : gpurotate::read_metadata(ours).exif) == expected);
             }
         }
     }
