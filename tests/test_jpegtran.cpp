@@ -332,6 +332,97 @@ TEST_CASE("--auto-orient of a JPEG is lossless where its edges allow: exiftran -
 
 namespace {
 
+// The EXIF block of a JPEG file: its first APP1 "Exif" segment's payload after the header, walked here from SOI.
+std::vector<std::uint8_t> exif_of_jpeg(const std::string& path) {
+    const std::string b = test_support::file_bytes(path);
+    for (std::size_t at = 2; at + 4 <= b.size() && static_cast<unsigned char>(b[at]) == 0xff;) {
+        const auto marker = static_cast<unsigned char>(b[at + 1]);
+        const std::size_t length = static_cast<std::size_t>(static_cast<unsigned char>(b[at + 2]) << 8 | static_cast<unsigned char>(b[at + 3]));
+        if (marker == 0xda || length < 2 || at + 2 + length > b.size()) break;
+        if (marker == 0xe1 && length > 8 && b.compare(at + 4, 6, std::string("Exif\0\0", 6)) == 0) {
+            return std::vector<std::uint8_t>(b.begin() + static_cast<std::ptrdiff_t>(at + 10), b.begin() + static_cast<std::ptrdiff_t>(at + 2 + length));
+        }
+        at += 2 + length;
+    }
+    return {};
+}
+
+// The pixels of the EXIF thumbnail in `exif`, decoded by djpeg (a PPM), through a file in `dir`.
+std::string decoded_thumbnail(const test_support::TempDir& dir, const std::vector<std::uint8_t>& exif) {
+    const auto thumbnail = test_support::exif_thumbnail(exif);
+    REQUIRE(thumbnail);
+    const std::string path = dir.file("thumbnail.jpg");
+    test_support::write_bytes(path, *thumbnail);
+    return decoded(path);
+}
+
+}  // namespace
+
+TEST_CASE("the EXIF thumbnail turns with the image, as exiftran turns it: --auto-orient, --rot90, re-encoded, into a PNG and a WebP") {
+    if (std::string(GPUROTATE_EXIFTRAN).empty()) {
+        MESSAGE("SKIPPED: exiftran is not installed (apt-get install exiftran)");
+        return;
+    }
+    test_support::TempDir dir;
+    const auto stored = test_support::random_image(64, 48, {gpurotate::SampleType::u8, 3}, 7);
+    // Thumbnails made by cjpeg at 4:2:0: one of whole MCUs, one that exiftran trims (its partial edge blocks dropped).
+    for (const auto& sides : {std::pair{48, 32}, std::pair{44, 30}}) {
+        const int width = sides.first, height = sides.second;
+        CAPTURE(width);
+        CAPTURE(height);
+        const std::string pnm = dir.file("thumbnail.pnm"), made = dir.file("made.jpg");
+        write_pnm(pnm, width, height, false);
+        REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -quality 85 -sample 2x2 -outfile " + quote(made) + " " + quote(pnm)).status == 0);
+        const std::string thumbnail = test_support::file_bytes(made);
+        const std::string original = decoded(made);
+        struct Run {
+            int tag;
+            const char* ours;      // gpurotate's options
+            const char* exiftran;  // exiftran's, for the same element
+            std::size_t trailing;  // bytes after the thumbnail in the block: where it goes when it grows
+        };
+        std::vector<Run> runs;
+        for (int tag = 2; tag <= 8; ++tag) runs.push_back({tag, "--auto-orient", "-a", 0});
+        runs.push_back({1, "--rot90", "-9", 0});
+        runs.push_back({6, "--rot90", "-9", 0});  // the tag kept, the thumbnail turned with the pixels as they are stored
+        runs.push_back({6, "--auto-orient", "-a", 301});
+        for (const Run& r : runs) {
+            const std::string ours_options = r.ours;
+            CAPTURE(r.tag);
+            CAPTURE(ours_options);
+            CAPTURE(r.trailing);
+            gpurotate::ImageMetadata meta;
+            meta.exif = test_support::exif_with_thumbnail(r.tag, 64, 48, thumbnail, r.trailing);
+            gpurotate::WriteOptions options;
+            options.metadata = &meta;
+            options.quality = 90;
+            options.chroma = gpurotate::ChromaSubsampling::s420;
+            options.overwrite = true;
+            const std::string in = dir.file("in.jpg"), theirs = dir.file("theirs.jpg");
+            gpurotate::write_image(in, stored.view(), options);
+            REQUIRE(run("rm -f " + quote(theirs) + " && " + GPUROTATE_EXIFTRAN + " " + r.exiftran + " -o " + quote(theirs) + " " + quote(in)).status == 0);
+            const std::string expected = decoded_thumbnail(dir, exif_of_jpeg(theirs));
+            CHECK(expected != original);  // exiftran turned it: every element here moves pixels of this thumbnail
+            // Lossless (the coefficients moved), re-encoded (--quality), into a PNG's eXIf chunk and a WebP's EXIF
+            // chunk: one thumbnail.
+            std::vector<std::string> hows = {".jpg", ".jpg --quality 80", ".png"};
+            if (GPUROTATE_TEST_WITH_OPENCV) hows.emplace_back(".webp");
+            for (const std::string& how : hows) {
+                CAPTURE(how);
+                const std::string extension = how.substr(0, how.find(' ')), ours = dir.file("ours" + extension);
+                const std::string options_given = how.size() > extension.size() ? how.substr(extension.size()) : "";
+                const auto result = run(quote(GPUROTATE_EXE) + " " + quote(in) + " " + r.ours + options_given + " --overwrite -o " + quote(ours));
+                CAPTURE(result.output);
+                REQUIRE(result.status == 0);
+                CHECK(result.output.find("thumbnail") == std::string::npos);
+                CHECK(decoded_thumbnail(dir, extension == ".jpg" ? exif_of_jpeg(ours) : gpurotate::read_metadata(ours).exif) == expected);
+            }
+        }
+    }
+}
+
+namespace {
+
 // The probe that found lossless JPEG corrupt where libjpeg is built for ABI 80: every chroma subsampling,
 // sides that are whole MCUs, odd and under one MCU, standard and optimized tables, restart intervals.
 struct ProbeInput {

@@ -69,6 +69,14 @@ std::vector<std::uint8_t> random_bytes(std::size_t n, unsigned seed) {
     return v;
 }
 
+// Writes `image` with `meta` as in.jpg and in.png in `dir`, through the library's own writers.
+void write_jpeg_and_png(const test_support::TempDir& dir, const gpurotate::Image& image, const gpurotate::ImageMetadata& meta) {
+    gpurotate::WriteOptions options;
+    options.metadata = &meta;
+    gpurotate::write_image(dir.file("in.jpg"), image.view(), options);
+    gpurotate::write_image(dir.file("in.png"), image.view(), options);
+}
+
 }  // namespace
 
 TEST_CASE("--auto-orient makes each of the 8 EXIF orientations upright, in PNG and JPEG, and writes the tag as 1") {
@@ -146,19 +154,48 @@ TEST_CASE("without --auto-orient the tag is kept and a rotation warns, and --str
     CHECK(bmp.output.find("kept in the output") == std::string::npos);
     CHECK(bmp.output.find("has EXIF orientation 6, which BMP cannot hold") != std::string::npos);
 #if GPUROTATE_TEST_WITH_OPENCV
-    // TIFF holds no EXIF but has an Orientation tag of its own: the EXIF's goes there, and a TIFF reader
-    // (gpurotate's too) shows the input as displayed.
+    // TIFF has an Orientation tag of its own: the EXIF's goes there, and a TIFF reader shows the input as displayed;
+    // gpurotate reads the pixels as stored, as in every format.
     const auto tiff = run(quote(exe) + " " + quote(dir.file("in.png")) + " --rot90 -o " + quote(dir.file("r.tif")));
     CHECK(tiff.status == 0);
     CHECK(tiff.output.find("kept in the output") != std::string::npos);
     const auto directory = gpurotate::detail::read_tiff_directory(as_bytes(test_support::file_bytes(dir.file("r.tif"))));
     REQUIRE(directory);
     CHECK(directory->value(274) == 6u);
-    const auto displayed = reference::transform(reference::transform(image, Orientation::rot90), gpurotate::orientation_from_exif(6));
-    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("r.tif")).view(), displayed.view()) == -1);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("r.tif")).view(), reference::transform(image, Orientation::rot90).view()) == -1);
     REQUIRE(run(quote(exe) + " " + quote(dir.file("in.png")) + " --auto-orient -o " + quote(dir.file("a.tif"))).status == 0);
     CHECK(gpurotate::detail::read_tiff_directory(as_bytes(test_support::file_bytes(dir.file("a.tif"))))->value(274).value_or(1) == 1u);
 #endif
+}
+
+TEST_CASE("an EXIF thumbnail that cannot be turned with the image is left out and said, and one with nothing to turn stays") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(24, 16, {SampleType::u8, 3}, 23);
+    gpurotate::ImageMetadata meta;
+    const std::string damaged = std::string("\xff\xd8\xff\xdb", 4) + std::string(60, '\x11');  // SOI, then no JPEG
+    meta.exif = test_support::exif_with_thumbnail(6, 24, 16, damaged);
+    write_jpeg_and_png(dir, image, meta);
+    for (const char* in : {"in.jpg", "in.png"}) {
+        for (const char* out : {"o.jpg", "o.png"}) {
+            CAPTURE(in);
+            CAPTURE(out);
+            const auto r = run(quote(exe) + " " + quote(dir.file(in)) + " --auto-orient --overwrite -o " + quote(dir.file(out)));
+            REQUIRE(r.status == 0);
+            CHECK(r.output.find("has an EXIF thumbnail that cannot be turned with the image (it does not decode") != std::string::npos);
+            const auto exif = gpurotate::read_metadata(dir.file(out)).exif;
+            CHECK_FALSE(test_support::exif_thumbnail(exif));
+            CHECK(gpurotate::exif_orientation(gpurotate::read_metadata(dir.file(out))) == 1);
+            CHECK(get16(exif, pixel_x_at) == 16);  // the rest of the block edited as ever
+            // Nothing to turn (the pixels stay as stored): the thumbnail stays as it was, and nothing is said.
+            const auto kept = run(quote(exe) + " " + quote(dir.file(in)) + " --overwrite -o " + quote(dir.file(out)));
+            REQUIRE(kept.status == 0);
+            CHECK(kept.output.empty());
+            CHECK(test_support::exif_thumbnail(gpurotate::read_metadata(dir.file(out)).exif) == damaged);
+            // --strip writes no EXIF, so nothing is left out of it.
+            const auto stripped = run(quote(exe) + " " + quote(dir.file(in)) + " --auto-orient --strip --overwrite -o " + quote(dir.file(out)));
+            CHECK(stripped.output.find("thumbnail") == std::string::npos);
+        }
+    }
 }
 
 TEST_CASE("ICC profiles are kept byte for byte from JPEG and PNG to JPEG and PNG, in the CLI and augment") {
@@ -167,10 +204,7 @@ TEST_CASE("ICC profiles are kept byte for byte from JPEG and PNG to JPEG and PNG
     gpurotate::ImageMetadata meta;
     meta.icc = random_bytes(150000, 20);  // three JPEG APP2 chunks
     meta.exif = exif_with(1, 24, 16);
-    gpurotate::WriteOptions options;
-    options.metadata = &meta;
-    gpurotate::write_image(dir.file("in.jpg"), image.view(), options);
-    gpurotate::write_image(dir.file("in.png"), image.view(), options);
+    write_jpeg_and_png(dir, image, meta);
     for (const char* in : {"in.jpg", "in.png"}) {
         for (const char* out : {"o.jpg", "o.png"}) {
             CAPTURE(in);
@@ -669,6 +703,101 @@ TEST_CASE("a BigTIFF's EXIF and GPS directories become the EXIF block as a class
         CHECK(r.output.find("not kept: 1 EXIF entry (damaged, or pointers to directories not copied)") != std::string::npos);
         check_exif_block(gpurotate::read_metadata(dir.file("big.jpg")).exif, 2, 4);
 #endif
+    }
+}
+
+namespace {
+
+// A little-endian, uncompressed, one-strip 8-bit TIFF of `stored` (RGB) with Orientation `tag`, or, with `palette`,
+// of its pixels' red samples as palette indices (photometric 3) whose colour map gives index i the colour
+// (i, 255 - i, i / 2) in 16 bits, which OpenCV's reader, not libtiff's plain one, decodes. Written here.
+std::vector<std::uint8_t> oriented_tiff(const gpurotate::Image& stored, int tag, bool palette) {
+    const Order o{false};
+    std::vector<std::uint8_t> file = {'I', 'I', 42, 0, 0, 0, 0, 0};
+    const auto pixels_at = static_cast<std::uint32_t>(file.size());
+    const int samples = palette ? 1 : 3;
+    for (std::int64_t y = 0; y < stored.height(); ++y) {
+        const auto* row = reinterpret_cast<const std::uint8_t*>(stored.view().row(y));
+        for (std::int64_t x = 0; x < stored.width(); ++x) file.insert(file.end(), row + 3 * x, row + 3 * x + samples);
+    }
+    const auto bytes = static_cast<std::uint32_t>(file.size() - pixels_at);
+    std::vector<TiffEntry> entries = {o.shorts(256, static_cast<std::uint32_t>(stored.width())), o.shorts(257, static_cast<std::uint32_t>(stored.height())),
+                                      {258, 3, static_cast<std::uint32_t>(samples), {}}, o.shorts(259, 1), o.shorts(262, palette ? 3 : 2),
+                                      o.longs(273, pixels_at), o.shorts(274, static_cast<std::uint32_t>(tag)), o.shorts(277, static_cast<std::uint32_t>(samples)),
+                                      o.longs(278, static_cast<std::uint32_t>(stored.height())), o.longs(279, bytes)};
+    for (int i = 0; i < samples; ++i) {
+        const auto eight = o.bytes(8, 2);
+        entries[2].value.insert(entries[2].value.end(), eight.begin(), eight.end());
+    }
+    if (palette) {
+        TiffEntry map{320, 3, 3 * 256, {}};
+        for (int channel = 0; channel < 3; ++channel) {
+            for (int i = 0; i < 256; ++i) {
+                const int value = channel == 0 ? i : channel == 1 ? 255 - i : i / 2;
+                const auto v = o.bytes(static_cast<std::uint32_t>(value * 257), 2);
+                map.value.insert(map.value.end(), v.begin(), v.end());
+            }
+        }
+        entries.push_back(map);
+    }
+    const std::uint32_t first = append_directory(file, entries, o);
+    const auto offset = o.bytes(first, 4);
+    std::copy(offset.begin(), offset.end(), file.begin() + 4);
+    return file;
+}
+
+}  // namespace
+
+TEST_CASE("a TIFF's Orientation is kept and warned about as in the other formats, and --auto-orient applies it" *
+          doctest::skip(!GPUROTATE_TEST_WITH_OPENCV)) {
+    test_support::TempDir dir;
+    // The upright image, and its stored form under tag 6 by the specification's words: 301x203 stored.
+    for (const bool palette : {false, true}) {
+        CAPTURE(palette);
+        auto upright = test_support::random_image(203, 301, {SampleType::u8, 3}, 29);
+        if (palette) {  // what the palette TIFF decodes to: (i, 255 - i, i / 2) for index i, its red sample
+            for (std::int64_t y = 0; y < upright.height(); ++y) {
+                for (std::int64_t x = 0; x < upright.width(); ++x) {
+                    auto* p = reinterpret_cast<std::uint8_t*>(upright.view().row(y)) + 3 * x;
+                    p[1] = static_cast<std::uint8_t>(255 - p[0]), p[2] = static_cast<std::uint8_t>(p[0] / 2);
+                }
+            }
+        }
+        const auto stored = stored_for(upright, 6);
+        REQUIRE(stored.width() == 301);
+        const std::string in = dir.file("in.tif");
+        const auto tiff = oriented_tiff(stored, 6, palette);
+        test_support::write_bytes(in, std::string(tiff.begin(), tiff.end()));
+        // --rot90 turns the pixels as stored, keeps the tag and says so, as for a JPEG or PNG.
+        for (const char* out : {"r.tif", "r.png", "r.jpg"}) {
+            CAPTURE(out);
+            const auto r = run(quote(exe) + " " + quote(in) + " --rot90 --overwrite -o " + quote(dir.file(out)));
+            CAPTURE(r.output);
+            REQUIRE(r.status == 0);
+            CHECK(r.output.find("'" + in + "' has EXIF orientation 6, kept in the output: viewers will turn the rotated pixels again") != std::string::npos);
+            const auto got = gpurotate::read_image(dir.file(out));
+            CHECK(got.width() == 203);
+            CHECK(got.height() == 301);
+            if (std::string(out) != "r.jpg") CHECK(test_support::first_difference(got.view(), reference::transform(stored, Orientation::rot90).view()) == -1);
+        }
+        const std::string written = test_support::file_bytes(dir.file("r.tif"));
+        const std::vector<std::uint8_t> file(written.begin(), written.end());
+        const Order o{file.at(0) == 'M'};
+        const auto first = read_entries(file, o.get(file, 4, 4), o);
+        REQUIRE(first.count(274) == 1);
+        CHECK(o.get(first.at(274).value, 0, 2) == 6);
+        CHECK(gpurotate::exif_orientation(gpurotate::read_metadata(dir.file("r.png"))) == 6);
+        CHECK(gpurotate::exif_orientation(gpurotate::read_metadata(dir.file("r.jpg"))) == 6);
+        // --auto-orient writes the upright image, with no tag (TIFF) or tag 1, and nothing to warn of.
+        for (const char* out : {"a.tif", "a.png"}) {
+            CAPTURE(out);
+            const auto a = run(quote(exe) + " " + quote(in) + " --auto-orient --overwrite -o " + quote(dir.file(out)));
+            CHECK(a.status == 0);
+            CHECK(a.output.find("orientation") == std::string::npos);
+            CHECK(test_support::first_difference(gpurotate::read_image(dir.file(out)).view(), upright.view()) == -1);
+        }
+        CHECK(gpurotate::detail::read_tiff_directory(as_bytes(test_support::file_bytes(dir.file("a.tif"))))->value(274).value_or(1) == 1u);
+        CHECK(gpurotate::exif_orientation(gpurotate::read_metadata(dir.file("a.png"))) == 1);
     }
 }
 

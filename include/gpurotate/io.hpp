@@ -100,8 +100,8 @@ int exif_orientation(const ImageMetadata& metadata);
 Orientation orientation_from_exif(int tag);
 
 /// `metadata` as it belongs on the output of `element`: the EXIF pixel dimensions and PNG pHYs's pixels
-/// per unit x and y swapped when the axes swap, and the Orientation tag set to `orientation_tag` when it
-/// is not 0.
+/// per unit x and y swapped when the axes swap, the Orientation tag set to `orientation_tag` when it
+/// is not 0, and the EXIF's JPEG thumbnail turned by `element` as exiftran turns it (left out where it cannot be).
 ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag = 0);
 
 /// Options for encoding.

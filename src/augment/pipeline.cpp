@@ -474,6 +474,7 @@ private:
             std::atomic<bool>& warned = warning.kind == Kind::animation        ? warned_frames_
                                         : warning.kind == Kind::option_unused  ? warned_unused_
                                         : warning.kind == Kind::trailing_bytes ? warned_trailing_
+                                        : warning.kind == Kind::thumbnail_left_out ? warned_thumbnail_
                                                                                : warned_orientation_;
             if (!warned.exchange(true)) progress_.message("gpurotate: warning: '" + job.input.path + "' (and perhaps others) " + warning.text);
         }
@@ -697,6 +698,7 @@ private:
     std::atomic<bool> warned_frames_{false};       // and the animation warning
     std::atomic<bool> warned_unused_{false};       // and an option that does nothing for the outputs
     std::atomic<bool> warned_trailing_{false};     // and bytes after an image's end
+    std::atomic<bool> warned_thumbnail_{false};    // and an EXIF thumbnail that could not be turned
     std::atomic<bool> warned_losses_{false};       // and what a decoder leaves behind
     std::atomic<bool> noted_png_{false};           // what a PNG output leaves out, once a run
     std::atomic<bool> noted_unwritten_{false};     // what an output format cannot carry, once a run

@@ -77,7 +77,12 @@ ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::
     ConversionPlan plan;
     plan.element = options.auto_orient ? then(orientation_from_exif(source.orientation_tag()), requested) : requested;
     plan.warnings = warnings_for(source, sink, requested, options);
-    plan.metadata = source.metadata_for(plan.element, options.strip, options.auto_orient);
+    std::string thumbnail_left_out;
+    plan.metadata = source.metadata_for(plan.element, options.strip, options.auto_orient, &thumbnail_left_out);
+    if (!thumbnail_left_out.empty() && sink.holds_exif()) {
+        plan.warnings.push_back({PlanWarning::Kind::thumbnail_left_out, "has an EXIF thumbnail that cannot be turned with the image (" + thumbnail_left_out +
+                                                                            "): not written, so that viewers make one from the image"});
+    }
     const bool jpeg_to_jpeg = sink.is_jpeg() && source.is_jpeg();
     if (jpeg_to_jpeg) plan.route = jpeg_route(options, executor, plan.why_reencoded);
     // A PNG written from a PNG keeps the input's stored format: palette indices, 1/2/4-bit and 16-bit samples.

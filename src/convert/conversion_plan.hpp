@@ -41,6 +41,7 @@ struct PlanWarning {
         orientation_not_holdable, ///< the output format cannot hold the input's EXIF orientation
         option_unused,            ///< an option that does nothing for this output (--quality for a PNG)
         trailing_bytes,           ///< bytes after the image's end (a trailer), which no output carries
+        thumbnail_left_out,       ///< the EXIF thumbnail could not be turned with the image, and is not written
     };
     Kind kind;
     std::string text;  ///< follows the quoted file name: "has EXIF orientation 6, which BMP cannot hold: ..."

@@ -51,8 +51,8 @@ Image ImageSource::decode(std::int64_t max_pixels, bool stored_format) const {
     return decode_image(bytes_, ReadOptions{HostMemory::pageable, max_pixels, stored_format && is_png(), max_jpeg_scans_}, path_);
 }
 
-ImageMetadata ImageSource::metadata_for(Orientation element, bool strip, bool oriented) const {
-    return strip ? stripped_metadata(metadata_) : metadata_after(metadata_, element, oriented && orientation_tag_ ? 1 : 0);
+ImageMetadata ImageSource::metadata_for(Orientation element, bool strip, bool oriented, std::string* thumbnail_left_out) const {
+    return strip ? stripped_metadata(metadata_) : metadata_after(metadata_, element, oriented && orientation_tag_ ? 1 : 0, thumbnail_left_out);
 }
 
 std::vector<std::optional<std::vector<std::uint8_t>>> ImageSource::transform_losslessly(const std::vector<LosslessJpegVariant>& variants,

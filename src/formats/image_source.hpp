@@ -49,8 +49,9 @@ public:
 
     /// The metadata as it belongs on the output of `element`: all of it (EXIF dimensions and PNG pHYs
     /// swapped with the axes, the orientation tag 1 where `oriented` made the pixels upright), or with
-    /// `strip` only what the pixels need (a PNG's palette and transparency).
-    ImageMetadata metadata_for(Orientation element, bool strip, bool oriented) const;
+    /// `strip` only what the pixels need (a PNG's palette and transparency). The EXIF thumbnail turns with the
+    /// image; where it cannot, it is left out, and `thumbnail_left_out` (where not null) says why.
+    ImageMetadata metadata_for(Orientation element, bool strip, bool oriented, std::string* thumbnail_left_out = nullptr) const;
 
     /// A JPEG's transforms in the compressed domain, all from one decode of its entropy-coded data
     /// (transform_jpeg_lossless_variants, its scans coded by `coder` where it takes them); empty where the

@@ -6,9 +6,7 @@
 #include "formats/alpha_channel.hpp"
 #include "formats/file_bytes.hpp"
 #include "metadata/metadata.hpp"
-#include "metadata/xmp_geometry.hpp"
 #include "formats/format_registry.hpp"
-#include "metadata/png_chunks.hpp"
 #include "core/validate.hpp"
 
 namespace gpurotate {
@@ -75,21 +73,7 @@ Orientation orientation_from_exif(int tag) {
 }
 
 ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag) {
-    ImageMetadata out = metadata;
-    if (swaps_axes(element)) {
-        detail::swap_exif_dimensions(out.exif);
-        detail::swap_xmp_axes(out.xmp);
-        if (out.resolution) std::swap(out.resolution->x, out.resolution->y);
-        for (PngChunk& chunk : out.png_chunks) {
-            if (chunk.type == "pHYs") detail::swap_phys_axes(chunk);
-        }
-    }
-    if (orientation_tag != 0) {
-        detail::set_exif_orientation(out.exif, orientation_tag);
-        detail::set_xmp_orientation(out.xmp, orientation_tag);
-    }
-    // A PNG's eXIf chunk is left as read: the PNG writer puts `exif` in its place.
-    return out;
+    return detail::metadata_after(metadata, element, orientation_tag, nullptr);
 }
 
 std::vector<FormatInfo> output_formats() {

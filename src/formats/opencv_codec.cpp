@@ -15,7 +15,6 @@
 #include "core/executable_folder.hpp"
 
 #include <gpurotate/error.hpp>
-#include <gpurotate/transform.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -112,9 +111,20 @@ std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, const
         throw Error(ErrorCode::input, "cannot decode '" + path + "': an animated WebP (OpenCV reads still WebPs only; extract a frame with webpmux -get frame 1)");
     }
     const GpurotateCvPlugin& cv = plugin(ErrorCode::input);
+    // A TIFF's pixels as stored: OpenCV's reader (the plugin's fallback for palette, CMYK and bilevel TIFFs) would
+    // apply the Orientation tag, so it reads a copy whose tag says 1. The tag travels as an EXIF orientation
+    // (tiff_exif.cpp), applied by --auto-orient as every format's is.
+    const auto tiff = read_tiff_directory(bytes);
+    std::vector<std::uint8_t> as_stored;
+    if (tiff && tiff->value(274).value_or(1) != 1 && tiff->entries.at(274).type == 3) {
+        as_stored = bytes;
+        const std::uint64_t at = tiff->entries.at(274).at;
+        as_stored[at] = tiff->big_endian ? 0 : 1, as_stored[at + 1] = tiff->big_endian ? 1 : 0;
+    }
+    const std::vector<std::uint8_t>& input = as_stored.empty() ? bytes : as_stored;
     GpurotateCvImage decoded{};
     char error[512] = "";
-    if (!cv.decode(bytes.data(), bytes.size(), &decoded, error, sizeof error)) {
+    if (!cv.decode(input.data(), input.size(), &decoded, error, sizeof error)) {
         if (error[0] != '\0') throw Error(ErrorCode::input, "cannot decode '" + path + "': " + error);  // a TIFF libtiff read and found damaged
         return std::nullopt;
     }
@@ -127,12 +137,11 @@ std::optional<Image> opencv_decode(const std::vector<std::uint8_t>& bytes, const
         std::memcpy(image.view().row(y), decoded.data + static_cast<std::size_t>(y) * decoded.pitch, image.view().row_bytes());
     }
     // OpenCV reads a CMYK TIFF as RGB with an opaque alpha channel: the colours alone, so that a JPEG takes them.
-    if (const auto tiff = read_tiff_directory(bytes); tiff && tiff->value(262) == 5u) {
+    if (tiff && tiff->value(262) == 5u) {
         if (auto opaque = without_opaque_alpha(image.view(), options.memory)) image = std::move(*opaque);
     }
-    // A TIFF's Orientation tag, which libtiff leaves to its caller: applied, so that TIFF inputs arrive upright
-    // as they did when OpenCV read them through libtiff's RGBA interface (and as the README says).
-    if (decoded.orientation > 1) return transform(image, orientation_from_exif(decoded.orientation), Backend::cpu);
+    // A TIFF's Orientation tag is not applied: its pixels arrive as stored, as every format's do, and the tag
+    // travels as an EXIF orientation (metadata.cpp), applied by --auto-orient.
     return image;
 }
 

@@ -18,7 +18,7 @@ namespace gpurotate::detail {
 /// Whether the OpenCV codec plugin is there (built, and found beside the executable or library).
 bool opencv_codecs_available();
 
-/// The decoded image (a TIFF turned upright by its Orientation tag), or nothing if the plugin is absent or
+/// The decoded image (as stored: a TIFF's Orientation tag is not applied), or nothing if the plugin is absent or
 /// cannot decode `bytes`. Throws Error (input) naming `path` when the image is over `options.max_pixels`
 /// (from the header for TIFF and WebP; OpenCV refuses more than 2^30 pixels in any format before
 /// allocating), or for a TIFF that libtiff reads and finds damaged.

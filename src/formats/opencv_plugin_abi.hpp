@@ -21,7 +21,7 @@ struct GpurotateCvImage {
     std::size_t pitch;
     void* owner;
     int alpha_associated;  ///< the last channel is premultiplied alpha (a TIFF's ExtraSamples 1); else unassociated
-    int orientation;       ///< decode: a TIFF's Orientation tag (1-8) not yet applied to the pixels; 1 otherwise.
+    int orientation;       ///< decode: a TIFF's Orientation tag (1-8), not applied to the pixels (gpurotate reads it from the file); 1 otherwise.
                            ///< encode: the Orientation tag a TIFF output gets (2-8; 1: none written)
     const unsigned char* icc;  ///< encode: an ICC profile for a TIFF or WebP output, or null
     std::size_t icc_size;

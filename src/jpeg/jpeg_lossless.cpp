@@ -657,7 +657,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         if (!written) written = write(plan, nullptr, nullptr);
         std::vector<std::uint8_t>& out = *written;
         // The EXIF and the XMP as they belong on this variant (orientation, pixel dimensions: a trimmed variant's
-        // own); the EXIF keeps its size and is edited in place.
+        // own; the EXIF's thumbnail turned, which may change its size).
         if (!strip && variant.metadata) {
             const bool swap = plan.map.swap_axes;
             const std::int64_t width = swap ? plan.region_height : plan.region_width, height = swap ? plan.region_width : plan.region_height;

@@ -2,11 +2,14 @@
 
 #include "metadata/byte_order.hpp"
 #include "metadata/container_walks.hpp"
+#include "jpeg/jpeg_lossless.hpp"
 #include "jpeg/jpeg_segments.hpp"
+#include "jpeg/jpeg_work_limits.hpp"
 #include "metadata/photoshop_resources.hpp"
 #include "metadata/png_chunks.hpp"
 #include "metadata/tiff_directory.hpp"
 #include "metadata/tiff_exif.hpp"
+#include "metadata/xmp_geometry.hpp"
 
 #include <zlib.h>
 
@@ -72,8 +75,25 @@ std::optional<std::size_t> first_ifd(const Tiff& tiff) {
     return offset ? std::optional<std::size_t>(*offset) : std::nullopt;
 }
 
+// IFD0's link to the next directory (IFD1, the thumbnail's): where its offset is, and the offset (0: none).
+struct Link {
+    std::size_t field;
+    std::uint32_t ifd;
+};
+
+std::optional<Link> second_ifd(const Tiff& tiff) {
+    const auto ifd = first_ifd(tiff);
+    const auto count = ifd ? tiff.get(*ifd, 2) : std::nullopt;
+    if (!count) return std::nullopt;
+    const std::size_t field = *ifd + 2 + 12 * std::size_t{*count};
+    const auto next = tiff.get(field, 4);
+    return next ? std::optional<Link>(Link{field, *next}) : std::nullopt;
+}
+
 constexpr std::uint16_t tag_orientation = 0x0112, tag_exif_ifd = 0x8769, tag_pixel_x = 0xa002, tag_pixel_y = 0xa003, tag_x_resolution = 0x011a,
-                        tag_y_resolution = 0x011b;
+                        tag_y_resolution = 0x011b, tag_strip_offsets = 0x0111, tag_thumbnail_at = 0x0201, tag_thumbnail_length = 0x0202;
+constexpr std::size_t app1_exif_max = 65535 - 2 - 6;  // a JPEG segment's payload less "Exif\0\0"
+constexpr std::int64_t thumbnail_max_pixels = std::int64_t{1} << 22;  // EXIF's are 160x120; a larger one is damage, or a bomb
 
 // ---------------------------------------------------------------- JPEG
 
@@ -86,6 +106,22 @@ std::optional<Resolution> resolution_of_jfif(const Bytes& b, const JpegSegment& 
     const unsigned units = b[at], x = b[at + 1] << 8 | b[at + 2], y = b[at + 3] << 8 | b[at + 4];
     if (units > 2 || x == 0 || y == 0 || (units == 0 && x == y)) return std::nullopt;  // 1:1 without a unit says nothing
     return Resolution{static_cast<double>(x), static_cast<double>(y), units == 1 ? Resolution::Unit::inch : units == 2 ? Resolution::Unit::centimetre : Resolution::Unit::none};
+}
+
+// Replaces what follows the first `header` bytes of segment `s`'s payload with `data`, and its length field: the
+// rest of the file moves once, or not at all where the sizes are the same. The caller has checked that it fits.
+void replace_segment_data(Bytes& jpeg, const JpegSegment& s, std::size_t header, const std::uint8_t* data, std::size_t size) {
+    const std::size_t length = 2 + header + size;
+    jpeg[s.payload - 2] = static_cast<std::uint8_t>(length >> 8);
+    jpeg[s.payload - 1] = static_cast<std::uint8_t>(length & 0xff);
+    const auto begin = jpeg.begin() + static_cast<std::ptrdiff_t>(s.payload + header);
+    const std::size_t old_size = s.size - header, common = std::min(old_size, size);
+    std::copy(data, data + common, begin);
+    if (size > old_size) {
+        jpeg.insert(begin + static_cast<std::ptrdiff_t>(old_size), data + common, data + size);
+    } else {
+        jpeg.erase(begin + static_cast<std::ptrdiff_t>(common), begin + static_cast<std::ptrdiff_t>(old_size));
+    }
 }
 
 // The main XMP packet's segment: APP1 with the XMP namespace and a packet (an empty one is passed over, by the
@@ -145,7 +181,7 @@ Bytes jpeg_with(const Bytes& encoded, const ImageMetadata& meta) {
         added.insert(added.end(), header, header + header_size);
         added.insert(added.end(), data, data + size);
     };
-    if (!meta.exif.empty() && meta.exif.size() <= 65535 - 2 - 6) {
+    if (!meta.exif.empty() && meta.exif.size() <= app1_exif_max) {
         segment(0xe1, reinterpret_cast<const std::uint8_t*>(exif_header), 6, meta.exif.data(), meta.exif.size());
     }
     if (!meta.xmp.empty() && meta.xmp.size() <= 65535 - 2 - 29) {  // a larger packet needs Extended XMP's split
@@ -324,8 +360,12 @@ std::optional<int> exif_orientation(const std::vector<std::uint8_t>& exif) {
 void set_exif_orientation(std::vector<std::uint8_t>& exif, int value) {
     auto tiff = open_tiff(exif);
     if (!tiff) return;
+    // IFD0's, and the thumbnail's in IFD1 where it has one (as exiftran sets both): the thumbnail turns with the image.
     const auto ifd = first_ifd(*tiff);
-    if (const auto at = ifd ? tiff->entry(*ifd, tag_orientation) : std::nullopt) tiff->put(*at + 8, 2, static_cast<std::uint32_t>(value));
+    const auto link = second_ifd(*tiff);
+    for (const auto& directory : {ifd, link && link->ifd != 0 ? std::optional<std::size_t>(link->ifd) : std::nullopt}) {
+        if (const auto at = directory ? tiff->entry(*directory, tag_orientation) : std::nullopt) tiff->put(*at + 8, 2, static_cast<std::uint32_t>(value));
+    }
 }
 
 void swap_exif_dimensions(std::vector<std::uint8_t>& exif) {
@@ -364,12 +404,79 @@ void set_exif_dimensions(std::vector<std::uint8_t>& exif, std::int64_t width, st
 }
 
 void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::uint8_t>& exif) {
+    if (exif.size() > app1_exif_max) return;
     for (const JpegSegment& s : jpeg_segments(jpeg)) {
-        if (s.marker == 0xe1 && s.size == 6 + exif.size() && has_at(jpeg, s.payload, exif_header, 6)) {
-            std::copy(exif.begin(), exif.end(), jpeg.begin() + static_cast<std::ptrdiff_t>(s.payload + 6));
+        if (s.marker == 0xe1 && s.size > 6 && has_at(jpeg, s.payload, exif_header, 6)) {
+            replace_segment_data(jpeg, s, 6, exif.data(), exif.size());
             return;
         }
     }
+}
+
+std::string turn_exif_thumbnail(std::vector<std::uint8_t>& exif, Orientation element) {
+    auto tiff = open_tiff(exif);
+    const auto link = tiff ? second_ifd(*tiff) : std::nullopt;
+    if (element == Orientation::identity || !link || link->ifd == 0) return {};
+    const std::size_t ifd1 = link->ifd;
+    const auto at_entry = tiff->entry(ifd1, tag_thumbnail_at), length_entry = tiff->entry(ifd1, tag_thumbnail_length);
+    // The thumbnail goes (IFD0 no longer links to IFD1, and its bytes are zeroed where they are in the block), and why.
+    std::size_t at = 0, length = 0;
+    const auto left_out = [&](const std::string& why) {
+        tiff->put(link->field, 4, 0);
+        if (at <= exif.size() && exif.size() - at >= length) std::fill_n(exif.begin() + static_cast<std::ptrdiff_t>(at), length, 0);
+        return why;
+    };
+    if (!at_entry && !length_entry) {
+        return tiff->entry(ifd1, tag_strip_offsets) ? left_out("it is uncompressed, and only a JPEG thumbnail is turned") : std::string();
+    }
+    const auto one_long = [&](const std::optional<std::size_t>& e) { return e && tiff->get(*e + 2, 2) == 4u && tiff->get(*e + 4, 4) == 1u; };
+    if (!one_long(at_entry) || !one_long(length_entry)) return left_out("its directory is damaged");
+    at = *tiff->get(*at_entry + 8, 4), length = *tiff->get(*length_entry + 8, 4);
+    if (length == 0) return {};  // a directory without its image: nothing to turn
+    const std::size_t end = at + length;  // both at most 2^32 - 1: no overflow
+    // Its bytes, which must not hold the fields written below (a damaged block could make them overlap).
+    const auto outside = [&](std::size_t field) { return field + 4 <= at || field >= end; };
+    if (end > exif.size() || exif[at] != 0xff || length < 2 || exif[at + 1] != 0xd8 || !outside(link->field) || !outside(*at_entry + 8) ||
+        !outside(*length_entry + 8)) {
+        at = length = 0;
+        return left_out("it is damaged, or not a JPEG");
+    }
+    const Bytes thumbnail(exif.begin() + static_cast<std::ptrdiff_t>(at), exif.begin() + static_cast<std::ptrdiff_t>(end));
+    std::vector<std::optional<Bytes>> turned;
+    try {
+        // jpegtran's transform with -trim, as exiftran turns it; its own markers kept.
+        check_jpeg_work(thumbnail, "the EXIF thumbnail", default_max_jpeg_scans);
+        std::vector<LosslessJpegReport> reports;
+        turned = transform_jpeg_lossless_variants(thumbnail, "the EXIF thumbnail", {LosslessJpegVariant{element, nullptr}}, JpegEdge::trim, false,
+                                                  ReadOptions{HostMemory::pageable, thumbnail_max_pixels, false, default_max_jpeg_scans}, reports);
+    } catch (const Error&) {
+        return left_out("it does not decode, or is over " + std::to_string(thumbnail_max_pixels) + " pixels");
+    }
+    if (turned.empty()) return left_out("this build has no libjpeg-turbo to turn it with");
+    if (!turned.front()) return left_out("it is under one block across the side it mirrors");
+    const Bytes& bytes = *turned.front();
+    // In its place where it fits there or ends the block (the rest of the old one zeroed); else after everything,
+    // the old one zeroed: nothing else in the block moves.
+    Bytes out = exif;
+    std::size_t new_at = at;
+    if (bytes.size() <= length || end == exif.size()) {
+        if (end == exif.size()) {
+            out.resize(at + bytes.size());
+        } else {
+            std::fill(out.begin() + static_cast<std::ptrdiff_t>(at + bytes.size()), out.begin() + static_cast<std::ptrdiff_t>(end), 0);
+        }
+    } else {
+        std::fill(out.begin() + static_cast<std::ptrdiff_t>(at), out.begin() + static_cast<std::ptrdiff_t>(end), 0);
+        if (out.size() % 2) out.push_back(0);
+        new_at = out.size();
+        out.resize(out.size() + bytes.size());
+    }
+    if (out.size() > app1_exif_max && out.size() > exif.size()) return left_out("turned, it would make the EXIF block pass 64 KiB");
+    std::copy(bytes.begin(), bytes.end(), out.begin() + static_cast<std::ptrdiff_t>(new_at));
+    exif = std::move(out);
+    tiff->put(*at_entry + 8, 4, static_cast<std::uint32_t>(new_at));
+    tiff->put(*length_entry + 8, 4, static_cast<std::uint32_t>(bytes.size()));
+    return {};
 }
 
 void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp) {
@@ -379,20 +486,29 @@ void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp) {
         if (!is_xmp_segment(jpeg, s)) continue;
         const auto packet = jpeg.begin() + static_cast<std::ptrdiff_t>(s.payload + header);
         if (std::equal(packet, packet + static_cast<std::ptrdiff_t>(s.size - header), xmp.begin(), xmp.end())) return;
-        const std::size_t length = 2 + header + xmp.size();
-        jpeg[s.payload - 2] = static_cast<std::uint8_t>(length >> 8);
-        jpeg[s.payload - 1] = static_cast<std::uint8_t>(length & 0xff);
-        // Overwritten where the sizes overlap, so that the rest of the file moves once (or not at all: a swap of
-        // the axes keeps the packet's size).
-        const std::size_t old_size = s.size - header, common = std::min(old_size, xmp.size());
-        std::copy(xmp.begin(), xmp.begin() + static_cast<std::ptrdiff_t>(common), packet);
-        if (xmp.size() > old_size) {
-            jpeg.insert(packet + static_cast<std::ptrdiff_t>(old_size), xmp.begin() + static_cast<std::ptrdiff_t>(common), xmp.end());
-        } else {
-            jpeg.erase(packet + static_cast<std::ptrdiff_t>(common), packet + static_cast<std::ptrdiff_t>(old_size));
-        }
+        replace_segment_data(jpeg, s, header, reinterpret_cast<const std::uint8_t*>(xmp.data()), xmp.size());  // a swap of the axes keeps its size
         return;
     }
+}
+
+ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag, std::string* thumbnail_left_out) {
+    ImageMetadata out = metadata;
+    if (swaps_axes(element)) {
+        swap_exif_dimensions(out.exif);
+        swap_xmp_axes(out.xmp);
+        if (out.resolution) std::swap(out.resolution->x, out.resolution->y);
+        for (PngChunk& chunk : out.png_chunks) {
+            if (chunk.type == "pHYs") swap_phys_axes(chunk);
+        }
+    }
+    if (orientation_tag != 0) {
+        set_exif_orientation(out.exif, orientation_tag);
+        set_xmp_orientation(out.xmp, orientation_tag);
+    }
+    const std::string why = turn_exif_thumbnail(out.exif, element);
+    if (thumbnail_left_out) *thumbnail_left_out = why;
+    // A PNG's eXIf chunk is left as read: the PNG writer puts `exif` in its place.
+    return out;
 }
 
 std::vector<std::uint8_t> with_metadata(std::vector<std::uint8_t> encoded, const ImageMetadata& metadata) {

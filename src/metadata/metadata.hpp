@@ -3,6 +3,7 @@
 // EXIF pixel dimensions after a rotation), and written into an encoded JPEG or PNG.
 
 #include <gpurotate/io.hpp>
+#include <gpurotate/orientation.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -33,7 +34,8 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file);
 /// The EXIF Orientation tag (1-8) in TIFF-structured EXIF bytes; nothing if absent or not 1-8.
 std::optional<int> exif_orientation(const std::vector<std::uint8_t>& exif);
 
-/// Sets the Orientation tag to `value` where the EXIF has one (its size never changes).
+/// Sets the Orientation tag to `value` where the EXIF has one, in IFD0 and in the thumbnail's IFD1 (its size never
+/// changes).
 void set_exif_orientation(std::vector<std::uint8_t>& exif, int value);
 
 /// Swaps the EXIF PixelXDimension and PixelYDimension, and XResolution and YResolution, for an output whose
@@ -44,13 +46,25 @@ void swap_exif_dimensions(std::vector<std::uint8_t>& exif);
 /// as they are where absent or where the value does not fit the tag's type.
 void set_exif_dimensions(std::vector<std::uint8_t>& exif, std::int64_t width, std::int64_t height);
 
-/// Overwrites the payload of `jpeg`'s EXIF segment with `exif` where both are the same size (the edits
-/// above never change it); a JPEG without one, or with one of another size, is left as it is.
+/// Turns the JPEG thumbnail of `exif` (IFD1's JPEGInterchangeFormat) by `element`, as exiftran does: jpegtran's
+/// lossless transform with -trim, its length and offset set (in its place where it fits there or ends the block, else
+/// after everything else, so that nothing else moves). Where it cannot be turned (damaged, uncompressed, no
+/// libjpeg-turbo, under one MCU across the side it mirrors, or the block would pass what a JPEG segment holds) it is
+/// left out: IFD0 no longer links to IFD1, its bytes are zeroed, and the reason is returned. Empty where it was turned
+/// or there was nothing to turn (no IFD1, or one without an image).
+std::string turn_exif_thumbnail(std::vector<std::uint8_t>& exif, Orientation element);
+
+/// Replaces the payload of `jpeg`'s EXIF segment with `exif`, resizing the segment (a turned thumbnail may change
+/// the block's size); a JPEG without one, or a block too large for one segment, is left as it is.
 void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::uint8_t>& exif);
 
 /// Replaces the XMP packet of `jpeg`'s XMP segment (APP1 "http://ns.adobe.com/xap/1.0/") with `xmp`, resizing the
 /// segment; a JPEG without one, or a packet too large for one segment, is left as it is.
 void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp);
+
+/// gpurotate::metadata_after's edits (the geometry's fields, the thumbnail turned by `element`), and in
+/// `thumbnail_left_out`, where it is not null, why the EXIF thumbnail was left out (empty where it was not).
+ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag, std::string* thumbnail_left_out);
 
 /// `encoded` (a JPEG from gpurotate's encoders) with `metadata`'s EXIF and ICC profile inserted; other
 /// formats unchanged (the PNG encoder writes its metadata itself).

@@ -8,7 +8,7 @@
 namespace gpurotate::detail {
 namespace {
 
-constexpr std::uint16_t tag_exif = 34665, tag_gps = 34853, tag_interoperability = 40965, tag_maker_note = 37500;
+constexpr std::uint16_t tag_exif = 34665, tag_gps = 34853, tag_interoperability = 40965, tag_maker_note = 37500, tag_orientation = 274;
 constexpr std::size_t app1_exif_max = 65535 - 2 - 6;  // a segment's length field, less itself and "Exif\0\0"
 
 // Bytes of one value of a type EXIF uses: classic TIFF's 1-13 (tiff_type_bytes); 0 for any other.
@@ -286,6 +286,15 @@ TiffExif exif_of_tiff(const std::vector<std::uint8_t>& file, const TiffDirectory
         text.push_back({tag, 2, static_cast<std::uint32_t>(bytes.size()), std::move(bytes)});
     }
     if (text_bytes > app1_exif_max / 4) text.clear();
+    // The TIFF's Orientation (2-8: 1 says nothing), which its pixels arrive without: an EXIF orientation, as a camera's
+    // IFD0 has it, kept and applied by --auto-orient as in the other formats. Among the text tags by its number.
+    if (const auto orientation = first.value(tag_orientation); orientation && *orientation >= 2 && *orientation <= 8 &&
+                                                               first.entries.at(tag_orientation).type == 3) {
+        std::vector<std::uint8_t> value(2);
+        for (int b = 0; b < 2; ++b) value[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(*orientation >> (8 * (be ? 1 - b : b)));
+        text.push_back({tag_orientation, 3, 1, std::move(value)});
+        std::stable_sort(text.begin(), text.end(), [](const Entry& a, const Entry& b) { return a.tag < b.tag; });
+    }
     const auto has = [&](std::uint16_t tag) { return first.entries.count(tag) != 0; };
     const auto lose_directories = [&]() {
         if (has(tag_exif)) out.left_out.emplace_back("EXIF");
@@ -316,7 +325,9 @@ bool exif_holds_only_text_tags(const std::vector<std::uint8_t>& block) {
     const auto first = read_tiff_directory(block);
     if (!first || first->pages > 1) return false;
     const auto text = first->text_tags(block);
-    return !text.empty() && text.size() == first->tags.size();
+    // A TIFF's Orientation goes with them (exif_of_tiff): an output that cannot hold it is warned of as an orientation.
+    const std::size_t kept = text.size() + first->entries.count(tag_orientation);
+    return kept > 0 && kept == first->tags.size();
 }
 
 bool exif_has_text_tags(const std::vector<std::uint8_t>& block) {

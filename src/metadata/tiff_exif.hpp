@@ -23,8 +23,8 @@ struct TiffExif {
 };
 
 /// The EXIF block of `file`, whose first directory is `first`: its EXIF and GPS directories, and in IFD0 its text
-/// tags (ImageDescription, Make, Model, ...: where they take at most a quarter of the block), as a camera's EXIF
-/// has them; nothing where it has none of these. A directory (a classic TIFF's or a BigTIFF's) is left out
+/// tags (ImageDescription, Make, Model, ...: where they take at most a quarter of the block) and its Orientation
+/// (2-8), as a camera's EXIF has them; nothing where it has none of these. A directory (a classic TIFF's or a BigTIFF's) is left out
 /// whole where its pointer is malformed or points at another directory, its entries run past the file, or its values
 /// pass what one JPEG APP1 segment holds (64 KiB); an entry, where its values lie outside the file, it is of a type
 /// EXIF does not have (a BigTIFF's 8-byte integers), it is a pointer to a directory this does not copy, or the
@@ -50,8 +50,8 @@ bool place_exif_in_tiff(std::vector<std::uint8_t>& tiff, const std::vector<std::
 /// TIFF structure)`), for its "not written".
 std::vector<std::string> exif_left_out_of_tiff(const std::vector<std::uint8_t>& block);
 
-/// Whether `block` (an EXIF block) holds nothing but text tags in its IFD0: a TIFF's text tags alone, which a format
-/// without EXIF loses as text tags, not as EXIF.
+/// Whether `block` (an EXIF block) holds nothing but text tags in its IFD0 (and perhaps the Orientation): a TIFF's text
+/// tags alone, which a format without EXIF loses as text tags, not as EXIF.
 bool exif_holds_only_text_tags(const std::vector<std::uint8_t>& block);
 
 /// Whether `block` (an EXIF block) holds text tags in its IFD0 (Make, Model, Artist, ...).
