@@ -9,6 +9,7 @@
 #include "augment/output_plan.hpp"
 #include "augment/pipeline.hpp"
 #include "augment/progress.hpp"
+#include "augment/run_lock.hpp"
 #include "formats/file_bytes.hpp"
 #include "jpeg/nvjpeg_codec.hpp"
 #include "core/parallel_for.hpp"
@@ -362,7 +363,8 @@ int run_augment(const AugmentOptions& o) {
     // OUTDIR opened once; every write below it goes through it (output_folder.hpp). The lock comes before any
     // check, so that of two runs started together on one folder the second stops here, having done nothing.
     OutputFolder folder(out_dir, !o.dry_run);
-    if (!o.dry_run) folder.lock();
+    std::optional<RunLock> lock;
+    if (!o.dry_run) lock.emplace(folder.descriptor(), out_dir, o.shard, normal_absolute(manifest_path));
     const ExistingCheck existing = check_existing_outputs(jobs, options, manifest_path, folder);
 
     std::int64_t planned = 0;
@@ -415,13 +417,10 @@ int run_augment(const AugmentOptions& o) {
     // The manifest below OUTDIR goes through it too; one the user put elsewhere (--manifest) is opened by its
     // path, refusing a link at its name.
     const std::string in_folder = out_dir + "/";
-    std::optional<ManifestWriter> manifest_writer;
-    if (manifest_path.compare(0, in_folder.size(), in_folder) == 0) {
-        manifest_writer.emplace(folder.open_for_append(manifest_path.substr(in_folder.size()), o.overwrite), manifest_path);
-    } else {
-        manifest_writer.emplace(manifest_path, o.overwrite);
-    }
-    ManifestWriter& manifest = *manifest_writer;
+    const ManifestStart manifest_start = o.resume ? ManifestStart::resume : o.overwrite ? ManifestStart::overwrite : ManifestStart::create;
+    ManifestWriter manifest(manifest_path.compare(0, in_folder.size(), in_folder) == 0 ? folder.open_manifest(manifest_path.substr(in_folder.size()), manifest_start)
+                                                                                      : open_manifest(manifest_path, manifest_start),
+                            manifest_path);
 
     InterruptGuard interrupts;
     const auto start = std::chrono::steady_clock::now();

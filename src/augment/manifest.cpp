@@ -214,17 +214,6 @@ std::optional<std::uint64_t> recorded_seed(const std::string& manifest_path) {
     return std::nullopt;
 }
 
-ManifestWriter::ManifestWriter(const std::string& path, bool truncate) : path_(path) {
-    // A link at the name is refused, not written through (O_NOFOLLOW): augment never truncates a file
-    // elsewhere because a link was planted where its manifest goes.
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (truncate ? O_TRUNC : 0), 0666);
-    if (fd_ < 0 && errno == ELOOP) {
-        throw Error(ErrorCode::output, "cannot write manifest '" + path + "': it is a symbolic link, which augment never writes through (remove it)");
-    }
-    if (fd_ < 0) throw Error(ErrorCode::output, "cannot write manifest '" + path + "': " + std::strerror(errno));
-    cut_torn_line();
-}
-
 ManifestWriter::ManifestWriter(int fd, const std::string& path) : path_(path), fd_(fd) { cut_torn_line(); }
 
 void ManifestWriter::cut_torn_line() {

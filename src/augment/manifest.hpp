@@ -53,9 +53,7 @@ std::optional<std::uint64_t> recorded_seed(const std::string& manifest_path);
 /// Appends records; safe to call from many threads. Each record reaches the file in one write().
 class ManifestWriter {
 public:
-    /// Opens `path` for appending (`truncate`: emptied first). Throws Error (output).
-    ManifestWriter(const std::string& path, bool truncate);
-    /// Takes `fd`, open for reading and appending (OutputFolder::open_for_append), named `path` in errors.
+    /// Takes `fd`, open for reading and appending (manifest_file.hpp), named `path` in errors.
     ManifestWriter(int fd, const std::string& path);
     ~ManifestWriter();
     ManifestWriter(const ManifestWriter&) = delete;
