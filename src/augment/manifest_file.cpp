@@ -32,10 +32,11 @@ std::vector<std::uint8_t> contents_of(int fd, const std::string& shown) {
     }
 }
 
-// Opens what is at `name` now (a new file where `create_new`), refusing a link and what is not a regular file.
-int open_regular(int folder, const std::string& name, const std::string& shown, bool create_new) {
+// Opens what is at `name` now (`creation`: 0, O_CREAT, or O_CREAT | O_EXCL for a new file), refusing a link
+// and what is not a regular file.
+int open_regular(int folder, const std::string& name, const std::string& shown, int creation) {
     // O_NONBLOCK: a FIFO planted at the name does not hang the run before it is refused.
-    const int fd = ::openat(folder, name.c_str(), O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (create_new ? O_CREAT | O_EXCL : 0), 0666);
+    const int fd = ::openat(folder, name.c_str(), O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | creation, 0666);
     if (fd < 0 && errno == ELOOP) refuse(shown, "it is a symbolic link, which augment never writes through (remove it)");
     if (fd < 0 && errno == EEXIST) refuse(shown, "it already exists (use --resume to finish that run, or --overwrite to start over)");
     if (fd < 0) refuse(shown, std::strerror(errno));
@@ -58,13 +59,13 @@ std::uint64_t link_count(int fd) {
 int open_manifest_at(int folder, const std::string& name, const std::string& shown, ManifestStart start) {
     // --overwrite: a new file in place of the old (which keeps its bytes under any other name it has).
     if (start == ManifestStart::overwrite) detail::write_file_atomically_at(folder, name, shown, {}, true, false, true);
-    int fd = open_regular(folder, name, shown, start == ManifestStart::create);
+    int fd = open_regular(folder, name, shown, start == ManifestStart::create ? O_CREAT | O_EXCL : O_CREAT);
     if (link_count(fd) > 1 && start == ManifestStart::resume) {
         // Another name shares the file (cp -al): appending would change it there too. A copy takes its name.
         const std::vector<std::uint8_t> bytes = contents_of(fd, shown);
         ::close(fd);
         detail::write_file_atomically_at(folder, name, shown, bytes, true, false, true);
-        fd = open_regular(folder, name, shown, false);
+        fd = open_regular(folder, name, shown, 0);
     }
     if (link_count(fd) != 1) {  // changed behind the run's back since
         ::close(fd);
