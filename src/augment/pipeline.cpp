@@ -571,6 +571,7 @@ private:
         if (out.draw) {
             record.seed = out.draw->seed;
             record.draw = out.draw->index;
+            if (out.draw->parameters) record.parameters = *out.draw->parameters;
         }
         return record;
     }
