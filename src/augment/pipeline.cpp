@@ -486,7 +486,9 @@ private:
     /// Where an output goes: replaced only with --overwrite or --resume, and without an fsync per file (one
     /// syncfs at the end instead, augment.cpp).
     detail::ImageSink sink_for(const PlannedOutput& out) const {
-        return detail::ImageSink(out.path, settings_.replace_outputs, false, settings_.output_folder, out.relative);
+        detail::ImageSink sink(out.path, settings_.replace_outputs, false, settings_.output_folder, out.relative);
+        sink.chosen_by(detail::FormatChoice::format_option);  // an output's format is --format's, not its name's
+        return sink;
     }
 
     void image_done(bool any_failed) {
