@@ -22,14 +22,16 @@ constexpr off_t manifest_base = off_t{1} << 22;  // + a hash of the manifest's p
 constexpr off_t manifest_slots = off_t{1} << 30;
 // A whole run write-locks every byte from 1 on: no shard and no other run can hold one beside it.
 
-bool lock(int fd, short type, off_t start, off_t length, bool wait = false) {
+// False where another run holds a byte of the range; Error (output) where the file system takes no such lock.
+bool lock(int fd, const std::string& shown, short type, off_t start, off_t length, bool wait = false) {
     struct flock range {};
     range.l_type = type;
     range.l_whence = SEEK_SET;
     range.l_start = start;
     range.l_len = length;
     while (::fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &range) != 0) {
-        if (errno != EINTR || !wait) return false;
+        if (errno == EAGAIN || errno == EACCES) return false;
+        if (errno != EINTR) throw Error(ErrorCode::output, "cannot lock output folder '" + shown + "' (its " + RunLock::file_name + "): " + std::strerror(errno));
     }
     return true;
 }
@@ -53,31 +55,31 @@ bool held_by_another(int fd, off_t start, off_t length) {
 void take(int fd, const std::string& shown, const Shard& shard, const std::string& manifest) {
     const std::string wait = "wait for it, or stop it and run again with --resume";
     if (shard.count <= 1) {
-        if (!lock(fd, F_WRLCK, 1, 0)) {
+        if (!lock(fd, shown, F_WRLCK, 1, 0)) {
             in_use(shown, "another gpurotate augment", "one run writes into a folder at a time, or the shards of one run (--shard K/N): " + wait);
         }
         return;
     }
     const std::string shard_text = std::to_string(shard.index) + "/" + std::to_string(shard.count);
-    if (!lock(fd, F_WRLCK, guard_byte, 1, true)) throw Error(ErrorCode::output, "cannot lock output folder '" + shown + "': " + std::strerror(errno));
+    lock(fd, shown, F_WRLCK, guard_byte, 1, true);
     const off_t count = count_base + static_cast<off_t>(shard.count);
     // Another count's shards (or a whole run) would write outputs that this shard writes too.
-    if (held_by_another(fd, 1, count - 1) || held_by_another(fd, count + 1, index_base - count - 1) || !lock(fd, F_RDLCK, count, 1)) {
+    if (held_by_another(fd, 1, count - 1) || held_by_another(fd, count + 1, index_base - count - 1) || !lock(fd, shown, F_RDLCK, count, 1)) {
         in_use(shown, "another gpurotate augment that is not a shard of " + std::to_string(shard.count),
                "--shard " + shard_text + " runs beside the other shards of N = " + std::to_string(shard.count) + " only: " + wait);
     }
-    if (!lock(fd, F_WRLCK, index_base + static_cast<off_t>(shard.index), 1)) {
+    if (!lock(fd, shown, F_WRLCK, index_base + static_cast<off_t>(shard.index), 1)) {
         in_use(shown, "another gpurotate augment of --shard " + shard_text, "each shard runs once at a time: " + wait);
     }
-    if (!lock(fd, F_WRLCK, manifest_base + static_cast<off_t>(shard_hash(manifest) % static_cast<std::uint64_t>(manifest_slots)), 1)) {
+    if (!lock(fd, shown, F_WRLCK, manifest_base + static_cast<off_t>(shard_hash(manifest) % static_cast<std::uint64_t>(manifest_slots)), 1)) {
         in_use(shown, "another shard writing the manifest '" + manifest + "'", "give each shard its own --manifest");
     }
-    lock(fd, F_UNLCK, guard_byte, 1);
+    lock(fd, shown, F_UNLCK, guard_byte, 1);
 }
 
 }  // namespace
 
-RunLock::RunLock(int folder, const std::string& shown, const Shard& shard, const std::string& manifest) : folder_(folder) {
+RunLock::RunLock(int folder, const std::string& shown, const Shard& shard, const std::string& manifest) : folder_(folder), shown_(shown) {
     for (int attempt = 0;; ++attempt) {
         // No O_TRUNC and no write: a file linked here keeps its bytes. O_NONBLOCK: a FIFO does not hang the open.
         const int fd = ::openat(folder, file_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
@@ -110,7 +112,10 @@ RunLock::~RunLock() {
     // The file goes while every byte of it is held: a run that opened it meanwhile finds, once it has its
     // bytes, that the name no longer leads to the file it locked, and starts over. Where another shard still
     // runs, the file stays for it.
-    if (lock(fd_, F_WRLCK, 0, 0)) ::unlinkat(folder_, file_name, 0);
+    try {
+        if (lock(fd_, shown_, F_WRLCK, 0, 0)) ::unlinkat(folder_, file_name, 0);
+    } catch (const Error&) {  // the file stays; the next run uses it
+    }
     ::close(fd_);
 }
 

@@ -26,6 +26,7 @@ public:
 
 private:
     int folder_;
+    std::string shown_;
     int fd_ = -1;
 };
 
