@@ -399,3 +399,17 @@ TEST_CASE("shard hash, name template and option parsers") {
     CHECK(parse_device_list("1,0,1") == std::vector<int>{1, 0});
     CHECK_THROWS_AS(parse_device_list("x"), gpurotate::Error);
 }
+
+TEST_CASE("augment's refusal of a format that cannot hold the pixels names --format, the file command's the extension") {
+    test_support::TempDir dir;
+    gpurotate::write_image(dir.file("deep.png"), test_support::random_image(5, 3, {gpurotate::SampleType::u16, 3}, 41).view());
+    const auto augmented = run(quote(exe) + " augment " + quote(dir.file("deep.png")) + " -o " + quote(dir.file("out")) + " --format jpg --ops rot90 --device cpu -q");
+    CAPTURE(augmented.output);
+    CHECK(augmented.status == 3);
+    CHECK(augmented.output.find("JPEG cannot hold 16-bit 3-channel pixels exactly") != std::string::npos);
+    CHECK(augmented.output.find("choose another --format: e.g. png") != std::string::npos);
+    CHECK(augmented.output.find("extension") == std::string::npos);
+    const auto single = run(quote(exe) + " " + quote(dir.file("deep.png")) + " --rot90 -o " + quote(dir.file("x.jpg")));
+    CAPTURE(single.output);
+    CHECK(single.output.find("choose another extension: e.g. .png") != std::string::npos);
+}

@@ -6,6 +6,7 @@
 #include "augment_support.hpp"
 #include "test_support.hpp"
 
+#include "augment/run_lock.hpp"
 #include "formats/file_bytes.hpp"
 
 #include <gpurotate/io.hpp>
@@ -15,7 +16,6 @@
 #include <string>
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,29 +72,43 @@ TEST_CASE("a link planted inside OUTDIR, at an output, at the manifest or as a f
     }
 }
 
-TEST_CASE("one augment run per OUTDIR: a second is refused at once naming the holder's pid, and a killed holder's lock is gone") {
+TEST_CASE("one augment run per OUTDIR, or the shards of one run: others are refused at once, and a killed holder's lock is gone") {
     test_support::TempDir dir;
     augment_support::make_dataset(dir.file("in"), 4, 8, 902);
     ::mkdir(dir.file("out").c_str(), 0777);
-    // A holder that is another process, as a run started beside this one would be: a shell that takes the
-    // lock and becomes `sleep`, still holding it; 4242 stands for the pid a run writes there.
-    test_support::write_bytes(dir.file("out/.gpurotate-augment.lock"), "4242\n");
-    const pid_t holder = augment_support::spawn_quietly(
-        {"/bin/sh", "-c", "exec 9>>\"$0\" && flock 9 && exec sleep 60", dir.file("out/.gpurotate-augment.lock")});
-    REQUIRE(holder > 0);
-    const auto locked = [&] {
-        const int fd = ::open(dir.file("out/.gpurotate-augment.lock").c_str(), O_RDONLY);
-        const bool taken = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
-        ::close(fd);
-        return taken;
+    // A holder that is another process, as a run started beside this one would be: a child that takes a
+    // whole run's lock (or shard 0/4's, writing m0.jsonl) and waits to be killed.
+    const auto hold = [&](gpurotate::augment::Shard shard, const std::string& manifest) {
+        int ready[2];
+        REQUIRE(::pipe(ready) == 0);
+        const pid_t pid = ::fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            const int folder = ::open(dir.file("out").c_str(), O_RDONLY | O_DIRECTORY);
+            try {
+                gpurotate::augment::RunLock lock(folder, dir.file("out"), shard, manifest);
+                static_cast<void>(::write(ready[1], "y", 1));
+                ::pause();
+            } catch (...) {
+            }
+            ::_exit(1);
+        }
+        ::close(ready[1]);
+        char byte = 0;
+        REQUIRE(::read(ready[0], &byte, 1) == 1);  // the lock is held
+        ::close(ready[0]);
+        return pid;
     };
-    for (int i = 0; i < 200 && !locked(); ++i) ::usleep(10000);
-    REQUIRE(locked());
-    const auto refused = run(augment_into(dir, ""));
-    CAPTURE(refused.output);
-    CHECK(refused.status == 4);
-    CHECK(refused.output.find("is in use by another gpurotate augment (pid 4242)") != std::string::npos);
-    CHECK_FALSE(test_support::file_exists(dir.file("out/manifest.jsonl")));  // refused before anything was written
+    const pid_t holder = hold({0, 1}, dir.file("out/manifest.jsonl"));
+    for (const char* flags : {"", "--shard 1/4 --manifest out/m1.jsonl"}) {
+        CAPTURE(flags);
+        const auto refused = run("cd " + quote(dir.path()) + " && " + augment_into(dir, flags));
+        CAPTURE(refused.output);
+        CHECK(refused.status == 4);
+        CHECK(refused.output.find("output folder '" + dir.file("out") + "' is in use by another gpurotate augment") != std::string::npos);
+        CHECK_FALSE(test_support::file_exists(dir.file("out/manifest.jsonl")));  // refused before anything was written
+        CHECK_FALSE(test_support::file_exists(dir.file("out/m1.jsonl")));
+    }
     // SIGKILL: the kernel drops the lock with the process, and the next run goes ahead.
     ::kill(holder, SIGKILL);
     augment_support::wait_status(holder);
@@ -102,6 +116,30 @@ TEST_CASE("one augment run per OUTDIR: a second is refused at once naming the ho
     CAPTURE(after.output);
     CHECK(after.status == 0);
     CHECK(augment_support::records_of(dir.file("out/manifest.jsonl")).size() == 4);
+
+    // Shard 0/4 running: the other shards of 4 go ahead beside it, each with its own manifest; shard 0/4 again,
+    // a shard of another N, a whole run, and another shard writing m0.jsonl are refused, each naming why.
+    const pid_t shard0 = hold({0, 4}, dir.file("m0.jsonl"));
+    const struct {
+        std::string flags;
+        int status;
+        const char* says;
+    } beside[] = {
+        {"--overwrite --shard 1/4 --manifest " + quote(dir.file("m1.jsonl")), 0, ""},
+        {"--overwrite --shard 0/4 --manifest " + quote(dir.file("m0b.jsonl")), 4, "another gpurotate augment of --shard 0/4"},
+        {"--overwrite --shard 1/2 --manifest " + quote(dir.file("m1b.jsonl")), 4, "not a shard of 2"},
+        {"--overwrite", 4, "one run writes into a folder at a time, or the shards of one run"},
+        {"--overwrite --shard 2/4 --manifest " + quote(dir.file("m0.jsonl")), 4, "give each shard its own --manifest"},
+    };
+    for (const auto& b : beside) {
+        CAPTURE(b.flags);
+        const auto r = run(augment_into(dir, b.flags));
+        CAPTURE(r.output);
+        CHECK(r.status == b.status);
+        CHECK(r.output.find(b.says) != std::string::npos);
+    }
+    ::kill(shard0, SIGKILL);
+    augment_support::wait_status(shard0);
 
     // Two runs started together: one writes everything, the other is refused (or, started after the first
     // ended, finds its outputs there); the manifest records every output as written, once.
@@ -118,6 +156,51 @@ TEST_CASE("one augment run per OUTDIR: a second is refused at once naming the ho
     const auto records = augment_support::records_of(dir.file("out/manifest.jsonl"));
     CHECK(records.size() == 4);
     for (const auto& record : records) CHECK(record.ok);
+}
+
+TEST_CASE("augment never writes through a hard link: after cp -al, --overwrite and --resume leave the copy's manifest as it was, and a linked lock file keeps its bytes") {
+    test_support::TempDir dir;
+    augment_support::make_dataset(dir.file("in"), 4, 8, 904);
+    const auto augment = [&](const std::string& flags) {
+        const auto r = run(augment_into(dir, "--ops flip-v " + flags));
+        CAPTURE(flags);
+        CAPTURE(r.output);
+        CHECK(r.status == 0);
+        return r.output;
+    };
+    const auto links_of = [](const std::string& path) {
+        struct stat info {};
+        return ::stat(path.c_str(), &info) == 0 ? static_cast<long>(info.st_nlink) : -1L;
+    };
+    augment("");
+    REQUIRE(run("cp -al " + quote(dir.file("out")) + " " + quote(dir.file("snap"))).status == 0);
+    const std::string snapshot = test_support::file_bytes(dir.file("snap/manifest.jsonl"));
+    REQUIRE(links_of(dir.file("snap/manifest.jsonl")) == 2);
+    augment("--overwrite");
+    CHECK(test_support::file_bytes(dir.file("snap/manifest.jsonl")) == snapshot);
+    CHECK(links_of(dir.file("out/manifest.jsonl")) == 1);
+    CHECK(augment_support::records_of(dir.file("out/manifest.jsonl")).size() == 4);
+
+    // --resume over a linked manifest: a copy is appended to, under out's name alone.
+    REQUIRE(run("rm -rf " + quote(dir.file("snap")) + " && cp -al " + quote(dir.file("out")) + " " + quote(dir.file("snap"))).status == 0);
+    const std::string before = test_support::file_bytes(dir.file("snap/manifest.jsonl"));
+    REQUIRE(::unlink(dir.file("out/img0_flip-v.png").c_str()) == 0);
+    CHECK(augment("--resume").find("1 outputs written") != std::string::npos);
+    CHECK(test_support::file_bytes(dir.file("snap/manifest.jsonl")) == before);
+    CHECK(links_of(dir.file("out/manifest.jsonl")) == 1);
+    CHECK(test_support::file_bytes(dir.file("out/manifest.jsonl")).compare(0, before.size(), before) == 0);  // the old records, then the new
+    CHECK(augment_support::records_of(dir.file("out/manifest.jsonl")).size() == 5);
+
+    // A hard link planted as the lock file, to a file outside: read, never written, and only its name removed.
+    test_support::write_bytes(dir.file("victim.txt"), "the victim's bytes");
+    for (const std::string flags : {"--overwrite", "--overwrite --shard 0/2 --manifest out/m0.jsonl"}) {
+        REQUIRE(::link(dir.file("victim.txt").c_str(), dir.file("out/.gpurotate-augment.lock").c_str()) == 0);
+        const auto r = run("cd " + quote(dir.path()) + " && " + augment_into(dir, "--ops flip-v " + flags));
+        CAPTURE(r.output);
+        CHECK(r.status == 0);
+        CHECK(test_support::file_bytes(dir.file("victim.txt")) == "the victim's bytes");
+        CHECK_FALSE(test_support::file_exists(dir.file("out/.gpurotate-augment.lock")));
+    }
 }
 
 TEST_CASE("a cleanup of a killed run's temporaries leaves a live writer's alone, and links of such names too") {

@@ -269,6 +269,7 @@ TEST_CASE("--random plans the drawn elements, the same for every shard as for th
     options.random.draws = 3;
     options.random.seed = test_seed;
     options.random.p_flip_h = 0.5;
+    options.random.with_replacement = true;  // each draw draw_element's on its own
     options.name_template = "{stem}_{draw}_{op}.{ext}";
     const RandomModel model{options.operations, std::vector<double>(8, 1.0), 0.5, 0};
     std::map<std::string, Orientation> whole;
@@ -484,4 +485,186 @@ TEST_CASE("augment --random and --name fields on the command line: spellings and
         CHECK(!r.seed);
         CHECK(!r.draw);
     }
+}
+
+namespace {
+
+// The draw as it was written before weights could overflow, kept here as the reference that ordinary weights
+// still draw bit for bit (a Python port reimplements it).
+Orientation draw_as_before(const RandomModel& model, std::uint64_t seed, const std::string& relative, std::uint64_t draw) {
+    using namespace gpurotate::augment::draw_detail;
+    double total = 0;
+    for (double w : model.weights) total += w;
+    const double u = unit_interval(random_bits(seed, relative, draw, DrawStream::element)) * total;
+    Orientation element = Orientation::identity;
+    double cumulative = 0;
+    for (std::size_t i = 0; i < model.elements.size(); ++i) {
+        if (model.weights[i] <= 0) continue;
+        element = model.elements[i];
+        cumulative += model.weights[i];
+        if (u < cumulative) break;
+    }
+    if (unit_interval(random_bits(seed, relative, draw, DrawStream::flip_h)) < model.p_flip_h) element = gpurotate::then(element, Orientation::flip_h);
+    if (unit_interval(random_bits(seed, relative, draw, DrawStream::flip_v)) < model.p_flip_v) element = gpurotate::then(element, Orientation::flip_v);
+    return element;
+}
+
+}  // namespace
+
+TEST_CASE("random draws: ordinary weights draw as before, and weights whose sum overflows draw every element") {
+    using gpurotate::augment::draw_element;
+    for (const NamedModel& m : models()) {
+        CAPTURE(m.what);
+        for (int i = 0; i < 2000; ++i) CHECK(draw_element(m.model, test_seed + i % 3, dataset_path(i), i % 5) == draw_as_before(m.model, test_seed + i % 3, dataset_path(i), i % 5));
+    }
+    const auto ops = gpurotate::augment::parse_operation_list("rot90,rot180");
+    const RandomModel huge{ops, gpurotate::augment::parse_weights("rot90=1e308,rot180=1e308", ops), 0, 0};
+    const auto p = gpurotate::augment::element_probabilities(huge);
+    CHECK(p[1] == 0.5);
+    CHECK(p[2] == 0.5);
+    check_distribution(p, [&](int i) { return draw_element(huge, test_seed, dataset_path(i), 0); });
+}
+
+TEST_CASE("random draws without replacement: distinct, draw 0 as with replacement, pairs as successive sampling (chi-square, p > 1e-6)") {
+    using namespace gpurotate::augment;
+    // rot90 1/2, flip-h 1/4, transpose 1/4: the pair (a, b) has probability p_a * p_b / (1 - p_a).
+    const RandomModel model{{Orientation::rot90, Orientation::flip_h, Orientation::transpose}, {2, 1, 1}, 0, 0};
+    const std::map<Orientation, double> p = {{Orientation::rot90, 0.5}, {Orientation::flip_h, 0.25}, {Orientation::transpose, 0.25}};
+    std::vector<std::pair<Orientation, Orientation>> cells;
+    std::vector<double> expected;
+    for (const auto& [a, pa] : p) {
+        for (const auto& [b, pb] : p) {
+            if (a == b) continue;
+            cells.push_back({a, b});
+            expected.push_back(pa * pb / (1 - pa));
+        }
+    }
+    std::vector<long> counts(cells.size(), 0);
+    for (int i = 0; i < draw_count; ++i) {
+        const auto drawn = draw_elements(model, test_seed, dataset_path(i), 3, false);
+        REQUIRE(drawn.size() == 3);
+        CHECK(std::set<Orientation>(drawn.begin(), drawn.end()).size() == 3);
+        CHECK(drawn[0] == draw_element(model, test_seed, dataset_path(i), 0));
+        ++counts[static_cast<std::size_t>(std::find(cells.begin(), cells.end(), std::make_pair(drawn[0], drawn[1])) - cells.begin())];
+    }
+    std::size_t degrees = 0;
+    const double statistic = chi_square(counts, expected, draw_count, degrees);
+    CAPTURE(statistic);
+    CHECK(degrees == 5);
+    CHECK(statistic < chi_square_limit(degrees));
+    // --ops identity,all --random 8: every element once; a flip with p = 1 leaves as many as --ops has, with
+    // p = 1/2 twice as many (four times with both); with replacement, draws repeat.
+    const RandomModel d4{parse_operation_list("identity,all"), std::vector<double>(8, 1.0), 0, 0};
+    CHECK(distinct_elements(d4) == 8);
+    const auto all = draw_elements(d4, test_seed, "a.png", 8, false);
+    CHECK(std::set<Orientation>(all.begin(), all.end()).size() == 8);
+    CHECK(distinct_elements({{Orientation::identity, Orientation::rot90}, {1, 1}, 1, 0}) == 2);  // flip-h and transpose
+    CHECK(distinct_elements({{Orientation::identity}, {1}, 0.5, 0.5}) == 4);
+    const auto repeated = draw_elements(d4, test_seed, "a.png", 100, true);
+    CHECK(std::set<Orientation>(repeated.begin(), repeated.end()).size() == 8);
+    for (unsigned d = 0; d < 100; ++d) CHECK(repeated[d] == draw_element(d4, test_seed, "a.png", d));
+}
+
+TEST_CASE("manifest lines carry every draw parameter and read them back") {
+    using namespace gpurotate::augment;
+    ManifestRecord r;
+    r.input = "in/a.png";
+    r.operation = "rot90";
+    r.ok = true;
+    r.seed = 7;
+    r.draw = 1;
+    r.parameters = DrawParameters{"identity,rot90", "20,1", "0.5", "1e-05", 3, true};
+    const std::string line = to_json_line(r);
+    CHECK(line.find(R"("draw":1,"ops":"identity,rot90","weights":"20,1","p_flip_h":0.5,"p_flip_v":1e-05,"draws":3,"replacement":true,)") != std::string::npos);
+    ManifestRecord back;
+    REQUIRE(parse_json_line(line, back));
+    REQUIRE(back.parameters);
+    CHECK(back.parameters->ops == "identity,rot90");
+    CHECK(back.parameters->weights == "20,1");
+    CHECK(back.parameters->p_flip_h == "0.5");
+    CHECK(back.parameters->p_flip_v == "1e-05");
+    CHECK(back.parameters->draws == 3);
+    CHECK(back.parameters->with_replacement);
+}
+
+TEST_CASE("augment --random 9 and 1000 write every variant of PNG inputs, --random N distinct by default, and bad probabilities are refused") {
+    test_support::TempDir dir;
+    const auto images = make_dataset(dir.file("in"), 3, 6, 600);
+    const auto augment = [&](const std::string& out, const std::string& flags) {
+        return run(quote(exe) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file(out)) + " --device cpu -q " + (flags.find("--random") != std::string::npos ? "--seed 5 " : "") + flags);
+    };
+    for (const auto& [n, flags] : {std::pair<unsigned, std::string>{9, "--random 9 --with-replacement"}, {1000, "--random 1000 --with-replacement"},
+                                   {8, "--random 8 --ops identity,all"}}) {
+        CAPTURE(flags);
+        const std::string out = "r" + std::to_string(n);
+        const auto r = augment(out, flags);
+        CAPTURE(r.output);
+        REQUIRE(r.status == 0);
+        const auto records = records_of(dir.file(out + "/manifest.jsonl"));
+        CHECK(records.size() == 3 * n);
+        std::map<std::string, std::set<std::string>> ops_of_input;
+        for (const auto& rec : records) {
+            CHECK(rec.ok);
+            ops_of_input[rec.input].insert(rec.operation);
+            const auto element = gpurotate::parse_orientation(rec.operation);
+            REQUIRE(element);
+            const DatasetImage& image = *std::find_if(images.begin(), images.end(), [&](const DatasetImage& i) { return rec.input == dir.file("in/" + i.relative); });
+            const auto got = gpurotate::read_image(dir.file(out + "/" + rec.file));
+            CHECK(test_support::first_difference(got.view(), reference::transform(image.pixels, *element).view()) == -1);
+        }
+        if (n == 8) {
+            for (const auto& [input, ops] : ops_of_input) CHECK(ops.size() == 8);  // distinct: all of D4
+        }
+    }
+    const std::pair<std::string, const char*> refused[] = {
+        {"--random 9", "--random 9: an input's draws are distinct elements, and --ops, --weights and --p-flip-h/-v give 7 (add --with-replacement"},
+        {"--random 2 --ops identity --p-flip-h 1", "give 1 (add --with-replacement"},
+        {"--random --p-flip-h nan", "--p-flip-h nan: expected a probability from 0 to 1"},
+        {"--random --p-flip-v inf", "--p-flip-v inf: expected a probability"},
+        {"--random --p-flip-h -0.1", "--p-flip-h -0.1: expected a probability"},
+        {"--random --p-flip-v 1.5", "--p-flip-v 1.5: expected a probability"},
+        {"--with-replacement", "--with-replacement requires --random"},
+    };
+    for (const auto& [flags, says] : refused) {
+        CAPTURE(flags);
+        const auto r = augment("refused", flags);
+        CAPTURE(r.output);
+        CHECK(r.status == 2);
+        CHECK(r.output.find(says) != std::string::npos);
+        CHECK_FALSE(test_support::file_exists(dir.file("refused/manifest.jsonl")));
+    }
+}
+
+TEST_CASE("augment --resume refuses every draw parameter that differs from the manifest's, naming it and both values") {
+    test_support::TempDir dir;
+    make_dataset(dir.file("in"), 6, 6, 700);
+    const std::string base = quote(exe) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("out")) + " --device cpu -q --random 2";
+    const std::string recorded = " --ops identity,all --weights identity=20 --p-flip-h 0.25";
+    REQUIRE(run(base + recorded + " --seed 11").status == 0);
+    const std::string manifest = test_support::file_bytes(dir.file("out/manifest.jsonl"));
+    const std::pair<std::string, std::string> differing[] = {
+        {" --ops identity,all --p-flip-h 0.25", "records --weights 20,1,1,1,1,1,1,1, and this run has --weights 1,1,1,1,1,1,1,1"},
+        {" --ops all --p-flip-h 0.25", "records --ops identity,rot90,rot180,rot270,flip-h,flip-v,transpose,transverse, and this run has --ops rot90,"},
+        {recorded.substr(0, recorded.find(" --p-flip-h")) + " --p-flip-h 0.5", "records --p-flip-h 0.25, and this run has --p-flip-h 0.5"},
+        {recorded + " --p-flip-v 0.1", "records --p-flip-v 0, and this run has --p-flip-v 0.1"},
+        {recorded + " --with-replacement", "records --with-replacement off, and this run has --with-replacement on"},
+    };
+    for (const auto& [flags, says] : differing) {
+        CAPTURE(flags);
+        const auto r = run(base + flags + " --resume");
+        CAPTURE(r.output);
+        CHECK(r.status == 2);
+        CHECK(r.output.find("augment --resume: manifest '" + dir.file("out/manifest.jsonl") + "' " + says) != std::string::npos);
+        CHECK(test_support::file_bytes(dir.file("out/manifest.jsonl")) == manifest);
+    }
+    const auto three = run(quote(exe) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("out")) + " --device cpu -q --random 3" + recorded + " --resume");
+    CHECK(three.status == 2);
+    CHECK(three.output.find("records --random 2, and this run has --random 3") != std::string::npos);
+    const auto plain = run(quote(exe) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("out")) + " --device cpu -q --resume");
+    CHECK(plain.status == 2);
+    CHECK(plain.output.find("records a --random run, and this run has no --random") != std::string::npos);
+    // The same parameters finish the run.
+    const auto same = run(base + recorded + " --resume");
+    CAPTURE(same.output);
+    CHECK(same.status == 0);
 }

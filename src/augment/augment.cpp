@@ -9,6 +9,7 @@
 #include "augment/output_plan.hpp"
 #include "augment/pipeline.hpp"
 #include "augment/progress.hpp"
+#include "augment/run_lock.hpp"
 #include "formats/file_bytes.hpp"
 #include "jpeg/nvjpeg_codec.hpp"
 #include "core/parallel_for.hpp"
@@ -30,6 +31,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -223,8 +225,7 @@ void print_summary(const PipelineTotals& t, const ExistingCheck& existing, doubl
 // The seed of a --random run: --seed; on --resume, the manifest's (a different --seed would draw other
 // outputs, so it is refused); else a fresh one from the system's entropy, printed so that the run can be
 // repeated, and recorded with every output in the manifest.
-std::uint64_t random_seed(const AugmentOptions& o, const std::string& manifest_path) {
-    const std::optional<std::uint64_t> recorded = o.resume ? recorded_seed(manifest_path) : std::nullopt;
+std::uint64_t random_seed(const AugmentOptions& o, std::optional<std::uint64_t> recorded, const std::string& manifest_path) {
     if (recorded && o.random.seed && *o.random.seed != *recorded) {
         throw Error(ErrorCode::usage, "augment --resume --seed " + std::to_string(*o.random.seed) + ": manifest '" + manifest_path +
                                           "' records seed " + std::to_string(*recorded) +
@@ -239,6 +240,31 @@ std::uint64_t random_seed(const AugmentOptions& o, const std::string& manifest_p
     const std::uint64_t seed = entropy();  // 32 bits: short enough to type again
     if (!o.quiet) std::cerr << "gpurotate: augment --random: seed " << seed << " (chosen at random; --seed " << seed << " repeats this run)\n";
     return seed;
+}
+
+// --resume finishes the run its manifest records (its first record says how it was made): one with other
+// draws would add other outputs beside it, so every draw parameter is compared, as the seed is.
+void check_same_draws(const AugmentOptions& o, const ManifestRecord& recorded, const std::string& manifest_path) {
+    const std::string records = "augment --resume: manifest '" + manifest_path + "' records ";
+    const std::string remedy = ": its draws would differ (give the recorded value to finish that run, or --overwrite to start over)";
+    const bool random = o.random.draws > 0;
+    if (recorded.seed.has_value() != random) {
+        throw Error(ErrorCode::usage, records + (random ? "a run without --random, and this run has --random" : "a --random run, and this run has no --random") + remedy);
+    }
+    if (!random || !recorded.parameters) return;  // not random, or recorded before the parameters were
+    const DrawParameters now = draw_parameters(o), & then = *recorded.parameters;
+    const auto yes_no = [](bool b) { return std::string(b ? "on" : "off"); };
+    const std::tuple<const char*, std::string, std::string> compared[] = {
+        {"--ops", then.ops, now.ops},
+        {"--weights", then.weights, now.weights},
+        {"--p-flip-h", then.p_flip_h, now.p_flip_h},
+        {"--p-flip-v", then.p_flip_v, now.p_flip_v},
+        {"--random", std::to_string(then.draws), std::to_string(now.draws)},
+        {"--with-replacement", yes_no(then.with_replacement), yes_no(now.with_replacement)},
+    };
+    for (const auto& [option, was, is] : compared) {
+        if (was != is) throw Error(ErrorCode::usage, records + option + " " + was + ", and this run has " + option + " " + is + remedy);
+    }
 }
 
 }  // namespace
@@ -328,6 +354,16 @@ std::uint64_t parse_seed(const std::string& text) {
     throw Error(ErrorCode::usage, "--seed " + text + ": expected a whole number from 0 to 18446744073709551615");
 }
 
+double parse_probability(const std::string& text, const std::string& option) {
+    try {
+        std::size_t used = 0;
+        const double p = std::stod(text, &used);
+        if (used == text.size() && p >= 0 && p <= 1) return p;  // NaN compares false: refused
+    } catch (const std::exception&) {
+    }
+    throw Error(ErrorCode::usage, option + " " + text + ": expected a probability from 0 to 1");
+}
+
 std::vector<int> parse_device_list(const std::string& text) {
     if (text == "all") return {-1};
     std::vector<int> devices;
@@ -354,7 +390,9 @@ int run_augment(const AugmentOptions& o) {
     options.output_dir = out_dir;
     const std::string manifest_path = o.manifest_path.empty() ? out_dir + "/manifest.jsonl" : o.manifest_path;
 
-    if (options.random.draws > 0) options.random.seed = random_seed(o, manifest_path);
+    const std::optional<ManifestRecord> recorded = o.resume ? first_record(manifest_path) : std::nullopt;
+    if (recorded) check_same_draws(options, *recorded, manifest_path);
+    if (options.random.draws > 0) options.random.seed = random_seed(o, recorded ? recorded->seed : std::nullopt, manifest_path);
 
     const std::vector<InputFile> inputs = list_inputs(o.inputs, o.recursive, out_dir);
     if (inputs.empty()) throw Error(ErrorCode::input, "augment: no image files found in the inputs" + std::string(o.recursive ? "" : " (folders are read with --recursive to include subfolders)"));
@@ -362,7 +400,8 @@ int run_augment(const AugmentOptions& o) {
     // OUTDIR opened once; every write below it goes through it (output_folder.hpp). The lock comes before any
     // check, so that of two runs started together on one folder the second stops here, having done nothing.
     OutputFolder folder(out_dir, !o.dry_run);
-    if (!o.dry_run) folder.lock();
+    std::optional<RunLock> lock;
+    if (!o.dry_run) lock.emplace(folder.descriptor(), out_dir, o.shard, normal_absolute(manifest_path));
     const ExistingCheck existing = check_existing_outputs(jobs, options, manifest_path, folder);
 
     std::int64_t planned = 0;
@@ -415,13 +454,10 @@ int run_augment(const AugmentOptions& o) {
     // The manifest below OUTDIR goes through it too; one the user put elsewhere (--manifest) is opened by its
     // path, refusing a link at its name.
     const std::string in_folder = out_dir + "/";
-    std::optional<ManifestWriter> manifest_writer;
-    if (manifest_path.compare(0, in_folder.size(), in_folder) == 0) {
-        manifest_writer.emplace(folder.open_for_append(manifest_path.substr(in_folder.size()), o.overwrite), manifest_path);
-    } else {
-        manifest_writer.emplace(manifest_path, o.overwrite);
-    }
-    ManifestWriter& manifest = *manifest_writer;
+    const ManifestStart manifest_start = o.resume ? ManifestStart::resume : o.overwrite ? ManifestStart::overwrite : ManifestStart::create;
+    ManifestWriter manifest(manifest_path.compare(0, in_folder.size(), in_folder) == 0 ? folder.open_manifest(manifest_path.substr(in_folder.size()), manifest_start)
+                                                                                      : open_manifest(manifest_path, manifest_start),
+                            manifest_path);
 
     InterruptGuard interrupts;
     const auto start = std::chrono::steady_clock::now();

@@ -27,6 +27,7 @@ struct RandomOptions {
     std::vector<double> weights;         ///< one per element of --ops (--weights); empty: all 1
     double p_flip_h = 0;                 ///< --p-flip-h: then flip-h with this probability
     double p_flip_v = 0;                 ///< --p-flip-v: then flip-v with this probability
+    bool with_replacement = false;       ///< --with-replacement: each draw on its own; else an input's draws are distinct
 };
 
 struct AugmentOptions {
@@ -65,6 +66,9 @@ std::vector<double> parse_weights(const std::string& text, const std::vector<Ori
 
 /// Parses "--seed S", a decimal from 0 to 2^64-1. Throws Error (usage).
 std::uint64_t parse_seed(const std::string& text);
+
+/// Parses a probability given to `option` ("--p-flip-h"): a number from 0 to 1 (not NaN). Throws Error (usage).
+double parse_probability(const std::string& text, const std::string& option);
 
 /// Parses "--devices 0,1" (or "all": every visible GPU, resolved later). Throws Error (usage).
 std::vector<int> parse_device_list(const std::string& text);

@@ -67,7 +67,13 @@ public:
         while (true) {
             std::string key;
             if (!read_string(key) || !consume(':')) return false;
-            if (key == "width" || key == "height" || key == "bytes" || key == "element" || key == "seed" || key == "draw") {
+            if (key == "p_flip_h" || key == "p_flip_v") {
+                std::string text;
+                if (!read_number_text(text)) return false;
+                (key == "p_flip_h" ? parameters(r).p_flip_h : parameters(r).p_flip_v) = text;
+            } else if (key == "replacement") {
+                if (!read_boolean(parameters(r).with_replacement)) return false;
+            } else if (key == "width" || key == "height" || key == "bytes" || key == "element" || key == "seed" || key == "draw" || key == "draws") {
                 std::uint64_t value = 0;
                 if (!read_number(value)) return false;
                 if (key == "width") r.width = static_cast<std::int64_t>(value);
@@ -76,6 +82,7 @@ public:
                 if (key == "element") r.element = static_cast<int>(value);
                 if (key == "seed") r.seed = value;
                 if (key == "draw") r.draw = value;
+                if (key == "draws") parameters(r).draws = value;
             } else {
                 std::string value;
                 if (!read_string(value)) return false;
@@ -85,6 +92,8 @@ public:
                 if (key == "file") r.file = value;
                 if (key == "status") r.ok = value == "ok";
                 if (key == "error") r.error = value;
+                if (key == "ops") parameters(r).ops = value;
+                if (key == "weights") parameters(r).weights = value;
             }
             if (consume('}')) return pos_ == s_.size();
             if (!consume(',')) return false;
@@ -92,6 +101,27 @@ public:
     }
 
 private:
+    static DrawParameters& parameters(ManifestRecord& r) {
+        if (!r.parameters) r.parameters.emplace();
+        return *r.parameters;
+    }
+    bool read_number_text(std::string& text) {
+        const std::size_t start = pos_;
+        while (pos_ < s_.size() && std::strchr("0123456789.eE+-", s_[pos_]) != nullptr && s_[pos_] != 0) ++pos_;
+        text = s_.substr(start, pos_ - start);
+        return pos_ > start;
+    }
+    bool read_boolean(bool& value) {
+        for (const bool candidate : {true, false}) {
+            const std::string word = candidate ? "true" : "false";
+            if (s_.compare(pos_, word.size(), word) == 0) {
+                pos_ += word.size();
+                value = candidate;
+                return true;
+            }
+        }
+        return false;
+    }
     bool consume(char c) {
         if (pos_ < s_.size() && s_[pos_] == c) {
             ++pos_;
@@ -155,6 +185,14 @@ std::string to_json_line(const ManifestRecord& r) {
     if (const auto element = parse_orientation(r.operation)) line += ",\"element\":" + std::to_string(static_cast<int>(*element));
     if (r.seed) line += ",\"seed\":" + std::to_string(*r.seed);
     if (r.draw) line += ",\"draw\":" + std::to_string(*r.draw);
+    if (const auto& p = r.parameters) {
+        line += ",\"ops\":";
+        append_escaped(line, p->ops);
+        line += ",\"weights\":";
+        append_escaped(line, p->weights);
+        line += ",\"p_flip_h\":" + p->p_flip_h + ",\"p_flip_v\":" + p->p_flip_v + ",\"draws\":" + std::to_string(p->draws);
+        line += std::string(",\"replacement\":") + (p->with_replacement ? "true" : "false");
+    }
     line += ",\"output\":";
     append_escaped(line, r.output);
     line += ",\"file\":";
@@ -204,25 +242,14 @@ CompletedOutputs completed_outputs(const std::string& manifest_path) {
     return done;
 }
 
-std::optional<std::uint64_t> recorded_seed(const std::string& manifest_path) {
+std::optional<ManifestRecord> first_record(const std::string& manifest_path) {
     std::ifstream in(manifest_path);
     std::string line;
     while (std::getline(in, line)) {
         ManifestRecord r;
-        if (parse_json_line(line, r) && r.seed) return r.seed;
+        if (parse_json_line(line, r)) return r;
     }
     return std::nullopt;
-}
-
-ManifestWriter::ManifestWriter(const std::string& path, bool truncate) : path_(path) {
-    // A link at the name is refused, not written through (O_NOFOLLOW): augment never truncates a file
-    // elsewhere because a link was planted where its manifest goes.
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (truncate ? O_TRUNC : 0), 0666);
-    if (fd_ < 0 && errno == ELOOP) {
-        throw Error(ErrorCode::output, "cannot write manifest '" + path + "': it is a symbolic link, which augment never writes through (remove it)");
-    }
-    if (fd_ < 0) throw Error(ErrorCode::output, "cannot write manifest '" + path + "': " + std::strerror(errno));
-    cut_torn_line();
 }
 
 ManifestWriter::ManifestWriter(int fd, const std::string& path) : path_(path), fd_(fd) { cut_torn_line(); }

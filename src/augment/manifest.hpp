@@ -10,6 +10,17 @@
 
 namespace gpurotate::augment {
 
+/// What a --random run draws with, as its manifest records it: every parameter but the seed, each as text
+/// that compares equal where the draws are the same.
+struct DrawParameters {
+    std::string ops;       ///< --ops, in its order: "rot90,flip-h"
+    std::string weights;   ///< one per element of ops: "2,1" (all 1 without --weights)
+    std::string p_flip_h;  ///< --p-flip-h, as the shortest decimal that reads back as it: "0.5"
+    std::string p_flip_v;  ///< --p-flip-v
+    std::uint64_t draws = 0;        ///< N of --random N
+    bool with_replacement = false;  ///< --with-replacement
+};
+
 struct ManifestRecord {
     std::string input;
     std::string operation;
@@ -22,11 +33,13 @@ struct ManifestRecord {
     std::string error;        ///< why it failed
     std::optional<std::uint64_t> seed;  ///< with --random: the run's seed
     std::optional<std::uint64_t> draw;  ///< with --random: the draw's index (0 to N-1)
+    std::optional<DrawParameters> parameters;  ///< with --random: the run's other draw parameters
     int element = -1;         ///< read back: the element's number (0-7); written from `operation`
 };
 
 /// One record as a JSON object on one line (no newline): input, op, element (op's number, 0-7, as
-/// orientation.hpp numbers it), seed and draw (with --random), output, file, width, height, status, bytes,
+/// orientation.hpp numbers it), seed, draw, ops, weights, p_flip_h, p_flip_v, draws and replacement (with
+/// --random), output, file, width, height, status, bytes,
 /// and error (for a failure). A byte that is not part of UTF-8 (a file name's
 /// on Linux may be any) is written as the lone surrogate \uDCXX, as Python's "surrogateescape" reads it
 /// back: json.loads then os.path.exists finds the file.
@@ -45,17 +58,15 @@ struct CompletedOutputs {
 };
 CompletedOutputs completed_outputs(const std::string& manifest_path);
 
-/// The seed the manifest's --random records carry (the first such record's), if any: what --resume draws
-/// with when no --seed is given. A missing file has none.
-std::optional<std::uint64_t> recorded_seed(const std::string& manifest_path);
+/// The manifest's first record, if any (a missing file has none): how the run it records was made, for
+/// --resume to compare itself with (its seed and draw parameters).
+std::optional<ManifestRecord> first_record(const std::string& manifest_path);
 
 
 /// Appends records; safe to call from many threads. Each record reaches the file in one write().
 class ManifestWriter {
 public:
-    /// Opens `path` for appending (`truncate`: emptied first). Throws Error (output).
-    ManifestWriter(const std::string& path, bool truncate);
-    /// Takes `fd`, open for reading and appending (OutputFolder::open_for_append), named `path` in errors.
+    /// Takes `fd`, open for reading and appending (manifest_file.hpp), named `path` in errors.
     ManifestWriter(int fd, const std::string& path);
     ~ManifestWriter();
     ManifestWriter(const ManifestWriter&) = delete;

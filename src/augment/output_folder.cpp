@@ -12,7 +12,6 @@
 #include <utility>
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,44 +72,7 @@ OutputFolder::OutputFolder(const std::string& path, bool create) : path_(path) {
 }
 
 OutputFolder::~OutputFolder() {
-    // The lock file goes while it is still held: a run that opened it meanwhile finds, once it has the lock,
-    // that the name no longer leads to the file it locked, and starts over (lock()).
-    if (lock_fd_ >= 0) {
-        ::unlinkat(fd_, lock_name, 0);
-        ::close(lock_fd_);
-    }
     if (fd_ >= 0) ::close(fd_);
-}
-
-void OutputFolder::lock() {
-    Descriptor file;
-    for (int attempt = 0;; ++attempt) {
-        Descriptor opened(::openat(fd_, lock_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666));
-        if (opened.get() < 0) {
-            if (errno == ELOOP) refuse_link(path_ + "/" + lock_name);
-            throw Error(ErrorCode::output, "cannot lock output folder '" + path_ + "': " + std::strerror(errno));
-        }
-        if (::flock(opened.get(), LOCK_EX | LOCK_NB) != 0) {
-            char holder[32] = {};
-            const ssize_t n = ::pread(opened.get(), holder, sizeof holder - 1, 0);
-            const std::string pid = n > 0 ? std::string(holder, static_cast<std::size_t>(n)) : std::string("?");
-            throw Error(ErrorCode::output, "output folder '" + path_ + "' is in use by another gpurotate augment (pid " + pid.substr(0, pid.find('\n')) +
-                                               "): one run writes into a folder at a time (wait for it, or stop it and run again with --resume)");
-        }
-        // Locked: but the run before may have removed the name between this open and the lock.
-        struct stat locked {}, named {};
-        if (::fstat(opened.get(), &locked) == 0 && ::fstatat(fd_, lock_name, &named, AT_SYMLINK_NOFOLLOW) == 0 && locked.st_dev == named.st_dev &&
-            locked.st_ino == named.st_ino) {
-            file.replace(opened);
-            break;
-        }
-        if (attempt == 100) throw Error(ErrorCode::output, "cannot lock output folder '" + path_ + "': its lock file keeps changing");
-    }
-    const std::string pid = std::to_string(::getpid()) + "\n";
-    if (::ftruncate(file.get(), 0) != 0 || ::pwrite(file.get(), pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
-        throw Error(ErrorCode::output, "cannot lock output folder '" + path_ + "': " + std::strerror(errno));
-    }
-    lock_fd_ = file.release();
 }
 
 int OutputFolder::open_folder(const std::vector<std::string>& parts, std::size_t count, bool create) const {
@@ -173,15 +135,10 @@ void OutputFolder::write_file(const std::string& relative, const std::vector<std
     detail::write_file_atomically_at(folder.get(), name, path_ + "/" + relative, bytes, replace, durable, true);
 }
 
-int OutputFolder::open_for_append(const std::string& relative, bool truncate) const {
+int OutputFolder::open_manifest(const std::string& relative, ManifestStart start) const {
     std::string name;
     Descriptor folder(open_parent(relative, name, true));
-    const int fd = ::openat(folder.get(), name.c_str(), O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0666);
-    if (fd < 0) {
-        if (errno == ELOOP) refuse_link(path_ + "/" + relative);
-        throw Error(ErrorCode::output, "cannot write manifest '" + path_ + "/" + relative + "': " + std::strerror(errno));
-    }
-    return fd;
+    return open_manifest_at(folder.get(), name, path_ + "/" + relative, start);
 }
 
 void OutputFolder::remove_stale_temporaries(const std::vector<std::string>& relatives) const {

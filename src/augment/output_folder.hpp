@@ -2,9 +2,10 @@
 // OUTDIR as an open folder. Every path augment writes, removes or truncates below it is found from its
 // descriptor one component at a time, never through a symbolic link planted inside it (openat with
 // O_NOFOLLOW): a link in OUTDIR, to a file or to a folder, is refused, so a run cannot write, truncate or
-// remove anything outside OUTDIR. OUTDIR itself may be a link, as the user named it. One run at a time: an
-// advisory lock (flock) on a file in OUTDIR, which the kernel releases when the process ends, however it ends.
+// remove anything outside OUTDIR. OUTDIR itself may be a link, as the user named it. Who writes into it at
+// once is run_lock.hpp's.
 
+#include "augment/manifest_file.hpp"
 #include "formats/image_sink.hpp"
 
 #include <cstdint>
@@ -24,10 +25,8 @@ public:
 
     const std::string& path() const { return path_; }
 
-    /// Takes OUTDIR's lock (its file `lock_name`, removed again when this object goes) and writes this
-    /// process's pid in it. Throws Error (output) naming the pid of the run that holds it.
-    void lock();
-    static constexpr const char* lock_name = ".gpurotate-augment.lock";
+    /// OUTDIR's descriptor (-1 where a dry run found no OUTDIR): what run_lock.hpp locks in.
+    int descriptor() const { return fd_; }
 
     /// What is at `relative` (below OUTDIR), not following a link there or on the way.
     struct Entry {
@@ -45,9 +44,9 @@ public:
     /// a link is at the name or on the way, and where a file is there unless `replace`. Throws Error (output).
     void write_file(const std::string& relative, const std::vector<std::uint8_t>& bytes, bool replace, bool durable) const override;
 
-    /// Opens `relative` for reading and appending (emptied first where `truncate`), refusing a link; the
-    /// caller owns the descriptor. Throws Error (output).
-    int open_for_append(const std::string& relative, bool truncate) const;
+    /// Opens the manifest at `relative` for reading and appending as `start` says (manifest_file.hpp), refusing a
+    /// link there or on the way; the caller owns the descriptor. Throws Error (output).
+    int open_manifest(const std::string& relative, ManifestStart start) const;
 
     /// Removes the temporary files a killed run left beside the files `relatives`: regular files named as
     /// ours whose writer is no longer running. Links and folders of such names are left alone.
@@ -62,7 +61,6 @@ private:
 
     std::string path_;
     int fd_ = -1;
-    int lock_fd_ = -1;
 };
 
 }  // namespace gpurotate::augment

@@ -9,6 +9,7 @@
 #include <gpurotate/io.hpp>
 
 #include <cctype>
+#include <charconv>
 #include <map>
 #include <string>
 #include <utility>
@@ -88,6 +89,20 @@ std::string parent_name(const std::string& path) {
     return file_name_of(absolute.substr(0, slash));
 }
 
+// The model --random draws from: --ops, --weights (all 1 where not given) and the flips.
+RandomModel random_model(const AugmentOptions& options) {
+    RandomModel model{options.operations, options.random.weights, options.random.p_flip_h, options.random.p_flip_v};
+    if (model.weights.empty()) model.weights.assign(options.operations.size(), 1.0);
+    return model;
+}
+
+// The shortest decimal that reads back as `value`: "0.5", "1e+308".
+std::string number_text(double value) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    return std::string(text, end);
+}
+
 }  // namespace
 
 std::uint64_t shard_hash(const std::string& relative) { return draw_detail::path_hash(relative); }
@@ -111,18 +126,36 @@ void check_name_template(const std::string& name_template, std::size_t operation
         throw Error(ErrorCode::usage, bad + "needs {op} when more than one operation is asked for");
     }
     if (random_draws > 1 && name_template.find("{draw}") == std::string::npos) {
-        // Draws are independent: two of one input can be the same element, which {op} cannot tell apart.
-        throw Error(ErrorCode::usage, bad + "needs {draw} with --random " + std::to_string(random_draws) +
-                                          " (two draws of one input can be the same element)");
+        // With --with-replacement two draws of one input can be the same element, which {op} cannot tell apart.
+        throw Error(ErrorCode::usage, bad + "needs {draw} with --random " + std::to_string(random_draws) + " (it tells an input's draws apart)");
     }
+}
+
+DrawParameters draw_parameters(const AugmentOptions& options) {
+    const RandomModel model = random_model(options);
+    DrawParameters p;
+    for (std::size_t i = 0; i < model.elements.size(); ++i) {
+        p.ops += (i ? "," : "") + std::string(gpurotate::name(model.elements[i]));
+        p.weights += (i ? "," : "") + number_text(model.weights[i]);
+    }
+    p.p_flip_h = number_text(model.p_flip_h);
+    p.p_flip_v = number_text(model.p_flip_v);
+    p.draws = options.random.draws;
+    p.with_replacement = options.random.with_replacement;
+    return p;
 }
 
 std::vector<Job> plan_jobs(const std::vector<InputFile>& inputs, const AugmentOptions& options) {
     const RandomOptions& random = options.random;
     check_name_template(options.name_template, options.operations.size(), random.draws);
     if (random.draws > 0 && !random.seed) throw Error(ErrorCode::usage, "augment --random: no seed chosen");
-    RandomModel model{options.operations, random.weights, random.p_flip_h, random.p_flip_v};
-    if (model.weights.empty()) model.weights.assign(options.operations.size(), 1.0);
+    const RandomModel model = random_model(options);
+    if (random.draws > 0 && !random.with_replacement && random.draws > distinct_elements(model)) {
+        throw Error(ErrorCode::usage, "--random " + std::to_string(random.draws) + ": an input's draws are distinct elements, and --ops, --weights and "
+                                          "--p-flip-h/-v give " + std::to_string(distinct_elements(model)) +
+                                          " (add --with-replacement to draw each on its own, or lower N)");
+    }
+    const auto parameters = random.draws > 0 ? std::make_shared<const DrawParameters>(draw_parameters(options)) : nullptr;
     const bool same = options.format == "same";
     if (!same) detail::output_format_of_extension("." + lowercase(options.format), "--format " + options.format, ErrorCode::usage);
     std::string out_dir = options.output_dir;
@@ -160,7 +193,8 @@ std::vector<Job> plan_jobs(const std::vector<InputFile>& inputs, const AugmentOp
             job.outputs.push_back({op, path, relative, draw});
         };
         if (random.draws > 0) {
-            for (unsigned d = 0; d < random.draws; ++d) plan(draw_element(model, *random.seed, input.relative, d), RandomDraw{*random.seed, d});
+            const std::vector<Orientation> drawn = draw_elements(model, *random.seed, input.relative, random.draws, random.with_replacement);
+            for (unsigned d = 0; d < drawn.size(); ++d) plan(drawn[d], RandomDraw{*random.seed, d, parameters});
         } else {
             for (Orientation op : options.operations) plan(op, std::nullopt);
         }

@@ -4,18 +4,22 @@
 
 #include "augment/augment_options.hpp"
 #include "augment/input_list.hpp"
+#include "augment/manifest.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace gpurotate::augment {
 
-/// Where a random output came from: the run's seed and the draw's index (0 to N-1 for `--random N`).
+/// Where a random output came from: the run's seed, the draw's index (0 to N-1 for `--random N`) and the
+/// run's other draw parameters (one copy for all its outputs).
 struct RandomDraw {
     std::uint64_t seed = 0;
     unsigned index = 0;
+    std::shared_ptr<const DrawParameters> parameters = nullptr;
 };
 
 struct PlannedOutput {
@@ -40,9 +44,13 @@ std::uint64_t shard_hash(const std::string& relative);
 /// {op}; with `random_draws` over 1 it contains {draw}.
 void check_name_template(const std::string& name_template, std::size_t operation_count, unsigned random_draws = 0);
 
+/// The draw parameters of a --random run (`options.random.draws` > 0), as its manifest records them.
+DrawParameters draw_parameters(const AugmentOptions& options);
+
 /// The jobs for this shard, every output path under `output_dir`: every element of --ops for each input,
 /// or with --random (options.random.draws > 0, options.random.seed set) the elements drawn for it. Throws
-/// Error (usage) when two outputs would get one name, (output) when the output format cannot be written.
+/// Error (usage) when two outputs would get one name, when --random N asks for more distinct elements than its
+/// model can draw (without --with-replacement), (output) when the output format cannot be written.
 std::vector<Job> plan_jobs(const std::vector<InputFile>& inputs, const AugmentOptions& options);
 
 }  // namespace gpurotate::augment

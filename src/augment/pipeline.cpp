@@ -396,9 +396,15 @@ private:
             }
         }
 
+        // One target per distinct element: `--random N --with-replacement` draws an element many times, and
+        // D4 has 8, the fused transform's most; each output is written from its element's target.
         std::vector<TransformTarget> targets;
-        for (const Remaining& r : remaining) {
-            const Orientation element = plans[r.output].element;
+        std::vector<std::size_t> target_of(remaining.size());
+        for (std::size_t k = 0; k < remaining.size(); ++k) {
+            const Orientation element = plans[remaining[k].output].element;
+            const auto same = std::find_if(targets.begin(), targets.end(), [&](const TransformTarget& t) { return t.orientation == element; });
+            target_of[k] = static_cast<std::size_t>(same - targets.begin());
+            if (same != targets.end()) continue;
             const Extent e = output_extent(element, {input.width(), input.height()});
             const std::size_t pitch = static_cast<std::size_t>(e.width) * input.format().pixel_bytes();
             targets.push_back({element, ImageView{nullptr, e.width, e.height, pitch, input.format()}});
@@ -445,9 +451,10 @@ private:
             }
             transform_ns_ += nanoseconds_since(start);
             start = Clock::now();
-            for (std::size_t t = first; t < last; ++t) {
-                const Remaining& r = remaining[t];
-                const ConstImageView pixels = made[t - first].dst;
+            for (std::size_t k = 0; k < remaining.size(); ++k) {
+                if (target_of[k] < first || target_of[k] >= last) continue;
+                const Remaining& r = remaining[k];
+                const ConstImageView pixels = made[target_of[k] - first].dst;
                 any_failed |= !write_output(job, job.outputs[r.output], pixels.width, pixels.height, [&] {
                     sink_for(job.outputs[r.output]).write(pixels, plans[r.output].write_options());
                     if (!r.why_reencoded.empty()) reencoded(job, r.why_reencoded);
@@ -483,7 +490,9 @@ private:
     /// Where an output goes: replaced only with --overwrite or --resume, and without an fsync per file (one
     /// syncfs at the end instead, augment.cpp).
     detail::ImageSink sink_for(const PlannedOutput& out) const {
-        return detail::ImageSink(out.path, settings_.replace_outputs, false, settings_.output_folder, out.relative);
+        detail::ImageSink sink(out.path, settings_.replace_outputs, false, settings_.output_folder, out.relative);
+        sink.chosen_by(detail::FormatChoice::format_option);  // an output's format is --format's, not its name's
+        return sink;
     }
 
     void image_done(bool any_failed) {
@@ -568,6 +577,7 @@ private:
         if (out.draw) {
             record.seed = out.draw->seed;
             record.draw = out.draw->index;
+            if (out.draw->parameters) record.parameters = *out.draw->parameters;
         }
         return record;
     }

@@ -7,7 +7,9 @@
 
 #include <gpurotate/orientation.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -58,21 +60,34 @@ inline std::uint64_t random_bits(std::uint64_t seed, const std::string& relative
 // A double in [0, 1) from the top 53 bits: every value a multiple of 2^-53, each equally likely.
 constexpr double unit_interval(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
 
+// What every weight is multiplied by before it is summed: 1 (exact: ordinary weights draw as they always
+// did), or where the sum would overflow (rot90=1e308,rot180=1e308), the power of two that brings the largest
+// weight to [1, 2) (exact too, but for weights some 2^1000 times smaller than it, which become 0).
+inline double weight_scale(const std::vector<double>& weights) {
+    double total = 0, largest = 0;
+    for (double w : weights) {
+        total += w;
+        largest = std::max(largest, w);
+    }
+    return std::isfinite(total) ? 1.0 : std::ldexp(1.0, -std::ilogb(largest));
+}
+
 }  // namespace draw_detail
 
 /// The element of draw `draw` (0, 1, ... N-1) of the input at `relative` (its path below OUTDIR's
-/// mirror, as --shard hashes it), under `seed`.
+/// mirror, as --shard hashes it), under `seed`, each draw on its own (with replacement).
 inline Orientation draw_element(const RandomModel& model, std::uint64_t seed, const std::string& relative, std::uint64_t draw) {
     using draw_detail::DrawStream;
+    const double scale = draw_detail::weight_scale(model.weights);
     double total = 0;
-    for (double w : model.weights) total += w;
+    for (double w : model.weights) total += w * scale;
     const double u = draw_detail::unit_interval(draw_detail::random_bits(seed, relative, draw, DrawStream::element)) * total;
     Orientation element = Orientation::identity;
     double cumulative = 0;
     for (std::size_t i = 0; i < model.elements.size(); ++i) {
         if (model.weights[i] <= 0) continue;
         element = model.elements[i];  // the last with weight, should rounding carry u to the total
-        cumulative += model.weights[i];
+        cumulative += model.weights[i] * scale;
         if (u < cumulative) break;
     }
     if (draw_detail::unit_interval(draw_detail::random_bits(seed, relative, draw, DrawStream::flip_h)) < model.p_flip_h) element = then(element, Orientation::flip_h);
@@ -83,11 +98,12 @@ inline Orientation draw_element(const RandomModel& model, std::uint64_t seed, co
 /// The probability of each element (indexed as the library numbers them, 0-7) in one draw: what the
 /// draws must match, and what the documentation's examples are computed from.
 inline std::array<double, 8> element_probabilities(const RandomModel& model) {
+    const double scale = draw_detail::weight_scale(model.weights);
     double total = 0;
-    for (double w : model.weights) total += w;
+    for (double w : model.weights) total += w * scale;
     std::array<double, 8> p{};
     for (std::size_t i = 0; i < model.elements.size(); ++i) {
-        const double base = model.weights[i] / total;
+        const double base = model.weights[i] * scale / total;
         for (int h = 0; h < 2; ++h) {
             for (int v = 0; v < 2; ++v) {
                 Orientation e = model.elements[i];
@@ -99,6 +115,46 @@ inline std::array<double, 8> element_probabilities(const RandomModel& model) {
         }
     }
     return p;
+}
+
+/// How many distinct elements one input's draws can give: those of non-zero probability.
+inline unsigned distinct_elements(const RandomModel& model) {
+    unsigned count = 0;
+    for (double p : element_probabilities(model)) count += p > 0 ? 1 : 0;
+    return count;
+}
+
+/// The elements of the first `count` draws of the input at `relative`, under `seed`. With replacement,
+/// draw_element's, each on its own. Without it (count at most distinct_elements), distinct: draw 0 is
+/// draw_element's, and each later draw d is an element not drawn before, chosen with probability
+/// proportional to element_probabilities' among those left (successive sampling, as NumPy's
+/// choice(8, N, replace=False, p=...)), by the 53 bits of (seed, path, d, element) against their cumulative
+/// sum in element order (identity 0 to transverse 7).
+inline std::vector<Orientation> draw_elements(const RandomModel& model, std::uint64_t seed, const std::string& relative, unsigned count,
+                                              bool with_replacement) {
+    std::vector<Orientation> drawn;
+    std::array<double, 8> left = element_probabilities(model);
+    for (unsigned d = 0; d < count; ++d) {
+        Orientation element = Orientation::identity;
+        if (d == 0 || with_replacement) {
+            element = draw_element(model, seed, relative, d);
+        } else {
+            double total = 0;
+            for (double p : left) total += p;
+            if (total <= 0) break;  // every element drawn
+            const double u = draw_detail::unit_interval(draw_detail::random_bits(seed, relative, d, draw_detail::DrawStream::element)) * total;
+            double cumulative = 0;
+            for (std::size_t e = 0; e < left.size(); ++e) {
+                if (left[e] <= 0) continue;
+                element = static_cast<Orientation>(e);  // the last left, should rounding carry u to the total
+                cumulative += left[e];
+                if (u < cumulative) break;
+            }
+        }
+        left[static_cast<std::size_t>(element)] = 0;
+        drawn.push_back(element);
+    }
+    return drawn;
 }
 
 }  // namespace gpurotate::augment

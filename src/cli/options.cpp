@@ -197,7 +197,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     CLI::Option* random_option =
         augment_cmd
             ->add_option("--random", augment_random,
-                         "write N random elements per input (default 1; with replacement, each draw on its own) instead of every element of "
+                         "write N random elements per input (default 1; distinct, unless --with-replacement) instead of every element of "
                          "--ops: an element of --ops by --weights, then flip-h with probability --p-flip-h, then flip-v with "
                          "--p-flip-v, composed into one. Each input's draws depend only on the seed and its relative path")
             ->expected(0, 1)
@@ -208,14 +208,16 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_option("--weights", augment_weights, "--random: relative weights of --ops, as rot90=2,flip-h=1 (unnamed ones 1) or one number each in --ops' order (default all 1)")
         ->needs(random_option)
         ->option_text("OP=W,...");
-    CLI::Option* p_flip_h = augment_cmd->add_option("--p-flip-h", augment_options.random.p_flip_h, "--random: then mirror left-right with probability P (albumentations' HorizontalFlip(p))")
-                                ->check(CLI::Range(0.0, 1.0))
+    std::string augment_p_flip_h, augment_p_flip_v;
+    CLI::Option* p_flip_h = augment_cmd->add_option("--p-flip-h", augment_p_flip_h, "--random: then mirror left-right with probability P (albumentations' HorizontalFlip(p))")
                                 ->needs(random_option)
                                 ->option_text("P (default 0)");
-    CLI::Option* p_flip_v = augment_cmd->add_option("--p-flip-v", augment_options.random.p_flip_v, "--random: then mirror top-bottom with probability P (VerticalFlip(p))")
-                                ->check(CLI::Range(0.0, 1.0))
+    CLI::Option* p_flip_v = augment_cmd->add_option("--p-flip-v", augment_p_flip_v, "--random: then mirror top-bottom with probability P (VerticalFlip(p))")
                                 ->needs(random_option)
                                 ->option_text("P (default 0)");
+    augment_cmd->add_flag("--with-replacement", augment_options.random.with_replacement,
+                          "--random N: draw each of an input's N elements on its own, so that two can be the same (default: N distinct elements)")
+        ->needs(random_option);
     augment_cmd->add_flag("-r,--recursive", augment_options.recursive, "read subfolders of input folders too");
     augment_cmd->add_option("--format", augment_options.format, "output format: same (as the input) or an extension: png, jpg, ...")
         ->default_str("same");
@@ -274,6 +276,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
             }
             if (!augment_seed.empty()) augment_options.random.seed = augment::parse_seed(augment_seed);
             if (!augment_weights.empty()) augment_options.random.weights = augment::parse_weights(augment_weights, augment_options.operations);
+            if (!augment_p_flip_h.empty()) augment_options.random.p_flip_h = augment::parse_probability(augment_p_flip_h, "--p-flip-h");
+            if (!augment_p_flip_v.empty()) augment_options.random.p_flip_v = augment::parse_probability(augment_p_flip_v, "--p-flip-v");
             if (name_option->count() == 0 && augment_options.random.draws > 1) augment_options.name_template = "{stem}_{draw}_{op}.{ext}";
         }
         augment_conversion.finish();

@@ -109,11 +109,13 @@ std::string join(const std::vector<T>& items, F&& to_text, const char* separator
 
 bool writable_here(const FormatRow& row) { return row.written() && row.compiled_in(); }
 
-// The extensions of this build's formats that hold `pixels`, for the refusal's advice.
-std::string formats_holding(PixelFormat pixels) {
+// The extensions of this build's formats that hold `pixels`, for the refusal's advice: ".png" for a file's
+// name, "png" for --format.
+std::string formats_holding(PixelFormat pixels, FormatChoice choice) {
     std::string list;
     for (const auto& row : format_rows()) {
-        if (writable_here(row) && row.holds(pixels)) list += (list.empty() ? "" : " or ") + row.extensions.front();
+        const std::string& ext = row.extensions.front();
+        if (writable_here(row) && row.holds(pixels)) list += (list.empty() ? "" : " or ") + (choice == FormatChoice::extension ? ext : ext.substr(1));
     }
     return list.empty() ? "none of this build's formats does" : "e.g. " + list;
 }
@@ -211,11 +213,11 @@ const FormatRow& output_format_of_extension(const std::string& ext, const std::s
 
 const FormatRow& output_format_for(const std::string& path, PixelFormat pixels) { return checked_row(output_format_named_by(path), path, pixels); }
 
-const FormatRow& checked_row(const FormatRow& row, const std::string& path, PixelFormat pixels) {
+const FormatRow& checked_row(const FormatRow& row, const std::string& path, PixelFormat pixels, FormatChoice choice) {
     if (!row.holds(pixels)) {
         throw Error(ErrorCode::output, "cannot write '" + path + "': " + row.name + " cannot hold " + sample_name(pixels.sample) + " " +
                                            std::to_string(pixels.channels) + "-channel pixels exactly (it holds " + describe_capacity(row) +
-                                           "); choose another extension: " + formats_holding(pixels));
+                                           "); choose another " + (choice == FormatChoice::extension ? "extension" : "--format") + ": " + formats_holding(pixels, choice));
     }
     return row;
 }

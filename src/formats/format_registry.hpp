@@ -128,8 +128,13 @@ const FormatRow& output_format_of_extension(const std::string& ext, const std::s
 /// extension, a format this build lacks, or one that cannot hold `pixels` exactly.
 const FormatRow& output_format_for(const std::string& path, PixelFormat pixels);
 
-/// `row`, where it holds `pixels` exactly; Error (output) naming `path` and the formats that do otherwise.
-const FormatRow& checked_row(const FormatRow& row, const std::string& path, PixelFormat pixels);
+/// What chose an output's format, for the remedy a refusal names: its extension (the file command's -o), or
+/// augment's --format.
+enum class FormatChoice { extension, format_option };
+
+/// `row`, where it holds `pixels` exactly; Error (output) naming `path` and the formats that do otherwise,
+/// as `choice` picks them.
+const FormatRow& checked_row(const FormatRow& row, const std::string& path, PixelFormat pixels, FormatChoice choice = FormatChoice::extension);
 
 /// `image` encoded as `row`'s format (io.cpp, as encode_image after its choice of format).
 std::vector<std::uint8_t> encode_as(ConstImageView image, const FormatRow& row, const WriteOptions& options);

@@ -16,7 +16,7 @@ void ImageSink::check_writable() const {
     if (!folder_) check_output_path(path_, overwrite_, links_);  // a folder checks its own names as it writes them
 }
 
-void ImageSink::check_holds(PixelFormat pixels) const { checked_row(*row_, path_, pixels); }
+void ImageSink::check_holds(PixelFormat pixels) const { checked_row(*row_, path_, pixels, choice_); }
 
 void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
     options.overwrite = overwrite_;

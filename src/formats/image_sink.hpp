@@ -61,8 +61,10 @@ public:
     /// Throws Error (output) unless the file can be created: its folder exists and is writable, and it does
     /// not exist unless `overwrite`. Called before the work starts, and by the writes.
     void check_writable() const;
-    /// Throws Error (output) unless the format holds `pixels` exactly.
+    /// Throws Error (output) unless the format holds `pixels` exactly, naming the remedy as `chosen_by` says.
     void check_holds(PixelFormat pixels) const;
+    /// What chose the format (default: the path's extension), for check_holds' remedy.
+    void chosen_by(FormatChoice choice) { choice_ = choice; }
 
     /// Encodes `pixels` in the sink's format with `options` (quality, subsampling, PNG level, metadata)
     /// and writes them.
@@ -84,6 +86,7 @@ private:
     const ContainingFolder* folder_;
     std::string relative_;
     LinkPolicy links_ = LinkPolicy::follow;
+    FormatChoice choice_ = FormatChoice::extension;
 };
 
 }  // namespace gpurotate::detail
