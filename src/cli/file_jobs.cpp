@@ -68,7 +68,7 @@ std::vector<FileJob> plan_file_jobs(const Options& options) {
         return {{options.inputs.front(), output, format}};
     }
     const std::string folder = detail::without_trailing_slashes(output);
-    if (!is_folder(folder)) throw Error(ErrorCode::output, "'" + output + "': no such folder (make it first: mkdir -p '" + folder + "')");
+    if (!is_folder(folder)) throw Error(ErrorCode::output, "'" + output + "': " + ([&] { struct stat info {}; return ::stat(folder.c_str(), &info) == 0; }() ? "'" + folder + "' is a file, not a folder" : "no such folder (make it first: mkdir -p '" + folder + "')"));
     std::map<std::string, std::string> taken;  // output name -> the input that takes it
     for (const std::string& input : options.inputs) {
         if (input == "-") throw Error(ErrorCode::usage, "standard input (-) has no name to write into '" + output + "': give -o FILE");

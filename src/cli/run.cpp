@@ -12,6 +12,7 @@
 #include "formats/image_sink.hpp"
 #include "formats/image_source.hpp"
 #include "formats/file_bytes.hpp"
+#include "core/path_names.hpp"
 #include "core/text.hpp"
 #include "metadata/metadata.hpp"
 #include "jpeg/nvjpeg_codec.hpp"
@@ -169,6 +170,11 @@ detail::ImageSink make_sink(const Options& options, const detail::ImageSource* s
         if (!named && source && source->is_png()) named = format_of("png", "standard output");
         if (!named) throw Error(ErrorCode::usage, "-o -: name the format of standard output with --format EXT, or as EXT:- (png:-)");
         return detail::ImageSink("standard output", *named, true, false, &standard_output, "-");
+    }
+    const std::string name = detail::file_name_of(options.output);
+    if (!named && detail::stem_of(name) == name) {  // the registry would say "unknown output extension ''"
+        throw Error(ErrorCode::output, "cannot write '" + options.output + "': its name has no extension to pick the format by: add one (" + name +
+                                           ".png), or name the format with --format EXT or as EXT:PATH (png:" + options.output + ")");
     }
     return named ? detail::ImageSink(options.output, *named, options.overwrite, true) : detail::ImageSink(options.output, options.overwrite, true);
 }
