@@ -370,8 +370,9 @@ def apply(
         items (bool, int8 to int64, uint8 to uint64, float16, bfloat16, float32, float64, complex64,
         complex128): the bytes move as they are, so the result is bit-identical to numpy.rot90 and friends
         (NaN payloads, -0.0 included). Interleaved pixels (hwc, nhwc) are at most 16 bytes: 8-byte items
-        with up to 2 channels. Objects with __dlpack__, the buffer protocol or __cuda_array_interface__
-        (through CuPy) are taken without a copy too.
+        with up to 2 channels. NumPy arrays of ml_dtypes' types (bfloat16, float8_*, int4, ...) move as
+        words of their item size and come back in their dtype. Objects with __dlpack__, the buffer protocol
+        or __cuda_array_interface__ (through CuPy) are taken without a copy too.
     ops: one operation or a sequence applied in order and composed into one element (one pass): names as
         the CLI spells them (identity rot90 rot180 rot270 flip-h flip-v transpose transverse), Orientation
         members or codes 0-7. "rot90" is CLOCKWISE: gpurotate "rot90" == numpy.rot90(x, k=-1) on the
