@@ -76,12 +76,18 @@ if [ "$mode" = test ] && command -v python3 >/dev/null; then
     echo "bootstrap: a venv for the Python tests in $venv (pytest, numpy and nanobind from pip where the system has none)"
     rm -rf "$venv"
     if python3 -m venv --system-site-packages "$venv" && { has_python_modules "$venv/bin/python" ||
-        "$venv/bin/python" -m pip install --quiet pytest numpy nanobind; }; then
+        "$venv/bin/python" -m pip install --quiet pytest numpy nanobind ml_dtypes; }; then
       python="$venv/bin/python"
     else
       python="$venv/bin/python"
       echo "bootstrap: warning: could not make the venv or install pytest, numpy and nanobind into it with pip" >&2
     fi
+  fi
+  # ml_dtypes (bfloat16, float8, int4 NumPy arrays) for the tests of those dtypes alone, which skip without it.
+  # Into this tree's venv only (a venv made by an earlier run may lack it), never into the user's Python.
+  if ! "$python" -c "import ml_dtypes" 2>/dev/null &&
+      ! { [ "$python" = "$venv/bin/python" ] && "$python" -m pip install --quiet ml_dtypes 2>/dev/null; }; then
+    echo "bootstrap: warning: no ml_dtypes (pip install ml_dtypes): the Python tests of its dtypes are skipped" >&2
   fi
   if "$python" -c "import nanobind, numpy, pytest, sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" 2>/dev/null; then
     python_args=(-DGPUROTATE_BUILD_PYTHON=ON "-DPython_EXECUTABLE=$(command -v "$python")")
@@ -98,7 +104,7 @@ generator=(-G Ninja)
 [ -f build/CMakeCache.txt ] && generator=()
 cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release ${GPUROTATE_CMAKE_ARGS:-} "${python_args[@]}"
 if [ "$mode" = demo ]; then
-  cmake --build build --parallel --target gpurotate  # the tool and its OpenCV plugin; not the tests or the bench
+  cmake --build build --parallel --target gpurotate  # the tool, its OpenCV plugin, man pages and completions; not the tests or the bench
 else
   cmake --build build --parallel
 fi

@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <sstream>
 #include <vector>
 
 using test_support::quote;
@@ -146,6 +148,9 @@ TEST_CASE("near misses and other tools' spellings are pointed to the flag meant"
         {"-auto-orient", "two dashes here: --auto-orient"},
         {"-strip", "two dashes here: --strip"},
         {"-9", "exiftran's -9 is --rot90 here"},
+        {"--rotate90", "'--rotate90' is --rot90 here"},
+        {"--rotate-270", "'--rotate-270' is --rot270 here"},
+        {"--rotate_180", "'--rotate_180' is --rot180 here"},
     };
     for (const Case& c : cases) {
         CAPTURE(c.args);
@@ -265,4 +270,105 @@ TEST_CASE("augment --ops takes a list typed with spaces after its commas") {
     CHECK(r.status == 0);
     CHECK(test_support::file_exists(dir.file("out/a_rot90.png")));
     CHECK(test_support::file_exists(dir.file("out/a_flip-h.png")));
+}
+
+TEST_CASE("a misspelt subcommand, an output without extension, a file given as a folder and a misused --generate get the remedy") {
+    test_support::TempDir dir;
+    const std::string in = make_mixed_file(dir, 0), cd = "cd " + quote(dir.path()) + " && ";
+    // The first word, no file, nearly a subcommand: said before augment's options are read as unknown.
+    for (const char* typed : {"augmnet", "agument", "Augment", "augmen"}) {
+        CAPTURE(typed);
+        const auto r = run(cd + gpurotate_cli(std::string(typed) + " . -o aug --ops rot90"));
+        CAPTURE(r.output);
+        CHECK(r.status == 2);
+        CHECK(r.output.rfind("gpurotate: error: '" + std::string(typed) + "' is neither a file nor a command: did you mean gpurotate augment?", 0) == 0);
+    }
+    const auto bench = run(cd + gpurotate_cli("bnech --size 64"));
+    CHECK(bench.status == 2);
+    CHECK(bench.output.find("did you mean gpurotate bench?") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("aug")));
+    // A file of that name is an input like any other: here one that is not an image.
+    test_support::write_bytes(dir.file("augmnet"), "not an image");
+    const auto file = run(cd + gpurotate_cli("augmnet --rot90 -o o.png"));
+    CAPTURE(file.output);
+    CHECK(file.status == 3);
+    CHECK(file.output.find("did you mean") == std::string::npos);
+
+    // An output name without an extension: how to name the format, and both ways work.
+    const auto bare = run(gpurotate_cli(quote(in) + " --rot90 -o " + quote(dir.file("e1"))));
+    CAPTURE(bare.output);
+    CHECK(bare.status == 4);
+    CHECK(bare.output.find("unknown output extension ''") == std::string::npos);
+    CHECK(bare.output.find("its name has no extension to pick the format by") != std::string::npos);
+    CHECK(bare.output.find("--format EXT or as EXT:PATH (png:" + dir.file("e1") + ")") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("e1")));
+    CHECK(run(gpurotate_cli(quote(in) + " --rot90 -o " + quote("png:" + dir.file("e1")))).status == 0);
+    CHECK(run(gpurotate_cli(quote(in) + " --rot90 --format png -o " + quote(dir.file("e2")))).status == 0);
+    CHECK(gpurotate::read_image(dir.file("e1")).view().height == gpurotate::read_image(in).view().width);
+    CHECK(test_support::file_bytes(dir.file("e1")) == test_support::file_bytes(dir.file("e2")));
+
+    // -o FILE/ where FILE is a regular file: a file, not a missing folder; the file keeps its bytes.
+    const std::string before = test_support::file_bytes(in);
+    const auto not_folder = run(gpurotate_cli(quote(in) + " " + quote(in) + " --rot90 -o " + quote(in + "/")));
+    CAPTURE(not_folder.output);
+    CHECK(not_folder.status == 4);
+    CHECK(not_folder.output.find("'" + in + "' is a file, not a folder") != std::string::npos);
+    CHECK(not_folder.output.find("no such folder") == std::string::npos);
+    CHECK(test_support::file_bytes(in) == before);
+    // A missing folder is made, as mkdir -p makes it.
+    const auto missing = run(gpurotate_cli(quote(in) + " --rot90 -o " + quote(dir.file("nowhere/"))));
+    CHECK(missing.status == 0);
+    CHECK(test_support::file_exists(dir.file("nowhere/" + in.substr(in.find_last_of('/') + 1))));
+
+    // --generate prints its file and nothing else: with a job, or without a value, it says so by name.
+    const auto with_job = run(gpurotate_cli(quote(in) + " --rot90 -o " + quote(dir.file("g.png")) + " --generate man"));
+    CAPTURE(with_job.output);
+    CHECK(with_job.status == 2);
+    CHECK(with_job.output.rfind("gpurotate: error: --generate man prints its file and runs no job", 0) == 0);
+    CHECK(with_job.output.find(".TH") == std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("g.png")));
+    for (const char* bare_generate : {"--generate", "--generate="}) {
+        CAPTURE(bare_generate);
+        const auto r = run(gpurotate_cli(bare_generate));
+        CAPTURE(r.output);
+        CHECK(r.status == 2);
+        CHECK(r.output.rfind("gpurotate: error: --generate: name what to write: man, man-augment, bash or zsh", 0) == 0);
+    }
+    const auto alone = run(gpurotate_cli("--generate man"));
+    CHECK(alone.status == 0);
+    CHECK(alone.output.rfind(".TH gpurotate 1", 0) == 0);
+}
+
+TEST_CASE("the zsh completion offers augment's options after augment and the main command's elsewhere") {
+    if (run("command -v zsh").status != 0) {
+        MESSAGE("SKIPPED: no zsh here (apt-get install zsh) to complete with");
+        return;
+    }
+    test_support::TempDir dir;
+    REQUIRE(run(gpurotate_cli("--generate zsh > " + quote(dir.file("_gpurotate")))).status == 0);
+    // What zsh's completion system offers at the end of `line`, one candidate a line (tests/zsh_completion.zsh).
+    const auto offered = [&](const std::string& line) {
+        const auto r = run("timeout 60 zsh -f " + quote(std::string(GPUROTATE_TESTS_SOURCE_DIR) + "/zsh_completion.zsh") + " " + quote(dir.path()) + " " + quote(line));
+        CAPTURE(line);
+        CAPTURE(r.output);
+        CHECK(r.status == 0);
+        std::vector<std::string> words;
+        std::istringstream lines(r.output);
+        for (std::string word; std::getline(lines, word);) words.push_back(word);
+        return words;
+    };
+    const auto has = [](const std::vector<std::string>& words, const std::string& word) { return std::find(words.begin(), words.end(), word) != words.end(); };
+    const auto augment = offered("gpurotate augment --");
+    CAPTURE(augment.size());
+    CHECK(has(augment, "--ops"));
+    CHECK(has(augment, "--random"));
+    CHECK(has(augment, "--resume"));
+    CHECK_FALSE(has(augment, "--rot90"));
+    CHECK_FALSE(has(augment, "--in-place"));
+    const auto main_command = offered("gpurotate in.png --");
+    CHECK(has(main_command, "--rot90"));
+    CHECK(has(main_command, "--in-place"));
+    CHECK_FALSE(has(main_command, "--ops"));
+    const auto first = offered("gpurotate a");
+    CHECK(has(first, "augment"));
 }

@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include <sstream>
+
 using test_support::quote;
 using test_support::run;
 
@@ -75,4 +77,60 @@ TEST_CASE("the installed package gives another CMake project gpurotate::gpurotat
     const auto augment = run("bash -c " + quote("source " + quote(bash) + "; COMP_WORDS=(gpurotate augment --op); COMP_CWORD=2; _gpurotate; echo ${COMPREPLY[@]}"));
     CHECK(augment.output.find("--ops") != std::string::npos);
     CHECK(test_support::file_exists(prefix + "/share/zsh/site-functions/_gpurotate"));
+}
+
+TEST_CASE("the gpurotate target alone makes the man pages and completions, and cmake --install after it installs them without the bench") {
+    // `scripts/bootstrap.sh demo` builds `--target gpurotate` alone. What building that target runs, as Ninja
+    // lists it: the generated pages and scripts come with the tool's own link, and no bench is built.
+    const std::string build = GPUROTATE_BUILD_DIR;
+    if (std::string(GPUROTATE_CMAKE_GENERATOR) != "Ninja") {
+        MESSAGE("SKIPPED: the commands of a target are read from Ninja; this tree is built by " GPUROTATE_CMAKE_GENERATOR);
+        return;
+    }
+    const auto commands = run(quote(GPUROTATE_MAKE_PROGRAM) + " -C " + quote(build) + " -t commands gpurotate");
+    REQUIRE(commands.status == 0);
+    for (const char* made : {"--generate man > ", "share/man1/gpurotate.1", "--generate man-augment > ", "share/man1/gpurotate-augment.1",
+                             "--generate bash > ", "share/bash-completion/gpurotate", "--generate zsh > ", "share/zsh/_gpurotate"}) {
+        CAPTURE(made);
+        CHECK(commands.output.find(made) != std::string::npos);
+    }
+    CHECK(commands.output.find("-o gpurotate-bench") == std::string::npos);
+
+    // A tree of its own, configured as this one is but without tests, holding what the gpurotate target makes
+    // (the tool, its plugin, the library it links and the generated files, copied from this tree: building them
+    // again would take minutes) and no gpurotate-bench; its install must succeed and install them all.
+    test_support::TempDir dir;
+    const std::string cmake = quote(GPUROTATE_CMAKE_COMMAND), tree = dir.file("tree"), prefix = dir.file("prefix");
+    const auto configure = run(cmake + " -S " + quote(GPUROTATE_SOURCE_DIR) + " -B " + quote(tree) + " -G Ninja -DCMAKE_BUILD_TYPE=Release" +
+                               " -DGPUROTATE_BUILD_TESTS=OFF -DGPUROTATE_WITH_CUDA=OFF -DGPUROTATE_WITH_OPENCV=" +
+                               (GPUROTATE_TEST_WITH_OPENCV ? "ON" : "OFF"));
+    CAPTURE(configure.output);
+    REQUIRE(configure.status == 0);
+    // The configure summary: a label, then its value; a version and its parenthesis one space apart (an empty
+    // version once made it "libtiff  (").
+    std::istringstream summary(configure.output);
+    for (std::string line; std::getline(summary, line);) {
+        if (line.rfind("--   ", 0) != 0) continue;
+        CAPTURE(line);
+        CHECK(line.find("  (") == std::string::npos);
+    }
+    std::string made = "gpurotate libgpurotate.a share";
+    if (GPUROTATE_TEST_WITH_OPENCV) made += " libgpurotate-opencv.so";
+    REQUIRE(run("cd " + quote(build) + " && cp -R " + made + " " + quote(tree)).status == 0);
+    const auto install = run(cmake + " --install " + quote(tree) + " --prefix " + quote(prefix));
+    CAPTURE(install.output);
+    REQUIRE(install.status == 0);
+    for (const char* file : {"bin/gpurotate", "share/man/man1/gpurotate.1", "share/man/man1/gpurotate-augment.1",
+                             "share/bash-completion/completions/gpurotate", "share/zsh/site-functions/_gpurotate", "lib/libgpurotate.a"}) {
+        CAPTURE(file);
+        CHECK(test_support::file_exists(prefix + "/" + file));
+    }
+    CHECK_FALSE(test_support::file_exists(prefix + "/bin/gpurotate-bench"));
+    CHECK(run(quote(prefix + "/bin/gpurotate") + " --version").status == 0);
+    // `gpurotate bench` without the bench says how to build it.
+    const auto bench = run(quote(prefix + "/bin/gpurotate") + " bench");
+    CAPTURE(bench.output);
+    CHECK(bench.status == 2);
+    CHECK(bench.output.rfind("gpurotate: error: bench: cannot run " + prefix + "/bin/gpurotate-bench", 0) == 0);
+    CHECK(bench.output.find("cmake --build build --target gpurotate-bench") != std::string::npos);
 }

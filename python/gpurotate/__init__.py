@@ -10,20 +10,8 @@ PyTorch transforms (RandomD4, RandomRotate90, RandomFlip, RandomHorizontalFlip, 
 gpurotate.torch, which imports torch.
 """
 
-from ._api import LAYOUTS, NAMES, apply, apply_inplace, compose, element, infer_layout
-from ._gpurotate import (
-    DeviceError,
-    Error,
-    Orientation,
-    UsageError,
-    __version__,
-    built_with_cuda,
-    cuda_available,
-    inverse,
-    name,
-    swaps_axes,
-    then,
-)
+from ._api import LAYOUTS, NAMES, apply, apply_inplace, compose, element, infer_layout, inverse, name, swaps_axes, then
+from ._gpurotate import DeviceError, Error, Orientation, UsageError, __version__, built_with_cuda, cuda_available
 
 __all__ = [
     "LAYOUTS",

@@ -36,6 +36,32 @@ def element(op: Op) -> Orientation:
     raise TypeError(f"an operation is a name ({', '.join(NAMES)}), an Orientation or a code 0-7, not {type(op).__name__}")
 
 
+_element = element  # for the functions below, whose argument is named `element` as the module's is
+
+
+def then(first: Op, second: Op) -> Orientation:
+    """The single element equal to applying `first`, then `second`: names, Orientation members or codes 0-7,
+    as `apply` takes them (then("rot90", "flip-h") is Orientation.transpose)."""
+    return _gpurotate.then(_element(first), _element(second))
+
+
+def inverse(element: Op) -> Orientation:
+    """The element that undoes `element` (a name, an Orientation member or a code 0-7): inverse("rot90") is
+    Orientation.rot270."""
+    return _gpurotate.inverse(_element(element))
+
+
+def swaps_axes(element: Op) -> bool:
+    """Whether `element` (a name, an Orientation member or a code 0-7) exchanges height and width."""
+    return _gpurotate.swaps_axes(_element(element))
+
+
+def name(element: Op) -> str:
+    """The CLI name of `element` (an Orientation member, a code 0-7 or a name, "flip_h" too): identity, rot90,
+    rot180, rot270, flip-h, flip-v, transpose, transverse."""
+    return _gpurotate.name(_element(element))
+
+
 def compose(ops: Ops) -> Orientation:
     """The one element equal to applying `ops` in order: compose(["rot90", "flip-h"]) is Orientation.transpose."""
     if getattr(ops, "ndim", None) == 0 and hasattr(ops, "item"):  # a 0-d tensor or array: one code
@@ -85,9 +111,26 @@ def _framework(x: Any) -> str:
 
 #: What `apply` takes, as its TypeErrors say.
 DTYPES_TEXT = (
-    "items of 1, 2, 4, 8 or 16 bytes (bool, int8 to int64, uint8 to uint64, float16, bfloat16, float32, float64, "
-    "complex64, complex128), moved as they are"
+    "items of 1, 2, 4, 8 or 16 bytes (bool, int8 to int64, uint8 to uint64, float16, float32, float64, "
+    "complex64, complex128, PyTorch's bfloat16, and the NumPy dtypes of extensions such as ml_dtypes: bfloat16, "
+    "float8_*, int4), moved as they are"
 )
+
+#: The unsigned word of each item size (16 bytes: complex128, whose bytes the module moves without reading them).
+_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.complex128}
+
+
+def _as_words(array: Any, role: str) -> tuple[Any, Optional[np.dtype]]:
+    """A NumPy array of a dtype that an extension registered (ml_dtypes' bfloat16, float8_*, int4, ...:
+    dtype.isbuiltin == 2), which DLPack has no code for (float8_e5m2 even claims kind "f"), as the unsigned
+    integers of its item size: a view of the same bytes, which the transform moves as they are. Returns (the
+    view, the dtype to give the result back as), or (array, None) for every other array."""
+    if not isinstance(array, np.ndarray) or array.dtype.isbuiltin != 2:
+        return array, None
+    dtype = array.dtype
+    if dtype.hasobject or dtype.itemsize not in _WORDS:
+        raise TypeError(f"{role} has dtype {dtype} ({dtype.itemsize}-byte items): gpurotate takes {DTYPES_TEXT}")
+    return array.view(_WORDS[dtype.itemsize]), dtype
 
 
 def _refuse_dtype_dlpack_cannot_carry(array: Any, role: str) -> None:
@@ -277,18 +320,21 @@ def _arrange(x: Any, kind: str, layout: str, copy: bool) -> tuple[Any, str, Opti
     return x, layout, None
 
 
-def _check_out(out: Any) -> tuple[Any, str]:
-    """out= as an array of a framework (a buffer or DLPack object as NumPy or CuPy, a view), its checks made."""
+def _check_out(out: Any) -> tuple[Any, Any, str, Optional[np.dtype]]:
+    """out= as an array of a framework (a buffer or DLPack object as NumPy or CuPy, a view), its checks made:
+    (that array, the array the module writes: its words where `_as_words` says, its kind, the dtype those words
+    stand for or None)."""
     out_kind = _framework(out)
     if out_kind == "other" and isinstance(out, (int, float, complex, str, bytes, list, tuple, dict, set)):
         raise TypeError(f"out= is an array of the input's kind (NumPy, PyTorch, CuPy), not {type(out).__name__}")
     if out_kind == "other":  # a buffer or DLPack object: as NumPy (or CuPy), a view, so its checks apply
         out, out_kind = _adopt(out)
     _refuse_unreadable_tensor(out, out_kind, "out")
-    _refuse_dtype_dlpack_cannot_carry(out, "out")
+    written, extension_dtype = _as_words(out, "out")
+    _refuse_dtype_dlpack_cannot_carry(written, "out")
     if isinstance(out, np.ndarray) and not out.flags.writeable:
         raise ValueError("out is read-only")
-    return out, out_kind
+    return out, written, out_kind, extension_dtype
 
 
 if TYPE_CHECKING:
@@ -324,8 +370,9 @@ def apply(
         items (bool, int8 to int64, uint8 to uint64, float16, bfloat16, float32, float64, complex64,
         complex128): the bytes move as they are, so the result is bit-identical to numpy.rot90 and friends
         (NaN payloads, -0.0 included). Interleaved pixels (hwc, nhwc) are at most 16 bytes: 8-byte items
-        with up to 2 channels. Objects with __dlpack__, the buffer protocol or __cuda_array_interface__
-        (through CuPy) are taken without a copy too.
+        with up to 2 channels. NumPy arrays of ml_dtypes' types (bfloat16, float8_*, int4, ...) move as
+        words of their item size and come back in their dtype. Objects with __dlpack__, the buffer protocol
+        or __cuda_array_interface__ (through CuPy) are taken without a copy too.
     ops: one operation or a sequence applied in order and composed into one element (one pass): names as
         the CLI spells them (identity rot90 rot180 rot270 flip-h flip-v transpose transverse), Orientation
         members or codes 0-7. "rot90" is CLOCKWISE: gpurotate "rot90" == numpy.rot90(x, k=-1) on the
@@ -357,6 +404,8 @@ def apply(
     if (ops is None) == (elements is None):
         raise TypeError("pass either ops (one element for all) or elements= (one per sample), not both or neither")
     x, kind = _adopt(x)
+    x_dtype = getattr(x, "dtype", None)
+    x, x_extension_dtype = _as_words(x, "x")
     _refuse_dtype_dlpack_cannot_carry(x, "x")
     _refuse_unreadable_tensor(x, kind, "x")
     shape = tuple(int(extent) for extent in x.shape)
@@ -377,9 +426,16 @@ def apply(
     if out is None:
         out = _empty(x, kind, _checking_codes(codes, _gpurotate.output_shape, shape, layout, codes))
         result = out if planar is None else _permuted(out, kind, _CHANNELS_LAST[planar][2])
+        if x_extension_dtype is not None:  # the words' bytes, as the input's dtype
+            result = result.view(x_extension_dtype)
     else:  # the module checks out's shape against x's and the elements
-        out, out_kind = _check_out(out)
-        result = out
+        result, out, out_kind, out_extension_dtype = _check_out(out)
+        # Two views of one word type are not one dtype: said here, by the dtypes' own names. (`is None`, since
+        # NumPy reads a comparison of a dtype with None as one with float64.)
+        if (x_extension_dtype is not None or out_extension_dtype is not None) and (
+            x_extension_dtype is None or out_extension_dtype is None or x_extension_dtype != out_extension_dtype
+        ):
+            raise TypeError(f"out has dtype {result.dtype}, the input {x_dtype}: another dtype (gpurotate converts no samples)")
         if planar is not None:
             out = _permuted(out, out_kind, _CHANNELS_LAST[planar][1])
     if not _on_cuda(x, kind):
@@ -401,9 +457,9 @@ def apply_inplace(x: _Array, op: Ops, *, layout: Optional[str] = None, stream: A
     _refuse_unreadable_tensor(x, kind, "x")
     layout = infer_layout(tuple(x.shape)) if layout is None else layout
     code = compose(op)
-    view = x
+    view, _ = _as_words(x, "x")
     if not _is_c_contiguous(x, kind):  # the strides rule of `apply`, less the copy (the result is x's memory)
-        view, layout, _ = _arrange(x, kind, layout, copy=False)
+        view, layout, _ = _arrange(view, kind, layout, copy=False)
     if not _on_cuda(x, kind):
         # The module says so as well; here the message comes before any stream is looked up.
         _gpurotate.transform_in_place(view, code, layout, 0)

@@ -57,6 +57,30 @@ def test_group_helpers():
         assert gpurotate.element(gpurotate.name(o)) == o
 
 
+def test_group_helpers_take_what_apply_takes():
+    # Every spelling apply takes (a CLI name, with "_" too, a code, a NumPy integer, a member), checked by its
+    # action on an array through NumPy's reference: then(a, b) acts as a then b, inverse(a) undoes a.
+    x = random_array((3, 5), np.uint8)
+    O = gpurotate.Orientation
+    for first, second in itertools.product(NAMES, NAMES):
+        expected = reference(reference(x, first, "hw"), second, "hw")
+        for a, b in [(first, second), (first.replace("-", "_"), NAMES.index(second)), (np.int64(NAMES.index(first)), O(NAMES.index(second)))]:
+            composed = gpurotate.then(a, b)
+            assert type(composed) is O
+            np.testing.assert_array_equal(reference(x, gpurotate.name(composed), "hw"), expected)
+        for a in (first, first.replace("-", "_"), NAMES.index(first), O(NAMES.index(first))):
+            np.testing.assert_array_equal(reference(reference(x, first, "hw"), gpurotate.name(gpurotate.inverse(a)), "hw"), x)
+            assert gpurotate.swaps_axes(a) == (reference(x, first, "hw").shape != x.shape)
+            assert gpurotate.name(a) == first
+    assert gpurotate.inverse(element=O.rot90) == O.rot270  # the keyword as the module names it
+    with pytest.raises(ValueError, match="unknown operation 'rot45'"):
+        gpurotate.then("rot45", "rot90")
+    with pytest.raises(ValueError, match="0-7"):
+        gpurotate.inverse(8)
+    with pytest.raises(TypeError, match="an operation is"):
+        gpurotate.inverse(1.5)
+
+
 @pytest.mark.parametrize("layout,shape", [("nchw", (6, 3, 9, 9)), ("nhwc", (6, 9, 9, 4)), ("nchw", (8, 2, 5, 5))])
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_per_sample_elements(layout, shape, dtype):

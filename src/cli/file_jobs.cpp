@@ -142,7 +142,7 @@ std::vector<FileJob> plan_file_jobs(const Options& options) {
     const std::string folder = detail::without_trailing_slashes(output);
     struct stat info {};
     if (::stat(folder.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) {
-        throw Error(ErrorCode::output, "-o '" + output + "': '" + folder + "' is a file, not a folder");
+        throw Error(ErrorCode::output, "'" + output + "': '" + folder + "' is a file, not a folder");
     }
     std::map<std::string, std::string> taken;  // output name -> the input that takes it
     for (const std::string& input : options.inputs) {

@@ -21,7 +21,8 @@ void forward_to_bench(int argc, char** argv) {
     ::execv(bench.c_str(), args.data());
     const int error = errno;
     throw Error(ErrorCode::usage, "bench: cannot run " + bench + ": " + std::strerror(error) +
-                                      " (the benchmark is the executable gpurotate-bench, built and installed beside gpurotate)");
+                                      " (the benchmark is the executable gpurotate-bench, beside gpurotate where it was built: "
+                                      "cmake --build build --target gpurotate-bench, then cmake --install again)");
 }
 
 }  // namespace gpurotate::cli

@@ -113,14 +113,18 @@ std::string bash_completion(const CLI::App& app, const CLI::App& augment) {
 
 std::string zsh_completion(const CLI::App& app, const CLI::App& augment) {
     std::ostringstream script;
+    // `words` is zsh's own array of the command line's words (the completion system sets it): the options go
+    // into an array of another name, so that ${words[2]} still reads the subcommand.
     script << "#compdef gpurotate\n# zsh completion for gpurotate, written by gpurotate --generate zsh from its option table.\n"
-           << "local -a words\n"
+           << "local -a gpurotate_options\n"
            << "if [[ ${words[2]} == augment ]]; then\n"
-           << "    words=(" << option_words(augment) << ")\n"
+           << "    gpurotate_options=(" << option_words(augment) << ")\n"
+           << "elif (( CURRENT == 2 )); then\n"
+           << "    gpurotate_options=(augment bench " << option_words(app) << ")\n"
            << "else\n"
-           << "    words=(augment bench " << option_words(app) << ")\n"
+           << "    gpurotate_options=(" << option_words(app) << ")\n"
            << "fi\n"
-           << "_alternative \"options:option:(${words[*]})\" 'files:file:_files'\n";
+           << "_alternative \"options:option:(${gpurotate_options[*]})\" 'files:file:_files'\n";
     return script.str();
 }
 

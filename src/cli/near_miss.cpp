@@ -3,6 +3,7 @@
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 
 namespace gpurotate::cli {
@@ -24,9 +25,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::string without_dashes(const std::string& arg) { return arg.substr(std::min(arg.find_first_not_of('-'), arg.size())); }
 
-/// ImageMagick's and jpegtran's -rotate N.
-std::string rotate_hint(const std::string& typed, const std::string& degrees) {
-    const std::string said = typed + (degrees.empty() ? "" : " " + degrees);
+/// ImageMagick's and jpegtran's -rotate N (`said` is what the user typed for it).
+std::string rotate_hint(const std::string& said, const std::string& degrees) {
     if (degrees == "90" || degrees == "-270") return "'" + said + "' is --rot90 here (clockwise, as ImageMagick's)";
     if (degrees == "180" || degrees == "-180") return "'" + said + "' is --rot180 here";
     if (degrees == "270" || degrees == "-90") return "'" + said + "' is --rot270 here (counter-clockwise)";
@@ -40,7 +40,13 @@ std::optional<std::string> other_tools_spelling(const std::string& arg, const st
     const std::size_t equals = word.find('=');
     const std::string name = word.substr(0, equals);
     const std::string value = equals == std::string::npos ? next : word.substr(equals + 1);
-    if (name == "rotate") return rotate_hint(arg.substr(0, arg.find('=')), value);
+    if (name == "rotate") return rotate_hint(arg.substr(0, arg.find('=')) + (value.empty() ? "" : " " + value), value);
+    // The angle in the name: --rotate90, --rotate-270, --rotate_180.
+    if (name.rfind("rotate", 0) == 0 && equals == std::string::npos) {
+        std::string degrees = name.substr(6);
+        if (!degrees.empty() && (degrees[0] == '-' || degrees[0] == '_')) degrees.erase(0, 1);
+        if (!degrees.empty() && degrees.find_first_not_of("0123456789") == std::string::npos) return rotate_hint(arg, degrees);
+    }
     if (name == "flip") {
         if (value == "horizontal") return std::string("jpegtran's '-flip horizontal' is --flip-h here");
         if (value == "vertical") return std::string("jpegtran's '-flip vertical' is --flip-v here");
@@ -55,7 +61,24 @@ std::optional<std::string> other_tools_spelling(const std::string& arg, const st
     return std::nullopt;
 }
 
+/// The nearest of `names` to `typed` (both without leading dashes), at most two edits away and fewer than a
+/// third of the name's length as written (dashes included); "" where none is.
+std::string nearest_name(const std::string& typed, const std::vector<std::string>& names) {
+    std::string nearest;
+    std::size_t best = 3;
+    for (const std::string& name : names) {
+        const std::size_t d = edit_distance(typed, without_dashes(name));
+        if (d < best && d * 3 < name.size()) best = d, nearest = name;
+    }
+    return nearest;
+}
+
 }  // namespace
+
+std::string near_subcommand(const std::string& word, const std::vector<std::string>& subcommands) {
+    if (word.empty() || word[0] == '-' || std::find(subcommands.begin(), subcommands.end(), word) != subcommands.end()) return {};
+    return nearest_name(detail::lowercase(word), subcommands);
+}
 
 std::string near_miss_hint(const std::vector<std::string>& args, const std::vector<std::string>& known) {
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -69,13 +92,9 @@ std::string near_miss_hint(const std::vector<std::string>& args, const std::vect
             const std::string doubled = "-" + spelled;
             if (std::find(known.begin(), known.end(), doubled) != known.end()) return "'" + arg + "': long options take two dashes here: " + doubled;
         }
-        std::string nearest;
-        std::size_t best = 3;  // at most two edits, and fewer than a third of the name
-        for (const std::string& option : known) {
-            if (option.size() < 3 || option[1] != '-') continue;
-            const std::size_t d = edit_distance(without_dashes(spelled), without_dashes(option));
-            if (d < best && d * 3 < option.size()) best = d, nearest = option;
-        }
+        std::vector<std::string> long_names;
+        std::copy_if(known.begin(), known.end(), std::back_inserter(long_names), [](const std::string& o) { return o.size() >= 3 && o[1] == '-'; });
+        const std::string nearest = nearest_name(without_dashes(spelled), long_names);
         if (!nearest.empty()) return "unknown option '" + spelled + "': did you mean " + nearest + "?";
     }
     return {};

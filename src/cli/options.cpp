@@ -14,8 +14,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
+
+#include <sys/stat.h>
 
 namespace gpurotate::cli {
 namespace {
@@ -119,6 +122,11 @@ private:
     CLI::Option* jpeg_edge_ = nullptr;
     std::string max_pixels_, max_scans_;
 };
+
+bool path_exists(const char* path) {
+    struct stat info {};
+    return ::lstat(path, &info) == 0;
+}
 
 /// The option names of `command` as typed: "--rot90", "-o".
 std::vector<std::string> option_names(const CLI::App& command) {
@@ -248,15 +256,30 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_flag("-q,--quiet", augment_options.quiet, "no progress and no summary (errors are still printed)");
 
     // The man pages and completions, from this table (manual.hpp); not in --help (no group).
+    // A value of 0 or 1 words, so that a bare --generate is said here with its name (CLI11 names no option).
     std::string generate;
-    app.add_option("--generate", generate, "write a man page or completion script")->group("");
+    CLI::Option* generate_option = app.add_option("--generate", generate, "write a man page or completion script")->expected(0, 1)->group("");
 
     // A mistake inside augment's command line is explained by augment's help and options.
     const bool augmenting = argc >= 2 && std::string(argv[1]) == "augment";
     const std::vector<std::string> args(argv + 1, argv + argc);
     const auto hint = [&] { return near_miss_hint(args, option_names(augmenting ? *augment_cmd : app)); };
+    // `gpurotate augmnet in/ -o out`: a first word that is no file but nearly a subcommand is that subcommand
+    // misspelt, said before the parser reads it as an input (and augment's options as unknown).
+    if (argc >= 2 && !path_exists(argv[1])) {
+        if (const std::string meant = near_subcommand(argv[1], {"augment", "bench"}); !meant.empty()) {
+            throw Error(ErrorCode::usage, "'" + std::string(argv[1]) + "' is neither a file nor a command: did you mean gpurotate " + meant +
+                                              "? (see gpurotate --help)");
+        }
+    }
     if (!parse_command_line(app, argc, argv, exit_status, augmenting ? "gpurotate augment --help" : "gpurotate --help", hint)) return std::nullopt;
-    if (!generate.empty()) {
+    if (generate_option->count() > 0) {
+        if (generate.empty()) throw Error(ErrorCode::usage, "--generate: name what to write: man, man-augment, bash or zsh (gpurotate --generate man > gpurotate.1)");
+        const auto& given = app.parse_order();
+        if (*augment_cmd || std::any_of(given.begin(), given.end(), [&](const CLI::Option* o) { return o != generate_option; })) {
+            throw Error(ErrorCode::usage, "--generate " + generate + " prints its file and runs no job: give it alone (gpurotate --generate " +
+                                              generate + " > FILE), and the job on a command line of its own");
+        }
         std::cout << generated_file(generate, app, *augment_cmd);
         exit_status = 0;
         return std::nullopt;

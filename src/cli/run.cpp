@@ -12,6 +12,7 @@
 #include "formats/image_sink.hpp"
 #include "formats/image_source.hpp"
 #include "formats/file_bytes.hpp"
+#include "core/path_names.hpp"
 #include "core/text.hpp"
 #include "metadata/metadata.hpp"
 #include "jpeg/nvjpeg_codec.hpp"
@@ -199,6 +200,11 @@ detail::ImageSink make_sink(const Options& options, const detail::ImageSource* s
         return detail::ImageSink("standard output", *named, true, false, &standard_output, "-");
     }
     if (options.in_place && source) named = &format_kept_in_place(*source);
+    const std::string name = detail::file_name_of(options.output);
+    if (!named && detail::stem_of(name) == name) {  // the registry would say "unknown output extension ''"
+        throw Error(ErrorCode::output, "cannot write '" + options.output + "': its name has no extension to pick the format by: add one (" + name +
+                                           ".png), or name the format with --format EXT or as EXT:PATH (png:" + options.output + ")");
+    }
     detail::ImageSink sink = named ? detail::ImageSink(options.output, *named, options.overwrite, true) : detail::ImageSink(options.output, options.overwrite, true);
     // -i replaces a symbolic link by the new file and leaves its target alone, as sed -i does.
     if (options.in_place && !options.follow_symlinks) sink.set_links(detail::LinkPolicy::replace);
