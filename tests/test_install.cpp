@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <sstream>
 
 using test_support::quote;
@@ -79,6 +81,18 @@ TEST_CASE("the installed package gives another CMake project gpurotate::gpurotat
     CHECK(test_support::file_exists(prefix + "/share/zsh/site-functions/_gpurotate"));
 }
 
+namespace {
+
+// -DCMAKE_PREFIX_PATH=... as this tree was configured with it (where its libraries are in a prefix of their own), or "".
+std::string prefix_path_argument() {
+    std::string paths = GPUROTATE_CMAKE_PREFIX_PATH;
+    if (paths.empty()) return "";
+    std::replace(paths.begin(), paths.end(), '|', ';');
+    return " " + quote("-DCMAKE_PREFIX_PATH=" + paths);
+}
+
+}  // namespace
+
 TEST_CASE("the gpurotate target alone makes the man pages and completions, and cmake --install after it installs them without the bench") {
     // `scripts/bootstrap.sh demo` builds `--target gpurotate` alone. What building that target runs, as Ninja
     // lists it: the generated pages and scripts come with the tool's own link, and no bench is built.
@@ -103,7 +117,7 @@ TEST_CASE("the gpurotate target alone makes the man pages and completions, and c
     const std::string cmake = quote(GPUROTATE_CMAKE_COMMAND), tree = dir.file("tree"), prefix = dir.file("prefix");
     const auto configure = run(cmake + " -S " + quote(GPUROTATE_SOURCE_DIR) + " -B " + quote(tree) + " -G Ninja -DCMAKE_BUILD_TYPE=Release" +
                                " -DGPUROTATE_BUILD_TESTS=OFF -DGPUROTATE_WITH_CUDA=OFF -DGPUROTATE_WITH_OPENCV=" +
-                               (GPUROTATE_TEST_WITH_OPENCV ? "ON" : "OFF"));
+                               (GPUROTATE_TEST_WITH_OPENCV ? "ON" : "OFF") + prefix_path_argument());
     CAPTURE(configure.output);
     REQUIRE(configure.status == 0);
     // The configure summary: a label, then its value; a version and its parenthesis one space apart (an empty
