@@ -589,8 +589,11 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     const bool coded_elsewhere = coder && scans_codable_elsewhere(reader, coding, table_numbers);
 
     // Every variant's scan coded at once by `coder`, where it takes this file; what it cannot code (or all,
-    // where it fails) libjpeg codes below.
+    // where it fails) libjpeg codes below. A variant whose edge stays in place (JpegEdge::keep) is libjpeg's
+    // to code: the coders' layouts mirror whole sides. layout_of[p]: plan p's layout, or none.
+    constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
     std::vector<ScanLayout> layouts;
+    std::vector<std::size_t> layout_of(plans.size(), none);
     std::vector<std::optional<CodedScan>> coded;
     if (coded_elsewhere) {
         SourceCoefficients coefficients;
@@ -598,16 +601,21 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
             const BlockShape shape = array_shape(info.comp_info[c], false);
             coefficients.components.push_back({reinterpret_cast<const std::int16_t* const*>(source.rows[c].data()), shape.columns, shape.rows});
         }
-        for (const Plan& plan : plans) layouts.push_back(scan_layout(info, plan, coefficients, table_numbers));
+        for (std::size_t p = 0; p < plans.size(); ++p) {
+            if (reports[plans[p].variant].edge_kept) continue;
+            layout_of[p] = layouts.size();
+            layouts.push_back(scan_layout(info, plans[p], coefficients, table_numbers));
+        }
         try {
-            coded = coder->code(coefficients, layouts, coding);
+            if (!layouts.empty()) coded = coder->code(coefficients, layouts, coding);
         } catch (const std::exception&) {  // the coder's failure (said by it), or memory: libjpeg codes them all
             coded.clear();
         }
-        if (coded.size() != plans.size()) coded.assign(plans.size(), std::nullopt);
+        if (coded.size() != layouts.size()) coded.assign(layouts.size(), std::nullopt);
     }
-    // A variant whose edge stays in place is libjpeg's to code: the coders' layouts mirror whole sides.
-    const auto coded_scan = [&](std::size_t p) { return coded_elsewhere && coded[p] && !reports[plans[p].variant].edge_kept ? &*coded[p] : nullptr; };
+    const auto coded_scan = [&](std::size_t p) -> const CodedScan* {
+        return layout_of[p] != none && coded[layout_of[p]] ? &*coded[layout_of[p]] : nullptr;
+    };
     // A scratch array's rows, mapped when a variant first needs it (not at all where the coder took every scan).
     bool mapped[2] = {false, false};
     const auto scratch_of = [&](bool swap) -> ComponentArrays& {
@@ -653,7 +661,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         const Plan& plan = plans[p];
         const LosslessJpegVariant& variant = variants[plan.variant];
         std::optional<std::vector<std::uint8_t>> written;
-        if (coded_scan(p)) written = write(plan, &layouts[p], coded_scan(p));
+        if (coded_scan(p)) written = write(plan, &layouts[layout_of[p]], coded_scan(p));
         if (!written) written = write(plan, nullptr, nullptr);
         std::vector<std::uint8_t>& out = *written;
         // The EXIF and the XMP as they belong on this variant (orientation, pixel dimensions: a trimmed variant's
