@@ -7,7 +7,7 @@
 #include "device_query.cuh"
 #include "kernels/mirror_rows.cuh"
 #include "kernels/pixel_access.cuh"
-#include "tile_policy.cuh"
+#include "kernels/tile_policy.cuh"
 #include "tuning/tuning_transform.hpp"
 
 #include "frontend/cuda_backend.hpp"
