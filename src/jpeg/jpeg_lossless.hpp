@@ -5,6 +5,7 @@
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
+#include <gpurotate/metadata.hpp>
 #include <gpurotate/orientation.hpp>
 
 #include <cstdint>

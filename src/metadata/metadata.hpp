@@ -2,7 +2,7 @@
 // EXIF and ICC metadata of JPEG and PNG files: read from a file's bytes, edited (the orientation tag, the
 // EXIF pixel dimensions after a rotation), and written into an encoded JPEG or PNG.
 
-#include <gpurotate/io.hpp>
+#include <gpurotate/metadata.hpp>
 #include <gpurotate/orientation.hpp>
 
 #include <cstdint>
