@@ -25,7 +25,7 @@ void validate_view(const BasicImageView<const std::byte>& v, const char* role) {
                                           std::to_string(max_side) + " pixels (2^31 - 65)");
     }
     const std::size_t pixel = v.format.pixel_bytes();
-    if (std::find(std::begin(pixel_word_widths), std::end(pixel_word_widths), pixel) == std::end(pixel_word_widths)) {
+    if (!is_pixel_word_width(pixel)) {
         throw Error(ErrorCode::usage, what + ": unsupported pixel format " + to_string(v.format));
     }
     if (v.pitch < v.row_bytes()) {
