@@ -7,7 +7,7 @@
 #include "device_query.cuh"
 #include "kernels/mirror_rows.cuh"
 #include "kernels/pixel_access.cuh"
-#include "tile_policy.cuh"
+#include "kernels/tile_policy.cuh"
 #include "tuning/tuning_transform.hpp"
 
 #include "frontend/cuda_backend.hpp"
@@ -51,11 +51,11 @@ inline bool stacked_back_to_back(const ConstImageView& src, const ImageView& dst
 }
 
 /// Whether mirror_rows_kernel (one output vector a thread across the batch) serves `count` images of `src`'s size:
-/// more than one, back to back on both sides, rows of whole aligned 16-byte vectors, pixels of 1 or 2 bytes, under
-/// 2^31 vectors in all.
+/// more than one, back to back on both sides, rows of whole aligned 16-byte vectors, pixels of a width the tuning
+/// gives it (tuning::mirror_rows_width: 1 and 2 bytes), under 2^31 vectors in all.
 inline bool mirror_rows_apply(const ConstImageView& src, const ImageView& dst, std::size_t src_image_stride, std::size_t dst_image_stride, int count) {
     const std::size_t row_bytes = src.row_bytes();
-    return count >= 2 && src.format.pixel_bytes() <= 2 && row_bytes % vector_bytes == 0 && row_bytes > 0 &&
+    return count >= 2 && tuning::mirror_rows_width(static_cast<int>(src.format.pixel_bytes())) && row_bytes % vector_bytes == 0 && row_bytes > 0 &&
            allows_aligned_word(src.data, src.pitch, vector_bytes) && allows_aligned_word(dst.data, dst.pitch, vector_bytes) &&
            stacked_back_to_back(src, dst, src_image_stride, dst_image_stride) &&
            static_cast<std::uint64_t>(src.height) * static_cast<std::uint64_t>(count) * (row_bytes / vector_bytes) < (std::uint64_t{1} << 31);

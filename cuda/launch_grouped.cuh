@@ -9,6 +9,7 @@
 #include "check.cuh"
 #include "blocks_per_sm_cap.cuh"
 #include "device_query.cuh"
+#include "grouped_tables.cuh"
 #include "kernels/grouped.cuh"
 #include "launch.cuh"
 #include "launch_stacked.cuh"

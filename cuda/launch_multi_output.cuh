@@ -8,7 +8,7 @@
 #include "launch.cuh"
 #include "kernels/multi_output.cuh"
 #include "kernels/multi_output_vectorized.cuh"
-#include "tile_policy.cuh"
+#include "kernels/tile_policy.cuh"
 
 #include "frontend/cuda_backend.hpp"
 #include "core/pixel_word.hpp"

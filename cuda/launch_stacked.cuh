@@ -83,7 +83,7 @@ bool launched_stacked_transpose(const Launch& l) {
 template <int S>
 void launch_listed_mirror_rows(const ConstImageView& src, const ImageView& dst, int planes, const BatchEntries& entries, cudaStream_t stream,
                                bool overlap) {
-    if constexpr (S <= 2) {
+    if constexpr (tuning::mirror_rows_width(S)) {
         const MirrorRowsArgs args = mirror_rows_args(src, dst, planes);
         launch_overlapping(mirror_rows_listed_kernel<S>, dim3(mirror_rows_blocks(args)), dim3(mirror_rows_threads), 0, stream, overlap, args, entries);
     }

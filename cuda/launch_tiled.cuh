@@ -9,7 +9,7 @@
 #include "kernels/transpose_tile16_skiplines.cuh"
 #include "kernels/transpose_tile32_padded.cuh"
 #include "launch.cuh"
-#include "tile_policy.cuh"
+#include "kernels/tile_policy.cuh"
 
 #include "core/pixel_word.hpp"
 

@@ -41,7 +41,7 @@ bool launched_mirror_rows(ConstImageView src, ImageView dst, AxisMap map, const 
     const std::size_t bytes = src.format.pixel_bytes();
     return with_pixel_width(bytes, [&](auto width) {
         constexpr int S = decltype(width)::value;
-        if constexpr (S <= 2) {
+        if constexpr (tuning::mirror_rows_width(S)) {  // the widths mirror_rows_apply lets through
             const auto launch = [&](auto kernel) { kernel<<<blocks, mirror_rows_threads, 0, stream>>>(args); };
             if (map.mirror_x && map.mirror_y) {
                 launch(mirror_rows_kernel<S, true, true>);

@@ -3,7 +3,7 @@
 
 #include "check.cuh"
 
-#include "formats/decode_limits.hpp"
+#include "core/decode_limits.hpp"
 #include "jpeg/jpeg_work_limits.hpp"
 #include "jpeg/nvjpeg_codec.hpp"
 #include "frontend/cuda_backend.hpp"

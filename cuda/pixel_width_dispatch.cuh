@@ -4,33 +4,25 @@
 #include "core/pixel_word.hpp"
 
 #include <cstddef>
+#include <iterator>
 #include <type_traits>
 
 namespace gpurotate::detail {
 
 /// Calls f(std::integral_constant<int, S>{}) for the pixel width S = `bytes`: the vectorized kernels'
-/// instantiation list. Widths outside the list call nothing and return false.
-/// Whether `bytes` is in pixel_word_widths. Each generated unit of the instantiation list (CMakeLists.txt,
-/// GPUROTATE_PIXEL_WIDTHS) asserts it of its width; a width the list leaves out fails the link.
-constexpr bool is_pixel_word_width(std::size_t bytes) {
-    for (std::size_t w : pixel_word_widths) {
-        if (w == bytes) return true;
-    }
-    return false;
-}
-
-template <class F>
+/// instantiation list, pixel_word_widths (core/pixel_word.hpp). Widths outside the list call nothing and return
+/// false. (`I`: where in the list the search is; callers leave it out.) Each generated unit of the instantiation
+/// list (CMakeLists.txt's GPUROTATE_PIXEL_WIDTHS, read from the same list) asserts is_pixel_word_width of its
+/// width.
+template <std::size_t I = 0, class F>
 bool with_pixel_width(std::size_t bytes, F&& f) {
-    switch (bytes) {
-        case 1: f(std::integral_constant<int, 1>{}); return true;
-        case 2: f(std::integral_constant<int, 2>{}); return true;
-        case 3: f(std::integral_constant<int, 3>{}); return true;
-        case 4: f(std::integral_constant<int, 4>{}); return true;
-        case 6: f(std::integral_constant<int, 6>{}); return true;
-        case 8: f(std::integral_constant<int, 8>{}); return true;
-        case 12: f(std::integral_constant<int, 12>{}); return true;
-        case 16: f(std::integral_constant<int, 16>{}); return true;
-        default: return false;
+    if constexpr (I == std::size(pixel_word_widths)) {
+        return false;
+    } else {
+        constexpr std::size_t width = pixel_word_widths[I];
+        if (bytes != width) return with_pixel_width<I + 1>(bytes, f);
+        f(std::integral_constant<int, static_cast<int>(width)>{});
+        return true;
     }
 }
 

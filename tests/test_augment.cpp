@@ -8,9 +8,11 @@
 #include "test_support.hpp"
 
 #include "augment/augment_options.hpp"
+#include "augment/input_list.hpp"
 #include "augment/manifest.hpp"
 #include "augment/output_plan.hpp"
 #include "formats/file_bytes.hpp"
+#include "formats/format_registry.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
@@ -19,6 +21,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <dirent.h>
@@ -412,4 +415,43 @@ TEST_CASE("augment's refusal of a format that cannot hold the pixels names --for
     const auto single = run(quote(exe) + " " + quote(dir.file("deep.png")) + " --rot90 -o " + quote(dir.file("x.jpg")));
     CAPTURE(single.output);
     CHECK(single.output.find("choose another extension: e.g. .png") != std::string::npos);
+}
+
+TEST_CASE("augment lists every extension the format registry reads, .jfif among them, in any case") {
+    // The listing asks the registry: no extension of a format the decoders read is passed over.
+    for (const auto& row : gpurotate::detail::format_rows()) {
+        for (const auto* names : {&row.extensions, &row.other_extensions}) {
+            for (const std::string& ext : *names) {
+                CAPTURE(ext);
+                std::string upper = ext;
+                std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+                CHECK(gpurotate::augment::has_image_extension("folder/name" + ext));
+                CHECK(gpurotate::augment::has_image_extension("NAME" + upper));
+            }
+        }
+    }
+    CHECK_FALSE(gpurotate::augment::has_image_extension("notes.txt"));
+    CHECK_FALSE(gpurotate::augment::has_image_extension("jfif"));
+
+    // A JPEG named .jfif in a dataset folder is augmented, as one named .jpg is (written as PNG, as a .jpe is:
+    // .jfif is read, not written).
+    test_support::TempDir dir;
+    const gpurotate::Image made = test_support::random_image(32, 24, {gpurotate::SampleType::u8, 3}, 61);
+    gpurotate::write_image(dir.file("made.jpg"), made.view());
+    const std::string jpeg = test_support::file_bytes(dir.file("made.jpg"));
+    REQUIRE(::mkdir(dir.file("in").c_str(), 0755) == 0);
+    test_support::write_bytes(dir.file("in/a.jfif"), jpeg);
+    test_support::write_bytes(dir.file("in/B.JFIF"), jpeg);
+    test_support::write_bytes(dir.file("in/notes.txt"), "not an image");
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) + " --ops rot90 --device cpu");
+    CAPTURE(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("2 inputs (0 failed), 2 outputs written") != std::string::npos);
+    const gpurotate::Image expected = reference::transform(gpurotate::read_image(dir.file("in/a.jfif")), Orientation::rot90);
+    for (const char* output : {"out/a_rot90.png", "out/B_rot90.png"}) {
+        CAPTURE(output);
+        REQUIRE(test_support::file_exists(dir.file(output)));
+        CHECK(test_support::first_difference(gpurotate::read_image(dir.file(output)).view(), expected.view()) == -1);
+    }
+    CHECK(records_of(dir.file("out/manifest.jsonl")).size() == 2);
 }

@@ -14,7 +14,7 @@
 #include "launch_vectorized.cuh"
 #include "kernels/transpose_tile16_skiplines.cuh"
 #include "kernels/transpose_tile32_padded.cuh"
-#include "tile_policy.cuh"
+#include "kernels/tile_policy.cuh"
 
 #include "frontend/cuda_backend.hpp"
 #include "core/pixel_word.hpp"

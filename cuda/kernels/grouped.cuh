@@ -11,7 +11,7 @@
 // transpose_tile32_padded.cuh for images the vectorized alignment rule excludes.
 // Within a family each image runs its own element (its mirror bits pick one of four bodies).
 
-#include "grouped_tables.cuh"
+#include "kernels/grouped_tables.cuh"
 #include "kernels/transpose_tile32_padded.cuh"
 #include "kernels/vectorized.cuh"
 

@@ -5,7 +5,7 @@
 // over 32 banks for 4-byte words. Mirrors are folded into the source lookup as in the 32x32 kernel.
 
 #include "kernels/pixel_access.cuh"
-#include "tile_policy.cuh"
+#include "kernels/tile_policy.cuh"
 
 namespace gpurotate::detail {
 

@@ -9,7 +9,7 @@
 // 64x64 tiles with 16 pixels per thread) are the same code with other parameters.
 
 #include "kernels/pixel_access.cuh"
-#include "tile_policy.cuh"
+#include "kernels/tile_policy.cuh"
 
 namespace gpurotate::detail {
 

@@ -6,6 +6,7 @@
 #include <gpurotate/gpu_session.hpp>
 #include <gpurotate/image.hpp>
 #include <gpurotate/io.hpp>
+#include <gpurotate/metadata.hpp>
 #include <gpurotate/orientation.hpp>
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>

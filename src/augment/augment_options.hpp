@@ -3,7 +3,6 @@
 
 #include "convert/conversion_options.hpp"
 
-#include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
 #include <gpurotate/transform.hpp>
 

@@ -1,11 +1,10 @@
 #include "augment/input_list.hpp"
 
-#include "core/text.hpp"
+#include "formats/format_registry.hpp"
 
 #include <gpurotate/error.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -18,8 +17,6 @@
 
 namespace gpurotate::augment {
 namespace {
-
-using detail::lowercase;
 
 using FileId = std::pair<dev_t, ino_t>;
 
@@ -142,12 +139,7 @@ std::string normal_absolute(const std::string& path) {
     return (absolute.empty() ? std::filesystem::path(path) : absolute).lexically_normal().string();
 }
 
-bool has_image_extension(const std::string& path) {
-    static const std::set<std::string> extensions = {".png", ".jpg", ".jpeg", ".jpe", ".bmp", ".tga", ".hdr", ".pnm", ".ppm", ".pgm", ".pbm", ".pam",
-                                                     ".gif", ".psd", ".tif", ".tiff", ".webp", ".exr"};
-    const auto dot = path.find_last_of('.');
-    return dot != std::string::npos && extensions.count(lowercase(path.substr(dot))) > 0;
-}
+bool has_image_extension(const std::string& path) { return detail::is_read_path(path); }
 
 std::vector<InputFile> list_inputs(const std::vector<std::string>& arguments, bool recursive, const std::string& exclude_dir) {
     Walker walker(recursive, exclude_dir);

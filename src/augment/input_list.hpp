@@ -16,7 +16,7 @@ struct InputFile {
 /// same for every spelling of one path that does not go through a link.
 std::string normal_absolute(const std::string& path);
 
-/// Whether `path`'s extension is one of the image formats the decoders read (case-insensitive).
+/// Whether `path`'s extension names a format the decoders read (case-insensitive): the registry's is_read_path.
 bool has_image_extension(const std::string& path);
 
 /// Expands the arguments, sorted by relative path. Folders contribute their image files (by extension;

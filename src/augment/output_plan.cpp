@@ -6,7 +6,6 @@
 #include "core/text.hpp"
 
 #include <gpurotate/error.hpp>
-#include <gpurotate/io.hpp>
 
 #include <cctype>
 #include <charconv>

@@ -9,7 +9,6 @@
 #include "augment/progress.hpp"
 #include "convert/conversion_options.hpp"
 
-#include <gpurotate/io.hpp>
 #include <gpurotate/transform.hpp>
 
 #include <cstdint>

@@ -5,7 +5,6 @@
 #include "convert/conversion_options.hpp"
 #include "formats/file_bytes.hpp"
 
-#include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
 #include <gpurotate/transform.hpp>
 

@@ -18,7 +18,7 @@ std::vector<PlanWarning> warnings_for(const detail::ImageSource& source, const d
                                                                    " bytes after the end of its image, which no output carries (a trailer, such as a "
                                                                    "motion photo's video)"});
     }
-    const bool takes_quality = sink.format() == detail::OutputFormat::jpeg || sink.format() == detail::OutputFormat::webp;
+    const bool takes_quality = sink.row().takes_quality;
     if (options.quality_given && !takes_quality) {
         warnings.push_back({PlanWarning::Kind::option_unused, "goes to " + std::string(sink.format_name()) +
                                                                   ", which has no quality setting: --quality does nothing here (it is for JPEG and WebP)"});
@@ -92,7 +92,7 @@ ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::
     plan.encoding.quality = options.quality;
     plan.encoding.png_level = options.png_level;
     // A lossless WebP stays lossless unless a quality is asked for.
-    plan.encoding.lossless = sink.format() == detail::OutputFormat::webp && source.is_lossless_webp() && !options.quality_given;
+    plan.encoding.lossless = sink.row().keeps_lossless_coding && source.is_lossless_webp() && !options.quality_given;
     // A JPEG re-encoded from a JPEG keeps the input's character: its quality (unless --quality is given) and
     // its chroma subsampling (4:2:2 and 4:4:0 trading places where the axes swap).
     if (jpeg_to_jpeg) {

@@ -10,6 +10,7 @@
 #include "convert/conversion_options.hpp"
 
 #include <gpurotate/io.hpp>
+#include <gpurotate/metadata.hpp>
 #include <gpurotate/orientation.hpp>
 #include <gpurotate/transform.hpp>
 

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -18,8 +19,18 @@ struct alignas(Align) PixelWord {
     unsigned char bytes[Bytes];
 };
 
-/// The widths every backend instantiates, as `--type` and the tests enumerate them.
+/// The widths every backend instantiates, as `--type` and the tests enumerate them: the one list. The CPU
+/// backend's dispatch (visit_pixel_word), the CUDA launchers' (cuda/pixel_width_dispatch.cuh) and the CUDA
+/// instantiation list (CMakeLists.txt reads GPUROTATE_PIXEL_WIDTHS from this line) are made from it.
 inline constexpr std::size_t pixel_word_widths[] = {1, 2, 3, 4, 6, 8, 12, 16};
+
+/// Whether `bytes` is in pixel_word_widths.
+constexpr bool is_pixel_word_width(std::size_t bytes) {
+    for (std::size_t w : pixel_word_widths) {
+        if (w == bytes) return true;
+    }
+    return false;
+}
 
 /// Natural alignment of a word: the largest power of two dividing its width.
 constexpr std::size_t natural_alignment(std::size_t bytes) { return bytes & (~bytes + 1); }
@@ -37,29 +48,23 @@ inline bool allows_aligned_word(const void* pointer, std::size_t pitch, std::siz
 
 /// The usage error for a pixel width no backend is instantiated for.
 [[noreturn]] inline void throw_unsupported_width(std::size_t bytes) {
-    throw Error(ErrorCode::usage, "unsupported pixel width of " + std::to_string(bytes) +
-                                      " bytes (supported: 1, 2, 3, 4, 6, 8, 12, 16)");
+    std::string supported;
+    for (std::size_t w : pixel_word_widths) supported += (supported.empty() ? "" : ", ") + std::to_string(w);
+    throw Error(ErrorCode::usage, "unsupported pixel width of " + std::to_string(bytes) + " bytes (supported: " + supported + ")");
 }
 
 /// Calls `f(word)` with a value-initialised word type of `bytes` width: the aligned one if `aligned`,
-/// else the byte-aligned one. Throws `Error` (usage) for an unsupported width.
-template <class F>
+/// else the byte-aligned one. Throws `Error` (usage) for an unsupported width. (`I`: where in
+/// pixel_word_widths the search is; callers leave it out.)
+template <std::size_t I = 0, class F>
 decltype(auto) visit_pixel_word(std::size_t bytes, bool aligned, F&& f) {
-    auto pick = [&](auto aligned_word, auto unaligned_word) -> decltype(auto) {
-        return aligned ? f(aligned_word) : f(unaligned_word);
-    };
-    switch (bytes) {
-        case 1: return pick(AlignedWord<1>{}, UnalignedWord<1>{});
-        case 2: return pick(AlignedWord<2>{}, UnalignedWord<2>{});
-        case 3: return pick(AlignedWord<3>{}, UnalignedWord<3>{});
-        case 4: return pick(AlignedWord<4>{}, UnalignedWord<4>{});
-        case 6: return pick(AlignedWord<6>{}, UnalignedWord<6>{});
-        case 8: return pick(AlignedWord<8>{}, UnalignedWord<8>{});
-        case 12: return pick(AlignedWord<12>{}, UnalignedWord<12>{});
-        case 16: return pick(AlignedWord<16>{}, UnalignedWord<16>{});
-        default: break;
+    constexpr std::size_t width = pixel_word_widths[I];
+    if constexpr (I + 1 < std::size(pixel_word_widths)) {
+        if (bytes != width) return visit_pixel_word<I + 1>(bytes, aligned, f);
+    } else if (bytes != width) {
+        throw_unsupported_width(bytes);
     }
-    throw_unsupported_width(bytes);
+    return aligned ? f(AlignedWord<width>{}) : f(UnalignedWord<width>{});
 }
 
 }  // namespace gpurotate::detail

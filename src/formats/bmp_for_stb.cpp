@@ -1,7 +1,7 @@
 #include "formats/bmp_for_stb.hpp"
 
 #include "metadata/byte_order.hpp"
-#include "formats/decode_limits.hpp"
+#include "core/decode_limits.hpp"
 
 #include <gpurotate/error.hpp>
 

@@ -44,7 +44,7 @@ const std::vector<FormatRow>& format_rows() {
         {FileFormat::jpeg, "JPEG", {".jpg", ".jpeg"}, {".jpe", ".jfif"}, {S::u8}, {1, 3}, false, false,
          exif_icc_xmp | M::iptc | M::resolution | M::jpeg_comments, always,
          [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return turbojpeg_decode(b, p, o); },
-         jpeg_reader, encode_jpeg, jpeg_writer, nullptr, starts_as_jpeg},
+         jpeg_reader, encode_jpeg, jpeg_writer, nullptr, starts_as_jpeg, /*takes_quality*/ true},
         // Netpbm, read by gpurotate's own decoder (pnm_codec.hpp), never written.
         {FileFormat::pnm, "PNM PAM", {}, {".pnm", ".pbm", ".pgm", ".ppm", ".pam"}, {}, {}, false, false, {}, always,
          [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_pnm(b, p, o); },
@@ -71,7 +71,7 @@ const std::vector<FormatRow>& format_rows() {
         // OpenCV's WebP writer codes losslessly for a quality above 100; the plugin adds the ICC profile, EXIF and XMP.
         {FileFormat::webp, "WebP", {".webp"}, {}, {S::u8}, {3, 4}, false, false, exif_icc_xmp, opencv_codecs_available, read_with_opencv,
          by_opencv, [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::webp, o.lossless ? 101 : o.quality, o.metadata); },
-         by_opencv, nullptr, starts_as_webp},
+         by_opencv, nullptr, starts_as_webp, /*takes_quality*/ true, /*keeps_lossless_coding*/ true},
         {FileFormat::exr, "OpenEXR", {".exr"}, {}, {S::f32}, {1, 3, 4}, false, false, {}, opencv_codecs_available, read_with_opencv, by_opencv,
          [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::exr, o.quality); }, by_opencv, nullptr, starts_as_exr},
         {FileFormat::gif, "GIF", {}, {".gif"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr, starts_as_gif},
@@ -141,6 +141,11 @@ const FormatRow* format_of_content(const std::uint8_t* bytes, std::size_t size) 
         if (row.starts_like && row.starts_like(bytes, size)) return &row;
     }
     return nullptr;
+}
+
+bool is_read_path(const std::string& path) {
+    const FormatRow* row = format_for_path(path);
+    return row && row->decode;
 }
 
 bool is_jpeg_path(const std::string& path) {

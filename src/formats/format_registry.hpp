@@ -7,6 +7,7 @@
 #include <gpurotate/error.hpp>
 #include <gpurotate/image.hpp>
 #include <gpurotate/io.hpp>
+#include <gpurotate/metadata.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -79,6 +80,11 @@ struct FormatRow {
     std::vector<std::string> (*left_out)(const ImageMetadata& metadata);
     /// Whether bytes begin as its files do (content_signature.hpp); nothing: not told by content.
     bool (*starts_like)(const std::uint8_t* bytes, std::size_t size) = nullptr;
+    /// Whether its encoder takes a quality (--quality; JPEG's and WebP's); the others have no quality setting.
+    bool takes_quality = false;
+    /// Whether an input coded losslessly in it stays lossless when written to it again (a lossless WebP), unless a
+    /// quality is asked for.
+    bool keeps_lossless_coding = false;
 
     bool written() const { return encode != nullptr; }
     bool holds(MetadataKind kind) const { return metadata.has(kind); }
@@ -97,6 +103,11 @@ const FormatRow* format_for_path(const std::string& path);
 /// The format whose files begin as `bytes` (at least content_signature_bytes of them where the input has
 /// as many), compiled in or not; nothing where no row's signature matches.
 const FormatRow* format_of_content(const std::uint8_t* bytes, std::size_t size);
+
+/// Whether `path`'s extension (any case) names a format this program reads, written or read only (.png ...
+/// .jfif ... .psd): augment lists such files in a folder. Compiled in or not: a TIFF in a build without the
+/// OpenCV plugin is listed and reported as unreadable, not passed over without a word.
+bool is_read_path(const std::string& path);
 
 /// Whether `path` is named as a JPEG (.jpg .jpeg .jpe .jfif, any case).
 bool is_jpeg_path(const std::string& path);

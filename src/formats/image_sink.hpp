@@ -8,6 +8,7 @@
 #include "formats/format_registry.hpp"
 
 #include <gpurotate/io.hpp>
+#include <gpurotate/metadata.hpp>
 
 #include <cstdint>
 #include <string>

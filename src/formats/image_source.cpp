@@ -6,7 +6,7 @@
 
 #include "metadata/container_walks.hpp"
 #include "formats/file_bytes.hpp"
-#include "jpeg/jpeg_segments.hpp"
+#include "metadata/jpeg_segments.hpp"
 #include "jpeg/jpeg_signature.hpp"
 #include "jpeg/jpeg_work_limits.hpp"
 #include "metadata/metadata.hpp"
@@ -52,7 +52,8 @@ Image ImageSource::decode(std::int64_t max_pixels, bool stored_format) const {
 }
 
 ImageMetadata ImageSource::metadata_for(Orientation element, bool strip, bool oriented, std::string* thumbnail_left_out) const {
-    return strip ? stripped_metadata(metadata_) : metadata_after(metadata_, element, oriented && orientation_tag_ ? 1 : 0, thumbnail_left_out);
+    return strip ? stripped_metadata(metadata_) : metadata_after(metadata_, element, oriented && orientation_tag_ ? 1 : 0, thumbnail_left_out,
+                                                                      turn_jpeg_thumbnail);
 }
 
 std::vector<std::optional<std::vector<std::uint8_t>>> ImageSource::transform_losslessly(const std::vector<LosslessJpegVariant>& variants,

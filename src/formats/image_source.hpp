@@ -9,6 +9,7 @@
 #include "jpeg/jpeg_lossless.hpp"
 
 #include <gpurotate/io.hpp>
+#include <gpurotate/metadata.hpp>
 #include <gpurotate/orientation.hpp>
 
 #include <cstddef>

@@ -5,6 +5,7 @@
 
 #include "formats/alpha_channel.hpp"
 #include "formats/file_bytes.hpp"
+#include "jpeg/jpeg_lossless.hpp"
 #include "metadata/metadata.hpp"
 #include "formats/format_registry.hpp"
 #include "core/validate.hpp"
@@ -73,7 +74,7 @@ Orientation orientation_from_exif(int tag) {
 }
 
 ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag) {
-    return detail::metadata_after(metadata, element, orientation_tag, nullptr);
+    return detail::metadata_after(metadata, element, orientation_tag, nullptr, detail::turn_jpeg_thumbnail);
 }
 
 std::vector<FormatInfo> output_formats() {

@@ -8,7 +8,7 @@
 #include "formats/alpha_channel.hpp"
 #include "formats/declared_extent.hpp"
 #include "formats/decoder_losses.hpp"
-#include "formats/decode_limits.hpp"
+#include "core/decode_limits.hpp"
 #include "formats/opencv_plugin_abi.hpp"
 #include "metadata/tiff_directory.hpp"
 #include "metadata/tiff_exif.hpp"

@@ -7,6 +7,7 @@
 
 #include <gpurotate/image.hpp>
 #include <gpurotate/io.hpp>
+#include <gpurotate/metadata.hpp>
 
 #include <cstdint>
 #include <optional>

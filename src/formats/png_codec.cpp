@@ -1,7 +1,7 @@
 #include "formats/png_codec.hpp"
 
 #include "metadata/byte_order.hpp"
-#include "formats/decode_limits.hpp"
+#include "core/decode_limits.hpp"
 #include "formats/alpha_channel.hpp"
 #include "metadata/metadata.hpp"
 #include "metadata/png_chunks.hpp"

@@ -1,6 +1,6 @@
 #include "formats/pnm_codec.hpp"
 
-#include "formats/decode_limits.hpp"
+#include "core/decode_limits.hpp"
 #include "core/text.hpp"
 
 #include <gpurotate/error.hpp>

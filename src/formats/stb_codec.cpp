@@ -3,7 +3,7 @@
 #include "formats/bmp_for_stb.hpp"
 #include "metadata/byte_order.hpp"
 #include "metadata/container_walks.hpp"
-#include "formats/decode_limits.hpp"
+#include "core/decode_limits.hpp"
 #include "metadata/metadata.hpp"
 #include "formats/alpha_channel.hpp"
 #include "jpeg/turbojpeg_codec.hpp"

@@ -1,6 +1,6 @@
 #include "jpeg/jpeg_character.hpp"
 
-#include "jpeg/jpeg_segments.hpp"
+#include "metadata/jpeg_segments.hpp"
 
 #include <array>
 #include <cstdlib>

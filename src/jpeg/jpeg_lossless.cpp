@@ -7,7 +7,7 @@
 #include "jpeg/jpeg_lossless.hpp"
 
 #include "jpeg/dct_blocks.hpp"
-#include "formats/decode_limits.hpp"
+#include "core/decode_limits.hpp"
 #include "jpeg/jpeg_scan_coder.hpp"
 #include "jpeg/jpeg_work_limits.hpp"
 #include "jpeg/jpeg_signature.hpp"

@@ -5,6 +5,7 @@
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
+#include <gpurotate/metadata.hpp>
 #include <gpurotate/orientation.hpp>
 
 #include <cstdint>
@@ -66,5 +67,12 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
                                                                                        bool strip, const ReadOptions& options,
                                                                                        std::vector<LosslessJpegReport>& reports,
                                                                                        JpegScanCoder* coder = nullptr);
+
+/// `jpeg` (an EXIF thumbnail) turned by `element` as `jpegtran -trim` turns it, its markers kept, within
+/// `max_pixels` and the default scan limit: metadata_after's JpegTurner (metadata/metadata.hpp). One result
+/// (nothing where it is under one MCU across the side it mirrors); none without libjpeg-turbo. Throws Error
+/// (input) where it does not decode or is over a limit.
+std::vector<std::optional<std::vector<std::uint8_t>>> turn_jpeg_thumbnail(const std::vector<std::uint8_t>& jpeg, Orientation element,
+                                                                          std::int64_t max_pixels);
 
 }  // namespace gpurotate::detail

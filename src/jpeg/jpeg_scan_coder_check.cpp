@@ -5,7 +5,7 @@
 #include "jpeg/jpeg_scan_coder_check.hpp"
 
 #include "jpeg/jpeg_lossless.hpp"
-#include "jpeg/jpeg_segments.hpp"
+#include "metadata/jpeg_segments.hpp"
 #include "jpeg/turbojpeg_codec.hpp"
 
 #include <gpurotate/error.hpp>

@@ -1,7 +1,7 @@
 #include "jpeg/turbojpeg_codec.hpp"
 
 
-#include "formats/decode_limits.hpp"
+#include "core/decode_limits.hpp"
 #include "jpeg/jpeg_signature.hpp"
 #include "jpeg/jpeg_work_limits.hpp"
 #include "jpeg/turbojpeg_handle.hpp"

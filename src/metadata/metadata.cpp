@@ -2,14 +2,14 @@
 
 #include "metadata/byte_order.hpp"
 #include "metadata/container_walks.hpp"
-#include "jpeg/jpeg_lossless.hpp"
-#include "jpeg/jpeg_segments.hpp"
-#include "jpeg/jpeg_work_limits.hpp"
+#include "metadata/jpeg_segments.hpp"
 #include "metadata/photoshop_resources.hpp"
 #include "metadata/png_chunks.hpp"
 #include "metadata/tiff_directory.hpp"
 #include "metadata/tiff_exif.hpp"
 #include "metadata/xmp_geometry.hpp"
+
+#include <gpurotate/error.hpp>
 
 #include <zlib.h>
 
@@ -413,7 +413,7 @@ void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::u
     }
 }
 
-std::string turn_exif_thumbnail(std::vector<std::uint8_t>& exif, Orientation element) {
+std::string turn_exif_thumbnail(std::vector<std::uint8_t>& exif, Orientation element, JpegTurner turn) {
     auto tiff = open_tiff(exif);
     const auto link = tiff ? second_ifd(*tiff) : std::nullopt;
     if (element == Orientation::identity || !link || link->ifd == 0) return {};
@@ -445,10 +445,7 @@ std::string turn_exif_thumbnail(std::vector<std::uint8_t>& exif, Orientation ele
     std::vector<std::optional<Bytes>> turned;
     try {
         // jpegtran's transform with -trim, as exiftran turns it; its own markers kept.
-        check_jpeg_work(thumbnail, "the EXIF thumbnail", default_max_jpeg_scans);
-        std::vector<LosslessJpegReport> reports;
-        turned = transform_jpeg_lossless_variants(thumbnail, "the EXIF thumbnail", {LosslessJpegVariant{element, nullptr}}, JpegEdge::trim, false,
-                                                  ReadOptions{HostMemory::pageable, thumbnail_max_pixels, false, default_max_jpeg_scans}, reports);
+        turned = turn(thumbnail, element, thumbnail_max_pixels);
     } catch (const Error&) {
         return left_out("it does not decode, or is over " + std::to_string(thumbnail_max_pixels) + " pixels");
     }
@@ -491,7 +488,8 @@ void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp) {
     }
 }
 
-ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag, std::string* thumbnail_left_out) {
+ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag, std::string* thumbnail_left_out,
+                             JpegTurner turn) {
     ImageMetadata out = metadata;
     if (swaps_axes(element)) {
         swap_exif_dimensions(out.exif);
@@ -505,7 +503,7 @@ ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element,
         set_exif_orientation(out.exif, orientation_tag);
         set_xmp_orientation(out.xmp, orientation_tag);
     }
-    const std::string why = turn_exif_thumbnail(out.exif, element);
+    const std::string why = turn_exif_thumbnail(out.exif, element, turn);
     if (thumbnail_left_out) *thumbnail_left_out = why;
     // A PNG's eXIf chunk is left as read: the PNG writer puts `exif` in its place.
     return out;

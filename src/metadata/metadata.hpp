@@ -2,7 +2,7 @@
 // EXIF and ICC metadata of JPEG and PNG files: read from a file's bytes, edited (the orientation tag, the
 // EXIF pixel dimensions after a rotation), and written into an encoded JPEG or PNG.
 
-#include <gpurotate/io.hpp>
+#include <gpurotate/metadata.hpp>
 #include <gpurotate/orientation.hpp>
 
 #include <cstdint>
@@ -46,13 +46,20 @@ void swap_exif_dimensions(std::vector<std::uint8_t>& exif);
 /// as they are where absent or where the value does not fit the tag's type.
 void set_exif_dimensions(std::vector<std::uint8_t>& exif, std::int64_t width, std::int64_t height);
 
+/// A JPEG turned losslessly by `element` as `jpegtran -trim` turns it, its markers kept, within `max_pixels`:
+/// one result (nothing where it is under one MCU across the side it mirrors), none where the build has no
+/// libjpeg-turbo; Error where it does not decode or is over a limit. The JPEG floor's turn_jpeg_thumbnail
+/// (jpeg/jpeg_lossless.hpp), handed in by the floor above both (formats/): metadata/ includes no codec.
+using JpegTurner = std::vector<std::optional<std::vector<std::uint8_t>>> (*)(const std::vector<std::uint8_t>& jpeg, Orientation element,
+                                                                           std::int64_t max_pixels);
+
 /// Turns the JPEG thumbnail of `exif` (IFD1's JPEGInterchangeFormat) by `element`, as exiftran does: jpegtran's
 /// lossless transform with -trim, its length and offset set (in its place where it fits there or ends the block, else
 /// after everything else, so that nothing else moves). Where it cannot be turned (damaged, uncompressed, no
 /// libjpeg-turbo, under one MCU across the side it mirrors, or the block would pass what a JPEG segment holds) it is
 /// left out: IFD0 no longer links to IFD1, its bytes are zeroed, and the reason is returned. Empty where it was turned
-/// or there was nothing to turn (no IFD1, or one without an image).
-std::string turn_exif_thumbnail(std::vector<std::uint8_t>& exif, Orientation element);
+/// or there was nothing to turn (no IFD1, or one without an image). `turn` turns the JPEG.
+std::string turn_exif_thumbnail(std::vector<std::uint8_t>& exif, Orientation element, JpegTurner turn);
 
 /// Replaces the payload of `jpeg`'s EXIF segment with `exif`, resizing the segment (a turned thumbnail may change
 /// the block's size); a JPEG without one, or a block too large for one segment, is left as it is.
@@ -62,9 +69,10 @@ void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::u
 /// segment; a JPEG without one, or a packet too large for one segment, is left as it is.
 void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp);
 
-/// gpurotate::metadata_after's edits (the geometry's fields, the thumbnail turned by `element`), and in
+/// gpurotate::metadata_after's edits (the geometry's fields, the thumbnail turned by `element` with `turn`), and in
 /// `thumbnail_left_out`, where it is not null, why the EXIF thumbnail was left out (empty where it was not).
-ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag, std::string* thumbnail_left_out);
+ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag, std::string* thumbnail_left_out,
+                             JpegTurner turn);
 
 /// `encoded` (a JPEG from gpurotate's encoders) with `metadata`'s EXIF and ICC profile inserted; other
 /// formats unchanged (the PNG encoder writes its metadata itself).

@@ -4,6 +4,7 @@
 // and checks every CRC; this only reads the chunks' bytes, which libspng hands out re-encoded or not at all.
 
 #include <gpurotate/io.hpp>
+#include <gpurotate/metadata.hpp>
 
 #include <cstdint>
 #include <string>
