@@ -1,7 +1,7 @@
 #include "augment/pipeline.hpp"
 
 #include "augment/interrupt.hpp"
-#include "augment/staging_buffer.hpp"
+#include "convert/staging_buffer.hpp"
 #include "formats/format_registry.hpp"
 #include "formats/image_sink.hpp"
 #include "formats/image_source.hpp"
@@ -229,7 +229,7 @@ public:
 
 private:
     void work() {
-        StagingBuffer staging(settings_.backend == Backend::cuda);
+        convert::StagingBuffer staging(settings_.backend == Backend::cuda);
         while (!stop_requested() && !fatal_flag_.load()) {
             const std::size_t index = next_.fetch_add(1);
             if (index >= jobs_.size()) return;
@@ -255,7 +255,7 @@ private:
         }
     }
 
-    void process(const Job& job, StagingBuffer& staging) {
+    void process(const Job& job, convert::StagingBuffer& staging) {
         auto start = Clock::now();
         // One read of the file for the pixels, the metadata, the lossless JPEG transform and nvJPEG.
         std::optional<detail::ImageSource> opened;
@@ -364,7 +364,7 @@ private:
     /// Decodes the input, makes the `remaining` variants of `job` in one pass and encodes them; `failed_before`
     /// is whether an output of the same input already failed (the input's progress line says so).
     void make_variants(const Job& job, const std::vector<convert::ConversionPlan>& plans, const std::vector<Remaining>& remaining,
-                       const detail::ImageSource& source, StagingBuffer& staging, bool failed_before) {
+                       const detail::ImageSource& source, convert::StagingBuffer& staging, bool failed_before) {
         const convert::ConversionOptions& convert = settings_.convert;
         const auto all_remaining = [&](auto&& predicate) {
             return std::all_of(remaining.begin(), remaining.end(), [&](const Remaining& r) { return predicate(plans[r.output]); });
