@@ -103,13 +103,8 @@ void run_single_image(const Options& options, std::ostream& log) {
     run.gpu_memory = options.gpu_memory;
     run.leave_identity_untouched = options.in_place;
     // The GPU starts now, on a thread of its own, while this one reads and decodes: a pool of one, with
-    // nvJPEG's coder only where the output is a JPEG (its handle alone takes 0.3 s), and optimised Huffman
-    // tables (one image: the smaller file is worth the encoder's second pass).
-    convert::GpuPolicy policy;
-    policy.nvjpeg = convert.nvjpeg && sink.is_jpeg();
-    policy.hardware_decoder = convert.nvjpeg_decode == detail::NvjpegDecode::gpu;
-    policy.budget_each = options.gpu_memory;
-    policy.optimized_huffman = true;
+    // nvJPEG's coder only where the output is a JPEG (its handle alone takes 0.3 s).
+    const convert::GpuPolicy policy = convert::single_image_gpu_policy(convert, convert.nvjpeg && sink.is_jpeg(), options.gpu_memory);
     SingleImageReport report(options, run.backend, log);
     std::optional<convert::GpuResources> gpu;
     if (run.backend == Backend::cuda) run.gpu = &gpu.emplace(policy, report);

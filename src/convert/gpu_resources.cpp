@@ -2,9 +2,11 @@
 
 #include "frontend/cuda_backend.hpp"
 #include "jpeg/jpeg_scan_coder_check.hpp"
+#include "jpeg/turbojpeg_codec.hpp"
 
 #include <gpurotate/transform.hpp>
 
+#include <algorithm>
 #include <chrono>
 
 namespace gpurotate::convert {
@@ -14,7 +16,41 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// A few streams per GPU: enough to overlap one image's transfers with another's, few enough that device
+// memory stays at (1 + variants) x image size per stream. As many nvJPEG coders: each holds device buffers,
+// an encoder state and, with --nvjpeg-decode gpu, a hardware decoder state (0.1 s to make on an H100).
+constexpr unsigned sessions_per_device = 4;
+
 }  // namespace
+
+GpuPolicy single_image_gpu_policy(const ConversionOptions& options, bool nvjpeg, std::size_t gpu_memory) {
+    GpuPolicy policy;
+    policy.nvjpeg = nvjpeg;
+    policy.hardware_decoder = options.nvjpeg_decode == detail::NvjpegDecode::gpu;
+    policy.budget_each = gpu_memory;
+    policy.optimized_huffman = true;
+    return policy;
+}
+
+GpuPolicy dataset_gpu_policy(const ConversionOptions& options, const std::vector<int>& devices, unsigned workers, std::size_t gpu_memory,
+                             bool jpeg_inputs, bool cpu_fallback) {
+    GpuPolicy policy;
+    policy.devices = devices;
+    policy.sessions = true;
+    policy.cpu_fallback = cpu_fallback;
+    // As many nvJPEG coders as streams, with the same budget each: twice as many coders, with nvJPEG's decode
+    // holding its coder, were no faster (bench/RESULTS.md, 2026-11-22).
+    policy.per_device = std::max(1u, std::min(workers, sessions_per_device));
+    // JPEG scan coders where JPEG outputs may be lossless transforms (without --nvjpeg or --quality), as many as
+    // streams. --gpu-memory is per GPU: its streams share it, or half of it where nvJPEG's coders or the scan
+    // coders have the rest.
+    policy.scan_coders = !options.nvjpeg && !options.quality_given && detail::turbojpeg_available() && jpeg_inputs;
+    policy.budget_each = gpu_memory / policy.per_device / (options.nvjpeg || policy.scan_coders ? 2 : 1);
+    policy.nvjpeg = options.nvjpeg;
+    policy.hardware_decoder = options.nvjpeg_decode == detail::NvjpegDecode::gpu;
+    policy.nvjpeg_optional = true;  // a dataset's JPEGs go on with the CPU codecs, said once
+    return policy;
+}
 
 // What the start-up thread opens.
 struct GpuResources::Opened {

@@ -5,6 +5,7 @@
 // single-image command holds a pool of one; augment a few per GPU. What differs is the GpuPolicy.
 
 #include "convert/conversion_observer.hpp"
+#include "convert/conversion_options.hpp"
 #include "convert/resource_pool.hpp"
 
 #include <gpurotate/gpu_session.hpp>
@@ -37,6 +38,17 @@ struct GpuPolicy {
     bool nvjpeg_optional = false;  ///< nvJPEG failing to open leaves JPEGs to the CPU codecs (augment), not an error
     bool cpu_fallback = false;     ///< --device auto: a GPU that does not start, or fails an image, leaves it to the CPU
 };
+
+/// The single-image command's: a pool of one on GPU 0, CUDA started for transform(), nvJPEG's coder where the
+/// output is a JPEG made by nvJPEG (`nvjpeg`), with optimised Huffman tables (one image: the smaller file is
+/// worth the encoder's second pass); `gpu_memory` bytes for it (0: no limit).
+GpuPolicy single_image_gpu_policy(const ConversionOptions& options, bool nvjpeg, std::size_t gpu_memory);
+
+/// A dataset's (augment): a few sessions per GPU of `devices` (at most one per worker), as many nvJPEG coders
+/// with --nvjpeg and JPEG scan coders where JPEG outputs may be lossless transforms of `jpeg_inputs`;
+/// `gpu_memory` bytes per GPU shared by them; standard Huffman tables, as the CPU encoders write.
+GpuPolicy dataset_gpu_policy(const ConversionOptions& options, const std::vector<int>& devices, unsigned workers, std::size_t gpu_memory,
+                             bool jpeg_inputs, bool cpu_fallback);
 
 class GpuResources {
 public:

@@ -361,6 +361,4 @@ void check_nvjpeg_request(const ConversionOptions& options, Backend device, cons
     if (options.nvjpeg && device == Backend::cpu) throw Error(ErrorCode::usage, command + "--nvjpeg runs on the GPU: it cannot go with --device cpu");
 }
 
-bool nvjpeg_compiled_in() { return detail::nvjpeg_available(); }
-
 }  // namespace gpurotate::convert

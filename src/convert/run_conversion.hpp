@@ -16,9 +16,8 @@
 
 #include <chrono>
 #include <cstddef>
-#include <functional>
 #include <limits>
-#include <optional>
+#include <string>
 #include <vector>
 
 namespace gpurotate::convert {
@@ -55,8 +54,5 @@ void run_conversion(const detail::ImageSource& source, const std::vector<Convers
 /// Refuses --nvjpeg where this build has no nvJPEG or `device` is the CPU; `command` ("", "augment ")
 /// begins the message. Throws Error (usage).
 void check_nvjpeg_request(const ConversionOptions& options, Backend device, const std::string& command);
-
-/// Whether this build has nvJPEG (for --version).
-bool nvjpeg_compiled_in();
 
 }  // namespace gpurotate::convert
