@@ -162,9 +162,10 @@ private:
     /// usable or declines the file (damaged, CMYK, over the GPU budget): the CPU codecs then decide, and
     /// name any damage. Throws Error (from the GPU's start-up or nvJPEG), which the caller reports.
     bool transcode_on_gpu(const Image* decoded) {
-        if (!run_.gpu || !run_.gpu->ready()) return false;  // the GPU did not start (--device auto fell back to the CPU)
-        ResourcePool<detail::NvjpegCoder>* const coders = run_.gpu->coders();
-        if (!coders) {
+        const bool own_codec = static_cast<bool>(run_.gpu_jpeg);
+        if (!own_codec && (!run_.gpu || !run_.gpu->ready())) return false;  // the GPU did not start (--device auto fell back to the CPU)
+        ResourcePool<detail::NvjpegCoder>* const coders = own_codec ? nullptr : run_.gpu->coders();
+        if (!own_codec && !coders) {
             observer_.notice({}, Notice::nvjpeg_unusable, "nvJPEG is not usable (" + run_.gpu->nvjpeg_failure() + "); JPEGs take the CPU codecs");
             return false;
         }
@@ -174,10 +175,12 @@ private:
         detail::GpuJpegReport report;
         std::optional<std::vector<std::vector<std::uint8_t>>> encoded;
         const auto gpu_start = Clock::now();
-        {
+        const int quality = outputs_[remaining_.front().output].plan.encoding.quality;
+        if (own_codec) {
+            encoded = run_.gpu_jpeg(source_, elements, quality, decoded, report);
+        } else {
             auto coder = coders->acquire();
-            encoded = coder->variants(source_.bytes(), source_.path(), elements, outputs_[remaining_.front().output].plan.encoding.quality,
-                                      options_.read_options(), report, decoded);
+            encoded = coder->variants(source_.bytes(), source_.path(), elements, quality, options_.read_options(), report, decoded);
         }
         if (!encoded) return false;
         // Decode is the read and the decodes (nvJPEG's included); transform the rest of the GPU's work, the
@@ -203,20 +206,18 @@ private:
     }
 
     /// nvJPEG where it takes the file, reported as the input's failure where it throws. True: done.
-    bool try_gpu(const Image* decoded, bool& failed) {
+    bool try_gpu(const Image* decoded) {
         try {
             return transcode_on_gpu(decoded);
         } catch (const Error& e) {
             observer_.input_failed(e, Step::nvjpeg);
-            failed = true;
             return true;
         }
     }
 
     void make_from_pixels() {
         const bool jpeg_on_gpu = all_remaining([](const ConversionPlan& plan) { return plan.route == Route::gpu_jpeg; });
-        bool failed = false;
-        if (jpeg_on_gpu && options_.nvjpeg_decode == detail::NvjpegDecode::gpu && try_gpu(nullptr, failed)) return;
+        if (jpeg_on_gpu && options_.nvjpeg_decode == detail::NvjpegDecode::gpu && try_gpu(nullptr)) return;
         Image input;
         const detail::ImageSink& sink = outputs_[remaining_.front().output].sink;  // the outputs of one input share their format
         try {
@@ -229,7 +230,7 @@ private:
             return;
         }
         // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
-        if (jpeg_on_gpu && try_gpu(&input, failed)) return;
+        if (jpeg_on_gpu && try_gpu(&input)) return;
         if (const std::string losses = source_.decoder_losses(input.format(), options_.strip); !losses.empty()) {
             observer_.notice(source_.path(), Notice::decoder_losses, losses);
         }

@@ -15,6 +15,9 @@
 #include <gpurotate/transform.hpp>
 
 #include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <cstddef>
 #include <limits>
 #include <string>
@@ -27,6 +30,12 @@ struct ConversionOutput {
     detail::ImageSink sink;
     ConversionPlan plan;
 };
+
+/// nvJPEG's route as run_conversion runs it: `source` decoded (or `decoded`, uploaded) and encoded once per
+/// element at `quality`; nothing where the codec declines the file. The default uses the coders of
+/// ConversionRun::gpu; a test puts a codec of its own here (one that declines, one without a GPU).
+using GpuJpegCodec = std::function<std::optional<std::vector<std::vector<std::uint8_t>>>(
+    const detail::ImageSource& source, const std::vector<Orientation>& elements, int quality, const Image* decoded, detail::GpuJpegReport& report)>;
 
 /// How the trip runs: the deliberate differences between one image and a dataset.
 struct ConversionRun {
@@ -41,6 +50,7 @@ struct ConversionRun {
     std::size_t host_memory = std::numeric_limits<std::size_t>::max();
     StagingBuffer* staging = nullptr;  ///< where the variants are made (required)
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();  ///< when the source's read began
+    GpuJpegCodec gpu_jpeg;  ///< empty: nvJPEG's coders from `gpu`
     /// -i: an identity with nothing else to change leaves the file as it is (Notice::left_as_is).
     bool leave_identity_untouched = false;
 };
