@@ -118,6 +118,7 @@ private:
         void notice(const std::string& path, Notice kind, const std::string& text) override { p_.notices_.notice(path, kind, text); }
         void stage(convert::Stage stage, double seconds) override {
             const auto ns = static_cast<std::int64_t>(seconds * 1e9);
+            if (stage == convert::Stage::gpu_wait) return;  // the start-up's own time is gpu_start_seconds
             (stage == convert::Stage::transform ? p_.transform_ns_ : stage == convert::Stage::encode ? p_.encode_ns_ : p_.decode_ns_) += ns;
         }
         void written(std::size_t output, const convert::OutputReport& report) override {
