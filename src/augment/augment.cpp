@@ -11,6 +11,7 @@
 #include "augment/progress.hpp"
 #include "augment/run_lock.hpp"
 #include "formats/file_bytes.hpp"
+#include "convert/run_conversion.hpp"
 #include "jpeg/nvjpeg_codec.hpp"
 #include "core/parallel_for.hpp"
 
@@ -416,8 +417,7 @@ int run_augment(const AugmentOptions& o) {
         return 0;
     }
 
-    if (o.convert.nvjpeg && !detail::nvjpeg_available()) throw Error(ErrorCode::usage, "augment --nvjpeg: this build has no nvJPEG");
-    if (o.convert.nvjpeg && o.device == Backend::cpu) throw Error(ErrorCode::usage, "augment --nvjpeg runs on the GPU: it cannot go with --device cpu");
+    convert::check_nvjpeg_request(o.convert, o.device, "augment ");
     PipelineSettings settings;
     settings.backend = resolve_backend(o.convert.nvjpeg ? Backend::cuda : o.device);
     settings.cpu_fallback = o.device == Backend::automatic;

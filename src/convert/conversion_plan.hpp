@@ -8,6 +8,7 @@
 #include "formats/image_sink.hpp"
 #include "formats/image_source.hpp"
 #include "convert/conversion_options.hpp"
+#include "convert/notice.hpp"
 
 #include <gpurotate/io.hpp>
 #include <gpurotate/metadata.hpp>
@@ -36,14 +37,9 @@ struct Executor {
 /// Something the user is told before the work: once per file by the single-image command, once per run
 /// by augment (which names the first file "and perhaps others").
 struct PlanWarning {
-    enum class Kind {
-        animation,                ///< only the first frame is written
-        orientation_kept,         ///< the EXIF orientation stays in an output whose pixels were turned
-        orientation_not_holdable, ///< the output format cannot hold the input's EXIF orientation
-        option_unused,            ///< an option that does nothing for this output (--quality for a PNG)
-        trailing_bytes,           ///< bytes after the image's end (a trailer), which no output carries
-        thumbnail_left_out,       ///< the EXIF thumbnail could not be turned with the image, and is not written
-    };
+    /// One of the planner's kinds of the run's one set (notice.hpp): animation, orientation_kept,
+    /// orientation_not_holdable, option_unused, trailing_bytes, thumbnail_left_out.
+    using Kind = Notice;
     Kind kind;
     std::string text;  ///< follows the quoted file name: "has EXIF orientation 6, which BMP cannot hold: ..."
 };

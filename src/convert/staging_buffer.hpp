@@ -1,6 +1,7 @@
 #pragma once
-// A worker's host buffer for the variants of one image: page-locked when CUDA is usable (downloads then run
-// at full speed and need no extra copy), ordinary memory otherwise. Grows, never shrinks, so a worker
+// The host buffer for the variants of one image (one per augment worker, one for the single-image command):
+// page-locked when CUDA is usable (downloads then run at full speed and need no extra copy), ordinary memory
+// otherwise. Grows, never shrinks, so a worker
 // allocates a few times per run rather than once per image (pinning memory costs milliseconds).
 
 #include "core/pinned_memory.hpp"
@@ -9,7 +10,7 @@
 #include <cstdlib>
 #include <new>
 
-namespace gpurotate::augment {
+namespace gpurotate::convert {
 
 class StagingBuffer {
 public:
@@ -50,4 +51,4 @@ private:
     std::size_t capacity_ = 0;
 };
 
-}  // namespace gpurotate::augment
+}  // namespace gpurotate::convert
