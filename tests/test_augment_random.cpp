@@ -593,8 +593,11 @@ TEST_CASE("augment --random 9 and 1000 write every variant of PNG inputs, --rand
     const auto augment = [&](const std::string& out, const std::string& flags) {
         return run(quote(exe) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file(out)) + " --device cpu -q " + (flags.find("--random") != std::string::npos ? "--seed 5 " : "") + flags);
     };
-    for (const auto& [n, flags] : {std::pair<unsigned, std::string>{9, "--random 9 --with-replacement"}, {1000, "--random 1000 --with-replacement"},
-                                   {8, "--random 8 --ops identity,all"}}) {
+    for (const auto& run_of : {std::pair<unsigned, std::string>{9, "--random 9 --with-replacement"}, {1000, "--random 1000 --with-replacement"},
+                               {8, "--random 8 --ops identity,all"}}) {
+        // Copies, not structured bindings: clang 14 does not let CAPTURE's lambda name a binding.
+        const unsigned n = run_of.first;
+        const std::string flags = run_of.second;
         CAPTURE(flags);
         const std::string out = "r" + std::to_string(n);
         const auto r = augment(out, flags);
@@ -625,7 +628,8 @@ TEST_CASE("augment --random 9 and 1000 write every variant of PNG inputs, --rand
         {"--random --p-flip-v 1.5", "--p-flip-v 1.5: expected a probability"},
         {"--with-replacement", "--with-replacement requires --random"},
     };
-    for (const auto& [flags, says] : refused) {
+    for (const auto& refusal : refused) {
+        const std::string flags = refusal.first, says = refusal.second;
         CAPTURE(flags);
         const auto r = augment("refused", flags);
         CAPTURE(r.output);
@@ -649,7 +653,8 @@ TEST_CASE("augment --resume refuses every draw parameter that differs from the m
         {recorded + " --p-flip-v 0.1", "records --p-flip-v 0, and this run has --p-flip-v 0.1"},
         {recorded + " --with-replacement", "records --with-replacement off, and this run has --with-replacement on"},
     };
-    for (const auto& [flags, says] : differing) {
+    for (const auto& difference : differing) {
+        const std::string flags = difference.first, says = difference.second;
         CAPTURE(flags);
         const auto r = run(base + flags + " --resume");
         CAPTURE(r.output);
