@@ -14,6 +14,7 @@
 #include "core/pixel_word.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cstdint>
 
 namespace gpurotate::detail {
@@ -78,6 +79,22 @@ inline unsigned mirror_rows_blocks(const MirrorRowsArgs& args) {
 /// Whether a batch's image strides keep every image's rows on 16-byte vectors.
 inline bool strides_allow_vectors(const BatchLayout& batch) {
     return batch.src_image_stride % vector_bytes == 0 && batch.dst_image_stride % vector_bytes == 0;
+}
+
+/// Whether a batch runs as one tall image: under an element that keeps every row in its place (no axis swap, no
+/// vertical mirror), images that lie back to back on both sides are one image of count x height rows, with no
+/// tile row left part-empty at each image's foot (a 224-row plane fills 3.5 tiles of 64 rows); the rows must stay
+/// well within an int. The production dispatch and the bench's repeated launch both ask this.
+inline bool runs_as_one_tall_image(const ConstImageView& src, const ImageView& dst, AxisMap map, const BatchLayout& batch) {
+    return !map.swap_axes && !map.mirror_y && batch.count > 1 && stacked_back_to_back(src, dst, batch) &&
+           src.height * static_cast<std::int64_t>(batch.count) <= std::numeric_limits<int>::max() / 2;
+}
+
+/// The kernel CudaKernel::automatic runs: the vectorized one where the policy names it and it applies
+/// (`vectorized_fits`), otherwise the tile the policy names (16x16 skip-lines) or the 32x32 padded tile.
+inline CudaKernel automatic_kernel(const tuning::ElementPolicy& policy, bool vectorized_fits) {
+    if (vectorized_fits && policy.kernel == tuning::ElementKernel::vectorized) return CudaKernel::vectorized;
+    return policy.kernel == tuning::ElementKernel::tile16_skiplines ? CudaKernel::tile16_skiplines : CudaKernel::tile32_padded;
 }
 
 /// Mirror flags become template arguments: four instantiations per pixel width and kernel family. `L` is a

@@ -100,23 +100,18 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
         GPUROTATE_CUDA_CHECK(cudaGetLastError());
         return;
     }
-    if (!map.swap_axes && !map.mirror_y && images > 1 && shape.back_to_back &&
-        src.height * static_cast<std::int64_t>(images) <= std::numeric_limits<int>::max() / 2) {
-        // Under flip-h every row keeps its place, so images that lie back to back on both sides are one tall
-        // image: no tile row is left part-empty at each image's foot (a 224-row plane fills 3.5 tiles of 64 rows).
+    if (runs_as_one_tall_image(src, dst, map, batch)) {
         ConstImageView tall_src = src;
         ImageView tall_dst = dst;
         tall_src.height = tall_dst.height = src.height * static_cast<std::int64_t>(images);
         transform_device_cuda(tall_src, tall_dst, map, kernel, stream, BatchLayout{1, 0, 0});
         return;
     }
-    // The policy's kernel and launch shape; `automatic` takes the 32x32 tile where the vectorized kernels do not apply.
+    // The policy's kernel and launch shape (automatic_kernel: the policy's tile where the vectorized kernels do not apply).
     const bool applies = vectorized_applies(src, dst, map) && strides_allow_vectors(batch);
     const tuning::ElementPolicy policy = tuning::select_element(static_cast<int>(bytes), map.swap_axes, current_device_class());
-    const bool vectorized = kernel == CudaKernel::vectorized || (automatic && applies && policy.kernel == tuning::ElementKernel::vectorized);
-    if (automatic && !vectorized) {
-        kernel = policy.kernel == tuning::ElementKernel::tile16_skiplines ? CudaKernel::tile16_skiplines : CudaKernel::tile32_padded;
-    }
+    if (automatic) kernel = automatic_kernel(policy, applies);
+    const bool vectorized = kernel == CudaKernel::vectorized;
     const Launch launch{src, dst, map, batch, stream, vectorized ? policy.blocks_per_sm : 0};
     if (vectorized) {
         if (!applies) {

@@ -41,7 +41,7 @@ bool transform_device_repeated(ConstImageView src, ImageView dst, AxisMap map, C
         if (tuning::select_batch_route(static_cast<int>(src.format.pixel_bytes()), map.swap_axes, shape) != tuning::BatchRoute::per_image) return false;
     }
     detail::BatchLayout batch = batch_in;
-    if (batch.count > 1 && back_to_back && !map.swap_axes && !map.mirror_y) {  // one tall image, as transform_device_cuda runs it
+    if (detail::runs_as_one_tall_image(src, dst, map, batch)) {  // as transform_device_cuda runs it
         src.height *= batch.count;
         dst.height *= batch.count;
         batch = detail::BatchLayout{};
@@ -49,11 +49,7 @@ bool transform_device_repeated(ConstImageView src, ImageView dst, AxisMap map, C
     const std::size_t bytes = src.format.pixel_bytes();
     const tuning::ElementPolicy policy = tuning::select_element(static_cast<int>(bytes), map.swap_axes, detail::current_device_class());
     const bool vectorized_fits = detail::vectorized_applies(src, dst, map) && detail::strides_allow_vectors(batch);
-    if (kernel == CudaKernel::automatic) {
-        kernel = !vectorized_fits ? CudaKernel::tile32_padded
-                 : policy.kernel == detail::tuning::ElementKernel::vectorized ? CudaKernel::vectorized
-                                                                              : CudaKernel::tile16_skiplines;
-    }
+    if (kernel == CudaKernel::automatic) kernel = detail::automatic_kernel(policy, vectorized_fits);  // production's choice, not a copy
     const detail::Launch l{src, dst, map, batch, stream, kernel == CudaKernel::vectorized ? policy.blocks_per_sm : 0};
     if (kernel == CudaKernel::vectorized) {
         if (!vectorized_fits || detail::loads_shifted_columns(map.mirror_x, src.width, static_cast<int>(bytes))) return false;
