@@ -114,8 +114,9 @@ bool writable_here(const FormatRow& row) { return row.written() && row.compiled_
 std::string formats_holding(PixelFormat pixels, FormatChoice choice) {
     std::string list;
     for (const auto& row : format_rows()) {
+        if (!writable_here(row) || !row.holds(pixels)) continue;  // a read-only row has no extension to name
         const std::string& ext = row.extensions.front();
-        if (writable_here(row) && row.holds(pixels)) list += (list.empty() ? "" : " or ") + (choice == FormatChoice::extension ? ext : ext.substr(1));
+        list += (list.empty() ? "" : " or ") + (choice == FormatChoice::extension ? ext : ext.substr(1));
     }
     return list.empty() ? "none of this build's formats does" : "e.g. " + list;
 }
