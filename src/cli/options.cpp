@@ -60,7 +60,8 @@ CLI::Validator one_of(const std::map<std::string, T>& choices, bool ignore_case 
 // augment: one table, so that the two cannot drift.
 class ConversionFlags {
 public:
-    ConversionFlags(CLI::App& app, convert::ConversionOptions& options) : options_(options) {
+    /// `has_in_place`: the command has -i, whose --jpeg-edge default is keep.
+    ConversionFlags(CLI::App& app, convert::ConversionOptions& options, bool has_in_place) : options_(options) {
         quality_ = app.add_option("--quality", options.quality, "JPEG/WebP quality (a JPEG from a JPEG is then re-encoded, not transformed losslessly)")
                        ->check(CLI::Range(1, 100))
                        ->default_str("95");
@@ -73,7 +74,7 @@ public:
                                     "again), trim (drop the partial blocks, as jpegtran -trim), keep (leave the partial blocks in place, "
                                     "unturned, as jpegtran without -trim and exiftran -i) or error")
                          ->transform(one_of(jpeg_edges))
-                         ->option_text("reencode|trim|keep|error (default reencode; keep with -i)");
+                         ->option_text(has_in_place ? "reencode|trim|keep|error (default reencode; keep with -i)" : "reencode|trim|keep|error (default reencode)");
         app.add_option("--png-level", options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
             ->check(CLI::Range(0, 9))
             ->default_str(std::to_string(WriteOptions{}.png_level));
@@ -177,7 +178,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_option("--kernel", options.kernel, "CUDA kernel: auto, vectorized, tile32-padded or tile16-skiplines")
         ->transform(one_of(kernels))
         ->option_text("auto|vectorized|tile32-padded|tile16-skiplines (default auto)");
-    const ConversionFlags conversion(app, options.convert);
+    const ConversionFlags conversion(app, options.convert, true);
     std::string gpu_memory_text;
     app.add_option("--gpu-memory", gpu_memory_text, "device memory for one image (e.g. 2G); larger images stream through in bands")
         ->default_str("90% of the free memory");
@@ -229,7 +230,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_flag("-r,--recursive", augment_options.recursive, "read subfolders of input folders too");
     augment_cmd->add_option("--format", augment_options.format, "output format: same (as the input) or an extension: png, jpg, ...")
         ->default_str("same");
-    const ConversionFlags augment_conversion(*augment_cmd, augment_options.convert);
+    const ConversionFlags augment_conversion(*augment_cmd, augment_options.convert, false);
     std::string augment_gpu_memory, augment_host_memory;
     augment_cmd->add_option("--host-memory", augment_host_memory,
                             "host memory for the images in flight (e.g. 16G); an image whose variants do not fit its worker's share makes them a few at a time")
