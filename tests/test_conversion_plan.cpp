@@ -151,7 +151,7 @@ TEST_CASE("plan: why an imperfect lossless transform is re-encoded names the ele
     gpurotate::detail::LosslessJpegReport report;
     report.width = 69, report.height = 51, report.mcu_width = 16, report.mcu_height = 16;
     CHECK(gpurotate::convert::why_not_lossless(report, Orientation::rot90, gpurotate::detail::JpegEdge::reencode) ==
-          "rot90 of 69x51 with 16x16 MCUs would move a partial edge block (--jpeg-edge trim keeps it lossless by dropping it)");
+          "rot90 of 69x51 with 16x16 MCUs would move a partial edge block (--jpeg-edge trim keeps it lossless by dropping it, keep by leaving it in place)");
     CHECK(gpurotate::convert::why_not_lossless(report, Orientation::rot90, gpurotate::detail::JpegEdge::trim).find("trimming would leave nothing") !=
           std::string::npos);
 }

@@ -223,7 +223,7 @@ TEST_CASE("augment makes a JPEG's JPEG variants losslessly, from one decode, as 
     CHECK(plain.output.find("6 JPEG variants of JPEG inputs re-encoded") != std::string::npos);
     // With the same words as the single-image command: the planner's (convert/conversion_plan.hpp).
     CHECK(plain.output.find("JPEG variants re-encoded, not transformed losslessly: rot90 of 69x51 with 16x16 MCUs would move a partial edge block "
-                            "(--jpeg-edge trim keeps it lossless by dropping it)") != std::string::npos);
+                            "(--jpeg-edge trim keeps it lossless by dropping it, keep by leaving it in place)") != std::string::npos);
     const std::string theirs = dir.file("theirs.jpg");
     REQUIRE(run(std::string(GPUROTATE_JPEGTRAN) + " -transpose -perfect -outfile " + quote(theirs) + " " + quote(in)).status == 0);
     CHECK(test_support::file_bytes(by_default + "/photo_transpose.jpg") == test_support::file_bytes(theirs));

@@ -110,7 +110,7 @@ std::string why_not_lossless(const detail::LosslessJpegReport& report, Orientati
     return std::string(name(element)) + " of " + std::to_string(report.width) + "x" + std::to_string(report.height) + " with " +
            std::to_string(report.mcu_width) + "x" + std::to_string(report.mcu_height) + " MCUs would move a partial edge block" +
            (edge == detail::JpegEdge::trim ? " (and is under one MCU across, so trimming would leave nothing)"
-                                           : " (--jpeg-edge trim keeps it lossless by dropping it)");
+                                           : " (--jpeg-edge trim keeps it lossless by dropping it, keep by leaving it in place)");
 }
 
 }  // namespace gpurotate::convert
