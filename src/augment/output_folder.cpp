@@ -59,13 +59,7 @@ std::vector<std::string> components_of(const std::string& relative) {
 
 OutputFolder::OutputFolder(const std::string& path, bool create) : path_(path) {
     // OUTDIR and its parents as the user named them (links followed there, as mkdir -p follows them).
-    for (std::size_t slash = path.find('/', 1); create; slash = path.find('/', slash + 1)) {
-        const std::string part = slash == std::string::npos ? path : path.substr(0, slash);
-        if (::mkdir(part.c_str(), 0777) != 0 && errno != EEXIST) {
-            throw Error(ErrorCode::output, "cannot create output folder '" + part + "': " + std::strerror(errno));
-        }
-        if (slash == std::string::npos) break;
-    }
+    if (create) detail::make_folders(path);
     fd_ = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd_ < 0 && !create && errno == ENOENT) return;
     if (fd_ < 0) throw Error(ErrorCode::output, "cannot open output folder '" + path + "': " + std::strerror(errno));

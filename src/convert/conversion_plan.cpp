@@ -1,6 +1,5 @@
 #include "convert/conversion_plan.hpp"
 
-#include "formats/image_end.hpp"
 #include "jpeg/jpeg_character.hpp"
 #include "jpeg/turbojpeg_codec.hpp"
 
@@ -13,7 +12,7 @@ std::vector<PlanWarning> warnings_for(const detail::ImageSource& source, const d
     if (const int frames = source.frame_count(); frames > 1) {
         warnings.push_back({PlanWarning::Kind::animation, "is an animation of " + std::to_string(frames) + " frames: only the first is written"});
     }
-    if (const std::size_t after = detail::bytes_after_image(source.bytes().data(), source.bytes().size()); after > 0) {
+    if (const std::size_t after = source.bytes_after_image(); after > 0) {
         warnings.push_back({PlanWarning::Kind::trailing_bytes, "has " + std::to_string(after) +
                                                                    " bytes after the end of its image, which no output carries (a trailer, such as a "
                                                                    "motion photo's video)"});

@@ -287,8 +287,10 @@ std::vector<std::uint8_t> read_file_bytes(const std::string& path, std::size_t m
     if (const std::string kind = unreadable_kind(fd, info); !kind.empty()) throw Error(ErrorCode::input, "cannot read " + quoted(path) + ": " + kind);
     if (S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) > max_bytes) throw Error(ErrorCode::input, too_large(quoted(path), max_bytes));
     std::vector<std::uint8_t> bytes;
-    if (S_ISREG(info.st_mode)) bytes.reserve(static_cast<std::size_t>(info.st_size));
-    while (read_some(fd, bytes, read_chunk, quoted(path)) > 0) {
+    // A file's size is known: one read fills the buffer, and the one after it finds the end without growing it.
+    if (S_ISREG(info.st_mode)) bytes.reserve(static_cast<std::size_t>(info.st_size) + 1);
+    const auto want = [&] { return bytes.capacity() > bytes.size() ? bytes.capacity() - bytes.size() : read_chunk; };
+    while (read_some(fd, bytes, want(), quoted(path)) > 0) {
         if (bytes.size() > max_bytes) throw Error(ErrorCode::input, too_large(quoted(path), max_bytes));
     }
     if (bytes.empty()) throw Error(ErrorCode::input, "cannot read " + quoted(path) + ": " + (S_ISREG(info.st_mode) ? "file is empty" : "nothing came"));

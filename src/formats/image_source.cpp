@@ -6,6 +6,7 @@
 
 #include "metadata/container_walks.hpp"
 #include "formats/file_bytes.hpp"
+#include "formats/image_end.hpp"
 #include "metadata/jpeg_segments.hpp"
 #include "jpeg/jpeg_signature.hpp"
 #include "jpeg/jpeg_work_limits.hpp"
@@ -16,22 +17,22 @@
 
 namespace gpurotate::detail {
 
-namespace {
-
-std::vector<std::uint8_t> bounded(std::vector<std::uint8_t> bytes, const std::string& path, int max_jpeg_scans) {
-    check_jpeg_work(bytes, path, max_jpeg_scans);
-    return bytes;
-}
-
-}  // namespace
-
 ImageSource::ImageSource(std::string path, int max_jpeg_scans, std::size_t max_input_bytes)
-    : path_(std::move(path)), max_jpeg_scans_(max_jpeg_scans), bytes_(bounded(read_file_bytes(path_, max_input_bytes), path_, max_jpeg_scans)),
-      metadata_(metadata_of(bytes_)), orientation_tag_(exif_orientation(metadata_)) {}
+    : ImageSource(path, read_file_bytes(path, max_input_bytes), max_jpeg_scans) {}
 
 ImageSource::ImageSource(std::string name, std::vector<std::uint8_t> bytes, int max_jpeg_scans)
-    : path_(std::move(name)), max_jpeg_scans_(max_jpeg_scans), bytes_(bounded(std::move(bytes), path_, max_jpeg_scans)),
-      metadata_(metadata_of(bytes_)), orientation_tag_(exif_orientation(metadata_)) {}
+    : path_(std::move(name)), max_jpeg_scans_(max_jpeg_scans), bytes_(std::move(bytes)) {
+    // Before anything parses the file: a JPEG's work is bounded by one walk over its markers, which also finds
+    // where its image ends.
+    const std::size_t jpeg_end = check_jpeg_work(bytes_, path_, max_jpeg_scans);
+    if (detail::is_jpeg(bytes_)) {
+        bytes_after_image_ = jpeg_end > 0 ? bytes_.size() - jpeg_end : 0;
+    } else {
+        bytes_after_image_ = detail::bytes_after_image(bytes_.data(), bytes_.size());
+    }
+    metadata_ = metadata_of(bytes_);
+    orientation_tag_ = exif_orientation(metadata_);
+}
 
 bool ImageSource::is_jpeg() const { return detail::is_jpeg(bytes_); }
 

@@ -40,6 +40,9 @@ public:
     /// Whether the file is a WebP coded losslessly (VP8L), which a WebP output keeps unless --quality is given.
     bool is_lossless_webp() const;
     const ImageMetadata& metadata() const { return metadata_; }
+    /// How many bytes follow the end of a PNG's or JPEG's image in the file (a trailer no output carries); 0
+    /// for other formats and where the end is not found (a truncated file, which its decoder reports).
+    std::size_t bytes_after_image() const { return bytes_after_image_; }
     /// The EXIF Orientation tag (1-8), or 0 where there is none.
     int orientation_tag() const { return orientation_tag_; }
 
@@ -84,6 +87,7 @@ private:
     std::vector<std::uint8_t> bytes_;
     ImageMetadata metadata_;
     int orientation_tag_ = 0;
+    std::size_t bytes_after_image_ = 0;
 };
 
 }  // namespace gpurotate::detail

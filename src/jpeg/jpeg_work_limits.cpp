@@ -42,8 +42,8 @@ void continue_jpeg_walk(const std::uint8_t* begin, std::size_t size, JpegMarkerW
     }
 }
 
-void check_jpeg_work(const std::vector<std::uint8_t>& bytes, const std::string& path, int max_scans) {
-    if (!is_jpeg(bytes)) return;
+std::size_t check_jpeg_work(const std::vector<std::uint8_t>& bytes, const std::string& path, int max_scans) {
+    if (!is_jpeg(bytes)) return 0;
     JpegMarkerWalk walk;
     continue_jpeg_walk(bytes.data(), bytes.size(), walk);
     if (max_scans > 0 && walk.scans > max_scans) {
@@ -54,6 +54,7 @@ void check_jpeg_work(const std::vector<std::uint8_t>& bytes, const std::string& 
         throw Error(ErrorCode::input, "cannot decode '" + path + "': it has more than " + std::to_string(max_jpeg_marker_segments) +
                                           " marker segments (a camera's JPEG has a few dozen)");
     }
+    return walk.ended ? walk.end : 0;
 }
 
 }  // namespace gpurotate::detail

@@ -14,8 +14,9 @@ namespace gpurotate::detail {
 inline constexpr int max_jpeg_marker_segments = 10000;
 
 /// Throws Error (input) naming `path` where the JPEG `bytes` has more than `max_scans` scans (0: no limit)
-/// or more than max_jpeg_marker_segments marker segments. Bytes that are not a JPEG pass.
-void check_jpeg_work(const std::vector<std::uint8_t>& bytes, const std::string& path, int max_scans);
+/// or more than max_jpeg_marker_segments marker segments. Bytes that are not a JPEG pass. Returns the offset
+/// just past the JPEG's EOI marker, which the same walk finds (0: not a JPEG, or no EOI before the bytes end).
+std::size_t check_jpeg_work(const std::vector<std::uint8_t>& bytes, const std::string& path, int max_scans);
 
 /// A walk over a JPEG's markers that can be taken up again as more bytes arrive (a stream read in chunks).
 struct JpegMarkerWalk {
