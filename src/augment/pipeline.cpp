@@ -61,6 +61,10 @@ public:
             progress_.message(who + ": " + text);
         }
     }
+    bool wants(Notice kind) const override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return said_.count(kind) == 0;
+    }
     void written(std::size_t, const convert::OutputReport&) override {}
     void output_failed(std::size_t, const convert::OutputReport&, const Error&) override {}
     void input_failed(const Error&, convert::Step) override {}
@@ -69,7 +73,7 @@ public:
 
 private:
     Progress& progress_;
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::set<Notice> said_;
     std::atomic<std::int64_t> reencoded_{0};
 };

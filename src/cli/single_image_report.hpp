@@ -25,6 +25,10 @@ public:
     }
 
     void notice(const std::string& path, convert::Notice kind, const std::string& text) override;
+    /// What a PNG output and the output's format leave out is said with -v only.
+    bool wants(convert::Notice kind) const override {
+        return options_.verbose || (kind != convert::Notice::png_output && kind != convert::Notice::unwritten);
+    }
     void stage(convert::Stage stage, double seconds) override { seconds_[static_cast<int>(stage)] += seconds; }
     void written(std::size_t, const convert::OutputReport&) override {}
     void output_failed(std::size_t, const convert::OutputReport&, const Error& error) override { throw error; }

@@ -57,6 +57,9 @@ public:
     /// for the planner's warnings, is_plan_warning; after a colon for the others). About the GPU (is_about_gpu):
     /// `path` is empty and `text` is the whole sentence.
     virtual void notice(const std::string& path, Notice kind, const std::string& text) = 0;
+    /// Whether a notice of `kind` would be said now: a notice that takes work to compose (what a decoder or an
+    /// output format leaves out) is composed only where it is (-v only, once a run).
+    virtual bool wants(Notice /*kind*/) const { return true; }
     /// A stage ended, after `seconds`.
     virtual void stage(Stage, double /*seconds*/) {}
     /// Output `output` (its index in run_conversion's list) was written.

@@ -231,8 +231,10 @@ private:
         }
         // Also where nvJPEG declined to decode a file that libjpeg-turbo takes.
         if (jpeg_on_gpu && try_gpu(&input)) return;
-        if (const std::string losses = source_.decoder_losses(input.format(), options_.strip); !losses.empty()) {
-            observer_.notice(source_.path(), Notice::decoder_losses, losses);
+        if (observer_.wants(Notice::decoder_losses)) {
+            if (const std::string losses = source_.decoder_losses(input.format(), options_.strip); !losses.empty()) {
+                observer_.notice(source_.path(), Notice::decoder_losses, losses);
+            }
         }
         try {
             // --depth 8 and --flatten/--background; a refusal where the format still cannot hold the pixels.
@@ -255,12 +257,13 @@ private:
     /// format cannot carry.
     void say_what_is_left_out(PixelFormat pixels) {
         const ConversionPlan& first = outputs_[remaining_.front().output].plan;
-        if (all_remaining([](const ConversionPlan& plan) { return plan.keep_stored_png; })) {
+        if (observer_.wants(Notice::png_output) && all_remaining([](const ConversionPlan& plan) { return plan.keep_stored_png; })) {
             if (const std::string notes = detail::png_output_notes(first.metadata, pixels); !notes.empty()) {
                 observer_.notice(source_.path(), Notice::png_output, notes);
             }
         }
         for (const Remaining& r : remaining_) {
+            if (!observer_.wants(Notice::unwritten)) break;
             const std::string unwritten = outputs_[r.output].sink.unwritten(source_, outputs_[r.output].plan.metadata, options_.strip);
             if (!unwritten.empty()) observer_.notice(source_.path(), Notice::unwritten, unwritten);
         }
