@@ -72,6 +72,29 @@ inline double weight_scale(const std::vector<double>& weights) {
     return std::isfinite(total) ? 1.0 : std::ldexp(1.0, -std::ilogb(largest));
 }
 
+/// The sum of `weights`, each times `scale` (weight_scale's, or 1).
+template <class Weights>
+double weighted_total(const Weights& weights, double scale) {
+    double total = 0;
+    for (double w : weights) total += w * scale;
+    return total;
+}
+
+/// The index `u` (in [0, weighted_total)) falls on, by the cumulative sum of the weights above 0 in order; the
+/// last of them should rounding carry `u` to the total; weights.size() where none is above 0.
+template <class Weights>
+std::size_t pick_weighted(const Weights& weights, double scale, double u) {
+    std::size_t picked = weights.size();
+    double cumulative = 0;
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+        if (weights[i] <= 0) continue;
+        picked = i;
+        cumulative += weights[i] * scale;
+        if (u < cumulative) break;
+    }
+    return picked;
+}
+
 }  // namespace draw_detail
 
 /// The element of draw `draw` (0, 1, ... N-1) of the input at `relative` (its path below OUTDIR's
@@ -79,17 +102,10 @@ inline double weight_scale(const std::vector<double>& weights) {
 inline Orientation draw_element(const RandomModel& model, std::uint64_t seed, const std::string& relative, std::uint64_t draw) {
     using draw_detail::DrawStream;
     const double scale = draw_detail::weight_scale(model.weights);
-    double total = 0;
-    for (double w : model.weights) total += w * scale;
-    const double u = draw_detail::unit_interval(draw_detail::random_bits(seed, relative, draw, DrawStream::element)) * total;
-    Orientation element = Orientation::identity;
-    double cumulative = 0;
-    for (std::size_t i = 0; i < model.elements.size(); ++i) {
-        if (model.weights[i] <= 0) continue;
-        element = model.elements[i];  // the last with weight, should rounding carry u to the total
-        cumulative += model.weights[i] * scale;
-        if (u < cumulative) break;
-    }
+    const double u = draw_detail::unit_interval(draw_detail::random_bits(seed, relative, draw, DrawStream::element)) *
+                     draw_detail::weighted_total(model.weights, scale);
+    const std::size_t picked = draw_detail::pick_weighted(model.weights, scale, u);
+    Orientation element = picked < model.elements.size() ? model.elements[picked] : Orientation::identity;
     if (draw_detail::unit_interval(draw_detail::random_bits(seed, relative, draw, DrawStream::flip_h)) < model.p_flip_h) element = then(element, Orientation::flip_h);
     if (draw_detail::unit_interval(draw_detail::random_bits(seed, relative, draw, DrawStream::flip_v)) < model.p_flip_v) element = then(element, Orientation::flip_v);
     return element;
@@ -99,8 +115,7 @@ inline Orientation draw_element(const RandomModel& model, std::uint64_t seed, co
 /// draws must match, and what the documentation's examples are computed from.
 inline std::array<double, 8> element_probabilities(const RandomModel& model) {
     const double scale = draw_detail::weight_scale(model.weights);
-    double total = 0;
-    for (double w : model.weights) total += w * scale;
+    const double total = draw_detail::weighted_total(model.weights, scale);
     std::array<double, 8> p{};
     for (std::size_t i = 0; i < model.elements.size(); ++i) {
         const double base = model.weights[i] * scale / total;
@@ -139,17 +154,10 @@ inline std::vector<Orientation> draw_elements(const RandomModel& model, std::uin
         if (d == 0 || with_replacement) {
             element = draw_element(model, seed, relative, d);
         } else {
-            double total = 0;
-            for (double p : left) total += p;
+            const double total = draw_detail::weighted_total(left, 1.0);
             if (total <= 0) break;  // every element drawn
             const double u = draw_detail::unit_interval(draw_detail::random_bits(seed, relative, d, draw_detail::DrawStream::element)) * total;
-            double cumulative = 0;
-            for (std::size_t e = 0; e < left.size(); ++e) {
-                if (left[e] <= 0) continue;
-                element = static_cast<Orientation>(e);  // the last left, should rounding carry u to the total
-                cumulative += left[e];
-                if (u < cumulative) break;
-            }
+            element = static_cast<Orientation>(draw_detail::pick_weighted(left, 1.0, u));
         }
         left[static_cast<std::size_t>(element)] = 0;
         drawn.push_back(element);
