@@ -5,7 +5,6 @@
 #include <gpurotate/error.hpp>
 
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <map>
 #include <set>

@@ -8,7 +8,6 @@
 #include <gpurotate/error.hpp>
 
 #include <algorithm>
-#include <string_view>
 
 namespace gpurotate::convert {
 namespace {

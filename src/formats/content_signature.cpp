@@ -1,5 +1,8 @@
 #include "formats/content_signature.hpp"
 
+#include "jpeg/jpeg_signature.hpp"
+#include "metadata/png_chunks.hpp"
+
 #include <cstring>
 
 namespace gpurotate::detail {
@@ -11,9 +14,9 @@ bool begins_with(const std::uint8_t* bytes, std::size_t size, const char* magic,
 
 }  // namespace
 
-bool starts_as_png(const std::uint8_t* b, std::size_t n) { return begins_with(b, n, "\x89PNG\r\n\x1a\n", 8); }
+bool starts_as_png(const std::uint8_t* b, std::size_t n) { return is_png(b, n); }
 
-bool starts_as_jpeg(const std::uint8_t* b, std::size_t n) { return begins_with(b, n, "\xff\xd8\xff", 3); }
+bool starts_as_jpeg(const std::uint8_t* b, std::size_t n) { return is_jpeg(b, n); }
 
 bool starts_as_pnm(const std::uint8_t* b, std::size_t n) {
     return n >= 3 && b[0] == 'P' && b[1] >= '1' && b[1] <= '7' && (b[2] == ' ' || b[2] == '\t' || b[2] == '\n' || b[2] == '\r' || b[2] == '#');

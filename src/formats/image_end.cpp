@@ -11,8 +11,6 @@ ImageEndFinder::ImageEndFinder(const std::uint8_t* bytes, std::size_t size) {
     if (starts_as_jpeg(bytes, size)) kind_ = Kind::jpeg;
 }
 
-const char* ImageEndFinder::format_name() const { return kind_ == Kind::png ? "PNG" : kind_ == Kind::jpeg ? "JPEG" : nullptr; }
-
 std::optional<std::size_t> ImageEndFinder::end_in(const std::uint8_t* bytes, std::size_t size) {
     if (kind_ == Kind::jpeg) {
         continue_jpeg_walk(bytes, size, jpeg_walk_);

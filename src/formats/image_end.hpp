@@ -20,9 +20,6 @@ public:
     /// nothing where they end first. Each call takes the walk up where the last one stopped.
     std::optional<std::size_t> end_in(const std::uint8_t* bytes, std::size_t size);
 
-    /// "PNG", "JPEG", or nullptr where the end is not looked for.
-    const char* format_name() const;
-
 private:
     enum class Kind { other, png, jpeg } kind_ = Kind::other;
     std::size_t png_position_ = 8;  // the next chunk's start

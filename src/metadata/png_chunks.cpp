@@ -40,9 +40,9 @@ bool valid_storage(const PngStorage& s) {
 
 }  // namespace
 
-bool is_png(const std::vector<std::uint8_t>& bytes) {
-    return bytes.size() >= 8 && std::memcmp(bytes.data(), png_signature, 8) == 0;
-}
+bool is_png(const std::uint8_t* bytes, std::size_t size) { return size >= 8 && std::memcmp(bytes, png_signature, 8) == 0; }
+
+bool is_png(const std::vector<std::uint8_t>& bytes) { return is_png(bytes.data(), bytes.size()); }
 
 void read_png_layout(const std::vector<std::uint8_t>& png, ImageMetadata& meta) {
     if (!is_png(png)) return;

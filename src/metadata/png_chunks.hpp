@@ -6,6 +6,7 @@
 #include <gpurotate/io.hpp>
 #include <gpurotate/metadata.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,6 +15,8 @@ namespace gpurotate::detail {
 
 /// Whether `bytes` start with the PNG signature.
 bool is_png(const std::vector<std::uint8_t>& bytes);
+/// The same for the `size` bytes at `bytes`.
+bool is_png(const std::uint8_t* bytes, std::size_t size);
 
 /// `png`'s stored format and ancillary chunks, read into `meta.png_storage` and `meta.png_chunks`, and its
 /// eXIf chunk's data into `meta.exif` (the last one). Stops at IEND or where the file stops making sense;
