@@ -209,11 +209,19 @@ TEST_CASE("four --rot90 -i of a 61x45 JPEG give back its bytes, each step jpegtr
         CHECK(test_support::file_bytes(file) == test_support::file_bytes(dir.file("jpegtran.jpg")));
     }
     CHECK(test_support::file_bytes(file) == original);
-    // The single-file command takes the same edge rule when asked.
-    const auto keep = run(gpurotate_cli(quote(file) + " --transverse --jpeg-edge keep -o " + quote(dir.file("kept.jpg"))));
-    CHECK(keep.status == 0);
-    REQUIRE(run("jpegtran -transverse -copy all -outfile " + quote(dir.file("jt.jpg")) + " " + quote(file)).status == 0);
-    CHECK(test_support::file_bytes(dir.file("kept.jpg")) == test_support::file_bytes(dir.file("jt.jpg")));
+    // The single-file command takes the same edge rule when asked, for every element: jpegtran without -trim.
+    const std::pair<const char*, const char*> elements[] = {{"--rot90", "-rotate 90"},         {"--rot180", "-rotate 180"},
+                                                            {"--rot270", "-rotate 270"},       {"--flip-h", "-flip horizontal"},
+                                                            {"--flip-v", "-flip vertical"},    {"--transpose", "-transpose"},
+                                                            {"--transverse", "-transverse"}};
+    for (const auto& element : elements) {
+        const std::string ours = element.first;
+        CAPTURE(ours);
+        const auto keep = run(gpurotate_cli(quote(file) + " " + ours + " --jpeg-edge keep --overwrite -o " + quote(dir.file("kept.jpg"))));
+        CHECK(keep.status == 0);
+        REQUIRE(run("jpegtran " + std::string(element.second) + " -copy all -outfile " + quote(dir.file("jt.jpg")) + " " + quote(file)).status == 0);
+        CHECK(test_support::file_bytes(dir.file("kept.jpg")) == test_support::file_bytes(dir.file("jt.jpg")));
+    }
 }
 
 TEST_CASE("--auto-orient -i leaves an upright file untouched, bytes and modification time") {

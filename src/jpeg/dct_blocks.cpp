@@ -71,13 +71,16 @@ void transform_dct_blocks(AxisMap map, DctBlockRows source, std::int64_t width, 
     for (const bool x : {false, true}) {
         for (const bool y : {false, true}) signs[x][y] = signs_of(AxisMap{map.swap_axes, map.mirror_x && x, map.mirror_y && y});
     }
-    const auto source_x = [&](std::int64_t x) { return map.mirror_x && x < mirrored_width ? mirrored_width - 1 - x : x; };
-    const auto source_y = [&](std::int64_t y) { return map.mirror_y && y < mirrored_height ? mirrored_height - 1 - y : y; };
+    // The mirrored part of each side (none where that axis is not mirrored): a row is split once into its
+    // mirrored blocks and the ones past them, so the inner loops choose nothing block by block.
+    const std::int64_t mirrored_columns = map.mirror_x ? mirrored_width : 0, mirrored_rows = map.mirror_y ? mirrored_height : 0;
     if (!map.swap_axes) {
         for (std::int64_t y = 0; y < height; ++y) {
-            const DctBlock* from = source[source_y(y)];
+            const bool row_mirrored = y < mirrored_rows;
+            const DctBlock* from = source[row_mirrored ? mirrored_rows - 1 - y : y];
             DctBlock* to = destination[y];
-            for (std::int64_t x = 0; x < width; ++x) copy_block(from[source_x(x)], to[x], signs[x < mirrored_width][y < mirrored_height]);
+            for (std::int64_t x = 0; x < mirrored_columns; ++x) copy_block(from[mirrored_columns - 1 - x], to[x], signs[true][row_mirrored]);
+            for (std::int64_t x = mirrored_columns; x < width; ++x) copy_block(from[x], to[x], signs[false][row_mirrored]);
         }
         return;
     }
@@ -86,11 +89,13 @@ void transform_dct_blocks(AxisMap map, DctBlockRows source, std::int64_t width, 
     constexpr std::int64_t tile = 8;
     for (std::int64_t y0 = 0; y0 < width; y0 += tile) {
         for (std::int64_t x0 = 0; x0 < height; x0 += tile) {
+            const std::int64_t x_end = std::min(x0 + tile, height), split = std::clamp(mirrored_rows, x0, x_end);
             for (std::int64_t y = y0; y < std::min(y0 + tile, width); ++y) {
+                const bool column_mirrored = y < mirrored_columns;
+                const std::int64_t column = column_mirrored ? mirrored_columns - 1 - y : y;
                 DctBlock* to = destination[y];
-                for (std::int64_t x = x0; x < std::min(x0 + tile, height); ++x) {
-                    transpose_block(source[source_y(x)][source_x(y)], to[x], signs[y < mirrored_width][x < mirrored_height]);
-                }
+                for (std::int64_t x = x0; x < split; ++x) transpose_block(source[mirrored_rows - 1 - x][column], to[x], signs[column_mirrored][true]);
+                for (std::int64_t x = split; x < x_end; ++x) transpose_block(source[x][column], to[x], signs[column_mirrored][false]);
             }
         }
     }
