@@ -1,5 +1,6 @@
 #include "augment/output_folder.hpp"
 
+#include "core/descriptor.hpp"
 #include "formats/file_bytes.hpp"
 
 #include <gpurotate/error.hpp>
@@ -17,25 +18,7 @@
 namespace gpurotate::augment {
 namespace {
 
-class Descriptor {
-public:
-    explicit Descriptor(int fd = -1) : fd_(fd) {}
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    ~Descriptor() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    int get() const { return fd_; }
-    int release() { return std::exchange(fd_, -1); }
-    /// Holds `next` in place of the descriptor it held, which it closes.
-    void replace(Descriptor& next) {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = next.release();
-    }
-
-private:
-    int fd_;
-};
+using detail::Descriptor;
 
 std::vector<std::string> components_of(const std::string& relative) {
     std::vector<std::string> parts;

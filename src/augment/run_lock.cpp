@@ -1,6 +1,7 @@
 #include "augment/run_lock.hpp"
 
 #include "augment/output_plan.hpp"
+#include "core/descriptor.hpp"
 
 #include <gpurotate/error.hpp>
 
@@ -82,28 +83,21 @@ void take(int fd, const std::string& shown, const Shard& shard, const std::strin
 RunLock::RunLock(int folder, const std::string& shown, const Shard& shard, const std::string& manifest) : folder_(folder), shown_(shown) {
     for (int attempt = 0;; ++attempt) {
         // No O_TRUNC and no write: a file linked here keeps its bytes. O_NONBLOCK: a FIFO does not hang the open.
-        const int fd = ::openat(folder, file_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
-        if (fd < 0 && errno == ELOOP) {
+        detail::Descriptor fd(::openat(folder, file_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666));
+        if (fd.get() < 0 && errno == ELOOP) {
             throw Error(ErrorCode::output, "'" + shown + "/" + file_name + "' is a symbolic link inside the output folder: augment never writes through one (remove it)");
         }
-        if (fd < 0) throw Error(ErrorCode::output, "cannot lock output folder '" + shown + "': " + std::strerror(errno));
+        if (fd.get() < 0) throw Error(ErrorCode::output, "cannot lock output folder '" + shown + "': " + std::strerror(errno));
         struct stat locked {}, named {};
-        if (::fstat(fd, &locked) != 0 || !S_ISREG(locked.st_mode)) {
-            ::close(fd);
+        if (::fstat(fd.get(), &locked) != 0 || !S_ISREG(locked.st_mode)) {
             throw Error(ErrorCode::output, "cannot lock output folder '" + shown + "': '" + file_name + "' there is not a regular file (remove it)");
         }
-        try {
-            take(fd, shown, shard, manifest);
-        } catch (...) {
-            ::close(fd);
-            throw;
-        }
+        take(fd.get(), shown, shard, manifest);
         // Locked: but the run before may have removed the name between this open and the lock.
         if (::fstatat(folder, file_name, &named, AT_SYMLINK_NOFOLLOW) == 0 && locked.st_dev == named.st_dev && locked.st_ino == named.st_ino) {
-            fd_ = fd;
+            fd_ = fd.release();
             return;
         }
-        ::close(fd);
         if (attempt == 100) throw Error(ErrorCode::output, "cannot lock output folder '" + shown + "': its lock file keeps changing");
     }
 }

@@ -1,5 +1,6 @@
 #include "formats/file_bytes.hpp"
 
+#include "core/descriptor.hpp"
 #include "core/path_names.hpp"
 #include "formats/content_signature.hpp"
 #include "formats/format_registry.hpp"
@@ -125,12 +126,9 @@ TemporaryFile create_temporary_in(int folder, const std::string& name, const std
 // its mode: setting the mode rewrites an access ACL's mask. One that cannot be kept stops the write, and the
 // file stays as it was: nothing is dropped in silence.
 void keep_extended_attributes(int folder, const std::string& name, const std::string& shown, int to, bool through_link) {
-    const int from = ::openat(folder, name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (through_link ? 0 : O_NOFOLLOW));
+    const Descriptor opened(::openat(folder, name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (through_link ? 0 : O_NOFOLLOW)));
+    const int from = opened.get();
     if (from < 0) return;  // not readable: its attributes cannot be read either; the rights check said what matters
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{from};
     const ssize_t list_size = ::flistxattr(from, nullptr, 0);
     if (list_size <= 0) return;  // none, or a file system without them
     std::vector<char> names(static_cast<std::size_t>(list_size));
@@ -276,12 +274,9 @@ constexpr std::size_t read_chunk = std::size_t{1} << 16;
 }  // namespace
 
 std::vector<std::uint8_t> read_file_bytes(const std::string& path, std::size_t max_bytes) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const Descriptor opened(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    const int fd = opened.get();
     if (fd < 0) throw Error(ErrorCode::input, "cannot read " + quoted(path) + ": " + system_reason());
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
     struct stat info {};
     if (::fstat(fd, &info) != 0) throw Error(ErrorCode::input, "cannot read " + quoted(path) + ": " + system_reason());
     if (const std::string kind = unreadable_kind(fd, info); !kind.empty()) throw Error(ErrorCode::input, "cannot read " + quoted(path) + ": " + kind);
@@ -480,13 +475,9 @@ void write_file_atomically(const std::string& given_path, const std::vector<std:
     }
     const std::string path = links == LinkPolicy::follow ? write_target(given_path) : given_path;
     check_output_path(path, overwrite, links);
-    const int folder = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (folder < 0) throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
-    struct CloseFolder {
-        int fd;
-        ~CloseFolder() { ::close(fd); }
-    } closer{folder};
-    write_file_atomically_at(folder, file_name_of(path), path, bytes, overwrite, durable, false, links);
+    const Descriptor folder(::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (folder.get() < 0) throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
+    write_file_atomically_at(folder.get(), file_name_of(path), path, bytes, overwrite, durable, false, links);
 }
 
 }  // namespace gpurotate::detail
