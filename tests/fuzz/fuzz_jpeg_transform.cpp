@@ -20,7 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace gpurotate;
     detail::jpeg_character(bytes);
     const auto first = static_cast<Orientation>(size % 8), second = static_cast<Orientation>((size / 8) % 8);
-    const detail::JpegEdge edge = size % 3 == 0 ? detail::JpegEdge::trim : size % 3 == 1 ? detail::JpegEdge::error : detail::JpegEdge::reencode;
+    // Every edge rule, keep's partial mirror among them (not tied to the elements' or --strip's bits of the size).
+    constexpr detail::JpegEdge edges[] = {detail::JpegEdge::trim, detail::JpegEdge::error, detail::JpegEdge::reencode, detail::JpegEdge::keep};
+    const detail::JpegEdge edge = edges[(size / 64) % 4];
     try {
         const ImageMetadata metadata = detail::metadata_of(bytes);
         const ImageMetadata after_first = metadata_after(metadata, first, 0), after_second = metadata_after(metadata, second, 0);
