@@ -62,6 +62,26 @@ if(NOT GPUROTATE_WITH_TURBOJPEG STREQUAL "OFF")
   endif()
 endif()
 
+# The label formats of `augment --labels` (src/labels/): nlohmann-json3-dev (COCO), libtinyxml2-dev (Pascal
+# VOC) and libyaml-cpp-dev (YOLO's data.yaml). Found by their headers and libraries, so that a prefix of
+# unpacked packages (CMAKE_PREFIX_PATH) serves as well as the system.
+find_path(GPUROTATE_NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp)
+find_path(GPUROTATE_TINYXML2_INCLUDE_DIR tinyxml2.h)
+find_library(GPUROTATE_TINYXML2_LIBRARY tinyxml2)
+find_path(GPUROTATE_YAML_CPP_INCLUDE_DIR yaml-cpp/yaml.h)
+find_library(GPUROTATE_YAML_CPP_LIBRARY yaml-cpp)
+foreach(found GPUROTATE_NLOHMANN_JSON_INCLUDE_DIR GPUROTATE_TINYXML2_INCLUDE_DIR GPUROTATE_TINYXML2_LIBRARY GPUROTATE_YAML_CPP_INCLUDE_DIR
+        GPUROTATE_YAML_CPP_LIBRARY)
+  if(NOT ${found})
+    message(FATAL_ERROR "${found} not found: install nlohmann-json3-dev, libtinyxml2-dev and libyaml-cpp-dev "
+                        "(apt-get install nlohmann-json3-dev libtinyxml2-dev libyaml-cpp-dev)")
+  endif()
+endforeach()
+add_library(gpurotate_label_formats INTERFACE)
+target_include_directories(gpurotate_label_formats SYSTEM INTERFACE ${GPUROTATE_NLOHMANN_JSON_INCLUDE_DIR} ${GPUROTATE_TINYXML2_INCLUDE_DIR}
+                           ${GPUROTATE_YAML_CPP_INCLUDE_DIR})
+target_link_libraries(gpurotate_label_formats INTERFACE ${GPUROTATE_TINYXML2_LIBRARY} ${GPUROTATE_YAML_CPP_LIBRARY})
+
 # CLI11 (libcli11-dev): its CMake package where installed, else the bare headers.
 find_package(CLI11 CONFIG QUIET)
 add_library(gpurotate_cli11 INTERFACE)

@@ -22,12 +22,13 @@ set(may_metadata core)
 set(may_jpeg core metadata)
 set(may_formats core metadata jpeg)
 set(may_cpu core)
+set(may_labels core)
 set(may_frontend core cpu)
 set(may_convert core metadata jpeg formats cpu frontend)
-set(may_augment core metadata jpeg formats cpu frontend convert)
-set(may_cli core metadata jpeg formats cpu frontend convert augment)
-set(may_bench core metadata jpeg formats cpu frontend convert augment cli)
-set(may_main core metadata jpeg formats cpu frontend convert augment cli)
+set(may_augment core metadata jpeg formats cpu frontend convert labels)
+set(may_cli core metadata jpeg formats cpu frontend convert labels augment)
+set(may_bench core metadata jpeg formats cpu frontend convert labels augment cli)
+set(may_main core metadata jpeg formats cpu frontend convert labels augment cli)
 # cuda/: the kernels (device code) below the tuning data below the launchers, dispatch and RAII types (and the
 # units instantiate/ generates), below the bench's study code. The launchers implement the seams that
 # frontend/ (cuda_backend.hpp) and jpeg/ (the scan coder, nvJPEG) declare; the kernels share the JPEG scan
