@@ -10,6 +10,7 @@
 #include "augment/pipeline.hpp"
 #include "augment/progress.hpp"
 #include "augment/run_lock.hpp"
+#include "augment/sample_labels.hpp"
 #include "formats/file_bytes.hpp"
 #include "convert/run_conversion.hpp"
 #include "jpeg/nvjpeg_codec.hpp"
@@ -61,7 +62,8 @@ struct ExistingCheck {
 // Drops outputs that --resume finds complete; refuses outputs that exist without --resume or --overwrite,
 // any output that is one of the inputs, and any that is a symbolic link inside OUTDIR or lies below one
 // (with every flag: augment never writes through a link in its folder).
-ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOptions& o, const std::string& manifest_path, const OutputFolder& folder) {
+ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOptions& o, const std::string& manifest_path, const OutputFolder& folder,
+                                     const std::vector<std::string>& dataset_files) {
     std::set<std::pair<dev_t, ino_t>> inputs;
     for (const Job& job : jobs) {
         struct stat info {};
@@ -100,9 +102,21 @@ ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOption
     const CompletedOutputs completed = o.resume ? completed_outputs(manifest_path) : CompletedOutputs{};
     ExistingCheck result;
     std::vector<std::string> existing, links;
+    // What travels with the variants (labels, masks) and with the dataset (data.yaml, the COCO file): never
+    // through a link; replaced only as the variants are. A complete variant's were written before its record.
+    const auto check_companion = [&](const std::string& relative) {
+        const OutputFolder::Entry entry = folder.entry(relative);
+        if (entry.kind == OutputFolder::Entry::link) links.push_back(folder.path() + "/" + relative);
+        if (entry.kind != OutputFolder::Entry::none && entry.kind != OutputFolder::Entry::link && !o.resume && !o.overwrite) {
+            existing.push_back(folder.path() + "/" + relative);
+        }
+    };
+    for (const std::string& relative : dataset_files) check_companion(relative);
     for (Job& job : jobs) {
         std::vector<PlannedOutput> remaining;
         for (const PlannedOutput& out : job.outputs) {
+            if (!out.label_relative.empty()) check_companion(out.label_relative);
+            if (!out.mask_relative.empty()) check_companion(out.mask_relative);
             const OutputFolder::Entry entry = folder.entry(out.relative);
             if (entry.kind == OutputFolder::Entry::link) {
                 links.push_back(out.path);
@@ -173,6 +187,10 @@ std::string size_text(double bytes) {
 
 void print_summary(const PipelineTotals& t, const ExistingCheck& existing, double wall, double flush, const PipelineSettings& s,
                    std::ostream& err) {
+    if (s.labels && s.labels->background_images() > 0) {
+        err << "gpurotate: " << s.labels->background_images()
+            << " images had no label file: background images, written with empty labels\n";
+    }
     struct rusage usage {};
     ::getrusage(RUSAGE_SELF, &usage);
     const double worker_time = t.decode_seconds + t.transform_seconds + t.encode_seconds;
@@ -365,6 +383,27 @@ double parse_probability(const std::string& text, const std::string& option) {
     throw Error(ErrorCode::usage, option + " " + text + ": expected a probability from 0 to 1");
 }
 
+LabelOptions parse_label_option(const std::string& text) {
+    LabelOptions labels;
+    const auto eq = text.find('=');
+    const std::string kind = text.substr(0, eq);
+    const std::string file = eq == std::string::npos ? "" : text.substr(eq + 1);
+    if (kind == "yolo") {
+        labels.format = LabelOptions::Format::yolo;
+    } else if (kind == "coco") {
+        labels.format = LabelOptions::Format::coco;
+        if (file.empty()) throw Error(ErrorCode::usage, "--labels coco needs its annotation file: --labels coco=instances.json");
+    } else if (kind == "voc") {
+        labels.format = LabelOptions::Format::voc;
+    } else {
+        throw Error(ErrorCode::usage, "--labels " + text + ": expected yolo, yolo=data.yaml, coco=FILE.json or voc");
+    }
+    if (kind == "voc" && eq != std::string::npos) throw Error(ErrorCode::usage, "--labels voc takes no file: each image's annotation is found beside it");
+    if (eq != std::string::npos && file.empty()) throw Error(ErrorCode::usage, "--labels " + text + ": no file after '='");
+    labels.file = file;
+    return labels;
+}
+
 std::vector<int> parse_device_list(const std::string& text) {
     if (text == "all") return {-1};
     std::vector<int> devices;
@@ -395,21 +434,44 @@ int run_augment(const AugmentOptions& o) {
     if (recorded) check_same_draws(options, *recorded, manifest_path);
     if (options.random.draws > 0) options.random.seed = random_seed(o, recorded ? recorded->seed : std::nullopt, manifest_path);
 
-    const std::vector<InputFile> inputs = list_inputs(o.inputs, o.recursive, out_dir);
+    if (o.labels.any() && (o.convert.jpeg_edge == detail::JpegEdge::trim || o.convert.jpeg_edge == detail::JpegEdge::keep)) {
+        throw Error(ErrorCode::usage, std::string("augment --labels/--masks with --jpeg-edge ") + (o.convert.jpeg_edge == detail::JpegEdge::trim ? "trim" : "keep") +
+                                          ": a JPEG's partial edge blocks would be " +
+                                          (o.convert.jpeg_edge == detail::JpegEdge::trim ? "cut off" : "left unturned") +
+                                          ", and its labels would no longer match its pixels (use reencode, the default, or error)");
+    }
+    std::vector<InputFile> inputs = list_inputs(o.inputs, o.recursive, out_dir);
+    if (!o.labels.masks_dir.empty()) {
+        // A mask folder inside an input folder holds masks, not more images to turn.
+        const std::string masks = normal_absolute(o.labels.masks_dir) + "/";
+        inputs.erase(std::remove_if(inputs.begin(), inputs.end(),
+                                    [&](const InputFile& in) { return normal_absolute(in.path).compare(0, masks.size(), masks) == 0; }),
+                     inputs.end());
+    }
     if (inputs.empty()) throw Error(ErrorCode::input, "augment: no image files found in the inputs" + std::string(o.recursive ? "" : " (folders are read with --recursive to include subfolders)"));
     std::vector<Job> jobs = plan_jobs(inputs, options);
+    std::optional<SampleLabels> labels;
+    if (o.labels.any()) {
+        labels.emplace(options);
+        labels->attach(jobs);
+    }
     // OUTDIR opened once; every write below it goes through it (output_folder.hpp). The lock comes before any
     // check, so that of two runs started together on one folder the second stops here, having done nothing.
     OutputFolder folder(out_dir, !o.dry_run);
     std::optional<RunLock> lock;
     if (!o.dry_run) lock.emplace(folder.descriptor(), out_dir, o.shard, normal_absolute(manifest_path));
-    const ExistingCheck existing = check_existing_outputs(jobs, options, manifest_path, folder);
+    const ExistingCheck existing = check_existing_outputs(jobs, options, manifest_path, folder, labels ? labels->dataset_files() : std::vector<std::string>{});
 
     std::int64_t planned = 0;
     for (const Job& job : jobs) planned += static_cast<std::int64_t>(job.outputs.size());
     if (o.dry_run) {
         for (const Job& job : jobs) {
-            for (const PlannedOutput& out : job.outputs) std::cout << job.input.path << " -> " << out.path << "\n";
+            for (const PlannedOutput& out : job.outputs) {
+                std::cout << job.input.path << " -> " << out.path;
+                if (!out.label_relative.empty()) std::cout << " + " << out_dir << "/" << out.label_relative;
+                if (!out.mask_relative.empty()) std::cout << " + " << out_dir << "/" << out.mask_relative;
+                std::cout << "\n";
+            }
         }
         std::cout << "gpurotate: dry run: " << planned << " outputs from " << jobs.size() << " inputs would be written"
                   << (existing.already_complete ? " (" + std::to_string(existing.already_complete) + " already complete)" : "")
@@ -430,6 +492,7 @@ int run_augment(const AugmentOptions& o) {
     settings.replace_outputs = o.overwrite || o.resume;
 
     settings.output_folder = &folder;
+    settings.labels = labels ? &*labels : nullptr;
 
     // The mirrored input folders below OUTDIR, each made once before the workers start.
     std::set<std::string> output_dirs;
@@ -439,6 +502,11 @@ int run_augment(const AugmentOptions& o) {
             const auto slash = out.relative.find_last_of('/');
             if (slash != std::string::npos) output_dirs.insert(out.relative.substr(0, slash));
             relatives.push_back(out.relative);
+            for (const std::string* companion : {&out.label_relative, &out.mask_relative}) {
+                if (companion->empty()) continue;
+                if (const auto at = companion->find_last_of('/'); at != std::string::npos) output_dirs.insert(companion->substr(0, at));
+                relatives.push_back(*companion);
+            }
         }
     }
     for (const std::string& dir : output_dirs) {
@@ -459,6 +527,8 @@ int run_augment(const AugmentOptions& o) {
                                                                                       : open_manifest(manifest_path, manifest_start),
                             manifest_path);
 
+    if (labels) labels->write_dataset_files(folder, o.resume || o.overwrite);
+
     InterruptGuard interrupts;
     const auto start = std::chrono::steady_clock::now();
     PipelineTotals totals;
@@ -466,6 +536,12 @@ int run_augment(const AugmentOptions& o) {
         Progress progress(static_cast<std::int64_t>(jobs.size()), o.quiet);
         detail::keep_large_blocks_for_reuse();
         totals = run_pipeline(jobs, settings, manifest, progress);
+    }
+    // The COCO file lists every variant the manifest records as written, this run's and an earlier one's.
+    if (labels && labels->format() == LabelOptions::Format::coco) {
+        std::set<std::string> complete;
+        for (const auto& [file, size] : completed_outputs(manifest_path).by_file) complete.insert(file);
+        labels->write_coco_file(folder, complete);
     }
     // Outputs were written without an fsync each: one flush of the file system makes them durable before
     // the run reports success. (A crash before it can leave a recorded output short; --resume compares
@@ -479,12 +555,29 @@ int run_augment(const AugmentOptions& o) {
     const double wall = std::chrono::duration<double>(end - start).count();
     const double flush = std::chrono::duration<double>(end - flush_start).count();
     if (!o.quiet) print_summary(totals, existing, wall, flush, settings, std::cerr);
+    bool label_errors = false;
+    if (labels) {
+        // What a COCO file holds for no image fails no sample; it is an input error of the run, recorded.
+        for (const std::string& error : labels->unattached_errors()) {
+            std::cerr << "gpurotate: error: " << error << "\n";
+            ManifestRecord record;
+            record.input = o.labels.file;
+            record.error = error;
+            manifest.append(record);
+            label_errors = true;
+        }
+    }
+    if (labels && !o.quiet) {
+        if (const auto [count, first] = labels->orphan_labels(inputs); count > 0) {
+            std::cerr << "gpurotate: note: " << count << " label file(s) have no image among the inputs, e.g. '" << first << "' (not written)\n";
+        }
+    }
 
     if (const int signal = stop_requested()) {
         std::cerr << "gpurotate: interrupted; run the same command with --resume to finish\n";
         return 128 + signal;
     }
-    if (totals.inputs_failed > 0) return static_cast<int>(ErrorCode::input);
+    if (totals.inputs_failed > 0 || label_errors) return static_cast<int>(ErrorCode::input);
     if (totals.outputs_failed > 0) return static_cast<int>(ErrorCode::output);
     return 0;
 }

@@ -29,6 +29,15 @@ struct RandomOptions {
     bool with_replacement = false;       ///< --with-replacement: each draw on its own; else an input's draws are distinct
 };
 
+/// `--labels FORMAT` and `--masks DIR`: what travels with each image (docs/augment.md, "Labelled datasets").
+struct LabelOptions {
+    enum class Format { none, yolo, coco, voc };
+    Format format = Format::none;
+    std::string file;       ///< coco=FILE: the annotation file; yolo=FILE: the data.yaml (else found beside images/)
+    std::string masks_dir;  ///< --masks: a folder of masks mirroring the images' relative paths; empty: none
+    bool any() const { return format != Format::none || !masks_dir.empty(); }
+};
+
 struct AugmentOptions {
     std::vector<std::string> inputs;          ///< files, folders and @list files
     std::string output_dir;                   ///< OUTDIR
@@ -45,6 +54,7 @@ struct AugmentOptions {
     std::vector<int> devices;                 ///< GPUs to use; empty: GPU 0
     Shard shard;
     RandomOptions random;
+    LabelOptions labels;
     bool resume = false;
     bool overwrite = false;
     std::string manifest_path;                ///< empty: OUTDIR/manifest.jsonl
@@ -68,6 +78,9 @@ std::uint64_t parse_seed(const std::string& text);
 
 /// Parses a probability given to `option` ("--p-flip-h"): a number from 0 to 1 (not NaN). Throws Error (usage).
 double parse_probability(const std::string& text, const std::string& option);
+
+/// Parses "--labels yolo", "yolo=data.yaml", "coco=FILE" or "voc". Throws Error (usage).
+LabelOptions parse_label_option(const std::string& text);
 
 /// Parses "--devices 0,1" (or "all": every visible GPU, resolved later). Throws Error (usage).
 std::vector<int> parse_device_list(const std::string& text);

@@ -90,6 +90,8 @@ public:
                 if (key == "op") r.operation = value;
                 if (key == "output") r.output = value;
                 if (key == "file") r.file = value;
+                if (key == "labels") r.labels = value;
+                if (key == "mask") r.mask = value;
                 if (key == "status") r.ok = value == "ok";
                 if (key == "error") r.error = value;
                 if (key == "ops") parameters(r).ops = value;
@@ -197,6 +199,15 @@ std::string to_json_line(const ManifestRecord& r) {
     append_escaped(line, r.output);
     line += ",\"file\":";
     append_escaped(line, r.file);
+    if (!r.labels.empty()) {
+        line += ",\"labels\":";
+        append_escaped(line, r.labels);
+    }
+    if (r.image_id) line += ",\"image_id\":" + std::to_string(*r.image_id);
+    if (!r.mask.empty()) {
+        line += ",\"mask\":";
+        append_escaped(line, r.mask);
+    }
     line += ",\"width\":" + std::to_string(r.width) + ",\"height\":" + std::to_string(r.height);
     line += std::string(",\"status\":\"") + (r.ok ? "ok" : "failed") + "\"";
     line += ",\"bytes\":" + std::to_string(r.bytes);

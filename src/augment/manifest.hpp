@@ -35,12 +35,15 @@ struct ManifestRecord {
     std::optional<std::uint64_t> draw;  ///< with --random: the draw's index (0 to N-1)
     std::optional<DrawParameters> parameters;  ///< with --random: the run's other draw parameters
     int element = -1;         ///< read back: the element's number (0-7); written from `operation`
+    std::string labels;       ///< --labels: the variant's label file below OUTDIR (the COCO file, for coco)
+    std::optional<std::int64_t> image_id;  ///< --labels coco: the variant's id in that file
+    std::string mask;         ///< --masks: the variant's mask below OUTDIR
 };
 
 /// One record as a JSON object on one line (no newline): input, op, element (op's number, 0-7, as
 /// orientation.hpp numbers it), seed, draw, ops, weights, p_flip_h, p_flip_v, draws and replacement (with
-/// --random), output, file, width, height, status, bytes,
-/// and error (for a failure). A byte that is not part of UTF-8 (a file name's
+/// --random), output, file, labels, image_id and mask (with --labels and --masks), width, height, status,
+/// bytes, and error (for a failure). A byte that is not part of UTF-8 (a file name's
 /// on Linux may be any) is written as the lone surrogate \uDCXX, as Python's "surrogateescape" reads it
 /// back: json.loads then os.path.exists finds the file.
 std::string to_json_line(const ManifestRecord& record);

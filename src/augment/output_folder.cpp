@@ -111,6 +111,14 @@ void OutputFolder::write_file(const std::string& relative, const std::vector<std
     detail::write_file_atomically_at(folder.get(), name, path_ + "/" + relative, bytes, replace, durable, true);
 }
 
+void OutputFolder::remove_file(const std::string& relative) const {
+    std::string name;
+    Descriptor folder(open_parent(relative, name, false));
+    if (::unlinkat(folder.get(), name.c_str(), 0) != 0 && errno != ENOENT) {
+        throw Error(ErrorCode::output, "'" + path_ + "/" + relative + "': cannot remove: " + std::strerror(errno));
+    }
+}
+
 int OutputFolder::open_manifest(const std::string& relative, ManifestStart start) const {
     std::string name;
     Descriptor folder(open_parent(relative, name, true));

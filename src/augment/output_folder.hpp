@@ -44,6 +44,10 @@ public:
     /// a link is at the name or on the way, and where a file is there unless `replace`. Throws Error (output).
     void write_file(const std::string& relative, const std::vector<std::uint8_t>& bytes, bool replace, bool durable) const override;
 
+    /// Removes the file at `relative` (an output whose companions could not be written), not through a link.
+    /// Quiet where it is gone already; throws Error (output) where it cannot be removed.
+    void remove_file(const std::string& relative) const;
+
     /// Opens the manifest at `relative` for reading and appending as `start` says (manifest_file.hpp), refusing a
     /// link there or on the way; the caller owns the descriptor. Throws Error (output).
     int open_manifest(const std::string& relative, ManifestStart start) const;

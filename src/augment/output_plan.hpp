@@ -27,12 +27,17 @@ struct PlannedOutput {
     std::string path;
     std::string relative;  ///< below OUTDIR, whatever OUTDIR's spelling: what --resume matches the manifest on
     std::optional<RandomDraw> draw = std::nullopt;  ///< with --random
+    std::string label_relative = "";  ///< --labels yolo or voc: its label file below OUTDIR
+    std::string mask_relative = "";   ///< --masks: its mask below OUTDIR
+    std::int64_t image_id = 0;        ///< --labels coco: its image's id in the output file
 };
 
 /// One input and the outputs still to write for it.
 struct Job {
     InputFile input;
     std::vector<PlannedOutput> outputs;
+    std::string label_path = "";  ///< --labels yolo or voc: the input's label file (which may not exist: a background image)
+    std::string mask_path = "";   ///< --masks: the input's mask
 };
 
 /// The stable hash that assigns an input to a shard: FNV-1a (64-bit) of its relative path.

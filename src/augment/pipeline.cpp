@@ -116,9 +116,41 @@ public:
 
 private:
     // One input's outputs reported: its notices to the run's, each output to the manifest and the totals.
+    // A variant's mask, as its conversion went (made before the image, so that the image's variant can be
+    // refused where its mask is missing).
+    struct MaskResult {
+        bool ok = false;
+        std::int64_t width = 0, height = 0;
+        std::string error;
+    };
+
+    // The mask's conversion: each variant's result, notices to the run's.
+    class MaskReport final : public convert::ConversionObserver {
+    public:
+        MaskReport(Pipeline& pipeline, std::vector<MaskResult>& results) : p_(pipeline), results_(results) {}
+        void notice(const std::string& path, Notice kind, const std::string& text) override { p_.notices_.notice(path, kind, text); }
+        void written(std::size_t output, const convert::OutputReport& report) override {
+            results_[output].ok = true;
+            results_[output].width = report.width;
+            results_[output].height = report.height;
+        }
+        void output_failed(std::size_t output, const convert::OutputReport&, const Error& error) override { results_[output].error = error.what(); }
+        void input_failed(const Error& error, convert::Step) override {
+            for (MaskResult& r : results_) {
+                if (!r.ok && r.error.empty()) r.error = error.what();
+            }
+        }
+
+    private:
+        Pipeline& p_;
+        std::vector<MaskResult>& results_;
+    };
+
     class JobReport final : public convert::ConversionObserver {
     public:
-        JobReport(Pipeline& pipeline, const Job& job) : p_(pipeline), job_(job) {}
+        JobReport(Pipeline& pipeline, const Job& job, const SampleLabels::Prepared* labels, const std::vector<MaskResult>* masks)
+            : p_(pipeline), job_(job), labels_(labels), masks_(masks), image_ok_(job.outputs.size(), false) {}
+        bool image_ok(std::size_t output) const { return image_ok_[output]; }
         void notice(const std::string& path, Notice kind, const std::string& text) override { p_.notices_.notice(path, kind, text); }
         void stage(convert::Stage stage, double seconds) override {
             const auto ns = static_cast<std::int64_t>(seconds * 1e9);
@@ -132,7 +164,24 @@ private:
                 output_failed(output, report, Error(ErrorCode::output, "'" + out.path + "' vanished after it was written"));
                 return;
             }
+            // The variant's label and mask: where either cannot be, the image variant is taken back, so that
+            // no image is left without its labels.
+            try {
+                write_companions(output, report);
+            } catch (const Error& e) {
+                p_.settings_.output_folder->remove_file(out.relative);
+                if (!out.mask_relative.empty()) p_.settings_.output_folder->remove_file(out.mask_relative);
+                output_failed(output, report, e);
+                return;
+            }
+            image_ok_[output] = true;
             ManifestRecord record = p_.record_of(job_, out, report);
+            record.labels = out.label_relative;
+            record.mask = out.mask_relative;
+            if (out.image_id > 0) {
+                record.labels = p_.settings_.labels->coco_file();
+                record.image_id = out.image_id;
+            }
             record.ok = true;
             record.bytes = static_cast<std::uint64_t>(info.st_size);
             p_.manifest_.append(record);
@@ -163,10 +212,73 @@ private:
         }
 
     private:
+        void write_companions(std::size_t output, const convert::OutputReport& report) {
+            const PlannedOutput& out = job_.outputs[output];
+            if (masks_) {
+                const MaskResult& mask = (*masks_)[output];
+                if (!mask.ok) throw Error(ErrorCode::input, "'" + job_.mask_path + "' (its mask): " + mask.error);
+                if (mask.width != report.width || mask.height != report.height) {
+                    throw Error(ErrorCode::input, "'" + job_.mask_path + "' is " + std::to_string(mask.width) + "x" + std::to_string(mask.height) +
+                                                      " turned, and its image '" + job_.input.path + "' " + std::to_string(report.width) + "x" +
+                                                      std::to_string(report.height) + ": a mask must have its image's size");
+                }
+            }
+            if (!labels_) return;
+            const std::string text = p_.settings_.labels->label_text(*labels_, job_, output, {report.width, report.height});
+            if (!out.label_relative.empty()) {
+                p_.settings_.output_folder->write_file(out.label_relative, std::vector<std::uint8_t>(text.begin(), text.end()), p_.settings_.replace_outputs,
+                                                       false);
+            }
+        }
+
         Pipeline& p_;
         const Job& job_;
+        const SampleLabels::Prepared* labels_;
+        const std::vector<MaskResult>* masks_;
+        std::vector<bool> image_ok_;
         bool any_failed_ = false;
     };
+
+    // The mask's variants, made before the image's with the image's elements. A mask is never re-encoded:
+    // its stored format is kept (a palette PNG stays one), and a JPEG mask turns losslessly or fails. False
+    // where the mask could not be read (the sample has failed).
+    bool make_masks(const Job& job, convert::StagingBuffer& staging, std::vector<MaskResult>& results) {
+        results.assign(job.outputs.size(), MaskResult{});
+        std::optional<detail::ImageSource> mask;
+        try {
+            mask.emplace(job.mask_path, settings_.convert.max_jpeg_scans);
+        } catch (const Error& e) {
+            fail_input(job, e.what());
+            return false;
+        }
+        convert::ConversionOptions options = settings_.convert;
+        options.quality_given = false;
+        options.jpeg_edge = detail::JpegEdge::error;
+        options.depth = 0;
+        options.flatten = false;
+        options.background.clear();
+        options.nvjpeg = false;
+        std::vector<convert::ConversionOutput> outputs;
+        for (const PlannedOutput& out : job.outputs) {
+            detail::ImageSink sink(settings_.output_folder->path() + "/" + out.mask_relative, settings_.replace_outputs, false, settings_.output_folder,
+                                   out.mask_relative);
+            convert::ConversionPlan plan = convert::plan_conversion(*mask, sink, out.operation, options, convert::Executor{settings_.backend, true});
+            outputs.push_back({std::move(sink), std::move(plan)});
+        }
+        convert::ConversionRun run;
+        run.backend = settings_.backend;
+        run.gpu = gpu_ ? &*gpu_ : nullptr;
+        run.cpu_threads = 1;
+        run.host_memory = settings_.host_memory / std::max(1u, settings_.workers);
+        run.staging = &staging;
+        MaskReport report(*this, results);
+        convert::run_conversion(*mask, outputs, options, run, report);
+        if (std::none_of(results.begin(), results.end(), [](const MaskResult& r) { return r.ok; })) {
+            fail_input(job, "'" + job.mask_path + "' (its mask): " + (results.empty() ? std::string("no variants") : results.front().error));
+            return false;
+        }
+        return true;
+    }
 
     void work() {
         convert::StagingBuffer staging(settings_.backend == Backend::cuda);
@@ -209,6 +321,18 @@ private:
             return;
         }
         const detail::ImageSource& source = *opened;
+        // Its labels read and checked, and its mask's variants made, before its own variants.
+        std::optional<SampleLabels::Prepared> labels;
+        if (settings_.labels && settings_.labels->format() != LabelOptions::Format::none) {
+            try {
+                labels = settings_.labels->prepare(job);
+            } catch (const Error& e) {
+                fail_input(job, e.what());
+                return;
+            }
+        }
+        std::vector<MaskResult> masks;
+        if (!job.mask_path.empty() && !make_masks(job, staging, masks)) return;
         // Each output's route, element, metadata and encoding, from the planner the single-image command asks
         // too; on the GPU backend a lossless JPEG stays lossless (its scans coded by the GPU's scan coders).
         std::vector<convert::ConversionOutput> outputs;
@@ -225,8 +349,12 @@ private:
         run.cpu_threads = 1;
         run.host_memory = settings_.host_memory / std::max(1u, settings_.workers);
         run.staging = &staging;
-        JobReport report(*this, job);
+        JobReport report(*this, job, labels ? &*labels : nullptr, job.mask_path.empty() ? nullptr : &masks);
         convert::run_conversion(source, outputs, settings_.convert, run, report);
+        // A mask variant whose image variant failed goes too: a sample is written whole or not at all.
+        for (std::size_t i = 0; i < masks.size(); ++i) {
+            if (masks[i].ok && !report.image_ok(i)) settings_.output_folder->remove_file(job.outputs[i].mask_relative);
+        }
     }
 
     /// An output's manifest record, not yet written (ok false, no size).

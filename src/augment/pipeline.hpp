@@ -7,6 +7,7 @@
 #include "augment/output_folder.hpp"
 #include "augment/output_plan.hpp"
 #include "augment/progress.hpp"
+#include "augment/sample_labels.hpp"
 #include "convert/conversion_options.hpp"
 
 #include <gpurotate/transform.hpp>
@@ -28,6 +29,8 @@ struct PipelineSettings {
     /// worker's share beside it makes them a group at a time.
     std::size_t host_memory = std::size_t{1} << 40;
     bool replace_outputs = false;    ///< --overwrite or --resume: outputs not recorded as complete are replaced
+    /// --labels and --masks: each input's labels and mask turned with it (needs output_folder); nullptr: none.
+    const SampleLabels* labels = nullptr;
 };
 
 struct PipelineTotals {

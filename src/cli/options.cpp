@@ -228,6 +228,14 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
                           "--random N: draw each of an input's N elements on its own, so that two can be the same (default: N distinct elements)")
         ->needs(random_option);
     augment_cmd->add_flag("-r,--recursive", augment_options.recursive, "read subfolders of input folders too");
+    std::string augment_labels;
+    augment_cmd->add_option("--labels", augment_labels,
+                            "turn each image's labels with it: yolo (labels/ beside images/; data.yaml found, or yolo=data.yaml), coco=FILE.json "
+                            "(one file in, one out), or voc (Annotations/ beside the images' folder)")
+        ->option_text("yolo[=DATA.yaml]|coco=FILE|voc");
+    augment_cmd->add_option("--masks", augment_options.labels.masks_dir,
+                            "a folder of masks mirroring the images' relative paths (any extension), each turned with its image into OUTDIR/masks/")
+        ->option_text("DIR");
     augment_cmd->add_option("--format", augment_options.format, "output format: same (as the input) or an extension: png, jpg, ...")
         ->default_str("same");
     const ConversionFlags augment_conversion(*augment_cmd, augment_options.convert, false);
@@ -305,6 +313,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
             if (name_option->count() == 0 && augment_options.random.draws > 1) augment_options.name_template = "{stem}_{draw}_{op}.{ext}";
         }
         augment_conversion.finish();
+        if (!augment_labels.empty()) {
+            const std::string masks = augment_options.labels.masks_dir;
+            augment_options.labels = augment::parse_label_option(augment_labels);
+            augment_options.labels.masks_dir = masks;
+        }
         if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);
         if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);
         if (!augment_host_memory.empty()) augment_options.host_memory = static_cast<std::size_t>(parse_byte_count(augment_host_memory, "--host-memory"));

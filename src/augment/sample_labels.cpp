@@ -1,0 +1,206 @@
+#include "augment/sample_labels.hpp"
+#include "augment/sample_files.hpp"
+#include "formats/file_bytes.hpp"
+#include "labels/voc_annotation.hpp"
+
+#include "core/path_names.hpp"
+
+#include <gpurotate/error.hpp>
+
+#include <algorithm>
+#include <map>
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+namespace gpurotate::augment {
+namespace {
+
+using Format = LabelOptions::Format;
+
+constexpr std::size_t max_label_bytes = std::size_t{64} << 20;  // a label file is text; more is not one
+
+std::string read_text(const std::string& path) {
+    const std::vector<std::uint8_t> bytes = detail::read_file_bytes(path, max_label_bytes);
+    return std::string(bytes.begin(), bytes.end());
+}
+
+bool exists(const std::string& path) {
+    struct stat info {};
+    return ::stat(path.c_str(), &info) == 0;
+}
+
+std::vector<std::uint8_t> bytes_of(const std::string& text) { return {text.begin(), text.end()}; }
+
+// A VOC image without an annotation: one with no objects, its size and file name filled in when turned.
+constexpr const char* empty_voc_annotation = "<annotation>\n\t<filename></filename>\n\t<size>\n\t\t<width>0</width>\n\t\t<height>0</height>\n\t</size>\n</annotation>\n";
+
+std::string extension_of(const std::string& path) {
+    const std::string name = detail::file_name_of(path);
+    const auto dot = name.find_last_of('.');
+    return dot == std::string::npos || dot == 0 ? "" : name.substr(dot);
+}
+
+}  // namespace
+
+SampleLabels::SampleLabels(const AugmentOptions& options) : options_(options.labels), shard_(options.shard), out_dir_(options.output_dir) {
+    if (options_.format == Format::yolo) {
+        yolo_yaml_ = options_.file;
+        for (std::size_t i = 0; yolo_yaml_.empty() && i < options.inputs.size(); ++i) {
+            struct stat info {};
+            if (::stat(options.inputs[i].c_str(), &info) == 0 && S_ISDIR(info.st_mode)) yolo_yaml_ = find_yolo_yaml(options.inputs[i]);
+        }
+        if (!yolo_yaml_.empty()) yolo_schema_ = labels::read_yolo_schema(yolo_yaml_);
+    }
+    if (options_.format == Format::coco) {
+        coco_.emplace(labels::CocoLabels::load(options_.file));
+        const std::string name = detail::file_name_of(options_.file);
+        coco_output_ = shard_.count > 1 ? detail::stem_of(name) + ".shard-" + std::to_string(shard_.index) + "-of-" + std::to_string(shard_.count) +
+                                              extension_of(name)
+                                        : name;
+    }
+}
+
+void SampleLabels::attach(std::vector<Job>& jobs) {
+    std::optional<MaskFinder> masks;
+    if (!options_.masks_dir.empty()) masks.emplace(options_.masks_dir);
+    const std::string layout = options_.format == Format::yolo ? "an images/ folder (Ultralytics keeps labels/ beside images/)"
+                                                               : "a folder of its own (VOC keeps Annotations/ beside JPEGImages/)";
+    std::int64_t next_image_id = 1;
+    for (Job& job : jobs) {
+        if (options_.format == Format::yolo || options_.format == Format::voc) {
+            const auto path = label_input_path(options_.format, job.input.path);
+            if (!path) throw Error(ErrorCode::usage, "--labels: '" + job.input.path + "' is not in " + layout);
+            job.label_path = *path;
+        }
+        if (masks) {
+            const auto mask = masks->find(job.input.relative);
+            // A missing mask fails its sample alone, when its turn comes (prepare).
+            job.mask_path = mask ? *mask : options_.masks_dir + "/" + job.input.relative;
+        }
+        for (PlannedOutput& out : job.outputs) {
+            if (options_.format == Format::yolo || options_.format == Format::voc) {
+                const auto relative = label_output_relative(options_.format, out.relative);
+                if (!relative) {
+                    throw Error(ErrorCode::usage, "--labels: the output '" + out.path + "' would not be in " + layout +
+                                                      ": give the folder above it as the input, so that OUTDIR keeps the dataset's layout");
+                }
+                out.label_relative = *relative;
+            }
+            if (masks) out.mask_relative = mask_output_relative(out.relative, extension_of(job.mask_path));
+            if (coco_) {
+                out.image_id = next_image_id++;
+                const labels::CocoLabels::Image* image = coco_->find(job.input.relative);
+                if (image) {
+                    coco_variants_.push_back({image->id, out.operation, out.relative, out.image_id});
+                    coco_variant_files_.push_back(out.relative);
+                }
+            }
+        }
+    }
+}
+
+SampleLabels::Prepared SampleLabels::prepare(const Job& job) const {
+    Prepared prepared;
+    if (!job.mask_path.empty() && !exists(job.mask_path)) {
+        throw Error(ErrorCode::input, "'" + job.input.path + "': no mask in '" + options_.masks_dir + "' (looked for '" + job.mask_path + "' with any image extension)");
+    }
+    if (options_.format == Format::coco) {
+        prepared.coco = coco_->find(job.input.relative);
+        if (!prepared.coco) throw Error(ErrorCode::input, "'" + job.input.path + "' has no entry in the \"images\" of '" + options_.file + "'");
+        if (!prepared.coco->error.empty()) throw Error(ErrorCode::input, prepared.coco->error);
+        return prepared;
+    }
+    if (options_.format == Format::none) return prepared;
+    std::string text;
+    if (exists(job.label_path)) {
+        text = read_text(job.label_path);
+    } else {
+        prepared.background = true;
+        ++background_;
+        if (options_.format == Format::voc) text = empty_voc_annotation;
+    }
+    for (const PlannedOutput& out : job.outputs) {
+        if (options_.format == Format::yolo) {
+            prepared.texts.push_back(labels::turn_yolo_labels(text, out.operation, yolo_schema_, job.label_path));
+        } else {
+            prepared.texts.push_back(text);
+        }
+    }
+    if (options_.format == Format::voc && !prepared.background) {
+        // Parsed once now, so that a damaged file fails its sample before its image is touched; the size is
+        // checked against the pixels when each variant is written.
+        labels::check_voc_annotation(text, job.label_path);
+    }
+    return prepared;
+}
+
+std::string SampleLabels::label_text(const Prepared& prepared, const Job& job, std::size_t index, labels::ImageSize turned) const {
+    const PlannedOutput& out = job.outputs[index];
+    // The source's size, from its variant's: the axes swapped back.
+    const labels::ImageSize source = labels::turned_size(turned, out.operation);
+    if (options_.format == Format::coco) {
+        const labels::ImageSize declared = prepared.coco->size;
+        if (declared.width != source.width || declared.height != source.height) {
+            throw Error(ErrorCode::input, "'" + options_.file + "' gives '" + job.input.relative + "' as " + std::to_string(declared.width) + "x" +
+                                              std::to_string(declared.height) + ", and the image is " + std::to_string(source.width) + "x" +
+                                              std::to_string(source.height));
+        }
+        return "";
+    }
+    if (options_.format == Format::voc) {
+        return labels::turn_voc_annotation(prepared.texts[index], out.operation, source, detail::file_name_of(out.relative), normal_absolute(out.path),
+                                           job.label_path);
+    }
+    return prepared.texts[index];
+}
+
+void SampleLabels::write_dataset_files(const OutputFolder& folder, bool replace) const {
+    if (yolo_yaml_.empty()) return;
+    folder.write_file(detail::file_name_of(yolo_yaml_), bytes_of(labels::yolo_yaml_for_root(read_text(yolo_yaml_), normal_absolute(out_dir_))), replace, false);
+}
+
+void SampleLabels::write_coco_file(const OutputFolder& folder, const std::set<std::string>& complete) const {
+    if (!coco_) return;
+    std::vector<labels::CocoLabels::Variant> written;
+    for (std::size_t i = 0; i < coco_variants_.size(); ++i) {
+        if (complete.count(coco_variant_files_[i])) written.push_back(coco_variants_[i]);
+    }
+    folder.write_file(coco_output_, bytes_of(coco_->turned_json(written)), true, false);
+}
+
+std::vector<std::string> SampleLabels::dataset_files() const {
+    std::vector<std::string> files;
+    if (!yolo_yaml_.empty()) files.push_back(detail::file_name_of(yolo_yaml_));
+    if (coco_) files.push_back(coco_output_);
+    return files;
+}
+
+std::pair<std::size_t, std::string> SampleLabels::orphan_labels(const std::vector<InputFile>& inputs) const {
+    if (options_.format != Format::yolo && options_.format != Format::voc) return {0, ""};
+    std::set<std::string> referenced, folders;
+    for (const InputFile& input : inputs) {
+        if (const auto path = label_input_path(options_.format, input.path)) {
+            referenced.insert(*path);
+            folders.insert(path->substr(0, path->find_last_of('/')));
+        }
+    }
+    const std::string wanted = options_.format == Format::yolo ? ".txt" : ".xml";
+    std::size_t count = 0;
+    std::string first;
+    for (const std::string& folder : folders) {
+        DIR* dir = ::opendir(folder.c_str());
+        if (!dir) continue;
+        std::vector<std::string> names;
+        while (const dirent* entry = ::readdir(dir)) names.push_back(entry->d_name);
+        ::closedir(dir);
+        std::sort(names.begin(), names.end());
+        for (const std::string& name : names) {
+            if (name[0] == '.' || extension_of(name) != wanted || referenced.count(folder + "/" + name)) continue;
+            if (count++ == 0) first = folder + "/" + name;
+        }
+    }
+    return {count, first};
+}
+
+}  // namespace gpurotate::augment
