@@ -60,11 +60,27 @@ std::optional<std::string> label_output_relative(LabelOptions::Format format, co
     return std::nullopt;
 }
 
+// A path below a dataset's root that begins with its images' folder: the part after it (else "").
+std::string below_images_folder(const std::string& relative) {
+    for (const char* folder : {"images/", "JPEGImages/"}) {
+        if (relative.rfind(folder, 0) == 0) return relative.substr(std::char_traits<char>::length(folder));
+    }
+    return "";
+}
+
 std::string mask_output_relative(const std::string& image_relative, const std::string& mask_extension) {
-    return "masks/" + without_extension(image_relative) + mask_extension;
+    const std::string below = below_images_folder(image_relative);
+    return "masks/" + without_extension(below.empty() ? image_relative : below) + mask_extension;
 }
 
 std::optional<std::string> MaskFinder::find(const std::string& relative) {
+    if (auto found = find_at(relative)) return found;
+    const std::string below = below_images_folder(relative);
+    if (!below.empty()) return find_at(below);
+    return std::nullopt;
+}
+
+std::optional<std::string> MaskFinder::find_at(const std::string& relative) {
     const auto slash = relative.find_last_of('/');
     const std::string sub = slash == std::string::npos ? "" : relative.substr(0, slash);
     auto listed = listed_.find(sub);

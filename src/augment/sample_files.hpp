@@ -21,7 +21,9 @@ std::optional<std::string> label_input_path(LabelOptions::Format format, const s
 /// output keeps the dataset's layout. None where `image_relative` has no images/ (YOLO) or no folder (VOC).
 std::optional<std::string> label_output_relative(LabelOptions::Format format, const std::string& image_relative);
 
-/// Where a variant's mask goes below OUTDIR: masks/ then the image variant's path, with the mask's extension.
+/// Where a variant's mask goes below OUTDIR: masks/ then the image variant's path (below images/ or
+/// JPEGImages/ where it begins with one, so that OUTDIR keeps images/ and masks/ side by side), with the
+/// mask's extension.
 std::string mask_output_relative(const std::string& image_relative, const std::string& mask_extension);
 
 /// Finds masks by an image's relative path (below its folder argument) in one folder, listing each of its
@@ -30,10 +32,12 @@ class MaskFinder {
 public:
     explicit MaskFinder(std::string masks_dir) : dir_(std::move(masks_dir)) {}
     /// The mask of the image at `relative`: the file of the same relative folder and stem with any image
-    /// extension. None where there is none; throws Error (input) where two files fit (a.png and a.bmp).
+    /// extension, or, for "images/train/a.jpg" (a dataset's root given), of "train/a". None where there is
+    /// none; throws Error (input) where two files fit (a.png and a.bmp).
     std::optional<std::string> find(const std::string& relative);
 
 private:
+    std::optional<std::string> find_at(const std::string& relative);
     std::string dir_;
     std::map<std::string, std::vector<std::string>> listed_;  // subfolder -> its image files' names
 };
