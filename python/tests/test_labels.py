@@ -2,7 +2,6 @@
 point formulas, hand-written, and box corners built from them), against gpurotate.apply's own pixels, and against
 torchvision and albumentations where they are installed (skipped where not)."""
 
-
 import numpy as np
 import pytest
 
