@@ -1,7 +1,7 @@
 """gpurotate.transform_boxes and transform_points: geometric labels moved exactly with their image.
 
 Pure NumPy (a torch or CuPy array goes through NumPy on the host and comes back on its device: labels are
-a few numbers an image), so that these functions need no rebuild of the compiled module.
+a few numbers per image), so that these functions need no rebuild of the compiled module.
 
 The convention, that of torchvision's BoundingBoxes and of COCO: coordinates are continuous, the image
 spanning [0, W] x [0, H] with the pixels' edges at integers (pixel (i, j) covers [j, j + 1] x [i, i + 1]).
@@ -156,9 +156,10 @@ def transform_boxes(boxes: Any, element: Op, canvas_size: Sequence[int], format:
     the winding and equals the xywhr result's corners. Angles come back in (-180, 180] (the identity
     returns its input's values as they are).
 
-    Exact: integer boxes stay integers, and every result is exact, except the anchor corner of an xywhr
-    box under a reflection (the mapped second corner: trigonometry), which is why integer xywhr boxes come
-    back as float64.
+    Exact: integer boxes stay integers and every integer result is exact (W - x is), so four rot90s give
+    them back; floats get the one rounding of each such subtraction. The exception is the first corner of
+    an xywhr box under a reflection (the mapped second corner, found by trigonometry), which is why integer
+    xywhr boxes come back as float64.
     """
     code = int(_api.element(element))
     name = getattr(format, "value", format)  # a BoundingBoxFormat member
@@ -222,7 +223,7 @@ def transform_points(points: Any, element: Op, canvas_size: Sequence[int]) -> An
     at the centre of pixel (row i, column j) is (j + 0.5, i + 0.5) and lands at the centre of the pixel the
     image's value moves to. With a visibility column, which passes unchanged, a point whose visibility is 0
     and whose x and y are both 0 stays (0, 0): COCO's (and torchvision's references') "not labelled".
-    Integers stay integers; every result is exact.
+    Integers stay integers and are exact; floats get the one rounding of each W - x.
     """
     code = int(_api.element(element))
     height, width = _canvas(canvas_size)
