@@ -6,14 +6,20 @@ GPUs (PyTorch and CuPy CUDA arrays, on the caller's stream) and on the CPU (NumP
     y = gpurotate.apply(x, ["rot90", "flip-h"])  # in order, composed: one pass (a transpose)
     y = gpurotate.apply(batch, elements=codes, layout="nchw")  # one element per sample, one launch
 
+Boxes and keypoints move with their image: gpurotate.transform_boxes(boxes, "rot90", canvas_size=(H, W),
+format="xyxy") and gpurotate.transform_points(points, "rot90", (H, W)), in continuous pixel coordinates (the
+image spans [0, W] x [0, H]), every torchvision box format.
+
 PyTorch transforms (RandomD4, RandomRotate90, RandomFlip, RandomHorizontalFlip, RandomVerticalFlip) are in
 gpurotate.torch, which imports torch.
 """
 
 from ._api import LAYOUTS, NAMES, apply, apply_inplace, compose, element, infer_layout, inverse, name, swaps_axes, then
+from ._labels import BOX_FORMATS, transform_boxes, transform_points
 from ._gpurotate import DeviceError, Error, Orientation, UsageError, __version__, built_with_cuda, cuda_available
 
 __all__ = [
+    "BOX_FORMATS",
     "LAYOUTS",
     "NAMES",
     "DeviceError",
@@ -32,4 +38,6 @@ __all__ = [
     "name",
     "swaps_axes",
     "then",
+    "transform_boxes",
+    "transform_points",
 ]

@@ -23,9 +23,12 @@ torchvision's names: RandomHorizontalFlip(p=0.5) and RandomVerticalFlip(p=0.5) a
 torchvision.transforms.v2 (drawn per sample by default; per_sample=False draws once per call as torchvision
 does), and RandomFlip(p=0.5, horizontal=True, vertical=False) for both axes in one pass.
 
-Needs only torch (not torchvision). torchvision's tv_tensors (Image, Mask, Video) come back as the same type;
-BoundingBoxes and KeyPoints, which are coordinates rather than pixels, raise TypeError. No autograd: inputs
-that require grad raise TypeError, whatever is drawn.
+Needs only torch (not torchvision). torchvision's tv_tensors (Image, Mask, Video) come back as the same type.
+BoundingBoxes (every format) and KeyPoints, which are coordinates rather than pixels, move with the image
+(gpurotate.transform_boxes and transform_points, continuous pixel coordinates: the image spans [0, W] x [0, H])
+and come back as the same type with their new canvas_size; they need one element for the call (one image, a
+batch of one, a batch with per_sample=False, or no image at all), and a canvas_size equal to the images' (H, W).
+No autograd: inputs that require grad raise TypeError, whatever is drawn.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from typing import Optional, Sequence, Union
 
 import torch
 
-from . import _api
+from . import _api, _labels
 from ._gpurotate import Orientation
 
 __all__ = ["RandomElements", "RandomD4", "RandomRotate90", "RandomFlip", "RandomHorizontalFlip", "RandomVerticalFlip"]
@@ -61,6 +64,11 @@ class RandomElements(torch.nn.Module):
     decision per call), and each sample then draws its element among the candidates of that kind: every
     sample's element still has the asked probabilities, and the results fit one tensor, its sides swapped
     or not.
+
+    forward(*inputs): images, masks, and torchvision's BoundingBoxes and KeyPoints, all given the same
+    element (one draw a call): boxes and keypoints with the canvas_size they carry, which must be the
+    images' (H, W), coming back with the result's canvas_size. They need one element for the call, so with
+    a batch of more than one sample drawn per sample they raise ValueError (per_sample=False draws one).
     """
 
     def __init__(
@@ -110,19 +118,27 @@ class RandomElements(torch.nn.Module):
     def forward(self, *inputs: torch.Tensor) -> Union[torch.Tensor, tuple[torch.Tensor, ...]]:
         if not inputs:
             raise TypeError("expected at least one tensor")
-        first = inputs[0]
-        _check_tensor(first)
-        batch = first.dim() == 4 and self.per_sample
+        kinds = [_label_kind(x) for x in inputs]  # None for pixels, else "boxes" or "points"
+        for x, kind in zip(inputs, kinds):
+            if kind is None:
+                _check_tensor(x)
+            else:
+                _check_label(x)
+        images = [x for x, kind in zip(inputs, kinds) if kind is None]
+        first = images[0] if images else None
+        batch = first is not None and first.dim() == 4 and self.per_sample
         samples = first.shape[0] if batch else 1
-        for x in inputs:  # every input checked before the draw, so that a bad one fails whatever is drawn
-            _check_tensor(x)
+        for x in images:  # every input checked before the draw, so that a bad one fails whatever is drawn
             if batch and (x.dim() < 3 or x.shape[0] != samples):
                 raise ValueError(f"a batch of {samples} samples ({list(first.shape)}) goes with tensors of {samples} "
                                  f"samples, [N, C, H, W] or masks [N, H, W], not {list(x.shape)}")
             if not self.copy and not x.is_contiguous():
                 _check_strides(x, batch)
-        codes = self._draw_codes(samples, square=first.shape[-1] == first.shape[-2])
-        outputs = tuple(self._apply(x, codes, batch) for x in inputs)
+        if len(images) < len(inputs):
+            _check_labels_fit(inputs, kinds, first, samples)
+        codes = self._draw_codes(samples, square=first is None or first.shape[-1] == first.shape[-2])
+        outputs = tuple(self._apply(x, codes, batch) if kind is None else _apply_label(x, kind, codes[0])
+                        for x, kind in zip(inputs, kinds))
         return outputs[0] if len(outputs) == 1 else outputs
 
     def _apply(self, x: torch.Tensor, codes: list[int], batch: bool) -> torch.Tensor:
@@ -147,12 +163,58 @@ def _tv_tensors():
     return sys.modules.get("torchvision.tv_tensors")
 
 
+def _label_kind(x) -> Optional[str]:
+    """"boxes" for tv_tensors.BoundingBoxes, "points" for tv_tensors.KeyPoints (torchvision 0.23 on), else None."""
+    tv = _tv_tensors()
+    if tv is None:
+        return None
+    if isinstance(x, tv.BoundingBoxes):
+        return "boxes"
+    if hasattr(tv, "KeyPoints") and isinstance(x, tv.KeyPoints):
+        return "points"
+    return None
+
+
+def _check_label(x: torch.Tensor) -> None:
+    if x.requires_grad:
+        raise TypeError(f"an input ({type(x).__name__}) requires grad: gpurotate records no autograd graph; pass x.detach()")
+    if x.dtype.is_complex or x.dtype == torch.bool:
+        raise TypeError(f"{type(x).__name__} of dtype {x.dtype}: coordinates are integers or floats")
+
+
+def _check_labels_fit(inputs: Sequence[torch.Tensor], kinds: Sequence[Optional[str]], first: Optional[torch.Tensor], samples: int) -> None:
+    """ValueError, before any draw, where boxes or keypoints could not follow the images: per-sample draws over a
+    batch (which sample's element would they take?) or a canvas_size other than the images' (H, W)."""
+    names = sorted({type(x).__name__ for x, kind in zip(inputs, kinds) if kind is not None})
+    if samples != 1:
+        raise ValueError(f"{' and '.join(names)} need one element for the call, but a batch of {samples} samples draws one "
+                         "per sample: make the transform with per_sample=False, or call it per sample")
+    if first is None:
+        return
+    height, width = int(first.shape[-2]), int(first.shape[-1])
+    for x, kind in zip(inputs, kinds):
+        if kind is not None and tuple(int(n) for n in x.canvas_size) != (height, width):
+            raise ValueError(f"{type(x).__name__} with canvas_size {tuple(x.canvas_size)} go with images of (H, W) = "
+                             f"({height}, {width}): the canvas_size of the image they are on")
+
+
+def _apply_label(x: torch.Tensor, kind: str, code: int) -> torch.Tensor:
+    """Boxes or keypoints under element `code`, as their tv_tensor type with the canvas_size of the result."""
+    if code == int(Orientation.identity):
+        return x  # as for images
+    canvas = tuple(int(n) for n in x.canvas_size)
+    if kind == "boxes":
+        out = _labels.transform_boxes(x, code, canvas, format=x.format.value)
+    else:
+        out = _labels.transform_points(x, code, canvas)
+    if _api._gpurotate.swaps_axes(Orientation(code)):
+        canvas = canvas[::-1]
+    return _tv_tensors().wrap(out, like=x, canvas_size=canvas)
+
+
 def _check_tensor(x) -> None:
     if not isinstance(x, torch.Tensor):
         raise TypeError(f"expected torch tensors, not {type(x).__name__} (gpurotate.apply takes NumPy arrays)")
-    tv = _tv_tensors()
-    if tv is not None and isinstance(x, tuple(getattr(tv, n) for n in ("BoundingBoxes", "KeyPoints") if hasattr(tv, n))):
-        raise TypeError(f"{type(x).__name__} are coordinates, not pixels: gpurotate's transforms move images and masks only")
     if x.dim() not in _LAYOUTS:
         raise ValueError(f"expected tensors of shape [H, W], [C, H, W] or [N, C, H, W], not {list(x.shape)}")
     _api._refuse_unreadable_tensor(x, "torch", "an input")  # dtypes DLPack cannot carry among them

@@ -70,7 +70,11 @@ def test_a_type_checker_sees_the_array_kinds(tmp_path, monkeypatch):
         "reveal_type(y)\n"
         "z = gpurotate.apply(np.zeros((2, 3), np.int64), 'rot90', copy=True, layout='hw')\n"
         "reveal_type(z)\n"
+        "b = gpurotate.transform_boxes(np.zeros((1, 4)), 'rot90', (3, 2))\n"
+        "reveal_type(b)\n"
+        "p = gpurotate.transform_points(np.zeros((1, 2)), 'flip-h', (3, 2))\n"
+        "reveal_type(p)\n"
     )
     stdout, stderr, status = mypy_api.run([str(sample), "--ignore-missing-imports", "--no-incremental"])
     assert "error" not in stdout, stdout + stderr
-    assert stdout.count("ndarray") >= 2, stdout
+    assert stdout.count("ndarray") >= 4, stdout

@@ -320,7 +320,7 @@ def test_torchvision_v2_pipelines_with_images_and_masks():
     assert turned_image.shape == (3, 12, 8) and turned_mask.shape == (12, 8)
 
 
-def test_tv_tensors_keep_their_type_and_boxes_are_refused():
+def test_tv_tensors_keep_their_type_and_boxes_follow_the_image():
     tv = pytest.importorskip("torchvision.tv_tensors", reason="torchvision is not installed")
     v2 = pytest.importorskip("torchvision.transforms.v2", reason="torchvision is not installed")
     image = tv.Image(torch.from_numpy(random_array((3, 16, 16), np.uint8)))
@@ -332,9 +332,10 @@ def test_tv_tensors_keep_their_type_and_boxes_are_refused():
         # What follows in a v2 pipeline treats them as one image and its mask.
         cropped_image, cropped_mask = v2.Compose([RandomD4(generator=torch.Generator().manual_seed(seed)), v2.RandomCrop(8)])(image, mask)
         assert cropped_image.shape == (3, 8, 8) and cropped_mask.shape == (8, 8)
+    # Boxes move with the image (test_labels.py checks every element and format).
     boxes = tv.BoundingBoxes([[1, 2, 5, 9]], format="XYXY", canvas_size=(16, 16))
-    with pytest.raises(TypeError, match="coordinates"):
-        RandomD4()(image, boxes)
+    out_image, out_boxes = RandomD4(generator=torch.Generator().manual_seed(0))(image, boxes)
+    assert type(out_boxes) is tv.BoundingBoxes and out_boxes.format == boxes.format
 
 
 def test_importable_without_torchvision():
