@@ -362,21 +362,23 @@ TEST_CASE("coco labels: the output has one line per image and per annotation") {
     CHECK(text.compare(0, 2, "{\n") == 0);
 }
 
-TEST_CASE("coco labels: an image entry is found by its path, or by its file name where that is unique") {
+TEST_CASE("coco labels: an image entry is found by its path, or by the input's file name where one entry has it") {
     test_support::TempDir dir;
     const CocoLabels labels = load_text(dir, R"({"images": [
         {"id": 1, "file_name": "train/a.jpg", "width": 4, "height": 3},
         {"id": 2, "file_name": "b.jpg", "width": 4, "height": 3},
-        {"id": 3, "file_name": "x/c.jpg", "width": 4, "height": 3},
-        {"id": 4, "file_name": "y/c.jpg", "width": 4, "height": 3}]})");
+        {"id": 3, "file_name": "c.jpg", "width": 4, "height": 3},
+        {"id": 4, "file_name": "c.jpg", "width": 4, "height": 3}]})");
     REQUIRE(labels.find("train/a.jpg") != nullptr);
     CHECK(labels.find("train/a.jpg")->id == 1);
-    CHECK(labels.find("val/a.jpg")->id == 1);
-    CHECK(labels.find("sub/b.jpg")->id == 2);
-    CHECK(labels.find("y/c.jpg")->id == 4);
-    CHECK(labels.find("z/c.jpg") == nullptr);  // two entries are named c.jpg
-    CHECK(labels.find("d.jpg") == nullptr);
     CHECK(labels.find("train/a.jpg")->size.width == 4);
+    CHECK(labels.find("val/a.jpg") == nullptr);  // another folder's a.jpg: the entry names its folder
+    CHECK(labels.find("a.jpg") == nullptr);
+    CHECK(labels.find("b.jpg")->id == 2);
+    CHECK(labels.find("sub/b.jpg")->id == 2);
+    CHECK(labels.find("c.jpg") == nullptr);  // two entries are named c.jpg
+    CHECK(labels.find("z/c.jpg") == nullptr);
+    CHECK(labels.find("d.jpg") == nullptr);
     // No "annotations" at all: an empty list goes out after the images.
     const Json out = Json::parse(labels.turned_json({{2, Orientation::rot90, "b_rot90.jpg", 1}}));
     CHECK(out["annotations"] == Json::array());

@@ -54,8 +54,7 @@ struct CocoLabels::Data {
     std::unordered_map<std::int64_t, std::size_t> image_index;  // by id
     std::vector<std::vector<std::size_t>> image_annotations;    // "annotations" indices of each image, in order
     std::map<std::int64_t, std::vector<std::string>> keypoint_names;  // by category id
-    std::unordered_map<std::string, std::size_t> by_file_name;
-    std::unordered_map<std::string, std::size_t> by_name_part;  // SIZE_MAX: more than one entry has it
+    std::unordered_map<std::string, std::size_t> by_file_name;  // SIZE_MAX: more than one entry has it
     std::vector<std::string> unattached;
 
     void read_images();
@@ -90,9 +89,8 @@ void CocoLabels::Data::read_images() {
         if (!image_index.emplace(image.id, images.size()).second) {
             throw Error(ErrorCode::input, where + ": image id " + std::to_string(image.id) + " comes twice");
         }
-        by_file_name.emplace(image.file_name, images.size());
-        const auto [part, inserted] = by_name_part.emplace(file_name_part(image.file_name), images.size());
-        if (!inserted) part->second = SIZE_MAX;
+        const auto [named, inserted] = by_file_name.emplace(image.file_name, images.size());
+        if (!inserted) named->second = SIZE_MAX;
         images.push_back(std::move(image));
     }
     image_annotations.resize(images.size());
@@ -168,12 +166,13 @@ CocoLabels CocoLabels::load(const std::string& path) {
 }
 
 const CocoLabels::Image* CocoLabels::find(const std::string& relative) const {
-    if (const auto exact = data_->by_file_name.find(relative); exact != data_->by_file_name.end()) {
-        return &data_->images[exact->second];
+    // A file that names its images without their folder ("000123.jpg") still serves a folder of folders;
+    // a name that two entries share is nobody's, rather than the first one's.
+    for (const std::string& name : {relative, file_name_part(relative)}) {
+        const auto found = data_->by_file_name.find(name);
+        if (found != data_->by_file_name.end()) return found->second == SIZE_MAX ? nullptr : &data_->images[found->second];
     }
-    const auto part = data_->by_name_part.find(file_name_part(relative));
-    if (part == data_->by_name_part.end() || part->second == SIZE_MAX) return nullptr;
-    return &data_->images[part->second];
+    return nullptr;
 }
 
 const std::vector<std::string>& CocoLabels::unattached_errors() const { return data_->unattached; }
