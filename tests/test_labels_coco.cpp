@@ -165,6 +165,25 @@ TEST_CASE("coco rle: pycocotools strings, derived by hand from rleToString, deco
     CHECK_FALSE(decode_rle_string("12N").has_value());  // the third count is written as is: -2, a negative run
 }
 
+TEST_CASE("coco rle: strings pycocotools wrote read back as masks of their size, and are written back the same") {
+    // A 3x3 square at x, y = 1..3 of a 10x10 mask ("size": [10, 10]), as a public test fixture has it.
+    const auto square = decode_rle_string(";37000k1");
+    REQUIRE(square.has_value());
+    std::vector<std::uint8_t> expected(100, 0);
+    for (int x = 1; x <= 3; ++x) {
+        for (int y = 1; y <= 3; ++y) expected[static_cast<std::size_t>(x * 10 + y)] = 1;
+    }
+    CHECK(dense(*square, 100) == expected);
+    CHECK(encode_rle_string(*square) == ";37000k1");
+    // A blob of a 600x500 image (another public fixture): its runs total 600 * 500, and it comes back the same.
+    const char* blob = "_lm26^b09I4L4M2M3N2O1N2N2O1N101N101O0O100000O1O100N2K6L3M3N2N2O2N1O3L5L3N2M`bb5";
+    const auto runs = decode_rle_string(blob);
+    REQUIRE(runs.has_value());
+    CHECK(run_total(*runs) == 600 * 500);
+    CHECK(runs->size() == 71);
+    CHECK(encode_rle_string(*runs) == blob);
+}
+
 TEST_CASE("coco rle: random runs survive the string both ways") {
     std::mt19937 random(47);
     for (int trial = 0; trial < 200; ++trial) {
