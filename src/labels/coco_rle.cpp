@@ -35,7 +35,7 @@ std::optional<RunCounts> decode_rle_string(std::string_view text) {
         if (counts.size() > 2) {
             const std::uint64_t before = counts[counts.size() - 2];
             if (x < 0 && static_cast<std::uint64_t>(-x) > before) return std::nullopt;
-            if (x > 0 && before > std::numeric_limits<std::uint64_t>::max() / 2) return std::nullopt;
+            if (x > 0 && static_cast<std::uint64_t>(x) > std::numeric_limits<std::uint64_t>::max() - before) return std::nullopt;
             counts.push_back(x < 0 ? before - static_cast<std::uint64_t>(-x) : before + static_cast<std::uint64_t>(x));
         } else {
             if (x < 0) return std::nullopt;
