@@ -86,7 +86,7 @@ TEST_CASE("label points: every element against its formula, on a 61x37 image in 
     }
 }
 
-TEST_CASE("label boxes: corners mapped, then ordered; four rot90s give back the text") {
+TEST_CASE("label boxes: corners mapped, then ordered, and four rot90s give back the text") {
     const ImageSize size{61, 37};
     for (Orientation o : gpurotate::all_orientations) {
         CAPTURE(gpurotate::name(o));

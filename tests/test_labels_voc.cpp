@@ -149,6 +149,11 @@ TEST_CASE("voc annotations: object and part boxes, size, filename and path under
     CHECK(flipped.find("<xmin>13.5</xmin>") != std::string::npos);
     CHECK(flipped.find("<xmax>57</xmax>") != std::string::npos);
     CHECK(flipped.find("<ymin>7.25</ymin>") != std::string::npos);
+    // Whitespace around a value stays around the new one.
+    const std::string spaced = turn("<annotation><object><bndbox><xmin> 5 </xmin><ymin>2</ymin><xmax>\t48\t</xmax><ymax>30</ymax></bndbox></object></annotation>",
+                                    Orientation::flip_h);
+    CHECK(spaced.find("<xmin> 14 </xmin>") != std::string::npos);
+    CHECK(spaced.find("<xmax>\t57\t</xmax>") != std::string::npos);
 }
 
 TEST_CASE("voc annotations: the identity and four rot90s give back the text") {

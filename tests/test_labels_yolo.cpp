@@ -198,7 +198,7 @@ TEST_CASE("yolo labels: pose rows with 2 values a keypoint, flip_idx trading lef
     }
 }
 
-TEST_CASE("yolo labels: pose rows with visibility; the unlabelled 0 0 0 stays, and travels with flip_idx") {
+TEST_CASE("yolo labels: pose rows with visibility, the unlabelled 0 0 0 kept as written and carried by flip_idx") {
     const YoloSchema schema = pose_schema(3, 3, {1, 0, 2});
     // Keypoint 0 unlabelled, 1 and 2 labelled with visibilities 2 and 1; one labelled point at (0, 0.5)
     // with visibility 0 is mapped all the same (only 0 0 0 is the marker).
