@@ -232,4 +232,18 @@ TEST_CASE("voc annotations: each error names the file and the line") {
     starts(error_of("<annotation>\n<size>\n</annotation>\n"), "'Annotations/000001.xml' line ");
     CHECK(starts(error_of("<?xml version=\"1.0\"?>\n<voc/>\n"), "'Annotations/000001.xml' line 2: ").find("not <annotation>") != std::string::npos);
     starts(error_of(""), "'Annotations/000001.xml' line ");
+    // check_voc_annotation: the same checks before the image is read, all but the size's (it knows none).
+    CHECK_NOTHROW(check_voc_annotation(annotation, "a.xml"));
+    CHECK_NOTHROW(check_voc_annotation(mismatched, "a.xml"));
+    for (const std::string* bad : {&not_number, &empty, &reversed, &missing}) {
+        std::string checked = "(no error)";
+        try {
+            check_voc_annotation(*bad, "Annotations/000001.xml");
+        } catch (const gpurotate::Error& e) {
+            checked = e.what();
+        }
+        CHECK(checked == error_of(*bad));
+    }
+    CHECK_THROWS_AS(check_voc_annotation("<annotation><size><width>x</width><height>0</height></size></annotation>", "a.xml"), gpurotate::Error);
+    CHECK_THROWS_AS(check_voc_annotation("<annotation>", "a.xml"), gpurotate::Error);
 }

@@ -128,12 +128,24 @@ void for_each_box(tinyxml2::XMLElement& e, const Visit& visit) {
     }
 }
 
-void turn_bndbox(tinyxml2::XMLElement& box, const Annotation& a, Orientation element, ImageSize image) {
-    tinyxml2::XMLElement* corners[4] = {&a.child(box, "xmin"), &a.child(box, "ymin"), &a.child(box, "xmax"), &a.child(box, "ymax")};
+// A box's four values, checked: numbers, min <= max.
+struct BoxValues {
+    tinyxml2::XMLElement* corners[4];
     Decimal v[4];
-    for (int i = 0; i < 4; ++i) v[i] = a.number(*corners[i]);
-    if (v[2] < v[0]) a.fail(*corners[2], "<xmax> " + v[2].text() + " is less than <xmin> " + v[0].text());
-    if (v[3] < v[1]) a.fail(*corners[3], "<ymax> " + v[3].text() + " is less than <ymin> " + v[1].text());
+};
+
+BoxValues box_values(tinyxml2::XMLElement& box, const Annotation& a) {
+    BoxValues b{{&a.child(box, "xmin"), &a.child(box, "ymin"), &a.child(box, "xmax"), &a.child(box, "ymax")}, {}};
+    for (int i = 0; i < 4; ++i) b.v[i] = a.number(*b.corners[i]);
+    if (b.v[2] < b.v[0]) a.fail(*b.corners[2], "<xmax> " + b.v[2].text() + " is less than <xmin> " + b.v[0].text());
+    if (b.v[3] < b.v[1]) a.fail(*b.corners[3], "<ymax> " + b.v[3].text() + " is less than <ymin> " + b.v[1].text());
+    return b;
+}
+
+void turn_bndbox(tinyxml2::XMLElement& box, const Annotation& a, Orientation element, ImageSize image) {
+    const BoxValues b = box_values(box, a);
+    tinyxml2::XMLElement* const* corners = b.corners;
+    const Decimal* v = b.v;
     // VOC's pixels are 1-based and inclusive: pixel i of W goes to W + 1 - i.
     Box turned;
     try {
@@ -182,21 +194,38 @@ void set_or_add(tinyxml2::XMLElement& root, const char* name, const std::string&
     Annotation::set_text(*e, text);
 }
 
+// The parsed document's <annotation>, or an error naming the line.
+tinyxml2::XMLElement& parse_annotation(tinyxml2::XMLDocument& doc, std::string_view xml, const std::string& path) {
+    if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) fail(path, doc.ErrorLineNum(), doc.ErrorStr());
+    tinyxml2::XMLElement* root = doc.RootElement();
+    if (!root) fail(path, 1, "no root element");
+    if (std::string_view(root->Name()) != "annotation") fail(path, root->GetLineNum(), "the root element is <" + std::string(root->Name()) + ">, not <annotation>");
+    return *root;
+}
+
 }  // namespace
 
 std::string turn_voc_annotation(std::string_view xml, Orientation element, ImageSize image, const std::string& output_file_name,
                                 const std::string& output_path, const std::string& path) {
     tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
-    if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) fail(path, doc.ErrorLineNum(), doc.ErrorStr());
-    tinyxml2::XMLElement* root = doc.RootElement();
-    if (!root) fail(path, 1, "no root element");
-    if (std::string_view(root->Name()) != "annotation") fail(path, root->GetLineNum(), "the root element is <" + std::string(root->Name()) + ">, not <annotation>");
+    tinyxml2::XMLElement& root = parse_annotation(doc, xml, path);
     const Annotation a(path);
-    if (tinyxml2::XMLElement* size = root->FirstChildElement("size")) turn_size_element(*size, a, element, image);
-    for_each_box(*root, [&](tinyxml2::XMLElement& box) { turn_bndbox(box, a, element, image); });
-    set_or_add(*root, "filename", output_file_name);
-    if (tinyxml2::XMLElement* p = root->FirstChildElement("path")) Annotation::set_text(*p, output_path);
+    if (tinyxml2::XMLElement* size = root.FirstChildElement("size")) turn_size_element(*size, a, element, image);
+    for_each_box(root, [&](tinyxml2::XMLElement& box) { turn_bndbox(box, a, element, image); });
+    set_or_add(root, "filename", output_file_name);
+    if (tinyxml2::XMLElement* p = root.FirstChildElement("path")) Annotation::set_text(*p, output_path);
     return print(doc, layout_of(xml));
+}
+
+void check_voc_annotation(std::string_view xml, const std::string& path) {
+    tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
+    tinyxml2::XMLElement& root = parse_annotation(doc, xml, path);
+    const Annotation a(path);
+    if (tinyxml2::XMLElement* size = root.FirstChildElement("size")) {
+        a.number(a.child(*size, "width"));
+        a.number(a.child(*size, "height"));
+    }
+    for_each_box(root, [&](tinyxml2::XMLElement& box) { box_values(box, a); });
 }
 
 }  // namespace gpurotate::labels

@@ -19,4 +19,8 @@ namespace gpurotate::labels {
 std::string turn_voc_annotation(std::string_view xml, Orientation element, ImageSize image, const std::string& output_file_name,
                                 const std::string& output_path, const std::string& path);
 
+/// Parses `xml` and checks its boxes as turn_voc_annotation would, without an image size: so that a
+/// damaged annotation fails its sample before the image is touched. Throws Error (input) as it does.
+void check_voc_annotation(std::string_view xml, const std::string& path);
+
 }  // namespace gpurotate::labels
