@@ -89,11 +89,11 @@ Orientation element_of(const nlohmann::json& record) { return static_cast<Orient
 // A palette PNG (colour type 3, 8-bit indices) of w x h with index (x * 3 + y * 5) % 4, written by hand.
 std::string palette_png(int w, int h) {
     const auto chunk = [](const std::string& type, const std::string& data) {
-        std::string c;
+        std::string c(4, '\0');
         test_support::put_be(c, 0, static_cast<std::uint32_t>(data.size()), 4);
         c += type + data;
         const std::uint32_t crc = test_support::png_crc(c, 4, c.size() - 4);
-        std::string tail(4, '\0');
+        std::string tail(4, '\0');  // the CRC
         test_support::put_be(tail, 0, crc, 4);
         return c + tail;
     };
@@ -516,7 +516,8 @@ std::set<std::string> files_below(const std::string& root) {
 // The bad sample's image stem `bad` has nothing below OUTDIR; every other sample's variants are there.
 void check_failed_alone(const std::string& out, const std::string& bad, const std::string& good) {
     bool good_seen = false;
-    for (const std::string& f : files_below(out)) {
+    for (const std::string& file : files_below(out)) {
+        const std::string f = "/" + file;
         CAPTURE(f);
         CHECK(f.find("/" + bad + "_") == std::string::npos);
         CHECK(f.find("/." ) == std::string::npos);  // no temporary left
@@ -544,7 +545,7 @@ TEST_CASE("augment --labels: a bad label fails its own sample alone, named with 
     for (const auto& c : cases) {
         CAPTURE(c.what);
         write_bytes(root + "/labels/train/a.txt", c.text);
-        const auto result = run(exe + " augment " + quote(root) + " -r --device cpu --overwrite -o " + quote(out) + " --labels yolo");
+        const auto result = run(exe + " augment " + quote(root) + " -r --device cpu --overwrite -o " + quote(out) + " --labels yolo --masks " + quote(root + "/masks"));
         CHECK(result.status == input_error);
         CHECK(result.output.find(root + "/labels/train/a.txt") != std::string::npos);
         CHECK(result.output.find(c.said) != std::string::npos);
@@ -564,7 +565,7 @@ TEST_CASE("augment --labels: a bad label fails its own sample alone, named with 
         check_failed_alone(out, "a", "b");
     }
     SUBCASE("--jpeg-edge trim would leave labels that no longer match: refused") {
-        const auto result = run(exe + " augment " + quote(root) + " -r --device cpu -o " + quote(out) + " --labels yolo --jpeg-edge trim");
+        const auto result = run(exe + " augment " + quote(root) + " -r --device cpu -o " + quote(out) + " --labels yolo --jpeg-edge trim --masks " + quote(root + "/masks"));
         CHECK(result.status == static_cast<int>(gpurotate::ErrorCode::usage));
         CHECK(result.output.find("no longer match") != std::string::npos);
     }

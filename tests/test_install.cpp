@@ -53,6 +53,21 @@ TEST_CASE("the installed package gives another CMake project gpurotate::gpurotat
     const auto version = run(quote(prefix + "/bin/gpurotate") + " --version");
     CHECK(version.status == 0);
     CHECK(version.output.rfind("gpurotate ", 0) == 0);
+    // The installed CLI augments a labelled dataset as the build tree's does: the same label files.
+    const std::string yolo = dir.file("yolo");
+    REQUIRE(run("mkdir -p " + quote(yolo + "/images/train") + " " + quote(yolo + "/labels/train")).status == 0);
+    REQUIRE(run("cp " + quote(sample) + " " + quote(yolo + "/images/train/s.png")).status == 0);
+    test_support::write_bytes(yolo + "/labels/train/s.txt", "0 0.5 0.25 0.2 0.125\n3 0.1 0.2 0.3 0.25 0.9 0.75\n");
+    for (const std::string& exe : {prefix + "/bin/gpurotate", std::string(GPUROTATE_EXE)}) {
+        const std::string out = dir.file(exe == GPUROTATE_EXE ? "built" : "installed");
+        const auto labelled = run(quote(exe) + " augment " + quote(yolo) + " -r -q --device cpu --ops rot90,transverse -o " + quote(out) + " --labels yolo");
+        INFO(labelled.output);
+        CHECK(labelled.status == 0);
+    }
+    CHECK(test_support::file_bytes(dir.file("installed/labels/train/s_rot90.txt")) == "0 0.75 0.5 0.125 0.2\n3 0.8 0.1 0.75 0.3 0.25 0.9\n");
+    for (const char* label : {"labels/train/s_rot90.txt", "labels/train/s_transverse.txt"}) {
+        CHECK(test_support::file_bytes(dir.file(std::string("installed/") + label)) == test_support::file_bytes(dir.file(std::string("built/") + label)));
+    }
     // The man pages and completions, written from the option table at build time, installed where man and
     // the shells look.
     for (const char* page : {"share/man/man1/gpurotate.1", "share/man/man1/gpurotate-augment.1"}) {

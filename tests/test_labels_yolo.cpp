@@ -151,8 +151,8 @@ TEST_CASE("yolo labels: oriented boxes keep their corners' winding under every e
         REQUIRE(w.size() == 9);
         CHECK(w[0] == "1");
         const Points got = points_of(w, 1, 4);
-        // A reflection reverses the order around the box; the same first corner, then the others backwards.
-        const int order[4] = {0, mirrors(o) ? 3 : 1, 2, mirrors(o) ? 1 : 3};
+        // A reflection reverses the order around the box: corners 2, 1, 4, 3 (torchvision's order) restore it.
+        const int order[4] = {mirrors(o) ? 1 : 0, mirrors(o) ? 0 : 1, mirrors(o) ? 3 : 2, mirrors(o) ? 2 : 3};
         Points want;
         for (int i : order) want.push_back(expected_point(o, corners[static_cast<std::size_t>(i)].first, corners[static_cast<std::size_t>(i)].second));
         check_points(got, want);

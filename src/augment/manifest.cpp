@@ -73,7 +73,8 @@ public:
                 (key == "p_flip_h" ? parameters(r).p_flip_h : parameters(r).p_flip_v) = text;
             } else if (key == "replacement") {
                 if (!read_boolean(parameters(r).with_replacement)) return false;
-            } else if (key == "width" || key == "height" || key == "bytes" || key == "element" || key == "seed" || key == "draw" || key == "draws") {
+            } else if (key == "width" || key == "height" || key == "bytes" || key == "element" || key == "seed" || key == "draw" || key == "draws" ||
+                       key == "image_id") {
                 std::uint64_t value = 0;
                 if (!read_number(value)) return false;
                 if (key == "width") r.width = static_cast<std::int64_t>(value);
@@ -83,6 +84,7 @@ public:
                 if (key == "seed") r.seed = value;
                 if (key == "draw") r.draw = value;
                 if (key == "draws") parameters(r).draws = value;
+                if (key == "image_id") r.image_id = static_cast<std::int64_t>(value);
             } else {
                 std::string value;
                 if (!read_string(value)) return false;

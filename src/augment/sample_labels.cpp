@@ -1,6 +1,5 @@
 #include "augment/sample_labels.hpp"
 #include "augment/sample_files.hpp"
-#include "formats/file_bytes.hpp"
 #include "labels/voc_annotation.hpp"
 
 #include "core/path_names.hpp"
@@ -8,6 +7,9 @@
 #include <gpurotate/error.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <map>
 
 #include <dirent.h>
@@ -20,9 +22,18 @@ using Format = LabelOptions::Format;
 
 constexpr std::size_t max_label_bytes = std::size_t{64} << 20;  // a label file is text; more is not one
 
+// A label file's text; an empty one is a sample with no objects (read_file_bytes refuses it, as an image).
 std::string read_text(const std::string& path) {
-    const std::vector<std::uint8_t> bytes = detail::read_file_bytes(path, max_label_bytes);
-    return std::string(bytes.begin(), bytes.end());
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(ErrorCode::input, "cannot read '" + path + "': " + std::strerror(errno));
+    std::string text;
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+        text.append(buffer, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > max_label_bytes) throw Error(ErrorCode::input, "'" + path + "' is over 64 MiB: not a label file");
+    }
+    if (in.bad()) throw Error(ErrorCode::input, "cannot read '" + path + "': " + std::strerror(errno));
+    return text;
 }
 
 bool exists(const std::string& path) {

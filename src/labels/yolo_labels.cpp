@@ -123,11 +123,12 @@ void turn_detect(Row& row, Orientation element) {
     row.turn_size_at(2, 3, element);
 }
 
-// Four corners. A reflection reverses their winding; p1, p4, p3, p2 restores it (same first corner).
+// Four corners. A reflection reverses their winding; the mapped corners in the order 2, 1, 4, 3 restore it,
+// as torchvision orders a flipped XYXYXYXY box (and gpurotate.transform_boxes, so the two agree).
 void turn_oriented_box(Row& row, Orientation element) {
     const bool reflect = reflects(element);
     for (std::size_t corner = 0; corner < 4; ++corner) {
-        const std::size_t to = reflect ? (4 - corner) % 4 : corner;
+        const std::size_t to = reflect ? corner ^ 1 : corner;
         row.turn_point_to(2 * corner, 2 * corner + 1, 2 * to, 2 * to + 1, element);
     }
 }
