@@ -9,15 +9,26 @@ namespace {
 
 constexpr int max_digits = 36;  // 10^36 < 2^127: sums of two such numbers cannot overflow
 
-Wide power_of_ten(int n) {
-    Wide p = 1;
-    for (int i = 0; i < n; ++i) p *= 10;
-    return p;
+// 10^0 to 10^38, made once: a label file of pose rows compares and subtracts hundreds of values a row.
+const Wide* powers_of_ten() {
+    static const auto table = [] {
+        struct Table {
+            Wide p[39];
+        } t{};
+        t.p[0] = 1;
+        for (int i = 1; i < 39; ++i) t.p[i] = t.p[i - 1] * 10;
+        return t;
+    }();
+    return table.p;
 }
+
+Wide power_of_ten(int n) { return powers_of_ten()[n]; }
 
 // Both mantissas brought to the larger scale; none where that takes more digits than a Decimal holds.
 bool common_scale(Wide& a, int a_scale, Wide& b, int b_scale, int& scale) {
     scale = std::max(a_scale, b_scale);
+    if (a_scale == b_scale) return true;
+    if (scale - std::min(a_scale, b_scale) > max_digits) return false;
     const auto widen = [&](Wide& m, int from) {
         const Wide limit = power_of_ten(max_digits - (scale - from));
         if (m >= limit || m <= -limit) return false;
@@ -68,7 +79,7 @@ std::optional<Decimal> Decimal::parse(std::string_view text) {
             mantissa *= power_of_ten(-scale);
             scale = 0;
         }
-        if (scale > 2 * max_digits) return std::nullopt;
+        if (scale > max_digits) return std::nullopt;  // 1e-40: more places than a Decimal holds
     }
     if (i != text.size()) return std::nullopt;
     return Decimal(negative ? -mantissa : mantissa, scale);

@@ -5,6 +5,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 
@@ -55,11 +57,21 @@ std::vector<Token> tokens_of(std::string_view line) {
 }
 
 // One row being turned: its values parsed, and the error messages that name its file and line.
+// Whether C's strtod reads all of `text` as a finite number (so that a value Decimal declines for its
+// digits is told apart from one that is no number at all).
+bool is_plain_number(std::string_view text) {
+    const std::string copy(text);
+    char* end = nullptr;
+    const double value = std::strtod(copy.c_str(), &end);
+    return !copy.empty() && end == copy.c_str() + copy.size() && std::isfinite(value) && copy.find_first_of("xXnN") == std::string::npos;
+}
+
 class Row {
 public:
     Row(std::vector<Token> values, const std::string& path, std::size_t line) : tokens_(std::move(values)), path_(path), line_(line) {
         for (const Token& t : tokens_) {
             const auto v = Decimal::parse(t.text);
+            if (!v && is_plain_number(t.text)) fail("value '" + std::string(t.text) + "' has more digits than a label value can hold");
             if (!v) fail("value '" + std::string(t.text) + "' is not a number");
             values_.push_back(*v);
         }
