@@ -24,6 +24,7 @@
 #include <vector>
 
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 namespace {
@@ -610,5 +611,65 @@ TEST_CASE("augment --labels coco and voc: an annotation of a missing image, and 
         CHECK(result.output.find(root + "/Annotations/v.xml") != std::string::npos);
         CHECK(result.output.find("line 13") != std::string::npos);
         check_failed_alone(out, "v", "w");
+    }
+}
+
+TEST_CASE("augment --labels: one file for two variants, a resumed run without labels, a dangling label, shards, mask folders spelled otherwise") {
+    TempDir dir;
+    const std::string root = dir.file("data"), out = dir.file("out");
+    const YoloDataset d = make_yolo(root);
+    const std::string masks = " --masks " + quote(root + "/masks");
+    SUBCASE("a.png and a.jpg would share labels/train/a_rot90.txt: refused before any work") {
+        REQUIRE(run("cp " + quote(root + "/images/train/a.png") + " " + quote(root + "/images/train/a.bmp")).status == 0);
+        const auto result = run(exe + " augment " + quote(root) + " -r --device cpu --ops rot90 -o " + quote(out) + " --labels yolo" + masks);
+        CHECK(result.status == static_cast<int>(gpurotate::ErrorCode::usage));
+        CHECK(result.output.find("labels/train/a_rot90.txt") != std::string::npos);
+        CHECK_FALSE(file_exists(out + "/manifest.jsonl"));
+    }
+    SUBCASE("--resume after a run without --labels makes each variant again with its label and mask") {
+        REQUIRE(run(exe + " augment " + quote(root + "/images") + " -r -q --device cpu --ops rot90 --name {stem}_{op}.{ext} -o " + quote(out + "/images")).status == 0);
+        REQUIRE(run(exe + " augment " + quote(root) + " -r -q --device cpu --ops rot90 -o " + quote(out) + " --labels yolo" + masks).status ==
+                static_cast<int>(gpurotate::ErrorCode::output));  // the images exist, and no --resume
+        const auto result = run(exe + " augment " + quote(root) + " -r --device cpu --ops rot90 -o " + quote(out) + " --labels yolo --resume" + masks);
+        INFO(result.output);
+        CHECK(result.status == 0);
+        for (const char* stem : {"a", "b", "c"}) {
+            CHECK(file_exists(out + "/labels/train/" + stem + "_rot90.txt"));
+            CHECK(file_exists(out + "/masks/train/" + stem + "_rot90.png"));
+        }
+        check_yolo_rows(d.labels.at("a"), file_bytes(out + "/labels/train/a_rot90.txt"), Orientation::rot90);
+    }
+    SUBCASE("a label file that is a link to nothing fails its sample, not a background image") {
+        REQUIRE(std::remove((root + "/labels/train/b.txt").c_str()) == 0);
+        REQUIRE(::symlink("/nonexistent/b.txt", (root + "/labels/train/b.txt").c_str()) == 0);
+        const auto result = run(exe + " augment " + quote(root) + " -r --device cpu --ops rot90 -o " + quote(out) + " --labels yolo" + masks);
+        CHECK(result.status == static_cast<int>(gpurotate::ErrorCode::input));
+        CHECK(result.output.find("b.txt' is a symbolic link to nothing") != std::string::npos);
+        CHECK_FALSE(file_exists(out + "/images/train/b_rot90.png"));
+        CHECK(file_exists(out + "/labels/train/a_rot90.txt"));
+    }
+    SUBCASE("shards write one data.yaml between them, and a mask folder spelled with a slash or through a link is not read as images") {
+        REQUIRE(::symlink(root.c_str(), dir.file("link").c_str()) == 0);
+        for (const char* shard : {"0/2", "1/2"}) {
+            const auto result = run(exe + " augment " + quote(root) + " -r -q --device cpu --ops rot90 -o " + quote(out) + " --labels yolo --shard " + shard +
+                                    " --manifest " + quote(out + "/m" + std::string(1, shard[0]) + ".jsonl") + " --masks " + quote(dir.file("link") + "/masks/"));
+            INFO(result.output);
+            CHECK(result.status == 0);
+        }
+        CHECK(file_exists(out + "/data.yaml"));
+        CHECK(files_below(out).count("masks/masks/train/a_rot90.png") == 0);
+        CHECK(file_exists(out + "/labels/train/a_rot90.txt"));
+        CHECK(file_exists(out + "/labels/train/b_rot90.txt"));
+    }
+    SUBCASE("a mask of another size fails its sample as an input error; a missing mask folder and --auto-orient are refused") {
+        write_bytes(root + "/masks/train/b.png", palette_png(44, 33));
+        const auto result = run(exe + " augment " + quote(root) + " -r --device cpu --ops rot90 -o " + quote(out) + " --labels yolo" + masks);
+        CHECK(result.status == static_cast<int>(gpurotate::ErrorCode::input));
+        CHECK(result.output.find("must have its image's size") != std::string::npos);
+        check_failed_alone(out, "b", "a");
+        CHECK(run(exe + " augment " + quote(root) + " -r --device cpu -o " + quote(dir.file("o2")) + " --masks " + quote(root + "/nomasks")).status ==
+              static_cast<int>(gpurotate::ErrorCode::usage));
+        CHECK(run(exe + " augment " + quote(root) + " -r --device cpu -o " + quote(dir.file("o3")) + " --labels yolo --auto-orient" + masks).status ==
+              static_cast<int>(gpurotate::ErrorCode::usage));
     }
 }

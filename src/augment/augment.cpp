@@ -30,6 +30,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <random>
 #include <set>
@@ -129,8 +130,14 @@ ExistingCheck check_existing_outputs(std::vector<Job>& jobs, const AugmentOption
             if (inputs.count({static_cast<dev_t>(entry.device), static_cast<ino_t>(entry.inode)})) {
                 throw Error(ErrorCode::output, "output '" + out.path + "' is an input file: augment never replaces its inputs");
             }
+            // A variant is complete with its label and mask: one recorded by a run without --labels (or whose
+            // label was removed since) is made again.
+            const auto companion_there = [&](const std::string& relative) {
+                return relative.empty() || folder.entry(relative).kind == OutputFolder::Entry::file;
+            };
             const auto done = completed.find(out.path, out.relative);
-            if (done && entry.kind == OutputFolder::Entry::file && *done == entry.size) {
+            if (done && entry.kind == OutputFolder::Entry::file && *done == entry.size && companion_there(out.label_relative) &&
+                companion_there(out.mask_relative)) {
                 ++result.already_complete;
                 continue;
             }
@@ -434,6 +441,17 @@ int run_augment(const AugmentOptions& o) {
     if (recorded) check_same_draws(options, *recorded, manifest_path);
     if (options.random.draws > 0) options.random.seed = random_seed(o, recorded ? recorded->seed : std::nullopt, manifest_path);
 
+    if (o.labels.any() && o.convert.auto_orient) {
+        throw Error(ErrorCode::usage, "augment --labels/--masks with --auto-orient: labels are written against the stored pixels, and "
+                                      "--auto-orient would turn each image by its EXIF orientation besides --ops (make the images upright "
+                                      "with their labels first, or leave --auto-orient out)");
+    }
+    if (!o.labels.masks_dir.empty()) {
+        struct stat info {};
+        if (::stat(o.labels.masks_dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+            throw Error(ErrorCode::usage, "--masks '" + o.labels.masks_dir + "': not a folder");
+        }
+    }
     if (o.labels.any() && (o.convert.jpeg_edge == detail::JpegEdge::trim || o.convert.jpeg_edge == detail::JpegEdge::keep)) {
         throw Error(ErrorCode::usage, std::string("augment --labels/--masks with --jpeg-edge ") + (o.convert.jpeg_edge == detail::JpegEdge::trim ? "trim" : "keep") +
                                           ": a JPEG's partial edge blocks would be " +
@@ -442,10 +460,22 @@ int run_augment(const AugmentOptions& o) {
     }
     std::vector<InputFile> inputs = list_inputs(o.inputs, o.recursive, out_dir);
     if (!o.labels.masks_dir.empty()) {
-        // A mask folder inside an input folder holds masks, not more images to turn.
-        const std::string masks = normal_absolute(o.labels.masks_dir) + "/";
+        // A mask folder inside an input folder holds masks, not more images to turn (its path compared as
+        // resolved, whatever its spelling: a trailing slash, a link).
+        std::error_code ignored;
+        const std::string masks = std::filesystem::canonical(o.labels.masks_dir, ignored).string() + "/";
+        std::map<std::string, bool> inside;  // an input's folder, as listed -> whether it lies in the mask folder
         inputs.erase(std::remove_if(inputs.begin(), inputs.end(),
-                                    [&](const InputFile& in) { return normal_absolute(in.path).compare(0, masks.size(), masks) == 0; }),
+                                    [&](const InputFile& in) {
+                                        const std::string folder = std::filesystem::path(in.path).parent_path().string();
+                                        auto it = inside.find(folder);
+                                        if (it == inside.end()) {
+                                            std::error_code unresolved;
+                                            const std::string resolved = std::filesystem::weakly_canonical(folder.empty() ? "." : folder, unresolved).string() + "/";
+                                            it = inside.emplace(folder, resolved.compare(0, masks.size(), masks) == 0).first;
+                                        }
+                                        return it->second;
+                                    }),
                      inputs.end());
     }
     if (inputs.empty()) throw Error(ErrorCode::input, "augment: no image files found in the inputs" + std::string(o.recursive ? "" : " (folders are read with --recursive to include subfolders)"));
@@ -472,6 +502,9 @@ int run_augment(const AugmentOptions& o) {
                 if (!out.mask_relative.empty()) std::cout << " + " << out_dir << "/" << out.mask_relative;
                 std::cout << "\n";
             }
+        }
+        if (labels) {
+            for (const std::string& file : labels->dataset_files()) std::cout << "-> " << out_dir << "/" << file << "\n";
         }
         std::cout << "gpurotate: dry run: " << planned << " outputs from " << jobs.size() << " inputs would be written"
                   << (existing.already_complete ? " (" + std::to_string(existing.already_complete) + " already complete)" : "")

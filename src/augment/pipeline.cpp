@@ -169,8 +169,15 @@ private:
             try {
                 write_companions(output, report);
             } catch (const Error& e) {
-                p_.settings_.output_folder->remove_file(out.relative);
-                if (!out.mask_relative.empty()) p_.settings_.output_folder->remove_file(out.mask_relative);
+                try {
+                    p_.settings_.output_folder->remove_file(out.relative);
+                    if (!out.mask_relative.empty()) p_.settings_.output_folder->remove_file(out.mask_relative);
+                } catch (const Error& removal) {  // said; the variant's own failure is what the manifest records
+                    p_.progress_.message(std::string("gpurotate: error: ") + removal.what());
+                }
+                // A label or mask that does not fit its image is the input's fault (exit 3), as a bad label found
+                // before the image was touched is.
+                if (e.code() == ErrorCode::input) companion_input_error_ = true;
                 output_failed(output, report, e);
                 return;
             }
@@ -203,6 +210,7 @@ private:
         void input_failed(const Error& error, convert::Step) override { p_.fail_input(job_, error.what()); }
         void finished(const convert::TripReport& trip) override {
             std::lock_guard<std::mutex> lock(p_.totals_mutex_);
+            if (companion_input_error_) ++p_.totals_.inputs_failed;
             if (trip.route == convert::Route::gpu_jpeg) {
                 ++p_.totals_.nvjpeg_inputs;
                 if (trip.gpu.decoder == std::string_view("nvJPEG hardware")) ++p_.totals_.hardware_decoded;
@@ -237,11 +245,12 @@ private:
         const std::vector<MaskResult>* masks_;
         std::vector<bool> image_ok_;
         bool any_failed_ = false;
+        bool companion_input_error_ = false;
     };
 
-    // The mask's variants, made before the image's with the image's elements. A mask is never re-encoded:
-    // its stored format is kept (a palette PNG stays one), and a JPEG mask turns losslessly or fails. False
-    // where the mask could not be read (the sample has failed).
+    // The mask's variants, made before the image's with the image's elements, in its stored format (a palette
+    // PNG stays one; a JPEG mask turns losslessly where its blocks allow, and is re-encoded at its own quality
+    // where they do not, as a JPEG image is). False where the mask could not be read (the sample has failed).
     bool make_masks(const Job& job, convert::StagingBuffer& staging, std::vector<MaskResult>& results) {
         results.assign(job.outputs.size(), MaskResult{});
         std::optional<detail::ImageSource> mask;
@@ -253,7 +262,6 @@ private:
         }
         convert::ConversionOptions options = settings_.convert;
         options.quality_given = false;
-        options.jpeg_edge = detail::JpegEdge::error;
         options.depth = 0;
         options.flatten = false;
         options.background.clear();
@@ -323,7 +331,7 @@ private:
         const detail::ImageSource& source = *opened;
         // Its labels read and checked, and its mask's variants made, before its own variants.
         std::optional<SampleLabels::Prepared> labels;
-        if (settings_.labels && settings_.labels->format() != LabelOptions::Format::none) {
+        if (settings_.labels) {
             try {
                 labels = settings_.labels->prepare(job);
             } catch (const Error& e) {

@@ -118,6 +118,16 @@ std::string find_yolo_yaml(const std::string& folder) {
         for (const char* name : {"data.yaml", "dataset.yaml"}) {
             if (is_file(root + "/" + name)) return root + "/" + name;
         }
+        // Ultralytics' own datasets name theirs after the dataset (coco8-pose.yaml): the one YAML file there.
+        std::vector<std::string> yamls;
+        if (DIR* listing = ::opendir(root.c_str())) {
+            while (const dirent* entry = ::readdir(listing)) {
+                const std::string name = entry->d_name;
+                if (name[0] != '.' && name.size() > 5 && name.compare(name.size() - 5, 5, ".yaml") == 0 && is_file(root + "/" + name)) yamls.push_back(name);
+            }
+            ::closedir(listing);
+        }
+        if (yamls.size() == 1) return root + "/" + yamls[0];
     }
     return "";
 }

@@ -42,8 +42,9 @@ private:
     std::map<std::string, std::vector<std::string>> listed_;  // subfolder -> its image files' names
 };
 
-/// The YOLO data.yaml of a folder argument: `folder`/data.yaml or, where the folder is images/ or a split
-/// below it, the one in the folder holding images/. Empty where there is none.
+/// The YOLO data.yaml of a folder argument: `folder`/data.yaml (dataset.yaml, or the one .yaml file there)
+/// or, where the folder is images/ or a split below it, the one in the folder holding images/. Empty where
+/// there is none.
 std::string find_yolo_yaml(const std::string& folder);
 
 }  // namespace gpurotate::augment

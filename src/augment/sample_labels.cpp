@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <map>
 
 #include <dirent.h>
@@ -41,6 +42,17 @@ bool exists(const std::string& path) {
     return ::stat(path.c_str(), &info) == 0;
 }
 
+// Whether an image's label file is there. Only "no such file" makes a background image: a file that cannot
+// be looked at (a folder without rights, a link to nothing) is an error of its sample, not empty labels.
+bool label_file_exists(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0) return true;
+    const int error = errno;
+    if (error == ENOENT && ::lstat(path.c_str(), &info) != 0 && errno == ENOENT) return false;
+    if (error == ENOENT) throw Error(ErrorCode::input, "'" + path + "' is a symbolic link to nothing (an image's label file)");
+    throw Error(ErrorCode::input, "cannot look at '" + path + "': " + std::strerror(error));
+}
+
 std::vector<std::uint8_t> bytes_of(const std::string& text) { return {text.begin(), text.end()}; }
 
 // A VOC image without an annotation: one with no objects, its size and file name filled in when turned.
@@ -61,7 +73,13 @@ SampleLabels::SampleLabels(const AugmentOptions& options) : options_(options.lab
             struct stat info {};
             if (::stat(options.inputs[i].c_str(), &info) == 0 && S_ISDIR(info.st_mode)) yolo_yaml_ = find_yolo_yaml(options.inputs[i]);
         }
-        if (!yolo_yaml_.empty()) yolo_schema_ = labels::read_yolo_schema(yolo_yaml_);
+        if (!yolo_yaml_.empty()) {
+            yolo_schema_ = labels::read_yolo_schema(yolo_yaml_);
+        } else if (!options.quiet) {
+            // Without kpt_shape a pose row would be read as a segment: said, as the remedy is one word.
+            std::cerr << "gpurotate: note: --labels yolo: no data.yaml found in the folders given or the folder holding their images/; rows "
+                         "are read as detect, oriented-box and segment rows (pose datasets: --labels yolo=DATA.yaml)\n";
+        }
     }
     if (options_.format == Format::coco) {
         coco_.emplace(labels::CocoLabels::load(options_.file));
@@ -78,6 +96,21 @@ void SampleLabels::attach(std::vector<Job>& jobs) {
     const std::string layout = options_.format == Format::yolo ? "an images/ folder (Ultralytics keeps labels/ beside images/)"
                                                                : "a folder of its own (VOC keeps Annotations/ beside JPEGImages/)";
     std::int64_t next_image_id = 1;
+    // Two variants given one label or mask file (a.jpg and a.png beside each other, a --name that puts
+    // variants in folders of their own, a VOC tree's segmentation PNGs read as images) would leave one of
+    // them with the other's labels: refused before any work, as two images given one name are.
+    std::map<std::string, std::string> owner;  // image variants, labels and masks below OUTDIR -> who writes it
+    for (const Job& job : jobs) {
+        for (const PlannedOutput& out : job.outputs) owner.emplace(out.relative, job.input.path);
+    }
+    const auto claim = [&](const std::string& relative, const Job& job) {
+        const auto [it, inserted] = owner.emplace(relative, job.input.path);
+        if (!inserted) {
+            throw Error(ErrorCode::usage, "'" + it->second + "' and '" + job.input.path + "' would both write '" + out_dir_ + "/" + relative +
+                                              "' (an image, a label or a mask): give each image a name of its own, or give only the images' "
+                                              "folder (JPEGImages/, images/) and its labels' layout");
+        }
+    };
     for (Job& job : jobs) {
         if (options_.format == Format::yolo || options_.format == Format::voc) {
             const auto path = label_input_path(options_.format, job.input.path);
@@ -94,11 +127,15 @@ void SampleLabels::attach(std::vector<Job>& jobs) {
                 const auto relative = label_output_relative(options_.format, out.relative);
                 if (!relative) {
                     throw Error(ErrorCode::usage, "--labels: the output '" + out.path + "' would not be in " + layout +
-                                                      ": give the folder above it as the input, so that OUTDIR keeps the dataset's layout");
+                                                      ": give the folder above it as the input, or a --name with a folder ('JPEGImages/{stem}_{op}.{ext}'), so that OUTDIR keeps the dataset's layout");
                 }
                 out.label_relative = *relative;
+                claim(out.label_relative, job);
             }
-            if (masks) out.mask_relative = mask_output_relative(out.relative, extension_of(job.mask_path));
+            if (masks) {
+                out.mask_relative = mask_output_relative(out.relative, extension_of(job.mask_path));
+                claim(out.mask_relative, job);
+            }
             if (coco_) {
                 out.image_id = next_image_id++;
                 const labels::CocoLabels::Image* image = coco_->find(job.input.relative);
@@ -116,15 +153,15 @@ SampleLabels::Prepared SampleLabels::prepare(const Job& job) const {
     if (!job.mask_path.empty() && !exists(job.mask_path)) {
         throw Error(ErrorCode::input, "'" + job.input.path + "': no mask in '" + options_.masks_dir + "' (looked for '" + job.mask_path + "' with any image extension)");
     }
+    if (options_.format == Format::none) return prepared;
     if (options_.format == Format::coco) {
         prepared.coco = coco_->find(job.input.relative);
         if (!prepared.coco) throw Error(ErrorCode::input, "'" + job.input.path + "' has no entry in the \"images\" of '" + options_.file + "'");
         if (!prepared.coco->error.empty()) throw Error(ErrorCode::input, prepared.coco->error);
         return prepared;
     }
-    if (options_.format == Format::none) return prepared;
     std::string text;
-    if (exists(job.label_path)) {
+    if (label_file_exists(job.label_path)) {
         text = read_text(job.label_path);
     } else {
         prepared.background = true;
@@ -147,6 +184,7 @@ SampleLabels::Prepared SampleLabels::prepare(const Job& job) const {
 }
 
 std::string SampleLabels::label_text(const Prepared& prepared, const Job& job, std::size_t index, labels::ImageSize turned) const {
+    if (options_.format == Format::none) return "";  // --masks alone
     const PlannedOutput& out = job.outputs[index];
     // The source's size, from its variant's: the axes swapped back.
     const labels::ImageSize source = labels::turned_size(turned, out.operation);
@@ -168,7 +206,9 @@ std::string SampleLabels::label_text(const Prepared& prepared, const Job& job, s
 
 void SampleLabels::write_dataset_files(const OutputFolder& folder, bool replace) const {
     if (yolo_yaml_.empty()) return;
-    folder.write_file(detail::file_name_of(yolo_yaml_), bytes_of(labels::yolo_yaml_for_root(read_text(yolo_yaml_), normal_absolute(out_dir_))), replace, false);
+    // Every shard writes the same data.yaml: each replaces it (atomically), none refuses the others'.
+    folder.write_file(detail::file_name_of(yolo_yaml_), bytes_of(labels::yolo_yaml_for_root(read_text(yolo_yaml_), normal_absolute(out_dir_))),
+                      replace || shard_.count > 1, false);
 }
 
 void SampleLabels::write_coco_file(const OutputFolder& folder, const std::set<std::string>& complete) const {
@@ -182,7 +222,7 @@ void SampleLabels::write_coco_file(const OutputFolder& folder, const std::set<st
 
 std::vector<std::string> SampleLabels::dataset_files() const {
     std::vector<std::string> files;
-    if (!yolo_yaml_.empty()) files.push_back(detail::file_name_of(yolo_yaml_));
+    if (!yolo_yaml_.empty() && shard_.count == 1) files.push_back(detail::file_name_of(yolo_yaml_));
     if (coco_) files.push_back(coco_output_);
     return files;
 }

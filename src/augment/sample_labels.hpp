@@ -64,8 +64,11 @@ public:
 
     std::int64_t background_images() const { return background_.load(); }
     LabelOptions::Format format() const { return options_.format; }
-    /// --labels coco: what the file holds for no image (annotations of a missing image_id).
-    std::vector<std::string> unattached_errors() const { return coco_ ? coco_->unattached_errors() : std::vector<std::string>{}; }
+    /// --labels coco: what the file holds for no image (annotations of a missing image_id), said by shard 0
+    /// alone (every shard reads the same file).
+    std::vector<std::string> unattached_errors() const {
+        return coco_ && shard_.index == 0 ? coco_->unattached_errors() : std::vector<std::string>{};
+    }
     /// --labels coco: the output's COCO file below OUTDIR.
     const std::string& coco_file() const { return coco_output_; }
 

@@ -229,7 +229,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         ->needs(random_option);
     augment_cmd->add_flag("-r,--recursive", augment_options.recursive, "read subfolders of input folders too");
     std::string augment_labels;
-    augment_cmd->add_option("--labels", augment_labels,
+    CLI::Option* labels_option = augment_cmd->add_option("--labels", augment_labels,
                             "turn each image's labels with it: yolo (labels/ beside images/; data.yaml found, or yolo=data.yaml), coco=FILE.json "
                             "(one file in, one out), or voc (Annotations/ beside the images' folder)")
         ->option_text("yolo[=DATA.yaml]|coco=FILE|voc");
@@ -313,7 +313,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
             if (name_option->count() == 0 && augment_options.random.draws > 1) augment_options.name_template = "{stem}_{draw}_{op}.{ext}";
         }
         augment_conversion.finish();
-        if (!augment_labels.empty()) {
+        if (labels_option->count() > 0) {
             const std::string masks = augment_options.labels.masks_dir;
             augment_options.labels = augment::parse_label_option(augment_labels);
             augment_options.labels.masks_dir = masks;
