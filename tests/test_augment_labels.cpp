@@ -11,6 +11,8 @@
 #include <gpurotate/io.hpp>
 #include <gpurotate/orientation.hpp>
 
+#include "label_reference.hpp"
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 #include <tinyxml2.h>
@@ -46,17 +48,8 @@ struct Point {
 // Where (x, y) goes in an image spanning [0, W] x [0, H] (W = H = 1 for YOLO's normalised values; W + 1
 // and H + 1 for VOC's 1-based pixels), per element.
 Point expected(Orientation o, Point p, double W, double H) {
-    switch (o) {
-        case Orientation::identity: return p;
-        case Orientation::rot90: return {H - p.y, p.x};
-        case Orientation::rot180: return {W - p.x, H - p.y};
-        case Orientation::rot270: return {p.y, W - p.x};
-        case Orientation::flip_h: return {W - p.x, p.y};
-        case Orientation::flip_v: return {p.x, H - p.y};
-        case Orientation::transpose: return {p.y, p.x};
-        case Orientation::transverse: return {H - p.y, W - p.x};
-    }
-    return p;
+    const auto [x, y] = label_reference::point(o, p.x, p.y, W, H);
+    return {x, y};
 }
 
 bool swaps(Orientation o) { return o == Orientation::rot90 || o == Orientation::rot270 || o == Orientation::transpose || o == Orientation::transverse; }

@@ -4,6 +4,8 @@
 #include "labels/decimal_text.hpp"
 #include "labels/label_geometry.hpp"
 
+#include "label_reference.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -20,17 +22,7 @@ Decimal d(const char* text) { return *Decimal::parse(text); }
 // Where (x, y) goes in an image spanning [0, W] x [0, H], written per element (in binary, so compared
 // within rounding; the decimal case above checks the digits).
 std::pair<double, double> expected_point(Orientation o, double x, double y, double W, double H) {
-    switch (o) {
-        case Orientation::identity: return {x, y};
-        case Orientation::rot90: return {H - y, x};
-        case Orientation::rot180: return {W - x, H - y};
-        case Orientation::rot270: return {y, W - x};
-        case Orientation::flip_h: return {W - x, y};
-        case Orientation::flip_v: return {x, H - y};
-        case Orientation::transpose: return {y, x};
-        case Orientation::transverse: return {H - y, W - x};
-    }
-    return {0, 0};
+    return label_reference::point(o, x, y, W, H);
 }
 
 }  // namespace

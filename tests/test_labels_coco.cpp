@@ -8,6 +8,8 @@
 
 #include <gpurotate/error.hpp>
 
+#include "label_reference.hpp"
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -35,17 +37,7 @@ bool reflects_by_name(Orientation o) {
 
 // A point of the image spanning [0, W] x [0, H], where each element sends it.
 std::pair<double, double> expected_point(Orientation o, double x, double y) {
-    switch (o) {
-        case Orientation::identity: return {x, y};
-        case Orientation::rot90: return {H - y, x};
-        case Orientation::rot180: return {W - x, H - y};
-        case Orientation::rot270: return {y, W - x};
-        case Orientation::flip_h: return {W - x, y};
-        case Orientation::flip_v: return {x, H - y};
-        case Orientation::transpose: return {y, x};
-        case Orientation::transverse: return {H - y, W - x};
-    }
-    return {0, 0};
+    return label_reference::point(o, x, y, W, H);
 }
 
 // Pixel (x, y) of 0..W-1 x 0..H-1, where each element sends it.

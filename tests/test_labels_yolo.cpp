@@ -5,6 +5,8 @@
 
 #include <gpurotate/error.hpp>
 
+#include "label_reference.hpp"
+
 #include <doctest/doctest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -24,17 +26,7 @@ namespace {
 
 // Where (x, y) of the unit square goes, per element (not derived from orientation.hpp).
 std::pair<double, double> expected_point(Orientation o, double x, double y) {
-    switch (o) {
-        case Orientation::identity: return {x, y};
-        case Orientation::rot90: return {1 - y, x};
-        case Orientation::rot180: return {1 - x, 1 - y};
-        case Orientation::rot270: return {y, 1 - x};
-        case Orientation::flip_h: return {1 - x, y};
-        case Orientation::flip_v: return {x, 1 - y};
-        case Orientation::transpose: return {y, x};
-        case Orientation::transverse: return {1 - y, 1 - x};
-    }
-    return {0, 0};
+    return label_reference::point(o, x, y, 1, 1);
 }
 
 bool swaps(Orientation o) {
