@@ -1,0 +1,46 @@
+#pragma once
+/// \file rotate.hpp
+/// Rotation by any angle, bit for bit as OpenCV 4.6's warpAffine computes it (docs/cli.md, "Any angle"):
+/// pixel-centre coordinates, the rotation about ((W-1)/2, (H-1)/2), positive degrees clockwise; OpenCV's
+/// fixed-point coordinates (1/32 pixel) and interpolation tables, so that the CPU and the GPU give the
+/// same bytes for every sample type. A multiple of 90 degrees is a D4 element (transform.hpp), exact.
+
+#include <gpurotate/image.hpp>
+#include <gpurotate/orientation.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <array>
+#include <cstdint>
+
+struct CUstream_st;
+
+namespace gpurotate {
+
+enum class Interpolation : std::uint8_t {
+    nearest,   ///< cv::INTER_NEAREST
+    bilinear,  ///< cv::INTER_LINEAR
+    bicubic,   ///< cv::INTER_CUBIC
+};
+
+struct RotateOptions {
+    double degrees = 0;  ///< clockwise; any finite number
+    Interpolation interpolation = Interpolation::bilinear;
+    bool keep_size = false;  ///< the input's size, corners cut; else the canvas grows to hold the whole image
+    /// The uncovered corners, one value per channel in the sample's own units (255 is white in 8 bits, 1.0 in
+    /// float): cv::BORDER_CONSTANT's borderValue. Default 0: black, and transparent where there is alpha.
+    std::array<double, 4> background{0, 0, 0, 0};
+};
+
+/// The output's size: `source` with keep_size; else W' = ceil(W|cos| + H|sin| - 1e-6) and
+/// H' = ceil(W|sin| + H|cos| - 1e-6). Throws Error (usage) for an angle that is not finite.
+Extent rotated_extent(Extent source, const RotateOptions& options);
+
+/// Rotates `src` into `dst` (of rotated_extent's size and src's format). Throws Error (usage) for mismatched
+/// views or an angle that is not finite, (device) where the GPU fails.
+void rotate(ConstImageView src, ImageView dst, const RotateOptions& options, Backend backend = Backend::automatic);
+Image rotate(const Image& src, const RotateOptions& options, Backend backend = Backend::automatic);
+
+/// The same on device buffers, enqueued on `stream`.
+void rotate_device(ConstImageView src, ImageView dst, const RotateOptions& options, CUstream_st* stream);
+
+}  // namespace gpurotate
