@@ -159,6 +159,10 @@ std::vector<FileJob> plan_file_jobs(const Options& options) {
 
 int run_file_jobs(const Options& options, std::ostream& log) {
     const std::vector<FileJob> jobs = plan_file_jobs(options);
+    if (options.rotation_options_unused) {
+        log << "gpurotate: warning: --interpolate and --keep-size shape a --rotate by an angle that is not a multiple of 90; "
+               "this command has none, so they do nothing\n";
+    }
     const TemporaryCleanupOnSignal cleanup;
     remove_stale_temporaries(jobs);
     int status = 0;

@@ -30,7 +30,7 @@ std::string rotate_hint(const std::string& said, const std::string& degrees) {
     if (degrees == "90" || degrees == "-270") return "'" + said + "' is --rot90 here (clockwise, as ImageMagick's)";
     if (degrees == "180" || degrees == "-180") return "'" + said + "' is --rot180 here";
     if (degrees == "270" || degrees == "-90") return "'" + said + "' is --rot270 here (counter-clockwise)";
-    return "'" + said + "': gpurotate turns by quarter turns: --rot90, --rot180 or --rot270";
+    return "'" + said + "' is --rotate " + degrees + " here (two dashes; clockwise, as ImageMagick's)";
 }
 
 /// The hint for one argument (with the one after it, for options that take a value), if it is a known

@@ -15,8 +15,11 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <sstream>
 
 #include <sys/stat.h>
 
@@ -54,6 +57,33 @@ CLI::Validator one_of(const std::map<std::string, T>& choices, bool ignore_case 
             return {};
         },
         "", "");
+}
+
+// --rotate's DEG: any finite real number. Throws Error (usage) naming the option.
+double parse_degrees(const std::string& text) {
+    try {
+        std::size_t used = 0;
+        const double degrees = std::stod(text, &used);
+        if (used == text.size() && std::isfinite(degrees)) return degrees;
+    } catch (const std::exception&) {
+    }
+    throw Error(ErrorCode::usage, "--rotate " + text + ": expected a number of degrees (clockwise), such as 90 or -7.5");
+}
+
+// The D4 element of an angle that is a whole number of quarter turns (450 is rot90, -90 rot270); none for
+// another angle.
+std::optional<Orientation> quarter_turn(double degrees) {
+    const double turns = degrees / 90.0;
+    if (turns != std::floor(turns) || std::fabs(turns) > 1e15) return std::nullopt;
+    const long long quarters = static_cast<long long>(std::fmod(turns, 4.0) + 4.0) % 4;
+    constexpr Orientation by_quarters[] = {Orientation::identity, Orientation::rot90, Orientation::rot180, Orientation::rot270};
+    return by_quarters[quarters];
+}
+
+std::string number_text(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
 }
 
 // The conversion options (convert/conversion_options.hpp), the same flags for the single-image command and
@@ -167,6 +197,26 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         opt->group("Operations");
         flag_orientation[opt] = f.orientation;
     }
+    // Any angle: one option value per occurrence, in the parse order beside the flags (a multiple of 90 is the
+    // D4 element at its place; another angle is interpolated between the flags before it and after it).
+    std::vector<std::string> rotate_values;
+    CLI::Option* rotate_option = app.add_option("--rotate", rotate_values,
+                                                "rotate DEG degrees clockwise (ImageMagick -rotate DEG), any real number: a multiple of 90 is exact "
+                                                "(lossless for a JPEG); another angle is interpolated, the canvas grown to hold the image")
+                                     ->option_text("DEG")
+                                     ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+                                     ->allow_extra_args(false)
+                                     ->group("Operations");
+    const std::map<std::string, Interpolation> interpolations{
+        {"nearest", Interpolation::nearest}, {"bilinear", Interpolation::bilinear}, {"bicubic", Interpolation::bicubic}};
+    Interpolation interpolation = Interpolation::bilinear;
+    CLI::Option* interpolate_option = app.add_option("--interpolate", interpolation, "--rotate's interpolation: nearest, bilinear or bicubic (as OpenCV's warpAffine)")
+                                          ->transform(one_of(interpolations))
+                                          ->option_text("nearest|bilinear|bicubic (default bilinear)")
+                                          ->group("Operations");
+    bool keep_size = false;
+    CLI::Option* keep_size_option = app.add_flag("--keep-size", keep_size, "--rotate: keep the input's size, cutting the corners (default: grow the canvas)")
+                                        ->group("Operations");
     const std::map<std::string, Backend> devices{{"auto", Backend::automatic}, {"cuda", Backend::cuda}, {"cpu", Backend::cpu}};
     app.add_option("--device", options.device, "auto (one image: the CPU, which finishes before a GPU has started), cuda, or cpu")
         ->transform(one_of(devices, true))
@@ -344,9 +394,32 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         throw Error(ErrorCode::usage, std::string("no output given: use ") +
                                           (options.inputs.size() > 1 ? "-o FOLDER/, or -i to replace each input" : "-o OUTPUT") + " (see gpurotate --help)");
     }
+    std::size_t rotate_index = 0, rotation_at = 0;
     for (const CLI::Option* opt : app.parse_order()) {
         const auto it = flag_orientation.find(opt);
         if (it != flag_orientation.end()) options.operations.push_back(it->second);
+        if (opt != rotate_option) continue;
+        const std::string& text = rotate_values.at(rotate_index++);
+        const double degrees = parse_degrees(text);
+        if (const auto quarter = quarter_turn(degrees)) {
+            options.operations.push_back(*quarter);
+            continue;
+        }
+        if (options.convert.rotation) {
+            throw Error(ErrorCode::usage, "--rotate " + text + ": one angle that is not a multiple of 90 per command (this one has --rotate " +
+                                              number_text(options.convert.rotation->degrees) + " already; add them up)");
+        }
+        options.convert.rotation = convert::AnyAngle{degrees, interpolation, keep_size, Orientation::identity};
+        rotation_at = options.operations.size();
+    }
+    if (options.convert.rotation) {
+        // The flags after --rotate act on its result: their element, kept apart from those before it.
+        Orientation after = Orientation::identity;
+        for (std::size_t i = rotation_at; i < options.operations.size(); ++i) after = then(after, options.operations[i]);
+        options.convert.rotation->after = after;
+        options.operations.resize(rotation_at);
+    } else if (interpolate_option->count() > 0 || keep_size_option->count() > 0) {
+        options.rotation_options_unused = true;
     }
     return options;
 }

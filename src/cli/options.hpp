@@ -35,6 +35,7 @@ struct Options {
     bool verbose = false;
     bool quiet = false;        ///< no notes on stderr (warnings and errors still)
     bool show_version = false;
+    bool rotation_options_unused = false;  ///< --interpolate or --keep-size without an angle to interpolate (a warning)
     std::optional<augment::AugmentOptions> augment;  ///< set for `gpurotate augment ...`
 };
 

@@ -6,11 +6,22 @@
 #include "jpeg/nvjpeg_codec.hpp"
 
 #include <gpurotate/io.hpp>
+#include <gpurotate/rotate.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace gpurotate::convert {
+
+/// `--rotate DEG` by an angle that is not a multiple of 90 (a multiple is a D4 element): after the element of
+/// the flags given before it, then the element of those given after it (docs/cli.md, "Any angle").
+struct AnyAngle {
+    double degrees = 0;  ///< clockwise
+    Interpolation interpolation = Interpolation::bilinear;
+    bool keep_size = false;
+    Orientation after = Orientation::identity;
+};
 
 struct ConversionOptions {
     int quality = 95;            ///< JPEG/WebP quality where an output is encoded from pixels
@@ -27,6 +38,7 @@ struct ConversionOptions {
     std::string background;    ///< --background: alpha composed over it where the output cannot hold alpha
     bool flatten = false;      ///< --flatten: alpha composed over the background (white unless given) always
     int depth = 0;             ///< --depth 8: samples written as 8 bits; 0: as the input has them
+    std::optional<AnyAngle> rotation;  ///< --rotate by an angle that is not a multiple of 90
 
     /// The limits a decode of the input is held to.
     ReadOptions read_options() const { return ReadOptions{HostMemory::pageable, max_pixels, false, max_jpeg_scans}; }

@@ -3,6 +3,8 @@
 #include "jpeg/jpeg_character.hpp"
 #include "jpeg/turbojpeg_codec.hpp"
 
+#include <sstream>
+
 namespace gpurotate::convert {
 namespace {
 
@@ -84,9 +86,23 @@ ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::
     }
     const bool jpeg_to_jpeg = sink.is_jpeg() && source.is_jpeg();
     if (jpeg_to_jpeg) plan.route = jpeg_route(options, executor, plan.why_reencoded);
+    if (options.rotation) {
+        // An angle that is not a multiple of 90 makes new pixels, interpolated: no route keeps a JPEG's coefficients.
+        plan.route = Route::pixels;
+        plan.rotation = options.rotation;
+        if (jpeg_to_jpeg) {
+            std::ostringstream why;
+            why << "--rotate " << options.rotation->degrees << " is not a multiple of 90 degrees (its pixels are interpolated)";
+            plan.why_reencoded = why.str();
+        }
+        if (options.rotation->after != Orientation::identity) {
+            plan.metadata = source.metadata_for(then(plan.element, options.rotation->after), options.strip, options.auto_orient, &thumbnail_left_out);
+        }
+    }
     // A PNG written from a PNG keeps the input's stored format: palette indices, 1/2/4-bit and 16-bit samples.
     // (Not where the pixels are to be flattened or cut to 8 bits: output_fit.hpp works on decoded samples.)
-    plan.keep_stored_png = sink.is_png() && source.is_png() && !options.flatten && options.background.empty() && options.depth == 0;
+    plan.keep_stored_png = sink.is_png() && source.is_png() && !options.flatten && options.background.empty() && options.depth == 0 &&
+                           !options.rotation;  // interpolated samples are colours, not palette indices
 
     plan.encoding.quality = options.quality;
     plan.encoding.png_level = options.png_level;

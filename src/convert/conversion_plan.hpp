@@ -15,6 +15,7 @@
 #include <gpurotate/orientation.hpp>
 #include <gpurotate/transform.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,9 @@ struct ConversionPlan {
     bool keep_stored_png = false;   ///< a PNG decodes to its stored samples (palette, bit depth) for a PNG output
     bool quality_from_input = false;  ///< a JPEG's quality read from its quantization tables (not --quality)
     std::vector<PlanWarning> warnings;
+    /// --rotate by an angle that is not a multiple of 90: the pixels of `element`'s result rotated (and then
+    /// turned by its `after`); the output's size is rotated_extent's.
+    std::optional<AnyAngle> rotation;
 
     /// Quality, chroma subsampling, WebP lossless and PNG level for an encode from pixels (its metadata
     /// pointer unset: write_options() points it at `metadata`).

@@ -1,6 +1,7 @@
 #include "convert/run_conversion.hpp"
 
 #include "convert/output_fit.hpp"
+#include "convert/rotation_step.hpp"
 #include "core/nvtx.hpp"
 #include "formats/png_codec.hpp"
 #include "metadata/metadata.hpp"
@@ -290,6 +291,22 @@ private:
         transform_multi(input.view(), targets, Backend::cpu, run_.cpu_threads);
     }
 
+    /// Output `r` from its element's pixels rotated by an angle that is not a multiple of 90: its size and its
+    /// EXIF pixel dimensions are the rotation's.
+    void write_rotated(const Remaining& r, ConstImageView pixels, const AnyAngle& angle, bool gpu_usable) {
+        const ConversionOutput& out = outputs_[r.output];
+        const Extent extent = rotated_output_extent(pixels.extent(), angle);
+        write_output(r, OutputReport{Route::pixels, extent.width, extent.height, false}, [&] {
+            const Image rotated = rotate_pixels(pixels, angle, options_.background, gpu_usable ? run_.backend : Backend::cpu, options_.max_pixels, source_.path());
+            ImageMetadata metadata = out.plan.metadata;
+            detail::set_exif_dimensions(metadata.exif, rotated.width(), rotated.height());
+            WriteOptions write = out.plan.encoding;
+            write.metadata = &metadata;
+            out.sink.write(rotated.view(), write);
+        });
+        trip_.output = extent;
+    }
+
     void transform_and_write(const Image& input, bool gpu_usable) {
         // One target per distinct element: `--random N --with-replacement` draws an element many times, and
         // D4 has 8, the fused transform's most; each output is written from its element's target.
@@ -333,6 +350,10 @@ private:
                 if (target_of[k] < first || target_of[k] >= last) continue;
                 const Remaining& r = remaining_[k];
                 const ConstImageView pixels = made[target_of[k] - first].dst;
+                if (const auto& angle = outputs_[r.output].plan.rotation) {
+                    write_rotated(r, pixels, *angle, gpu_usable);
+                    continue;
+                }
                 write_output(r, OutputReport{Route::pixels, pixels.width, pixels.height, false},
                              [&] { outputs_[r.output].sink.write(pixels, outputs_[r.output].plan.write_options()); });
             }

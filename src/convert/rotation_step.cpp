@@ -1,0 +1,49 @@
+#include "convert/rotation_step.hpp"
+#include "convert/output_fit.hpp"
+
+#include <gpurotate/error.hpp>
+#include <gpurotate/rotate.hpp>
+
+#include <cmath>
+
+namespace gpurotate::convert {
+
+std::array<double, 4> corner_fill(PixelFormat format, const std::string& background) {
+    std::array<double, 4> fill{0, 0, 0, 0};
+    if (background.empty()) return fill;
+    const std::array<std::uint8_t, 3> rgb = parse_background(background);
+    const double scale = format.sample == SampleType::u8 ? 1.0 : format.sample == SampleType::u16 ? 257.0 : 1.0 / 255.0;
+    const bool grey = format.channels <= 2;
+    const double luma = std::round(0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]);
+    const int colours = grey ? 1 : 3;
+    for (int c = 0; c < colours; ++c) fill[static_cast<std::size_t>(c)] = (grey ? luma : rgb[static_cast<std::size_t>(c)]) * scale;
+    if (format.channels == 2 || format.channels == 4) fill[static_cast<std::size_t>(format.channels - 1)] = 255.0 * scale;  // opaque
+    return fill;
+}
+
+Extent rotated_output_extent(Extent turned, const AnyAngle& angle) {
+    RotateOptions options;
+    options.degrees = angle.degrees;
+    options.keep_size = angle.keep_size;
+    return output_extent(angle.after, rotated_extent(turned, options));
+}
+
+Image rotate_pixels(ConstImageView turned, const AnyAngle& angle, const std::string& background, Backend backend, std::int64_t max_pixels,
+                    const std::string& path) {
+    RotateOptions options;
+    options.degrees = angle.degrees;
+    options.interpolation = angle.interpolation;
+    options.keep_size = angle.keep_size;
+    options.background = corner_fill(turned.format, background);
+    const Extent extent = rotated_extent(turned.extent(), options);
+    if (max_pixels > 0 && extent.width > max_pixels / extent.height) {
+        throw Error(ErrorCode::input, "'" + path + "' rotated would be " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
+                                          ", over --max-pixels " + std::to_string(max_pixels) + " (--keep-size keeps its size)");
+    }
+    Image rotated(extent.width, extent.height, turned.format);
+    rotate(turned, rotated.view(), options, backend);
+    if (angle.after == Orientation::identity) return rotated;
+    return transform(rotated, angle.after, backend);
+}
+
+}  // namespace gpurotate::convert

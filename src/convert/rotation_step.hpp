@@ -1,0 +1,29 @@
+#pragma once
+// --rotate by an angle that is not a multiple of 90, as a step of the pixel route: the element's result
+// rotated (OpenCV 4.6 warpAffine's bytes, gpurotate/rotate.hpp) and turned by the flags given after it.
+
+#include "convert/conversion_options.hpp"
+
+#include <gpurotate/image.hpp>
+#include <gpurotate/transform.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace gpurotate::convert {
+
+/// The colour of the uncovered corners for pixels of `format`: 0 in every channel (black; transparent
+/// where there is alpha), or --background's colour (`background`, as parse_background reads it) in the
+/// sample's units, opaque; a grey image takes the colour's luma (Rec. 601, as ImageMagick's -colorspace gray).
+std::array<double, 4> corner_fill(PixelFormat format, const std::string& background);
+
+/// The output's size: rotated_extent of `turned`'s size, the axes swapped by `angle.after`.
+Extent rotated_output_extent(Extent turned, const AnyAngle& angle);
+
+/// `turned` rotated by `angle` on `backend`, then turned by `angle.after`. Throws Error (input) naming
+/// `path` where the output would be over `max_pixels` (0: no limit), before anything is allocated.
+Image rotate_pixels(ConstImageView turned, const AnyAngle& angle, const std::string& background, Backend backend, std::int64_t max_pixels,
+                    const std::string& path);
+
+}  // namespace gpurotate::convert
