@@ -15,7 +15,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 
 namespace gpurotate::detail {
 
@@ -52,6 +51,8 @@ struct RotationPlan {
 };
 
 namespace rotation_math {
+
+inline constexpr std::int32_t int_min = -2147483647 - 1;
 
 // One rounding per operation, never fused.
 GPUROTATE_HOST_DEVICE inline double dmul(double a, double b) {
@@ -98,7 +99,7 @@ GPUROTATE_HOST_DEVICE inline std::int32_t round_to_int(double v) {
 #else
     const double r = std::nearbyint(v);
 #endif
-    if (!(r >= -2147483648.0 && r <= 2147483647.0)) return std::numeric_limits<std::int32_t>::min();
+    if (!(r >= -2147483648.0 && r <= 2147483647.0)) return int_min;
     return static_cast<std::int32_t>(r);
 }
 
@@ -109,7 +110,7 @@ GPUROTATE_HOST_DEVICE inline std::int32_t round_to_int(float v) {
 #else
     const float r = std::nearbyint(v);
 #endif
-    if (!(r >= -2147483648.0f && r < 2147483648.0f)) return std::numeric_limits<std::int32_t>::min();
+    if (!(r >= -2147483648.0f && r < 2147483648.0f)) return int_min;
     return static_cast<std::int32_t>(r);
 }
 
