@@ -20,7 +20,7 @@ inline const std::vector<gpurotate::SampleType>& rotation_samples() {
 }
 
 inline const std::vector<int>& rotation_channels() {
-    static const std::vector<int> channels = {1, 3, 4};
+    static const std::vector<int> channels = {1, 2, 3, 4};
     return channels;
 }
 
