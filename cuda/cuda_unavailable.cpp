@@ -41,6 +41,8 @@ void DeviceSessionDeleter::operator()(DeviceSession* session) const noexcept { d
 DeviceSessionHandle open_device_session(int, std::size_t) { no_cuda(); }
 void transform_host_multi_cuda(DeviceSession&, ConstImageView, const TransformTarget*, std::size_t) { no_cuda(); }
 std::size_t device_session_bytes(const DeviceSession&) noexcept { return 0; }
+void rotate_device_cuda(ConstImageView, ImageView, const RotationPlan&, CUstream_st*) { no_cuda(); }
+void rotate_host_cuda(ConstImageView, ImageView, const RotationPlan&) { no_cuda(); }
 void* allocate_pinned(std::size_t) noexcept { return nullptr; }
 void free_pinned(void*) noexcept {}
 

@@ -8,5 +8,6 @@
 #include <gpurotate/io.hpp>
 #include <gpurotate/metadata.hpp>
 #include <gpurotate/orientation.hpp>
+#include <gpurotate/rotate.hpp>
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>

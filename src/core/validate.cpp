@@ -52,6 +52,10 @@ void validate_pair(ConstImageView src, ConstImageView dst, Orientation o) {
                                           std::to_string(expected.height) + ", destination is " + std::to_string(dst.width) +
                                           "x" + std::to_string(dst.height));
     }
+    check_disjoint(src, dst);
+}
+
+void check_disjoint(ConstImageView src, ConstImageView dst) {
     // Kernels read the source while writing the destination: the two must not share bytes.
     const auto span_end = [](ConstImageView v) { return v.data + (static_cast<std::size_t>(v.height) - 1) * v.pitch + v.row_bytes(); };
     if (std::less<const std::byte*>()(src.data, span_end(dst)) && std::less<const std::byte*>()(dst.data, span_end(src))) {

@@ -20,6 +20,9 @@ void check_element(Orientation o);
 /// size `o` makes of `src`, and the two share no bytes (kernels read the source while writing the destination).
 void validate_pair(ConstImageView src, ConstImageView dst, Orientation o);
 
+/// Throws Error (usage) where `src` and `dst` share bytes (kernels read the source while writing the destination).
+void check_disjoint(ConstImageView src, ConstImageView dst);
+
 /// Throws Error (usage) unless there are 1 to 8 targets, each the right size and format for its element
 /// applied to `src`, none overlapping `src`.
 void validate_multi_targets(ConstImageView src, const std::vector<TransformTarget>& targets);

@@ -7,6 +7,7 @@
 #include <gpurotate/transform.hpp>
 
 #include "core/pinned_memory.hpp"
+#include "core/rotation_sampling.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -77,6 +78,13 @@ bool vectorized_applies(ConstImageView src, ConstImageView dst, AxisMap map);
 /// writes) or one automatic launch per target, whichever cuda/tuning/tuning_transform.hpp's select_fused measured
 /// fastest for the pixel width, size and device (launch_multi_output.cu). Arguments already validated.
 void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream);
+
+/// Rotation by any angle (cuda/launch_rotate.cu): enqueues core/rotation_sampling.hpp's pixels of device buffers
+/// on `stream`, the plan's weights replaced by the current GPU's copy of the tables (uploaded on its first
+/// use). Arguments already validated; the plan's weights are the host tables'.
+void rotate_device_cuda(ConstImageView src, ImageView dst, const RotationPlan& plan, CUstream_st* stream);
+/// Upload, rotate, download; synchronous. Arguments already validated.
+void rotate_host_cuda(ConstImageView src, ImageView dst, const RotationPlan& plan);
 
 /// A GPU, its stream and reusable device buffers (cuda/device_session.cu).
 class DeviceSession;
