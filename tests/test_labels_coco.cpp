@@ -142,7 +142,9 @@ TEST_CASE("coco rle: pycocotools strings, derived by hand from rleToString, deco
         {"05T3NK", {0, 5, 100, 3, 95}},
         {"", {}},
     };
-    for (const auto& [text, counts] : known) {
+    for (const auto& entry : known) {  // not a structured binding: clang 14's CAPTURE cannot name one
+        const char* const text = entry.first;
+        const std::vector<std::uint64_t>& counts = entry.second;
         CAPTURE(text);
         const auto decoded = decode_rle_string(text);
         REQUIRE(decoded.has_value());

@@ -241,9 +241,9 @@ TEST_CASE("yolo labels: four rot90s give back the bytes: tabs, double spaces, CR
     const std::pair<Orientation, Orientation> inverses[] = {{Orientation::rot180, Orientation::rot180}, {Orientation::flip_h, Orientation::flip_h},
                                                             {Orientation::flip_v, Orientation::flip_v}, {Orientation::transpose, Orientation::transpose},
                                                             {Orientation::transverse, Orientation::transverse}, {Orientation::rot270, Orientation::rot90}};
-    for (const auto& [a, b] : inverses) {
-        CAPTURE(gpurotate::name(a));
-        CHECK(turn(turn(text, a), b) == text);
+    for (const auto& pair : inverses) {  // not a structured binding: clang 14's CAPTURE cannot name one
+        CAPTURE(gpurotate::name(pair.first));
+        CHECK(turn(turn(text, pair.first), pair.second) == text);
     }
     // Pose rows too, with flip_idx applied twice.
     const YoloSchema schema = pose_schema(3, 3, {1, 0, 2});
