@@ -28,7 +28,9 @@ TEST_CASE("--rotate: 90, 450 and -270 are --rot90's bytes, lossless for a JPEG; 
     TempDir dir;
     for (const char* sample : {"rocket.jpg", "astronaut.png"}) {
         CAPTURE(sample);
-        const std::string in = quote(std::string(GPUROTATE_SAMPLES) + "/" + sample), ext = std::string(sample).substr(std::string(sample).find('.'));
+        // rocket.jpg's sides are not whole MCUs: --jpeg-edge trim keeps both commands lossless.
+        const std::string in = quote(std::string(GPUROTATE_SAMPLES) + "/" + sample) + " --jpeg-edge trim",
+                          ext = std::string(sample).substr(std::string(sample).find('.'));
         REQUIRE(run(exe + " " + in + " --rot90 -o " + quote(dir.file("r90" + ext))).status == 0);
         for (const char* angle : {"90", "450", "-270", "90.0"}) {
             CAPTURE(angle);
