@@ -24,7 +24,7 @@ const std::string exe = quote(GPUROTATE_EXE);
 
 }  // namespace
 
-TEST_CASE("--rotate: 90, 450 and -270 are --rot90's bytes, lossless for a JPEG; 180 and -90 their elements") {
+TEST_CASE("--rotate: 90, 450 and -270 are --rot90's bytes, lossless for a JPEG, and -90 is --rot270's") {
     TempDir dir;
     for (const char* sample : {"rocket.jpg", "astronaut.png"}) {
         CAPTURE(sample);
