@@ -287,6 +287,7 @@ void check_same_draws(const AugmentOptions& o, const ManifestRecord& recorded, c
         {"--p-flip-v", then.p_flip_v, now.p_flip_v},
         {"--random", std::to_string(then.draws), std::to_string(now.draws)},
         {"--with-replacement", yes_no(then.with_replacement), yes_no(now.with_replacement)},
+        {"--degrees", then.degrees, now.degrees},
     };
     for (const auto& [option, was, is] : compared) {
         if (was != is) throw Error(ErrorCode::usage, records + option + " " + was + ", and this run has " + option + " " + is + remedy);
@@ -441,6 +442,10 @@ int run_augment(const AugmentOptions& o) {
     if (recorded) check_same_draws(options, *recorded, manifest_path);
     if (options.random.draws > 0) options.random.seed = random_seed(o, recorded ? recorded->seed : std::nullopt, manifest_path);
 
+    if (o.labels.any() && o.random.degrees > 0) {
+        throw Error(ErrorCode::usage, "augment --labels/--masks with --degrees: labels turned by angles that are not multiples of 90 are not "
+                                      "supported yet (leave --degrees out: the D4 elements keep every label exact)");
+    }
     if (o.labels.any() && o.convert.auto_orient) {
         throw Error(ErrorCode::usage, "augment --labels/--masks with --auto-orient: labels are written against the stored pixels, and "
                                       "--auto-orient would turn each image by its EXIF orientation besides --ops (make the images upright "
@@ -526,6 +531,8 @@ int run_augment(const AugmentOptions& o) {
 
     settings.output_folder = &folder;
     settings.labels = labels ? &*labels : nullptr;
+    settings.interpolation = o.random.interpolation;
+    settings.keep_size = o.random.keep_size;
 
     // The mirrored input folders below OUTDIR, each made once before the workers start.
     std::set<std::string> output_dirs;

@@ -27,6 +27,9 @@ struct RandomOptions {
     double p_flip_h = 0;                 ///< --p-flip-h: then flip-h with this probability
     double p_flip_v = 0;                 ///< --p-flip-v: then flip-v with this probability
     bool with_replacement = false;       ///< --with-replacement: each draw on its own; else an input's draws are distinct
+    double degrees = 0;                  ///< --degrees MAX: an angle uniform in [-MAX, MAX) after each draw's element; 0: none
+    Interpolation interpolation = Interpolation::bilinear;  ///< --interpolate, for those angles
+    bool keep_size = false;              ///< --keep-size, for those angles
 };
 
 /// `--labels FORMAT` and `--masks DIR`: what travels with each image (docs/augment.md, "Labelled datasets").

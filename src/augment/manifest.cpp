@@ -6,7 +6,9 @@
 #include <gpurotate/orientation.hpp>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -67,7 +69,11 @@ public:
         while (true) {
             std::string key;
             if (!read_string(key) || !consume(':')) return false;
-            if (key == "p_flip_h" || key == "p_flip_v") {
+            if (key == "angle") {
+                std::string text;
+                if (!read_number_text(text)) return false;
+                r.angle = std::strtod(text.c_str(), nullptr);
+            } else if (key == "p_flip_h" || key == "p_flip_v") {
                 std::string text;
                 if (!read_number_text(text)) return false;
                 (key == "p_flip_h" ? parameters(r).p_flip_h : parameters(r).p_flip_v) = text;
@@ -98,6 +104,7 @@ public:
                 if (key == "error") r.error = value;
                 if (key == "ops") parameters(r).ops = value;
                 if (key == "weights") parameters(r).weights = value;
+                if (key == "degrees") parameters(r).degrees = value;
             }
             if (consume('}')) return pos_ == s_.size();
             if (!consume(',')) return false;
@@ -196,6 +203,10 @@ std::string to_json_line(const ManifestRecord& r) {
         append_escaped(line, p->weights);
         line += ",\"p_flip_h\":" + p->p_flip_h + ",\"p_flip_v\":" + p->p_flip_v + ",\"draws\":" + std::to_string(p->draws);
         line += std::string(",\"replacement\":") + (p->with_replacement ? "true" : "false");
+        if (p->degrees != "0") {
+            line += ",\"degrees\":";
+            append_escaped(line, p->degrees);
+        }
     }
     line += ",\"output\":";
     append_escaped(line, r.output);
@@ -206,6 +217,11 @@ std::string to_json_line(const ManifestRecord& r) {
         append_escaped(line, r.labels);
     }
     if (r.image_id) line += ",\"image_id\":" + std::to_string(*r.image_id);
+    if (r.angle) {
+        char text[32];
+        const auto end = std::to_chars(text, text + sizeof text, *r.angle).ptr;  // the shortest text that reads back as it
+        line += ",\"angle\":" + std::string(text, end);
+    }
     if (!r.mask.empty()) {
         line += ",\"mask\":";
         append_escaped(line, r.mask);

@@ -19,6 +19,7 @@ struct DrawParameters {
     std::string p_flip_v;  ///< --p-flip-v
     std::uint64_t draws = 0;        ///< N of --random N
     bool with_replacement = false;  ///< --with-replacement
+    std::string degrees = "0";      ///< --degrees MAX (with --interpolate and --keep-size: "15 bilinear expand")
 };
 
 struct ManifestRecord {
@@ -38,6 +39,7 @@ struct ManifestRecord {
     std::string labels;       ///< --labels: the variant's label file below OUTDIR (the COCO file, for coco)
     std::optional<std::int64_t> image_id;  ///< --labels coco: the variant's id in that file
     std::string mask;         ///< --masks: the variant's mask below OUTDIR
+    std::optional<double> angle;  ///< --degrees: the angle drawn after the element, clockwise
 };
 
 /// One record as a JSON object on one line (no newline): input, op, element (op's number, 0-7, as

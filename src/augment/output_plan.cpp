@@ -141,6 +141,11 @@ DrawParameters draw_parameters(const AugmentOptions& options) {
     p.p_flip_v = number_text(model.p_flip_v);
     p.draws = options.random.draws;
     p.with_replacement = options.random.with_replacement;
+    if (options.random.degrees > 0) {
+        const Interpolation i = options.random.interpolation;
+        p.degrees = number_text(options.random.degrees) + " " + (i == Interpolation::nearest ? "nearest" : i == Interpolation::bicubic ? "bicubic" : "bilinear") +
+                    (options.random.keep_size ? " keep-size" : " expand");
+    }
     return p;
 }
 
@@ -193,7 +198,10 @@ std::vector<Job> plan_jobs(const std::vector<InputFile>& inputs, const AugmentOp
         };
         if (random.draws > 0) {
             const std::vector<Orientation> drawn = draw_elements(model, *random.seed, input.relative, random.draws, random.with_replacement);
-            for (unsigned d = 0; d < drawn.size(); ++d) plan(drawn[d], RandomDraw{*random.seed, d, parameters});
+            for (unsigned d = 0; d < drawn.size(); ++d) {
+                plan(drawn[d], RandomDraw{*random.seed, d, parameters});
+                if (random.degrees > 0) job.outputs.back().angle = draw_angle(random.degrees, *random.seed, input.relative, d);
+            }
         } else {
             for (Orientation op : options.operations) plan(op, std::nullopt);
         }

@@ -30,6 +30,7 @@ struct PlannedOutput {
     std::string label_relative = "";  ///< --labels yolo or voc: its label file below OUTDIR
     std::string mask_relative = "";   ///< --masks: its mask below OUTDIR
     std::int64_t image_id = 0;        ///< --labels coco: its image's id in the output file
+    double angle = 0;                 ///< --degrees: the angle drawn after `operation`, clockwise (0: none)
 };
 
 /// One input and the outputs still to write for it.

@@ -347,7 +347,7 @@ private:
         outputs.reserve(job.outputs.size());
         for (const PlannedOutput& out : job.outputs) {
             detail::ImageSink sink = sink_for(out);
-            convert::ConversionPlan plan = convert::plan_conversion(source, sink, out.operation, settings_.convert, convert::Executor{settings_.backend, true});
+            convert::ConversionPlan plan = convert::plan_conversion(source, sink, out.operation, options_for(out), convert::Executor{settings_.backend, true});
             outputs.push_back({std::move(sink), std::move(plan)});
         }
         // The executor: the GPU's sessions (or the CPU after a fallback), or the CPU with one thread per worker
@@ -365,6 +365,14 @@ private:
         }
     }
 
+    /// How one output is made: the run's options, with its drawn angle (--degrees) after its element.
+    convert::ConversionOptions options_for(const PlannedOutput& out) const {
+        if (out.angle == 0) return settings_.convert;
+        convert::ConversionOptions options = settings_.convert;
+        options.rotation = convert::AnyAngle{out.angle, settings_.interpolation, settings_.keep_size, Orientation::identity};
+        return options;
+    }
+
     /// An output's manifest record, not yet written (ok false, no size).
     static ManifestRecord record_of(const Job& job, const PlannedOutput& out, const convert::OutputReport& made = {}) {
         ManifestRecord record;
@@ -372,6 +380,7 @@ private:
         record.operation = std::string(name(out.operation));
         record.output = out.path;
         record.file = out.relative;
+        if (out.angle != 0) record.angle = out.angle;
         record.width = made.width;
         record.height = made.height;
         if (out.draw) {

@@ -31,6 +31,8 @@ struct PipelineSettings {
     bool replace_outputs = false;    ///< --overwrite or --resume: outputs not recorded as complete are replaced
     /// --labels and --masks: each input's labels and mask turned with it (needs output_folder); nullptr: none.
     const SampleLabels* labels = nullptr;
+    Interpolation interpolation = Interpolation::bilinear;  ///< --degrees' angles: --interpolate
+    bool keep_size = false;                                 ///< and --keep-size
 };
 
 struct PipelineTotals {

@@ -47,7 +47,7 @@ inline std::uint64_t path_hash(const std::string& relative) {
 }
 
 // The streams of one draw: the choice among --ops, and each flip's coin.
-enum class DrawStream : std::uint64_t { element = 0, flip_h = 1, flip_v = 2 };
+enum class DrawStream : std::uint64_t { element = 0, flip_h = 1, flip_v = 2, angle = 3 };
 
 // 64 random bits for (seed, path, draw, stream), each key mixed in turn.
 inline std::uint64_t random_bits(std::uint64_t seed, const std::string& relative, std::uint64_t draw, DrawStream stream) {
@@ -163,6 +163,13 @@ inline std::vector<Orientation> draw_elements(const RandomModel& model, std::uin
         drawn.push_back(element);
     }
     return drawn;
+}
+
+/// `--degrees MAX`: the angle draw `draw` of the input at `relative` adds after its element, uniform in
+/// [-MAX, MAX) (a stream of its own, so that the elements drawn are those of the same run without it).
+inline double draw_angle(double max_degrees, std::uint64_t seed, const std::string& relative, std::uint64_t draw) {
+    const double u = draw_detail::unit_interval(draw_detail::random_bits(seed, relative, draw, draw_detail::DrawStream::angle));
+    return (2.0 * u - 1.0) * max_degrees;
 }
 
 }  // namespace gpurotate::augment

@@ -80,6 +80,17 @@ std::optional<Orientation> quarter_turn(double degrees) {
     return by_quarters[quarters];
 }
 
+// --degrees MAX: a finite number from 0 to 180 (a larger range draws the same angles modulo 360).
+double parse_max_degrees(const std::string& text) {
+    try {
+        std::size_t used = 0;
+        const double degrees = std::stod(text, &used);
+        if (used == text.size() && degrees >= 0 && degrees <= 180) return degrees;
+    } catch (const std::exception&) {
+    }
+    throw Error(ErrorCode::usage, "--degrees " + text + ": expected a number of degrees from 0 to 180");
+}
+
 std::string number_text(double value) {
     std::ostringstream text;
     text << value;
@@ -277,6 +288,16 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_flag("--with-replacement", augment_options.random.with_replacement,
                           "--random N: draw each of an input's N elements on its own, so that two can be the same (default: N distinct elements)")
         ->needs(random_option);
+    std::string augment_degrees;
+    CLI::Option* degrees_option =
+        augment_cmd->add_option("--degrees", augment_degrees, "--random: then rotate each draw by an angle uniform in [-MAX, MAX] degrees (interpolated; a JPEG is re-encoded)")
+            ->option_text("MAX");
+    augment_cmd->add_option("--interpolate", augment_options.random.interpolation, "--degrees' interpolation: nearest, bilinear or bicubic")
+        ->transform(one_of(std::map<std::string, Interpolation>{{"nearest", Interpolation::nearest}, {"bilinear", Interpolation::bilinear}, {"bicubic", Interpolation::bicubic}}))
+        ->option_text("nearest|bilinear|bicubic (default bilinear)")
+        ->needs(degrees_option);
+    augment_cmd->add_flag("--keep-size", augment_options.random.keep_size, "--degrees: keep each image's size, cutting the corners (default: grow the canvas)")
+        ->needs(degrees_option);
     augment_cmd->add_flag("-r,--recursive", augment_options.recursive, "read subfolders of input folders too");
     std::string augment_labels;
     CLI::Option* labels_option = augment_cmd->add_option("--labels", augment_labels,
@@ -360,7 +381,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
             if (!augment_weights.empty()) augment_options.random.weights = augment::parse_weights(augment_weights, augment_options.operations);
             if (!augment_p_flip_h.empty()) augment_options.random.p_flip_h = augment::parse_probability(augment_p_flip_h, "--p-flip-h");
             if (!augment_p_flip_v.empty()) augment_options.random.p_flip_v = augment::parse_probability(augment_p_flip_v, "--p-flip-v");
+            if (degrees_option->count() > 0) augment_options.random.degrees = parse_max_degrees(augment_degrees);
             if (name_option->count() == 0 && augment_options.random.draws > 1) augment_options.name_template = "{stem}_{draw}_{op}.{ext}";
+        }
+        if (degrees_option->count() > 0 && augment_options.random.draws == 0) {
+            throw Error(ErrorCode::usage, "--degrees " + augment_degrees + " draws an angle for each --random draw: it needs --random");
         }
         augment_conversion.finish();
         if (labels_option->count() > 0) {
