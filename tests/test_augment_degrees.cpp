@@ -28,7 +28,7 @@ const std::string exe = quote(GPUROTATE_EXE);
 
 }  // namespace
 
-TEST_CASE("augment --degrees: 10,000 angles over paths and draws are uniform in [-MAX, MAX) (chi-square, p > 1e-6)") {
+TEST_CASE("augment --degrees: 10,000 angles over paths and draws are uniform from -MAX to MAX (chi-square, p > 1e-6)") {
     constexpr int bins = 10, draws = 10000;
     std::vector<int> counts(bins, 0);
     for (int i = 0; i < draws; ++i) {
