@@ -1,5 +1,6 @@
 // `gpurotate bench`: for each pixel type, the ceilings (cudaMemcpyAsync and copy kernels), then for each
-// element every kernel that applies. Each kernel's output is verified against the CPU backend's result
+// element every kernel that applies (and, for --op rotateDEG, rotation by any angle against NPP's and a copy of
+// the same bytes). Each kernel's output is verified against the CPU backend's result
 // (random never-zero input, output poisoned with zeros first) before it is timed; timing follows nvbench
 // practice: warm-up launches, L2 flushed before every sample, CUDA events, median of many samples.
 
@@ -20,6 +21,7 @@
 #include "core/pixel_word.hpp"
 
 #include <gpurotate/error.hpp>
+#include <gpurotate/rotate.hpp>
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
@@ -300,6 +302,7 @@ struct Row {
     std::string type, op, kernel, family;
     double median_ms = 0, loop_ms = 0, gbps = 0, loop_gbps = 0;
     double inside_gbps = 0;  ///< the paper's loop inside the kernel; 0 where the kernel cannot repeat
+    double copy_gbps = 0;    ///< where its bytes are not the table's copy's (rotation): a copy of its own bytes
     bool verified = false;
 };
 
@@ -472,7 +475,8 @@ void print_rows(std::ostream& out, const std::vector<Row>& rows, double memcpy_g
             continue;
         }
         out << std::setw(10) << std::setprecision(3) << r.median_ms << std::setw(10) << std::setprecision(0) << r.gbps;
-        for (const double ceiling : {memcpy_gbps, best_copy_gbps}) {  // none with --no-ceilings
+        const bool own_copy = r.copy_gbps > 0;
+        for (const double ceiling : {own_copy ? r.copy_gbps : memcpy_gbps, own_copy ? r.copy_gbps : best_copy_gbps}) {  // none with --no-ceilings
             if (ceiling > 0) {
                 out << std::setw(9) << std::setprecision(1) << 100.0 * r.gbps / ceiling << "%";
             } else {
@@ -500,9 +504,9 @@ void write_json(const std::string& path, const cudaDeviceProp& prop, const Bench
       << o.width << ", \"height\": " << o.height << ", \"batch\": " << o.batch << ", \"reps\": " << o.reps << ",\n  \"rows\": [\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
-        double memcpy_gbps = 0;
+        double memcpy_gbps = r.copy_gbps;
         for (const auto& m : memcpy_by_type) {
-            if (m.first == r.type) memcpy_gbps = m.second;
+            if (m.first == r.type && r.copy_gbps == 0) memcpy_gbps = m.second;
         }
         f << "    {\"type\": \"" << r.type << "\", \"op\": \"" << r.op << "\", \"kernel\": \"" << r.kernel << "\", \"family\": \"" << r.family
           << "\", \"verified\": " << (r.verified ? "true" : "false") << ", \"median_ms\": " << r.median_ms << ", \"gbps\": " << r.gbps
@@ -581,6 +585,68 @@ std::vector<Row> bench_multi_output(const Harness& harness, const std::vector<Or
     for (const auto& [kernel_name, launch, bytes] : variants) {
         rows.push_back(timed_row(harness, kernel_name, "production", verify(launch), launch, bytes));
         rows.back().op = op_label;
+    }
+    return rows;
+}
+
+// Rotation by any angle (rotate.hpp) on device buffers, one table group per angle: a device copy of the same bytes
+// (the expanded canvas is larger than the source, so the element rows' copy is not that), the product's
+// rotate_device, verified against the CPU backend byte for byte (output poisoned with 0xff first: the uncovered
+// corners are zeros), and NPP's nppiRotate on the same source, angle, interpolation and canvas, not verified (its
+// own rounding and edges) and timed only where it returned success. GB/s = (source bytes + output bytes) / time.
+std::vector<Row> bench_rotations(const Harness& harness, const Peers& peers, const BenchOptions& options, ConstImageView src,
+                                 const Image& host_src, std::ostream& notes) {
+    std::string interpolation_name;
+    for (const auto& [n, interpolation] : bench_interpolations()) {
+        if (interpolation == options.interpolation) interpolation_name = n;
+    }
+    std::vector<Row> rows;
+    for (const double degrees : options.rotations) {
+        RotateOptions rotate_options;
+        rotate_options.degrees = degrees;
+        rotate_options.interpolation = options.interpolation;
+        rotate_options.keep_size = options.keep_size;
+        const Extent e = rotated_extent(src.extent(), rotate_options);
+        DeviceImage dst(e.width, e.height, src.format), expected(e.width, e.height, src.format);
+        Image host_expected(e.width, e.height, src.format, HostMemory::pinned);
+        gpurotate::rotate(host_src.view(), host_expected.view(), rotate_options, Backend::cpu);
+        GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(expected.view.data, expected.view.pitch, host_expected.data(), host_expected.view().pitch,
+                                               expected.view.row_bytes(), static_cast<std::size_t>(e.height), cudaMemcpyHostToDevice,
+                                               harness.stream()));
+        const double bytes = static_cast<double>(src.row_bytes()) * static_cast<double>(src.height) +
+                             static_cast<double>(dst.view.row_bytes()) * static_cast<double>(e.height);
+        std::ostringstream op;
+        op << "rotate" << degrees << " " << interpolation_name << (options.keep_size ? " keep" : "");
+        std::vector<Row> group;
+        if (!options.no_ceilings && (selected(options.kernels, "rotate") || selected(options.kernels, "npp-rotate"))) {
+            const std::size_t total = static_cast<std::size_t>(bytes / 2);
+            DeviceBuffer copy_src(total), copy_dst(total);
+            group.push_back(timed_row(harness, "memcpy-d2d", "ceiling", true, [&] {
+                GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), copy_src.get(), total, cudaMemcpyDeviceToDevice, harness.stream()));
+            }, bytes));
+        }
+        if (selected(options.kernels, "rotate")) {
+            const auto launch = [&] { rotate_device(src, dst.view, rotate_options, harness.stream()); };
+            GPUROTATE_CUDA_CHECK(cudaMemsetAsync(dst.view.data, 0xff, dst.bytes(), harness.stream()));
+            launch();
+            group.push_back(timed_row(harness, "rotate", "production", harness.differing_rows(dst.view, expected.view) == 0, launch, bytes));
+        }
+        if (selected(options.kernels, "npp-rotate") && peers.npp_rotate_applies(src.format)) {
+            const auto launch = [&] { peers.npp_rotate(src, dst.view, degrees, options.interpolation, harness.stream()); };
+            const int status = peers.npp_rotate(src, dst.view, degrees, options.interpolation, harness.stream());
+            GPUROTATE_CUDA_CHECK(cudaStreamSynchronize(harness.stream()));
+            if (status == 0) {
+                group.push_back(timed_row(harness, "npp-rotate", "peer", true, launch, bytes));
+            } else {
+                notes << to_string(src.format) << " " << op.str() << ": nppiRotate returned status " << status << ", no row\n";
+            }
+        }
+        const double copy_gbps = !group.empty() && group.front().family == "ceiling" ? group.front().gbps : 0;
+        for (Row& row : group) {
+            row.op = op.str();
+            row.copy_gbps = copy_gbps;
+            rows.push_back(row);
+        }
     }
     return rows;
 }
@@ -698,6 +764,8 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         for (const auto& k : kernels) out << std::left << std::setw(column) << k.name << k.family << "\n";
         out << std::left << std::setw(column) << "multi-output" << "production (all --op elements from one read, vectorized; beside multi-out-tile32,\n"
             << std::setw(column) << "" << "the shared-memory fused kernel, and auto-xN, one launch per element)\n";
+        out << std::left << std::setw(column) << "rotate" << "production (--op rotateDEG: rotate_device, any angle)\n"
+            << std::setw(column) << "npp-rotate" << "peer (--op rotateDEG: nppiRotate)\n";
         return 0;
     }
     if (!cuda_available()) {
@@ -728,7 +796,7 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         for (const auto& t : bench_types()) types.push_back(t.second);
     }
     std::vector<Orientation> ops = options.operations;
-    if (ops.empty()) ops.assign(std::begin(all_orientations) + 1, std::end(all_orientations));
+    if (ops.empty() && options.rotations.empty()) ops.assign(std::begin(all_orientations) + 1, std::end(all_orientations));
 
     std::vector<Row> all_rows;
     std::vector<std::pair<std::string, double>> memcpy_by_type;
@@ -771,6 +839,7 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         std::vector<Row> rows;
         double memcpy_gbps = 0, best_copy_gbps = 0;
         for (const Orientation o : [&] {
+                 if (ops.empty()) return std::vector<Orientation>{};  // rotations by any angle alone
                  std::vector<Orientation> with_identity{Orientation::identity};
                  with_identity.insert(with_identity.end(), ops.begin(), ops.end());
                  return with_identity;
@@ -836,8 +905,16 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
                 rows.push_back(row);
             }
         }
+        std::ostringstream notes;
+        if (!options.rotations.empty()) {
+            for (Row& row : bench_rotations(harness, peers, options, src.view, host_src, notes)) {
+                row.type = type_name;
+                all_verified = all_verified && row.verified;
+                rows.push_back(row);
+            }
+        }
         print_rows(out, rows, memcpy_gbps, best_copy_gbps);
-        out << "\n" << std::flush;
+        out << notes.str() << "\n" << std::flush;
         memcpy_by_type.emplace_back(type_name, memcpy_gbps);
         all_rows.insert(all_rows.end(), rows.begin(), rows.end());
     }

@@ -6,6 +6,8 @@
 
 #include <cublas_v2.h>
 
+#include <cmath>
+
 #if GPUROTATE_HAVE_NPP
 #include <nppi_data_exchange_and_initialization.h>
 #include <nppi_geometry_transforms.h>
@@ -139,6 +141,61 @@ void Peers::npp_mirror(const Case& c) const {
 #undef GPUROTATE_NPP_M
 #else
     static_cast<void>(c);
+#endif
+}
+
+bool Peers::npp_rotate_applies(PixelFormat format) const { return npp_compiled_in() && format.channels != 2; }
+
+// nppiRotate turns counter-clockwise about the origin and then shifts: x' = x cos a + y sin a + shift_x,
+// y' = -x sin a + y cos a + shift_y, pixel centres at integers (nppiGetRotateQuad maps the corner (W-1, 0) of a
+// W x H ROI to ((W-1) cos a, -(W-1) sin a)). So a = -degrees is rotate.hpp's clockwise turn, and the shifts move
+// the source's centre ((W-1)/2, (H-1)/2) onto the destination's, as the expanded canvas (and keep_size) places it.
+int Peers::npp_rotate(ConstImageView src, ImageView dst, double degrees, Interpolation interpolation, cudaStream_t stream) const {
+#if GPUROTATE_HAVE_NPP
+    constexpr double pi = 3.14159265358979323846;
+    const double c = std::cos(degrees * pi / 180), s = std::sin(degrees * pi / 180);
+    const double cx = static_cast<double>(src.width - 1) / 2, cy = static_cast<double>(src.height - 1) / 2;
+    const double shift_x = static_cast<double>(dst.width - 1) / 2 - (cx * c - cy * s);
+    const double shift_y = static_cast<double>(dst.height - 1) / 2 - (cx * s + cy * c);
+    const int mode = interpolation == Interpolation::nearest    ? NPPI_INTER_NN
+                     : interpolation == Interpolation::bilinear ? NPPI_INTER_LINEAR
+                                                                : NPPI_INTER_CUBIC;
+    const NppStreamContext ctx = npp_context(stream);
+    const NppiSize size{static_cast<int>(src.width), static_cast<int>(src.height)};
+    const NppiRect src_roi{0, 0, size.width, size.height};
+    const NppiRect dst_roi{0, 0, static_cast<int>(dst.width), static_cast<int>(dst.height)};
+    const int ss = npp_step(src.pitch), ds = npp_step(dst.pitch);
+    const int ch = src.format.channels;
+    NppStatus status = NPP_NOT_SUPPORTED_MODE_ERROR;
+#define GPUROTATE_NPP_R(T, SUFFIX)                                                                                                   \
+    status = nppiRotate_##SUFFIX##_Ctx(reinterpret_cast<const T*>(src.data), size, ss, src_roi, reinterpret_cast<T*>(dst.data), ds, \
+                                       dst_roi, -degrees, shift_x, shift_y, mode, ctx)
+    switch (src.format.sample) {
+        case SampleType::u8:
+            if (ch == 1) GPUROTATE_NPP_R(Npp8u, 8u_C1R);
+            if (ch == 3) GPUROTATE_NPP_R(Npp8u, 8u_C3R);
+            if (ch == 4) GPUROTATE_NPP_R(Npp8u, 8u_C4R);
+            break;
+        case SampleType::u16:
+            if (ch == 1) GPUROTATE_NPP_R(Npp16u, 16u_C1R);
+            if (ch == 3) GPUROTATE_NPP_R(Npp16u, 16u_C3R);
+            if (ch == 4) GPUROTATE_NPP_R(Npp16u, 16u_C4R);
+            break;
+        case SampleType::f32:
+            if (ch == 1) GPUROTATE_NPP_R(Npp32f, 32f_C1R);
+            if (ch == 3) GPUROTATE_NPP_R(Npp32f, 32f_C3R);
+            if (ch == 4) GPUROTATE_NPP_R(Npp32f, 32f_C4R);
+            break;
+    }
+#undef GPUROTATE_NPP_R
+    return static_cast<int>(status);
+#else
+    static_cast<void>(src);
+    static_cast<void>(dst);
+    static_cast<void>(degrees);
+    static_cast<void>(interpolation);
+    static_cast<void>(stream);
+    return -1;
 #endif
 }
 

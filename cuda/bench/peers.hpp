@@ -1,9 +1,10 @@
 #pragma once
-// The peers measured in the same run: NPP's transpose and mirror (where the toolkit has NPP) and
+// The peers measured in the same run: NPP's transpose, mirror and rotation (where the toolkit has NPP) and
 // cuBLAS geam for float. Each says whether it offers a (pixel format, element) case and launches it.
 
 #include <gpurotate/image.hpp>
 #include <gpurotate/orientation.hpp>
+#include <gpurotate/rotate.hpp>
 
 #include <cuda_runtime.h>
 
@@ -37,6 +38,11 @@ public:
     void npp_transpose(const Case& c) const;
     bool npp_mirror_applies(const Case& c) const;
     void npp_mirror(const Case& c) const;
+    /// nppiRotate exists for 8u, 16u and 32f with 1, 3 and 4 channels.
+    bool npp_rotate_applies(PixelFormat format) const;
+    /// nppiRotate of `src` into `dst` by `degrees` clockwise about the source's centre, onto the centre of `dst` (the
+    /// canvas gpurotate::rotate maps onto); NPP writes only the pixels it covers. Returns NPP's status (0: success).
+    int npp_rotate(ConstImageView src, ImageView dst, double degrees, Interpolation interpolation, cudaStream_t stream) const;
 
     bool cublas_geam_applies(const Case& c) const;
     void cublas_geam(const Case& c) const;

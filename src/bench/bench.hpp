@@ -4,6 +4,7 @@
 
 #include <gpurotate/image.hpp>
 #include <gpurotate/orientation.hpp>
+#include <gpurotate/rotate.hpp>
 
 #include <iosfwd>
 #include <string>
@@ -15,7 +16,10 @@ struct BenchOptions {
     std::int64_t width = 8192;
     std::int64_t height = 8192;
     std::vector<PixelFormat> types;        ///< empty: all
-    std::vector<Orientation> operations;   ///< empty: the 7 non-identity elements
+    std::vector<Orientation> operations;   ///< empty: the 7 non-identity elements (none where `rotations` is not empty)
+    std::vector<double> rotations;         ///< --op rotateDEG: rotation by any angle, DEG degrees clockwise (rotate.hpp)
+    Interpolation interpolation = Interpolation::bilinear;  ///< the rotations' interpolation
+    bool keep_size = false;                ///< the rotations keep the input's size (default: the canvas grown to hold it)
     std::vector<std::string> kernels;      ///< empty: all that apply
     int batch = 1;                         ///< images of width x height per launch (production kernel only)
     int grouped = 0;                       ///< > 0: that many images of mixed sizes (64x64 to 1024x768), one launch
@@ -33,6 +37,9 @@ struct BenchOptions {
 
 /// The `--type` names: u8c1 u8c2 u8c3 u8c4 u16c1 u16c3 u16c4 f32c1 f32c3 f32c4.
 std::vector<std::pair<std::string, PixelFormat>> bench_types();
+
+/// The `--interp` names: nearest bilinear bicubic.
+std::vector<std::pair<std::string, Interpolation>> bench_interpolations();
 
 /// Runs the benchmark, printing tables to `out`. Returns the process exit status (non-zero if a
 /// kernel's output failed verification). Throws Error (device) without a usable GPU.

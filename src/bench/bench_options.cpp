@@ -11,6 +11,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
+#include <cmath>
+#include <optional>
+
 namespace gpurotate::bench {
 namespace {
 
@@ -27,6 +31,21 @@ Extent parse_extent(const std::string& text, const std::string& option) {
         return e;
     } catch (const std::exception&) {
         throw Error(ErrorCode::usage, option + " " + text + ": expected WIDTHxHEIGHT, e.g. 8192x8192");
+    }
+}
+
+// "rotateDEG" (rotate30, rotate-12.5): DEG degrees clockwise, any finite number; nothing for another name.
+std::optional<double> parse_rotation(const std::string& name) {
+    const std::string prefix = "rotate";
+    if (name.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+    const std::string text = name.substr(prefix.size());
+    try {
+        std::size_t used = 0;
+        const double degrees = std::stod(text, &used);
+        if (used != text.size() || !std::isfinite(degrees) || std::isspace(static_cast<unsigned char>(text.front()))) throw std::invalid_argument(text);
+        return degrees;
+    } catch (const std::exception&) {
+        throw Error(ErrorCode::usage, "--op " + name + ": expected rotateDEG, degrees clockwise, e.g. rotate30");
     }
 }
 
@@ -52,6 +71,10 @@ void parse_bench_lists(const std::string& size, const std::string& grouped_sizes
     }
     for (const std::string& name : split_commas(ops)) {
         if (name == "all") continue;
+        if (const auto degrees = parse_rotation(name)) {
+            o.rotations.push_back(*degrees);
+            continue;
+        }
         const auto o_parsed = parse_orientation(name);
         if (!o_parsed) throw Error(ErrorCode::usage, "--op " + name + ": unknown element");
         o.operations.push_back(*o_parsed);
@@ -64,10 +87,16 @@ void parse_bench_lists(const std::string& size, const std::string& grouped_sizes
 std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit_status) {
     BenchOptions bench_options;
     CLI::App app{"gpurotate bench: measure every kernel against device copy, NPP and cuBLAS on this GPU", "gpurotate bench"};
-    std::string size_text, grouped_sizes_text, types_text, ops_text, kernels_text;
+    std::string size_text, grouped_sizes_text, types_text, ops_text, kernels_text, interpolation_text = "bilinear";
     app.add_option("--size", size_text, "image size WxH (default 8192x8192)");
     app.add_option("--type", types_text, "comma-separated: u8c1,u8c2,u8c3,u8c4,u16c1,u16c3,u16c4,f32c1,f32c3,f32c4 (default all)");
-    app.add_option("--op", ops_text, "comma-separated elements: rot90,rot180,rot270,flip-h,flip-v,transpose,transverse (default all)");
+    app.add_option("--op", ops_text,
+                   "comma-separated elements: rot90,rot180,rot270,flip-h,flip-v,transpose,transverse (default all), and rotations by "
+                   "any angle, rotateDEG (degrees clockwise, e.g. rotate30,rotate45): the product's rotate_device against NPP's "
+                   "nppiRotate and a device copy of the same bytes");
+    app.add_option("--interp,--interpolate", interpolation_text, "the rotateDEG rows' interpolation: nearest, bilinear or bicubic (default bilinear)")
+        ->check(CLI::IsMember({"nearest", "bilinear", "bicubic"}));
+    app.add_flag("--keep-size", bench_options.keep_size, "the rotateDEG rows keep the input's size, corners cut (default: the canvas grown to hold the image)");
     app.add_option("--kernel", kernels_text, "comma-separated kernel names (default all; --list shows them)");
     app.add_option("--batch", bench_options.batch, "images of that size per launch")->check(CLI::Range(1, 65535));
     app.add_option("--grouped", bench_options.grouped, "N images of mixed sizes (64x64 to 1024x768) in one grouped launch")
@@ -92,6 +121,12 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
 
     if (!cli::parse_command_line(app, argc, argv, exit_status, "gpurotate bench --help")) return std::nullopt;
     parse_bench_lists(size_text, grouped_sizes_text, types_text, ops_text, kernels_text, bench_options);
+    for (const auto& [name, interpolation] : bench_interpolations()) {
+        if (name == interpolation_text) bench_options.interpolation = interpolation;
+    }
+    if (!bench_options.rotations.empty() && (bench_options.cpu || bench_options.grouped > 0 || bench_options.batch > 1)) {
+        throw Error(ErrorCode::usage, "--op rotateDEG: the GPU rows of one image only (not with --cpu, --grouped or --batch)");
+    }
     return bench_options;
 }
 

@@ -9,4 +9,8 @@ std::vector<std::pair<std::string, PixelFormat>> bench_types() {
             {"f32c3", {S::f32, 3}}, {"f32c4", {S::f32, 4}}};
 }
 
+std::vector<std::pair<std::string, Interpolation>> bench_interpolations() {
+    return {{"nearest", Interpolation::nearest}, {"bilinear", Interpolation::bilinear}, {"bicubic", Interpolation::bicubic}};
+}
+
 }  // namespace gpurotate::bench
