@@ -474,7 +474,9 @@ def test_torch_cuda_gives_the_cpu_bytes(torch_cuda, dtype):
         got = gpurotate.rotate(torch.from_numpy(x).cuda(), angles, layout="nchw", expand=False)
     stream.synchronize()
     np.testing.assert_array_equal(got.cpu().numpy(), want)
-    got = gpurotate.rotate(torch.from_numpy(x).cuda(), angles, layout="nchw", expand=False, stream=stream)
+    x_cuda = torch.from_numpy(x).cuda()
+    torch.cuda.synchronize()  # x_cuda written on the current stream; the rotation goes on `stream`
+    got = gpurotate.rotate(x_cuda, angles, layout="nchw", expand=False, stream=stream)
     stream.synchronize()
     np.testing.assert_array_equal(got.cpu().numpy(), want)
 
