@@ -6,16 +6,22 @@ GPUs (PyTorch and CuPy CUDA arrays, on the caller's stream) and on the CPU (NumP
     y = gpurotate.apply(x, ["rot90", "flip-h"])  # in order, composed: one pass (a transpose)
     y = gpurotate.apply(batch, elements=codes, layout="nchw")  # one element per sample, one launch
 
+Any angle: gpurotate.rotate(x, 7.5) turns by 7.5 degrees CLOCKWISE (torchvision's rotate turns
+counter-clockwise), interpolated (nearest, bilinear, bicubic) as OpenCV's warpAffine, the canvas grown to hold
+the whole image (expand=False keeps the size); uint8, uint16 and float32.
+
 Boxes and keypoints move with their image: gpurotate.transform_boxes(boxes, "rot90", canvas_size=(H, W),
 format="xyxy") and gpurotate.transform_points(points, "rot90", (H, W)), in continuous pixel coordinates (the
 image spans [0, W] x [0, H]), every torchvision box format.
 
-PyTorch transforms (RandomD4, RandomRotate90, RandomFlip, RandomHorizontalFlip, RandomVerticalFlip) are in
+PyTorch transforms (RandomD4, RandomRotate90, RandomFlip, RandomHorizontalFlip, RandomVerticalFlip,
+RandomRotation) are in
 gpurotate.torch, which imports torch.
 """
 
 from ._api import LAYOUTS, NAMES, apply, apply_inplace, compose, element, infer_layout, inverse, name, swaps_axes, then
 from ._labels import BOX_FORMATS, transform_boxes, transform_points
+from ._rotate import INTERPOLATIONS, rotate
 from ._gpurotate import DeviceError, Error, Orientation, UsageError, __version__, built_with_cuda, cuda_available
 
 __all__ = [
@@ -24,6 +30,7 @@ __all__ = [
     "NAMES",
     "DeviceError",
     "Error",
+    "INTERPOLATIONS",
     "Orientation",
     "UsageError",
     "__version__",
@@ -36,6 +43,7 @@ __all__ = [
     "infer_layout",
     "inverse",
     "name",
+    "rotate",
     "swaps_axes",
     "then",
     "transform_boxes",

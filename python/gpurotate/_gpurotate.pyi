@@ -97,6 +97,26 @@ def check_array(array: Annotated[NDArray, dict(writable=False)], layout: str) ->
     strides) in `layout`; returns None where `transform` takes it as it is, without a copy.
     """
 
+def rotated_shape(shape: Sequence[int], layout: str, degrees: Sequence[float], keep_size: bool) -> list[int]:
+    """
+    The shape of `rotate`'s result for an input of `shape` in `layout`: one angle (degrees clockwise) for all,
+    or one per sample of a batch layout. The input's size with keep_size, else the library's rotated_extent:
+    W' = ceil(W|cos| + H|sin| - 1e-6), H' = ceil(W|sin| + H|cos| - 1e-6). Raises ValueError where per-sample
+    angles give different sizes, gpurotate.UsageError for an angle that is not finite.
+    """
+
+def rotate(src: Annotated[NDArray, dict(writable=False)], dst: NDArray, degrees: Sequence[float], layout: str, interpolation: str, keep_size: bool, fill: Sequence[float], stream: int = 0) -> None:
+    """
+    Writes `src` rotated by `degrees` (clockwise; one angle for all, or one per sample of a batch layout) into
+    `dst` (of rotated_shape's shape, the same dtype: uint8, uint16 or float32, on the same device, not
+    overlapping; strides as transform takes them): OpenCV 4.6's warpAffine about ((W-1)/2, (H-1)/2), bit for bit
+    on the CPU and the GPU alike. interpolation: nearest, bilinear or bicubic. fill: the uncovered pixels, one
+    value for all channels or one per channel (interleaved channels, or the planes of chw and nchw). One call
+    per image or plane: CPU arrays on the CPU backend, returning when done; CUDA arrays on `stream` (a
+    cudaStream_t as an int) on the current device, returning without synchronising. An input without pixels
+    leaves `dst` as it is.
+    """
+
 def transform_in_place(array: NDArray, element: Orientation, layout: str, stream: int = 0) -> None:
     """
     Applies an involution (not rot90 or rot270) to a CUDA array in place, one launch per image or plane

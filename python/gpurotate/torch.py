@@ -29,6 +29,10 @@ BoundingBoxes (every format) and KeyPoints, which are coordinates rather than pi
 and come back as the same type with their new canvas_size; they need one element for the call (one image, a
 batch of one, a batch with per_sample=False, or no image at all), and a canvas_size equal to the images' (H, W).
 No autograd: inputs that require grad raise TypeError, whatever is drawn.
+
+RandomRotation(degrees, interpolation=NEAREST, expand=False, center=None, fill=0) is torchvision v2's, by any
+angle (gpurotate.rotate: OpenCV's warpAffine bytes, uint8, uint16 and float32): one angle drawn per call, for
+every input of the call; torchvision's angles are counter-clockwise, as its draws are here.
 """
 
 from __future__ import annotations
@@ -39,10 +43,10 @@ from typing import Optional, Sequence, Union
 
 import torch
 
-from . import _api, _labels
+from . import _api, _labels, _rotate
 from ._gpurotate import Orientation
 
-__all__ = ["RandomElements", "RandomD4", "RandomRotate90", "RandomFlip", "RandomHorizontalFlip", "RandomVerticalFlip"]
+__all__ = ["RandomElements", "RandomD4", "RandomRotate90", "RandomFlip", "RandomHorizontalFlip", "RandomVerticalFlip", "RandomRotation"]
 
 _LAYOUTS = {2: "hw", 3: "chw", 4: "nchw"}
 # Bytes of the items gpurotate moves (any dtype of these widths: bool, integers, floats, bfloat16, complex).
@@ -318,3 +322,162 @@ class RandomVerticalFlip(RandomFlip):
 
     def __init__(self, p: float = 0.5, per_sample: bool = True, generator: Optional[torch.Generator] = None, copy: bool = False) -> None:
         super().__init__(p, horizontal=False, vertical=True, per_sample=per_sample, generator=generator, copy=copy)
+
+
+
+def _degree_range(degrees) -> tuple[float, float]:
+    """torchvision's degrees: a number d (the range [-d, d], d >= 0) or a (min, max) pair."""
+    if isinstance(degrees, (int, float)) and not isinstance(degrees, bool):
+        if degrees < 0:
+            raise ValueError("If degrees is a single number, it must be positive (non-negative).")
+        low, high = -float(degrees), float(degrees)
+    elif isinstance(degrees, Sequence) and not isinstance(degrees, (str, bytes)) and len(degrees) == 2:
+        low, high = (_rotate._number(d, "degrees") for d in degrees)
+    else:
+        raise TypeError(f"degrees is a number d (the range [-d, d]) or a (min, max) pair, not {degrees!r}")
+    if not (math.isfinite(low) and math.isfinite(high)) or low > high:
+        raise ValueError(f"degrees: a finite range with min <= max, not ({low}, {high})")
+    return low, high
+
+
+def _fill_for(fill, x: torch.Tensor):
+    """torchvision v2's fill: one for every input, or a dict from tv_tensor types (Image, Mask, ...) to fills;
+    a type the dict does not name (nor a base of it) gets 0, as does None."""
+    if not isinstance(fill, dict):
+        return 0 if fill is None else fill
+    if type(x) in fill:
+        value = fill[type(x)]
+    else:
+        value = next((v for k, v in fill.items() if isinstance(k, type) and isinstance(x, k)), None)
+    return 0 if value is None else value
+
+
+class RandomRotation(torch.nn.Module):
+    """torchvision.transforms.v2.RandomRotation under its names and defaults: turns by an angle drawn
+    uniformly from `degrees`, one draw per call, the same angle for every input of the call.
+
+    degrees: a number d (the range [-d, d]) or a (min, max) pair, in torchvision's degrees: COUNTER-clockwise
+        (gpurotate.rotate's angles are clockwise: this transform turns by -angle there). Drawn as
+        torchvision draws (torch.empty(1).uniform_(min, max)), so a seed gives torchvision's angles.
+    interpolation: "nearest" (default, torchvision's), "bilinear" or "bicubic", or torchvision's
+        InterpolationMode of those. Masks (tv_tensors.Mask) always use nearest.
+    expand: False (default): the input's size, corners cut; True: the canvas grows to hold the whole image
+        (gpurotate.rotate's formula, which may differ from torchvision's size by a pixel).
+    center: None only: the rotation is about the image's centre ((W-1)/2, (H-1)/2); another centre raises
+        NotImplementedError.
+    fill: the uncovered pixels: a number, one per channel, or a dict from tv_tensor types to those
+        (torchvision's {tv_tensors.Image: 127, tv_tensors.Mask: 0}); None is 0.
+    generator: a torch.Generator on the CPU for reproducible draws. copy: strides gpurotate cannot take
+        are copied first instead of raising ValueError (as in RandomElements).
+
+    forward(*inputs): tensors [H, W], [C, H, W] or [N, C, H, W] (a batch: one angle for all) of uint8,
+    uint16 or float32, CPU or CUDA (the current stream); tv_tensors come back as their type. The
+    interpolated bytes are OpenCV's warpAffine's (gpurotate.rotate), not torchvision's grid_sample's.
+    BoundingBoxes and KeyPoints follow only an exact multiple of 90 degrees (degrees=(a, a), a a multiple of
+    90; with expand=False and non-square images, a multiple of 180), as gpurotate.transform_boxes moves
+    them; under any other angle they raise NotImplementedError (labels under any angle are future work).
+    No autograd: inputs that require grad raise TypeError.
+    """
+
+    def __init__(
+        self,
+        degrees,
+        interpolation="nearest",
+        expand: bool = False,
+        center: Optional[Sequence[float]] = None,
+        fill=0,
+        generator: Optional[torch.Generator] = None,
+        copy: bool = False,
+    ) -> None:
+        super().__init__()
+        self.degrees = list(_degree_range(degrees))
+        self.interpolation = _rotate.interpolation_name(interpolation)
+        if center is not None:
+            raise NotImplementedError(
+                f"center={center!r}: gpurotate rotates about the image's centre ((W-1)/2, (H-1)/2) only; "
+                "a rotation about another point is not implemented (leave center=None)")
+        self.center = None
+        if not isinstance(expand, bool):
+            raise TypeError(f"expand is True or False, not {type(expand).__name__}")
+        self.expand = expand
+        if not isinstance(fill, dict):
+            # A number or a sequence of numbers (the count is checked against each input's channels).
+            _rotate._fill_values(fill, len(fill) if isinstance(fill, (list, tuple)) else 1)
+        self.fill = fill
+        self.generator = generator
+        self.copy = copy
+
+    def draw(self) -> float:
+        """The next angle in torchvision's convention (degrees counter-clockwise), as the next call would draw it."""
+        low, high = self.degrees
+        return float(torch.empty(1).uniform_(low, high, generator=self.generator).item())
+
+    def forward(self, *inputs: torch.Tensor) -> Union[torch.Tensor, tuple[torch.Tensor, ...]]:
+        if not inputs:
+            raise TypeError("expected at least one tensor")
+        kinds = [_label_kind(x) for x in inputs]  # None for pixels, else "boxes" or "points"
+        for x, kind in zip(inputs, kinds):  # every input checked before the draw
+            if kind is None:
+                _check_rotation_input(x)
+                if not self.copy and not x.is_contiguous():
+                    _check_strides(x, False)
+            else:
+                _check_label(x)
+        images = [x for x, kind in zip(inputs, kinds) if kind is None]
+        first = images[0] if images else None
+        quarter = None  # the D4 element the labels follow
+        if len(images) < len(inputs):
+            _check_labels_fit(inputs, kinds, first, 1)
+            quarter = self._label_element(first)
+        angle = self.draw()
+        if angle == 0:
+            return inputs[0] if len(inputs) == 1 else tuple(inputs)  # nothing turns (0 degrees copies)
+        outputs = tuple(self._rotate(x, -angle) if kind is None else _apply_label(x, kind, quarter) for x, kind in zip(inputs, kinds))
+        return outputs[0] if len(outputs) == 1 else outputs
+
+    def _label_element(self, first: Optional[torch.Tensor]) -> int:
+        """The D4 element (code) of the one angle boxes and keypoints may follow: the range one multiple of 90,
+        and the image's result that element's (expand, a square image, or a half turn)."""
+        low, high = self.degrees
+        if low != high or math.remainder(low, 90) != 0:
+            raise NotImplementedError(
+                f"BoundingBoxes and KeyPoints under a rotation by degrees=({low:g}, {high:g}): only an exact multiple of 90 "
+                "(degrees=(a, a)) moves them for now; labels under any angle are future work (rotate the boxes' corners "
+                "yourself, or use gpurotate.torch.RandomRotate90)")
+        code = round(-low / 90) % 4  # clockwise quarter turns: identity, rot90, rot180, rot270
+        if code % 2 == 1 and not self.expand and first is not None and first.shape[-1] != first.shape[-2]:
+            raise ValueError(
+                f"a quarter turn with expand=False cuts a non-square image ({first.shape[-2]}x{first.shape[-1]}): its boxes and "
+                "keypoints would not follow a D4 element; pass expand=True")
+        return code
+
+    def _rotate(self, x: torch.Tensor, angle: float) -> torch.Tensor:
+        tensor = x.as_subclass(torch.Tensor) if type(x) is not torch.Tensor else x
+        tv = _tv_tensors()
+        mask = tv is not None and isinstance(x, tv.Mask)
+        out = _rotate.rotate(
+            tensor,
+            angle,
+            interpolation="nearest" if mask else self.interpolation,
+            expand=self.expand,
+            fill=_fill_for(self.fill, x),
+            layout=_LAYOUTS[tensor.dim()],
+            copy=self.copy,
+        )
+        return _like(out, x)
+
+    def extra_repr(self) -> str:
+        return f"degrees={self.degrees}, interpolation={self.interpolation}, expand={self.expand}, fill={self.fill}"
+
+
+_ROTATION_DTYPES = ("torch.uint8", "torch.uint16", "torch.float32")
+
+
+def _check_rotation_input(x) -> None:
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"expected torch tensors, not {type(x).__name__} (gpurotate.rotate takes NumPy arrays)")
+    if x.dim() not in _LAYOUTS:
+        raise ValueError(f"expected tensors of shape [H, W], [C, H, W] or [N, C, H, W], not {list(x.shape)}")
+    _api._refuse_unreadable_tensor(x, "torch", "an input")
+    if str(x.dtype) not in _ROTATION_DTYPES:
+        raise TypeError(f"an input has dtype {x.dtype}: RandomRotation takes {_rotate.ROTATE_DTYPES_TEXT}")

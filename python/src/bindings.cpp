@@ -8,6 +8,7 @@
 #include <gpurotate/error.hpp>
 #include <gpurotate/image.hpp>
 #include <gpurotate/orientation.hpp>
+#include <gpurotate/rotate.hpp>
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
@@ -366,6 +367,18 @@ std::size_t span_bytes(const Array& a, std::size_t item_bytes) {
     return span;
 }
 
+// The library refuses overlapping images; a batch could still overlap across images, so compare the bytes
+// from each array's first item to its last.
+void refuse_overlap(const SourceArray& src, const DestinationArray& dst, std::size_t item_bytes, const char* hint) {
+    const auto begin_in = reinterpret_cast<std::uintptr_t>(src.data());
+    const auto begin_out = reinterpret_cast<std::uintptr_t>(dst.data());
+    const std::size_t span_in = span_bytes(src, item_bytes);
+    const std::size_t span_out = span_bytes(dst, item_bytes);
+    if (span_in && span_out && begin_in < begin_out + span_out && begin_out < begin_in + span_in) {
+        throw nb::value_error((std::string("out shares memory with the input: gpurotate writes its result to other memory ") + hint).c_str());
+    }
+}
+
 struct Checked {
     Geometry geometry;
     PixelFormat format;
@@ -404,16 +417,7 @@ Checked check_pair(const SourceArray& src, const DestinationArray& dst, Layout l
         throw nb::value_error(("out has shape " + shape_text(shape_of(dst)) + ", the result has shape " + shape_text(expected)).c_str());
     }
     c.dst = require_spacing(dst, "out", layout, geometry_of(expected, layout), item_bytes);
-    // The library refuses overlapping images; a batch could still overlap across images, so compare the
-    // bytes from each array's first item to its last.
-    const auto begin_in = reinterpret_cast<std::uintptr_t>(src.data());
-    const auto begin_out = reinterpret_cast<std::uintptr_t>(dst.data());
-    const std::size_t span_in = span_bytes(src, item_bytes);
-    const std::size_t span_out = span_bytes(dst, item_bytes);
-    if (span_in && span_out && begin_in < begin_out + span_out && begin_out < begin_in + span_in) {
-        throw nb::value_error("out shares memory with the input: gpurotate writes its result to other memory "
-                              "(apply_inplace does involutions in place on the GPU)");
-    }
+    refuse_overlap(src, dst, item_bytes, "(apply_inplace does involutions in place on the GPU)");
     return c;
 }
 
@@ -564,6 +568,160 @@ void check_array(const SourceArray& array, const std::string& layout_text) {
     require_spacing(array, "the array", layout, g, item_bytes);
 }
 
+// ---- Rotation by any angle (gpurotate/rotate.hpp): the layouts, strides and devices of transform, the
+// library's three sample types only (interpolation reads samples as numbers), one call per image or plane.
+
+// The sample type of a dtype rotate takes: uint8, uint16 or float32; TypeError naming them for any other.
+SampleType rotate_sample_of(nb::dlpack::dtype t, const char* role) {
+    if (t.lanes == 1) {
+        if (t.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::UInt) && t.bits == 8) return SampleType::u8;
+        if (t.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::UInt) && t.bits == 16) return SampleType::u16;
+        if (t.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) && t.bits == 32) return SampleType::f32;
+    }
+    throw nb::type_error((std::string(role) + " has dtype " + dtype_name(t) +
+                          ": rotation by any angle takes uint8, uint16 and float32 (it interpolates samples as numbers; "
+                          "convert first, e.g. x.astype(numpy.float32) or x.float())")
+                             .c_str());
+}
+
+Interpolation parse_interpolation(const std::string& text) {
+    if (text == "nearest") return Interpolation::nearest;
+    if (text == "bilinear") return Interpolation::bilinear;
+    if (text == "bicubic") return Interpolation::bicubic;
+    throw nb::value_error(("unknown interpolation '" + text + "': nearest, bilinear or bicubic").c_str());
+}
+
+// One angle for all, or one per sample of a batch layout: the angle of each sample.
+std::vector<double> angles_per_sample(const std::vector<double>& degrees, const Geometry& g, Layout layout) {
+    if (degrees.size() == 1) return std::vector<double>(static_cast<std::size_t>(g.samples), degrees.front());
+    const bool batch = layout == Layout::nchw || layout == Layout::nhwc;
+    if (!batch) {
+        throw nb::value_error(("layout '" + std::string(layout_name(layout)) + "' is one image: one angle, not " +
+                               std::to_string(degrees.size()))
+                                  .c_str());
+    }
+    if (static_cast<std::int64_t>(degrees.size()) != g.samples) {
+        throw nb::value_error(("angles has " + std::to_string(degrees.size()) + " entries for a batch of " + std::to_string(g.samples) +
+                               " samples")
+                                  .c_str());
+    }
+    return degrees;
+}
+
+std::string degrees_text(double degrees) {
+    std::string text = std::to_string(degrees);
+    while (text.size() > 1 && text.back() == '0') text.pop_back();
+    if (!text.empty() && text.back() == '.') text.pop_back();
+    return text;
+}
+
+// The shape of the rotated array: each sample's rotated_extent (the library's formula; the input's size
+// with keep_size), which must be one size for the whole batch.
+std::vector<std::int64_t> rotated_shape(const std::vector<std::int64_t>& shape, Layout layout, const std::vector<double>& degrees,
+                                        bool keep_size) {
+    const Geometry g = geometry_of(shape, layout);
+    angles_per_sample(degrees, g, layout);  // checks the count
+    RotateOptions options;
+    options.keep_size = keep_size;
+    // Every angle is checked (finite); an empty batch with its empty list of angles keeps its shape.
+    std::optional<Extent> size;
+    double first = 0;
+    for (const double angle : degrees) {
+        options.degrees = angle;
+        const Extent e = rotated_extent({g.width, g.height}, options);
+        if (!size) {
+            size = e, first = angle;
+        } else if (!(e == *size)) {
+            throw nb::value_error(("the batch's angles give different sizes (" + degrees_text(first) + " degrees: " +
+                                   std::to_string(size->width) + "x" + std::to_string(size->height) + ", " + degrees_text(angle) +
+                                   " degrees: " + std::to_string(e.width) + "x" + std::to_string(e.height) +
+                                   ", width x height), which one array cannot hold: expand=False keeps the input's size, or "
+                                   "rotate the samples one call each")
+                                      .c_str());
+        }
+    }
+    std::vector<std::int64_t> out = shape;
+    if (size) {
+        const auto h = static_cast<std::size_t>(height_axis(layout));
+        out[h] = size->height;
+        out[h + 1] = size->width;
+    }
+    return out;
+}
+
+// The background of each channel: one value for all, or one per channel (the interleaved channels of hwc and
+// nhwc, the planes of chw and nchw).
+std::vector<double> fill_per_channel(const std::vector<double>& fill, std::int64_t channels) {
+    if (fill.size() == 1) return std::vector<double>(static_cast<std::size_t>(std::max<std::int64_t>(channels, 1)), fill.front());
+    if (static_cast<std::int64_t>(fill.size()) != channels) {
+        throw nb::value_error(("fill has " + std::to_string(fill.size()) + " values for " + std::to_string(channels) +
+                               " channels: one value for all, or one per channel")
+                                  .c_str());
+    }
+    return fill;
+}
+
+void rotate_arrays(const SourceArray& src, DestinationArray& dst, const std::vector<double>& degrees, const std::string& layout_text,
+                   const std::string& interpolation, bool keep_size, const std::vector<double>& fill, std::uintptr_t stream) {
+    const Layout layout = parse_layout(layout_text);
+    RotateOptions options;
+    options.interpolation = parse_interpolation(interpolation);
+    options.keep_size = keep_size;
+    const std::vector<std::int64_t> in_shape = shape_of(src);
+    const Geometry g = geometry_of(in_shape, layout);
+    const SampleType sample = rotate_sample_of(src.dtype(), "the input");
+    const std::size_t item_bytes = sample_bytes(sample);
+    const PixelFormat format{sample, g.channels};
+    const Place place = place_of(src, "the input");
+    const Spacing src_spacing = require_spacing(src, "the input", layout, g, item_bytes);
+    const std::vector<double> angles = angles_per_sample(degrees, g, layout);
+    const bool planar = layout == Layout::chw || layout == Layout::nchw;
+    const std::vector<double> background = fill_per_channel(fill, planar ? g.images_per_sample : g.channels);
+    if (!planar && background.size() > 4) throw nb::value_error("fill has more than 4 values");  // 1-4 interleaved channels
+    const std::vector<std::int64_t> expected = rotated_shape(in_shape, layout, degrees, keep_size);
+
+    if (src.dtype() != dst.dtype()) {
+        rotate_sample_of(dst.dtype(), "out");
+        throw nb::type_error(("out has dtype " + dtype_name(dst.dtype()) + ", the input " + dtype_name(src.dtype()) +
+                              ": another dtype (gpurotate converts no samples)")
+                                 .c_str());
+    }
+    if (place_of(dst, "out") != place || dst.device_id() != src.device_id()) {
+        throw nb::value_error(("out is on " + std::string(place_of(dst, "out") == Place::cpu ? "the CPU" : "a CUDA device") + " (device " +
+                               std::to_string(dst.device_id()) + "), the input on " + (place == Place::cpu ? "the CPU" : "a CUDA device") +
+                               " (device " + std::to_string(src.device_id()) + "): they must be on the same device")
+                                  .c_str());
+    }
+    if (shape_of(dst) != expected) {
+        throw nb::value_error(("out has shape " + shape_text(shape_of(dst)) + ", the result has shape " + shape_text(expected)).c_str());
+    }
+    const Geometry out_g = geometry_of(expected, layout);
+    const Spacing dst_spacing = require_spacing(dst, "out", layout, out_g, item_bytes);
+    refuse_overlap(src, dst, item_bytes, "(rotation is never in place)");
+    // An image with no pixels leaves its result as it is: the package fills it (every pixel uncovered).
+    if (g.images == 0 || g.width == 0 || g.height == 0 || out_g.width == 0 || out_g.height == 0) return;
+
+    const auto* in = static_cast<const std::byte*>(src.data());
+    auto* out = static_cast<std::byte*>(dst.data());
+    GilReleased release;
+    for (std::int64_t i = 0; i < g.images; ++i) {
+        const std::int64_t plane = i % g.images_per_sample;
+        options.degrees = angles[static_cast<std::size_t>(i / g.images_per_sample)];
+        if (planar) {
+            options.background = {background[static_cast<std::size_t>(plane)], 0, 0, 0};
+        } else {
+            std::copy(background.begin(), background.end(), options.background.begin());
+        }
+        const ConstImageView from{in + src_spacing.offset(i, g.images_per_sample), g.width, g.height, src_spacing.pitch, format};
+        const ImageView to{out + dst_spacing.offset(i, g.images_per_sample), out_g.width, out_g.height, dst_spacing.pitch, format};
+        if (place == Place::cpu) {
+            rotate(from, to, options, Backend::cpu);
+        } else {
+            rotate_device(from, to, options, as_stream(stream));
+        }
+    }
+}
+
 // gpurotate::Error as Python exceptions: the class says the category, `code` carries ErrorCode's value
 // (the CLI's exit status), the message is the library's.
 struct ErrorClasses {
@@ -663,6 +821,26 @@ NB_MODULE(_gpurotate, m) {
     m.def("check_array", &check_array, nb::arg("array").noconvert(), nb::arg("layout"),
           "Raises the ValueError or TypeError that `transform` would for `array` (its dtype, channel count and\n"
           "strides) in `layout`; returns None where `transform` takes it as it is, without a copy.");
+    m.def(
+        "rotated_shape",
+        [](const std::vector<std::int64_t>& shape, const std::string& layout, const std::vector<double>& degrees, bool keep_size) {
+            return rotated_shape(shape, parse_layout(layout), degrees, keep_size);
+        },
+        nb::arg("shape"), nb::arg("layout"), nb::arg("degrees"), nb::arg("keep_size"),
+        "The shape of `rotate`'s result for an input of `shape` in `layout`: one angle (degrees clockwise) for all,\n"
+        "or one per sample of a batch layout. The input's size with keep_size, else the library's rotated_extent:\n"
+        "W' = ceil(W|cos| + H|sin| - 1e-6), H' = ceil(W|sin| + H|cos| - 1e-6). Raises ValueError where per-sample\n"
+        "angles give different sizes, gpurotate.UsageError for an angle that is not finite.");
+    m.def("rotate", &rotate_arrays, nb::arg("src").noconvert(), nb::arg("dst").noconvert(), nb::arg("degrees"), nb::arg("layout"),
+          nb::arg("interpolation"), nb::arg("keep_size"), nb::arg("fill"), nb::arg("stream") = 0,
+          "Writes `src` rotated by `degrees` (clockwise; one angle for all, or one per sample of a batch layout) into\n"
+          "`dst` (of rotated_shape's shape, the same dtype: uint8, uint16 or float32, on the same device, not\n"
+          "overlapping; strides as transform takes them): OpenCV 4.6's warpAffine about ((W-1)/2, (H-1)/2), bit for bit\n"
+          "on the CPU and the GPU alike. interpolation: nearest, bilinear or bicubic. fill: the uncovered pixels, one\n"
+          "value for all channels or one per channel (interleaved channels, or the planes of chw and nchw). One call\n"
+          "per image or plane: CPU arrays on the CPU backend, returning when done; CUDA arrays on `stream` (a\n"
+          "cudaStream_t as an int) on the current device, returning without synchronising. An input without pixels\n"
+          "leaves `dst` as it is.");
     m.def("transform_in_place", &transform_in_place, nb::arg("array").noconvert(), nb::arg("element"), nb::arg("layout"),
           nb::arg("stream") = 0,
           "Applies an involution (not rot90 or rot270) to a CUDA array in place, one launch per image or plane\n"
