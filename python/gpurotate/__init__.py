@@ -14,12 +14,17 @@ Boxes and keypoints move with their image: gpurotate.transform_boxes(boxes, "rot
 format="xyxy") and gpurotate.transform_points(points, "rot90", (H, W)), in continuous pixel coordinates (the
 image spans [0, W] x [0, H]), every torchvision box format.
 
+augment --random's draw: gpurotate.draw(seed, key, d) is the element `gpurotate augment --random N --seed SEED`
+gives draw d of the input at relative path `key` (gpurotate.draws(seed, key, N) all N of them), from augment's own
+code, for a loader that turns its samples itself.
+
 PyTorch transforms (RandomD4, RandomRotate90, RandomFlip, RandomHorizontalFlip, RandomVerticalFlip,
 RandomRotation) are in
 gpurotate.torch, which imports torch.
 """
 
 from ._api import LAYOUTS, NAMES, apply, apply_inplace, compose, element, infer_layout, inverse, name, swaps_axes, then
+from ._draw import draw, draws
 from ._labels import BOX_FORMATS, transform_boxes, transform_points
 from ._rotate import INTERPOLATIONS, rotate
 from ._gpurotate import DeviceError, Error, Orientation, UsageError, __version__, built_with_cuda, cuda_available
@@ -39,6 +44,8 @@ __all__ = [
     "built_with_cuda",
     "compose",
     "cuda_available",
+    "draw",
+    "draws",
     "element",
     "infer_layout",
     "inverse",

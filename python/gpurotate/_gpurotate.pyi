@@ -122,3 +122,16 @@ def transform_in_place(array: NDArray, element: Orientation, layout: str, stream
     Applies an involution (not rot90 or rot270) to a CUDA array in place, one launch per image or plane
     on `stream`; square images only for transpose and transverse.
     """
+
+def draws(seed: int, key: str, count: int, ops: str, weights: str, p_flip_h: float, p_flip_v: float, with_replacement: bool, degrees: float) -> list[tuple[Orientation, float]]:
+    """
+    augment --random COUNT's draws of the input at `key` (its path relative to the folder given) under `seed`:
+    (element, angle) for draws 0 to COUNT-1, angle 0 where degrees is 0. ops and weights: augment's --ops and
+    --weights text (weights empty: all 1); the rest as augment's options. Raises gpurotate.UsageError with
+    augment's message for what augment refuses.
+    """
+
+def draw(seed: int, key: str, draw: int, ops: str, weights: str, p_flip_h: float, p_flip_v: float, with_replacement: bool, degrees: float) -> tuple[Orientation, float]:
+    """
+    Draw `draw` alone of `draws`: (element, angle), the same as draws(..., COUNT)[draw] for any COUNT above draw.
+    """

@@ -12,11 +12,15 @@
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
+#include "augment/augment_options.hpp"
+#include "augment/draw_options.hpp"
+#include "augment/random_draw.hpp"
 #include "core/parallel_for.hpp"
 #include "cpu/transform_cpu.hpp"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -24,6 +28,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -724,6 +729,65 @@ void rotate_arrays(const SourceArray& src, DestinationArray& dst, const std::vec
 
 // gpurotate::Error as Python exceptions: the class says the category, `code` carries ErrorCode's value
 // (the CLI's exit status), the message is the library's.
+// `augment --random`'s draw (src/augment/random_draw.hpp, the planner's own functions): the model from the text
+// of --ops and --weights and from the flips' probabilities, parsed and checked by augment's parsers (the same
+// messages, UsageError); the package (gpurotate/_draw.py) writes its arguments as that text.
+struct DrawModel {
+    augment::RandomModel model;
+    double degrees = 0;
+};
+
+// The shortest decimal that reads back as `value`, for augment's parsers of text.
+std::string shortest_text(double value) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    return std::string(text, end);
+}
+
+DrawModel draw_model(const std::string& ops, const std::string& weights, double p_flip_h, double p_flip_v, double degrees) {
+    augment::RandomOptions random;
+    const std::vector<Orientation> operations = augment::parse_operation_list(ops);
+    if (!weights.empty()) random.weights = augment::parse_weights(weights, operations);
+    random.p_flip_h = augment::parse_probability(shortest_text(p_flip_h), "--p-flip-h");
+    random.p_flip_v = augment::parse_probability(shortest_text(p_flip_v), "--p-flip-v");
+    return {augment::random_model(operations, random), augment::parse_max_degrees(shortest_text(degrees))};
+}
+
+// The largest N of `augment --random N`.
+constexpr std::uint64_t max_random_draws = 1000;
+
+// The elements of draws 0 to count-1 of the input at `key`, as augment --random count writes them, each with
+// its --degrees angle (0 where degrees is 0).
+std::vector<std::pair<Orientation, double>> draw_list(std::uint64_t seed, const std::string& key, std::uint64_t count, const std::string& ops,
+                                                      const std::string& weights, double p_flip_h, double p_flip_v, bool with_replacement,
+                                                      double degrees) {
+    const DrawModel m = draw_model(ops, weights, p_flip_h, p_flip_v, degrees);
+    if (count < 1 || count > max_random_draws) {
+        throw Error(ErrorCode::usage, "count " + std::to_string(count) + ": augment --random's N is 1 to " + std::to_string(max_random_draws));
+    }
+    augment::check_draw_count(m.model, static_cast<unsigned>(count), with_replacement);
+    const std::vector<Orientation> drawn = augment::draw_elements(m.model, seed, key, static_cast<unsigned>(count), with_replacement);
+    std::vector<std::pair<Orientation, double>> result;
+    for (std::uint64_t d = 0; d < drawn.size(); ++d) result.emplace_back(drawn[d], m.degrees > 0 ? augment::draw_angle(m.degrees, seed, key, d) : 0.0);
+    return result;
+}
+
+// Draw `draw` alone: with replacement, draw_element's; without, the last of draw_elements' first draw+1, which
+// are the first draw+1 of any longer run (a draw depends on those before it, never on the count).
+std::pair<Orientation, double> draw_one(std::uint64_t seed, const std::string& key, std::uint64_t draw, const std::string& ops, const std::string& weights,
+                                        double p_flip_h, double p_flip_v, bool with_replacement, double degrees) {
+    const DrawModel m = draw_model(ops, weights, p_flip_h, p_flip_v, degrees);
+    const double angle = m.degrees > 0 ? augment::draw_angle(m.degrees, seed, key, draw) : 0.0;
+    if (with_replacement) return {augment::draw_element(m.model, seed, key, draw), angle};
+    const unsigned distinct = augment::distinct_elements(m.model);
+    if (draw >= distinct) {
+        throw Error(ErrorCode::usage, "draw " + std::to_string(draw) + ": an input's draws are distinct elements, and ops, weights and p_flip_h/_v give " +
+                                          std::to_string(distinct) + " (draws 0 to " + std::to_string(distinct - 1) +
+                                          "; pass with_replacement=True to draw each on its own)");
+    }
+    return {augment::draw_elements(m.model, seed, key, static_cast<unsigned>(draw) + 1, false).back(), angle};
+}
+
 struct ErrorClasses {
     PyObject* error = nullptr;
     PyObject* usage = nullptr;
@@ -845,4 +909,13 @@ NB_MODULE(_gpurotate, m) {
           nb::arg("stream") = 0,
           "Applies an involution (not rot90 or rot270) to a CUDA array in place, one launch per image or plane\n"
           "on `stream`; square images only for transpose and transverse.");
+    m.def("draws", &draw_list, nb::arg("seed"), nb::arg("key"), nb::arg("count"), nb::arg("ops"), nb::arg("weights"), nb::arg("p_flip_h"),
+          nb::arg("p_flip_v"), nb::arg("with_replacement"), nb::arg("degrees"),
+          "augment --random COUNT's draws of the input at `key` (its path relative to the folder given) under `seed`:\n"
+          "(element, angle) for draws 0 to COUNT-1, angle 0 where degrees is 0. ops and weights: augment's --ops and\n"
+          "--weights text (weights empty: all 1); the rest as augment's options. Raises gpurotate.UsageError with\n"
+          "augment's message for what augment refuses.");
+    m.def("draw", &draw_one, nb::arg("seed"), nb::arg("key"), nb::arg("draw"), nb::arg("ops"), nb::arg("weights"), nb::arg("p_flip_h"),
+          nb::arg("p_flip_v"), nb::arg("with_replacement"), nb::arg("degrees"),
+          "Draw `draw` alone of `draws`: (element, angle), the same as draws(..., COUNT)[draw] for any COUNT above draw.");
 }
