@@ -135,3 +135,12 @@ def draw(seed: int, key: str, draw: int, ops: str, weights: str, p_flip_h: float
     """
     Draw `draw` alone of `draws`: (element, angle), the same as draws(..., COUNT)[draw] for any COUNT above draw.
     """
+
+def transform_encoded(inputs: Sequence[bytes], element: int, format: str, jpeg_edge: str, quality: int, strip: bool) -> list[tuple[bytes, list[str]]]:
+    """
+    Each encoded image of `inputs` (bytes) turned by `element` (a code 0-7) as `gpurotate IN --OP -o OUT` writes it:
+    (the output's bytes, its warnings). format: an extension (png, jpg, ...), empty for the input's own; jpeg_edge:
+    reencode, trim, keep or error; quality: 1-100, 0 for none (a JPEG then stays lossless); strip: --strip.
+    The GIL is released while they are converted, one after another; the first failure raises gpurotate.Error
+    with the CLI's message, its `code` the CLI's exit status.
+    """

@@ -15,6 +15,8 @@
 #include "augment/augment_options.hpp"
 #include "augment/draw_options.hpp"
 #include "augment/random_draw.hpp"
+#include "convert/conversion_options.hpp"
+#include "convert/encoded_conversion.hpp"
 #include "core/parallel_for.hpp"
 #include "cpu/transform_cpu.hpp"
 
@@ -788,6 +790,52 @@ std::pair<Orientation, double> draw_one(std::uint64_t seed, const std::string& k
     return {augment::draw_elements(m.model, seed, key, static_cast<unsigned>(draw) + 1, false).back(), angle};
 }
 
+// Encoded bytes in and out (convert/encoded_conversion.hpp: the CLI's planner and run, the output kept in
+// memory). The options as the CLI's flags set them; the GIL released while the images are converted.
+convert::ConversionOptions encoded_options(const std::string& jpeg_edge, int quality, bool strip) {
+    convert::ConversionOptions options;
+    static const std::pair<const char*, detail::JpegEdge> edges[] = {
+        {"reencode", detail::JpegEdge::reencode}, {"trim", detail::JpegEdge::trim}, {"keep", detail::JpegEdge::keep}, {"error", detail::JpegEdge::error}};
+    const auto edge = std::find_if(std::begin(edges), std::end(edges), [&](const auto& e) { return jpeg_edge == e.first; });
+    if (edge == std::end(edges)) throw Error(ErrorCode::usage, "jpeg_edge '" + jpeg_edge + "': reencode, trim, keep or error");
+    options.jpeg_edge = edge->second;
+    options.jpeg_edge_given = true;
+    if (quality != 0) {
+        if (quality < 1 || quality > 100) throw Error(ErrorCode::usage, "quality " + std::to_string(quality) + ": 1 to 100");
+        options.quality = quality;
+        options.quality_given = true;
+    }
+    options.strip = strip;
+    return options;
+}
+
+std::vector<std::uint8_t> bytes_of(const nb::bytes& data) {
+    const auto* begin = static_cast<const std::uint8_t*>(data.data());
+    return std::vector<std::uint8_t>(begin, begin + data.size());
+}
+
+// Each image of `inputs` converted in turn (the first failure raised): its bytes and its warnings.
+std::vector<std::pair<nb::bytes, std::vector<std::string>>> transform_encoded_list(const std::vector<nb::bytes>& inputs, int element,
+                                                                                   const std::string& format, const std::string& jpeg_edge,
+                                                                                   int quality, bool strip) {
+    if (element < 0 || element > 7) throw nb::value_error(("element code " + std::to_string(element) + " is not one of 0-7").c_str());
+    const convert::ConversionOptions options = encoded_options(jpeg_edge, quality, strip);
+    std::vector<std::vector<std::uint8_t>> copies;
+    copies.reserve(inputs.size());
+    for (const nb::bytes& data : inputs) copies.push_back(bytes_of(data));
+    std::vector<convert::EncodedResult> results;
+    {
+        GilReleased released;
+        for (std::size_t i = 0; i < copies.size(); ++i) {
+            const std::string name = copies.size() == 1 ? "bytes" : "bytes[" + std::to_string(i) + "]";
+            results.push_back(convert::convert_encoded(std::move(copies[i]), name, static_cast<Orientation>(element), format, options));
+        }
+    }
+    std::vector<std::pair<nb::bytes, std::vector<std::string>>> out;
+    for (convert::EncodedResult& r : results) out.emplace_back(nb::bytes(r.bytes.data(), r.bytes.size()), std::move(r.warnings));
+    return out;
+}
+
 struct ErrorClasses {
     PyObject* error = nullptr;
     PyObject* usage = nullptr;
@@ -918,4 +966,11 @@ NB_MODULE(_gpurotate, m) {
     m.def("draw", &draw_one, nb::arg("seed"), nb::arg("key"), nb::arg("draw"), nb::arg("ops"), nb::arg("weights"), nb::arg("p_flip_h"),
           nb::arg("p_flip_v"), nb::arg("with_replacement"), nb::arg("degrees"),
           "Draw `draw` alone of `draws`: (element, angle), the same as draws(..., COUNT)[draw] for any COUNT above draw.");
+    m.def("transform_encoded", &transform_encoded_list, nb::arg("inputs"), nb::arg("element"), nb::arg("format"), nb::arg("jpeg_edge"),
+          nb::arg("quality"), nb::arg("strip"),
+          "Each encoded image of `inputs` (bytes) turned by `element` (a code 0-7) as `gpurotate IN --OP -o OUT` writes it:\n"
+          "(the output's bytes, its warnings). format: an extension (png, jpg, ...), empty for the input's own; jpeg_edge:\n"
+          "reencode, trim, keep or error; quality: 1-100, 0 for none (a JPEG then stays lossless); strip: --strip.\n"
+          "The GIL is released while they are converted, one after another; the first failure raises gpurotate.Error\n"
+          "with the CLI's message, its `code` the CLI's exit status.");
 }
