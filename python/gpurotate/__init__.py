@@ -14,12 +14,21 @@ Boxes and keypoints move with their image: gpurotate.transform_boxes(boxes, "rot
 format="xyxy") and gpurotate.transform_points(points, "rot90", (H, W)), in continuous pixel coordinates (the
 image spans [0, W] x [0, H]), every torchvision box format.
 
+Encoded images: gpurotate.transform_encoded(jpeg_bytes, "rot90") gives the bytes `gpurotate in.jpg --rot90 -o out.jpg`
+writes (a lossless JPEG transform; a PNG kept in its stored format), by the CLI's own planner and run.
+
+augment --random's draw: gpurotate.draw(seed, key, d) is the element `gpurotate augment --random N --seed SEED`
+gives draw d of the input at relative path `key` (gpurotate.draws(seed, key, N) all N of them), from augment's own
+code, for a loader that turns its samples itself.
+
 PyTorch transforms (RandomD4, RandomRotate90, RandomFlip, RandomHorizontalFlip, RandomVerticalFlip,
 RandomRotation) are in
 gpurotate.torch, which imports torch.
 """
 
 from ._api import LAYOUTS, NAMES, apply, apply_inplace, compose, element, infer_layout, inverse, name, swaps_axes, then
+from ._draw import draw, draws
+from ._encoded import JPEG_EDGES, transform_encoded, transform_encoded_many
 from ._labels import BOX_FORMATS, transform_boxes, transform_points
 from ._rotate import INTERPOLATIONS, rotate
 from ._gpurotate import DeviceError, Error, Orientation, UsageError, __version__, built_with_cuda, cuda_available
@@ -31,6 +40,7 @@ __all__ = [
     "DeviceError",
     "Error",
     "INTERPOLATIONS",
+    "JPEG_EDGES",
     "Orientation",
     "UsageError",
     "__version__",
@@ -39,6 +49,8 @@ __all__ = [
     "built_with_cuda",
     "compose",
     "cuda_available",
+    "draw",
+    "draws",
     "element",
     "infer_layout",
     "inverse",
@@ -47,5 +59,7 @@ __all__ = [
     "swaps_axes",
     "then",
     "transform_boxes",
+    "transform_encoded",
+    "transform_encoded_many",
     "transform_points",
 ]

@@ -122,3 +122,25 @@ def transform_in_place(array: NDArray, element: Orientation, layout: str, stream
     Applies an involution (not rot90 or rot270) to a CUDA array in place, one launch per image or plane
     on `stream`; square images only for transpose and transverse.
     """
+
+def draws(seed: int, key: str, count: int, ops: str, weights: str, p_flip_h: float, p_flip_v: float, with_replacement: bool, degrees: float) -> list[tuple[Orientation, float]]:
+    """
+    augment --random COUNT's draws of the input at `key` (its path relative to the folder given) under `seed`:
+    (element, angle) for draws 0 to COUNT-1, angle 0 where degrees is 0. ops and weights: augment's --ops and
+    --weights text (weights empty: all 1); the rest as augment's options. Raises gpurotate.UsageError with
+    augment's message for what augment refuses.
+    """
+
+def draw(seed: int, key: str, draw: int, ops: str, weights: str, p_flip_h: float, p_flip_v: float, with_replacement: bool, degrees: float) -> tuple[Orientation, float]:
+    """
+    Draw `draw` alone of `draws`: (element, angle), the same as draws(..., COUNT)[draw] for any COUNT above draw.
+    """
+
+def transform_encoded(inputs: Sequence[bytes], element: int, format: str, jpeg_edge: str, quality: int, strip: bool) -> list[tuple[bytes, list[str]]]:
+    """
+    Each encoded image of `inputs` (bytes) turned by `element` (a code 0-7) as `gpurotate IN --OP -o OUT` writes it:
+    (the output's bytes, its warnings). format: an extension (png, jpg, ...), empty for the input's own; jpeg_edge:
+    reencode, trim, keep or error; quality: 1-100, 0 for none (a JPEG then stays lossless); strip: --strip.
+    The GIL is released while they are converted, one after another; the first failure raises gpurotate.Error
+    with the CLI's message, its `code` the CLI's exit status.
+    """

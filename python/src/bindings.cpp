@@ -12,11 +12,17 @@
 #include <gpurotate/transform.hpp>
 #include <gpurotate/version.hpp>
 
+#include "augment/augment_options.hpp"
+#include "augment/draw_options.hpp"
+#include "augment/random_draw.hpp"
+#include "convert/conversion_options.hpp"
+#include "convert/encoded_conversion.hpp"
 #include "core/parallel_for.hpp"
 #include "cpu/transform_cpu.hpp"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -24,6 +30,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -724,6 +731,111 @@ void rotate_arrays(const SourceArray& src, DestinationArray& dst, const std::vec
 
 // gpurotate::Error as Python exceptions: the class says the category, `code` carries ErrorCode's value
 // (the CLI's exit status), the message is the library's.
+// `augment --random`'s draw (src/augment/random_draw.hpp, the planner's own functions): the model from the text
+// of --ops and --weights and from the flips' probabilities, parsed and checked by augment's parsers (the same
+// messages, UsageError); the package (gpurotate/_draw.py) writes its arguments as that text.
+struct DrawModel {
+    augment::RandomModel model;
+    double degrees = 0;
+};
+
+// The shortest decimal that reads back as `value`, for augment's parsers of text.
+std::string shortest_text(double value) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    return std::string(text, end);
+}
+
+DrawModel draw_model(const std::string& ops, const std::string& weights, double p_flip_h, double p_flip_v, double degrees) {
+    augment::RandomOptions random;
+    const std::vector<Orientation> operations = augment::parse_operation_list(ops);
+    if (!weights.empty()) random.weights = augment::parse_weights(weights, operations);
+    random.p_flip_h = augment::parse_probability(shortest_text(p_flip_h), "--p-flip-h");
+    random.p_flip_v = augment::parse_probability(shortest_text(p_flip_v), "--p-flip-v");
+    return {augment::random_model(operations, random), augment::parse_max_degrees(shortest_text(degrees))};
+}
+
+// The largest N of `augment --random N`.
+constexpr std::uint64_t max_random_draws = 1000;
+
+// The elements of draws 0 to count-1 of the input at `key`, as augment --random count writes them, each with
+// its --degrees angle (0 where degrees is 0).
+std::vector<std::pair<Orientation, double>> draw_list(std::uint64_t seed, const std::string& key, std::uint64_t count, const std::string& ops,
+                                                      const std::string& weights, double p_flip_h, double p_flip_v, bool with_replacement,
+                                                      double degrees) {
+    const DrawModel m = draw_model(ops, weights, p_flip_h, p_flip_v, degrees);
+    if (count < 1 || count > max_random_draws) {
+        throw Error(ErrorCode::usage, "count " + std::to_string(count) + ": augment --random's N is 1 to " + std::to_string(max_random_draws));
+    }
+    augment::check_draw_count(m.model, static_cast<unsigned>(count), with_replacement);
+    const std::vector<Orientation> drawn = augment::draw_elements(m.model, seed, key, static_cast<unsigned>(count), with_replacement);
+    std::vector<std::pair<Orientation, double>> result;
+    for (std::uint64_t d = 0; d < drawn.size(); ++d) result.emplace_back(drawn[d], m.degrees > 0 ? augment::draw_angle(m.degrees, seed, key, d) : 0.0);
+    return result;
+}
+
+// Draw `draw` alone: with replacement, draw_element's; without, the last of draw_elements' first draw+1, which
+// are the first draw+1 of any longer run (a draw depends on those before it, never on the count).
+std::pair<Orientation, double> draw_one(std::uint64_t seed, const std::string& key, std::uint64_t draw, const std::string& ops, const std::string& weights,
+                                        double p_flip_h, double p_flip_v, bool with_replacement, double degrees) {
+    const DrawModel m = draw_model(ops, weights, p_flip_h, p_flip_v, degrees);
+    const double angle = m.degrees > 0 ? augment::draw_angle(m.degrees, seed, key, draw) : 0.0;
+    if (with_replacement) return {augment::draw_element(m.model, seed, key, draw), angle};
+    const unsigned distinct = augment::distinct_elements(m.model);
+    if (draw >= distinct) {
+        throw Error(ErrorCode::usage, "draw " + std::to_string(draw) + ": an input's draws are distinct elements, and ops, weights and p_flip_h/_v give " +
+                                          std::to_string(distinct) + " (draws 0 to " + std::to_string(distinct - 1) +
+                                          "; pass with_replacement=True to draw each on its own)");
+    }
+    return {augment::draw_elements(m.model, seed, key, static_cast<unsigned>(draw) + 1, false).back(), angle};
+}
+
+// Encoded bytes in and out (convert/encoded_conversion.hpp: the CLI's planner and run, the output kept in
+// memory). The options as the CLI's flags set them; the GIL released while the images are converted.
+convert::ConversionOptions encoded_options(const std::string& jpeg_edge, int quality, bool strip) {
+    convert::ConversionOptions options;
+    static const std::pair<const char*, detail::JpegEdge> edges[] = {
+        {"reencode", detail::JpegEdge::reencode}, {"trim", detail::JpegEdge::trim}, {"keep", detail::JpegEdge::keep}, {"error", detail::JpegEdge::error}};
+    const auto edge = std::find_if(std::begin(edges), std::end(edges), [&](const auto& e) { return jpeg_edge == e.first; });
+    if (edge == std::end(edges)) throw Error(ErrorCode::usage, "jpeg_edge '" + jpeg_edge + "': reencode, trim, keep or error");
+    options.jpeg_edge = edge->second;
+    options.jpeg_edge_given = true;
+    if (quality != 0) {
+        if (quality < 1 || quality > 100) throw Error(ErrorCode::usage, "quality " + std::to_string(quality) + ": 1 to 100");
+        options.quality = quality;
+        options.quality_given = true;
+    }
+    options.strip = strip;
+    return options;
+}
+
+std::vector<std::uint8_t> bytes_of(const nb::bytes& data) {
+    const auto* begin = static_cast<const std::uint8_t*>(data.data());
+    return std::vector<std::uint8_t>(begin, begin + data.size());
+}
+
+// Each image of `inputs` converted in turn (the first failure raised): its bytes and its warnings.
+std::vector<std::pair<nb::bytes, std::vector<std::string>>> transform_encoded_list(const std::vector<nb::bytes>& inputs, int element,
+                                                                                   const std::string& format, const std::string& jpeg_edge,
+                                                                                   int quality, bool strip) {
+    if (element < 0 || element > 7) throw nb::value_error(("element code " + std::to_string(element) + " is not one of 0-7").c_str());
+    const convert::ConversionOptions options = encoded_options(jpeg_edge, quality, strip);
+    std::vector<std::vector<std::uint8_t>> copies;
+    copies.reserve(inputs.size());
+    for (const nb::bytes& data : inputs) copies.push_back(bytes_of(data));
+    std::vector<convert::EncodedResult> results;
+    {
+        GilReleased released;
+        for (std::size_t i = 0; i < copies.size(); ++i) {
+            const std::string name = copies.size() == 1 ? "bytes" : "bytes[" + std::to_string(i) + "]";
+            results.push_back(convert::convert_encoded(std::move(copies[i]), name, static_cast<Orientation>(element), format, options));
+        }
+    }
+    std::vector<std::pair<nb::bytes, std::vector<std::string>>> out;
+    for (convert::EncodedResult& r : results) out.emplace_back(nb::bytes(r.bytes.data(), r.bytes.size()), std::move(r.warnings));
+    return out;
+}
+
 struct ErrorClasses {
     PyObject* error = nullptr;
     PyObject* usage = nullptr;
@@ -845,4 +957,20 @@ NB_MODULE(_gpurotate, m) {
           nb::arg("stream") = 0,
           "Applies an involution (not rot90 or rot270) to a CUDA array in place, one launch per image or plane\n"
           "on `stream`; square images only for transpose and transverse.");
+    m.def("draws", &draw_list, nb::arg("seed"), nb::arg("key"), nb::arg("count"), nb::arg("ops"), nb::arg("weights"), nb::arg("p_flip_h"),
+          nb::arg("p_flip_v"), nb::arg("with_replacement"), nb::arg("degrees"),
+          "augment --random COUNT's draws of the input at `key` (its path relative to the folder given) under `seed`:\n"
+          "(element, angle) for draws 0 to COUNT-1, angle 0 where degrees is 0. ops and weights: augment's --ops and\n"
+          "--weights text (weights empty: all 1); the rest as augment's options. Raises gpurotate.UsageError with\n"
+          "augment's message for what augment refuses.");
+    m.def("draw", &draw_one, nb::arg("seed"), nb::arg("key"), nb::arg("draw"), nb::arg("ops"), nb::arg("weights"), nb::arg("p_flip_h"),
+          nb::arg("p_flip_v"), nb::arg("with_replacement"), nb::arg("degrees"),
+          "Draw `draw` alone of `draws`: (element, angle), the same as draws(..., COUNT)[draw] for any COUNT above draw.");
+    m.def("transform_encoded", &transform_encoded_list, nb::arg("inputs"), nb::arg("element"), nb::arg("format"), nb::arg("jpeg_edge"),
+          nb::arg("quality"), nb::arg("strip"),
+          "Each encoded image of `inputs` (bytes) turned by `element` (a code 0-7) as `gpurotate IN --OP -o OUT` writes it:\n"
+          "(the output's bytes, its warnings). format: an extension (png, jpg, ...), empty for the input's own; jpeg_edge:\n"
+          "reencode, trim, keep or error; quality: 1-100, 0 for none (a JPEG then stays lossless); strip: --strip.\n"
+          "The GIL is released while they are converted, one after another; the first failure raises gpurotate.Error\n"
+          "with the CLI's message, its `code` the CLI's exit status.");
 }

@@ -82,6 +82,9 @@ std::uint64_t parse_seed(const std::string& text);
 /// Parses a probability given to `option` ("--p-flip-h"): a number from 0 to 1 (not NaN). Throws Error (usage).
 double parse_probability(const std::string& text, const std::string& option);
 
+/// Parses "--degrees MAX": a finite number of degrees from 0 to 180. Throws Error (usage).
+double parse_max_degrees(const std::string& text);
+
 /// Parses "--labels yolo", "yolo=data.yaml", "coco=FILE" or "voc". Throws Error (usage).
 LabelOptions parse_label_option(const std::string& text);
 

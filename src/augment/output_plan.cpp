@@ -1,4 +1,5 @@
 #include "augment/output_plan.hpp"
+#include "augment/draw_options.hpp"
 #include "augment/random_draw.hpp"
 #include "formats/format_registry.hpp"
 
@@ -88,13 +89,6 @@ std::string parent_name(const std::string& path) {
     return file_name_of(absolute.substr(0, slash));
 }
 
-// The model --random draws from: --ops, --weights (all 1 where not given) and the flips.
-RandomModel random_model(const AugmentOptions& options) {
-    RandomModel model{options.operations, options.random.weights, options.random.p_flip_h, options.random.p_flip_v};
-    if (model.weights.empty()) model.weights.assign(options.operations.size(), 1.0);
-    return model;
-}
-
 // The shortest decimal that reads back as `value`: "0.5", "1e+308".
 std::string number_text(double value) {
     char text[32];
@@ -131,7 +125,7 @@ void check_name_template(const std::string& name_template, std::size_t operation
 }
 
 DrawParameters draw_parameters(const AugmentOptions& options) {
-    const RandomModel model = random_model(options);
+    const RandomModel model = random_model(options.operations, options.random);
     DrawParameters p;
     for (std::size_t i = 0; i < model.elements.size(); ++i) {
         p.ops += (i ? "," : "") + std::string(gpurotate::name(model.elements[i]));
@@ -153,12 +147,8 @@ std::vector<Job> plan_jobs(const std::vector<InputFile>& inputs, const AugmentOp
     const RandomOptions& random = options.random;
     check_name_template(options.name_template, options.operations.size(), random.draws);
     if (random.draws > 0 && !random.seed) throw Error(ErrorCode::usage, "augment --random: no seed chosen");
-    const RandomModel model = random_model(options);
-    if (random.draws > 0 && !random.with_replacement && random.draws > distinct_elements(model)) {
-        throw Error(ErrorCode::usage, "--random " + std::to_string(random.draws) + ": an input's draws are distinct elements, and --ops, --weights and "
-                                          "--p-flip-h/-v give " + std::to_string(distinct_elements(model)) +
-                                          " (add --with-replacement to draw each on its own, or lower N)");
-    }
+    const RandomModel model = random_model(options.operations, options.random);
+    check_draw_count(model, random.draws, random.with_replacement);
     const auto parameters = random.draws > 0 ? std::make_shared<const DrawParameters>(draw_parameters(options)) : nullptr;
     const bool same = options.format == "same";
     if (!same) detail::output_format_of_extension("." + lowercase(options.format), "--format " + options.format, ErrorCode::usage);

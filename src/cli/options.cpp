@@ -80,17 +80,6 @@ std::optional<Orientation> quarter_turn(double degrees) {
     return by_quarters[quarters];
 }
 
-// --degrees MAX: a finite number from 0 to 180 (a larger range draws the same angles modulo 360).
-double parse_max_degrees(const std::string& text) {
-    try {
-        std::size_t used = 0;
-        const double degrees = std::stod(text, &used);
-        if (used == text.size() && degrees >= 0 && degrees <= 180) return degrees;
-    } catch (const std::exception&) {
-    }
-    throw Error(ErrorCode::usage, "--degrees " + text + ": expected a number of degrees from 0 to 180");
-}
-
 std::string number_text(double value) {
     std::ostringstream text;
     text << value;
@@ -381,7 +370,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
             if (!augment_weights.empty()) augment_options.random.weights = augment::parse_weights(augment_weights, augment_options.operations);
             if (!augment_p_flip_h.empty()) augment_options.random.p_flip_h = augment::parse_probability(augment_p_flip_h, "--p-flip-h");
             if (!augment_p_flip_v.empty()) augment_options.random.p_flip_v = augment::parse_probability(augment_p_flip_v, "--p-flip-v");
-            if (degrees_option->count() > 0) augment_options.random.degrees = parse_max_degrees(augment_degrees);
+            if (degrees_option->count() > 0) augment_options.random.degrees = augment::parse_max_degrees(augment_degrees);
             if (name_option->count() == 0 && augment_options.random.draws > 1) augment_options.name_template = "{stem}_{draw}_{op}.{ext}";
         }
         if (degrees_option->count() > 0 && augment_options.random.draws == 0) {
