@@ -48,19 +48,22 @@ TEST_CASE("every kernel of the bench's study is verified on odd, square and batc
     struct Run {
         std::int64_t width, height;
         int batch;
+        double degrees;  ///< a rotation by any angle's rows instead of the elements'; 0: none
     };
     std::set<std::string> ran;
-    for (const Run run : {Run{97, 61, 1}, Run{96, 96, 1}, Run{33, 17, 3}}) {
+    for (const Run run : {Run{97, 61, 1, 0}, Run{96, 96, 1, 0}, Run{33, 17, 3, 0}, Run{97, 61, 1, 30}}) {
         gpurotate::bench::BenchOptions options;  // every type, every element, every kernel that applies
         options.width = run.width;
         options.height = run.height;
         options.batch = run.batch;
+        if (run.degrees != 0) options.rotations = {run.degrees};
         options.reps = 1;
         options.json_path = dir.path() + "/rows.json";
         std::ostringstream out;
         CAPTURE(run.width);
         CAPTURE(run.height);
         CAPTURE(run.batch);
+        CAPTURE(run.degrees);
         CHECK(gpurotate::bench::run_bench(options, out) == 0);
         std::istringstream lines(out.str());
         for (std::string line; std::getline(lines, line);) {
