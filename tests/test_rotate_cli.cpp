@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <string>
 
 namespace {
@@ -96,4 +97,40 @@ TEST_CASE("--rotate: what is not an angle is a usage error, and --interpolate wi
     const auto unused = run(exe + " " + in + " --rot90 --interpolate bicubic -o " + out);
     CHECK(unused.status == 0);
     CHECK(unused.output.find("warning: --interpolate") != std::string::npos);
+    for (const char* refused : {"--rotate 0x10", "--rotate 30 --jpeg-edge error", "--rotate 30 --nvjpeg"}) {
+        CAPTURE(refused);
+        CHECK(run(exe + " " + in + " " + refused + " -o " + quote(dir.file("r.jpg"))).status == 2);
+    }
+}
+
+TEST_CASE("--rotate: -i turns the file, --flatten's corners are the colour it composed over, and a side of 32767 is refused") {
+    TempDir dir;
+    const std::string copy = dir.file("in-place.png");
+    REQUIRE(run("cp " + quote(std::string(GPUROTATE_SAMPLES) + "/astronaut.png") + " " + quote(copy)).status == 0);
+    const gpurotate::Image before = gpurotate::read_image(copy);
+    REQUIRE(run(exe + " " + quote(copy) + " --rotate 30 -i").status == 0);
+    const gpurotate::Image after = gpurotate::read_image(copy);
+    gpurotate::RotateOptions options;
+    options.degrees = 30;
+    CHECK(after.width() == gpurotate::rotated_extent({before.width(), before.height()}, options).width);
+    // An RGBA image flattened into a JPEG: its corners white, not black.
+    gpurotate::Image rgba(31, 17, {gpurotate::SampleType::u8, 4});
+    for (std::int64_t y = 0; y < rgba.height(); ++y) {
+        auto* row = reinterpret_cast<std::uint8_t*>(rgba.view().row(y));
+        for (std::int64_t i = 0; i < rgba.width() * 4; ++i) row[i] = (i % 4 == 3) ? 128 : 40;
+    }
+    gpurotate::write_image(dir.file("a.png"), rgba.view());
+    REQUIRE(run(exe + " " + quote(dir.file("a.png")) + " --rotate 30 --flatten --interpolate nearest -o " + quote(dir.file("f.png"))).status == 0);
+    const gpurotate::Image flat = gpurotate::read_image(dir.file("f.png"));
+    REQUIRE(flat.format().channels == 3);
+    CHECK(std::to_integer<int>(flat.view().row(0)[0]) == 255);
+    // 40000 pixels across: refused, naming the file, before anything is written.
+    gpurotate::Image wide(40000, 2, {gpurotate::SampleType::u8, 1});
+    std::memset(wide.view().data, 7, static_cast<std::size_t>(wide.view().pitch) * 2);
+    gpurotate::write_image(dir.file("wide.png"), wide.view());
+    const auto refused = run(exe + " " + quote(dir.file("wide.png")) + " --rotate 1 -o " + quote(dir.file("w.png")));
+    CHECK(refused.status == 3);
+    CHECK(refused.output.find("wide.png") != std::string::npos);
+    CHECK(refused.output.find("32767") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("w.png")));
 }

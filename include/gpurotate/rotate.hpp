@@ -31,6 +31,9 @@ struct RotateOptions {
     std::array<double, 4> background{0, 0, 0, 0};
 };
 
+/// The longest side rotate() takes, exclusive: OpenCV's warpAffine holds source coordinates in 16 bits.
+inline constexpr std::int64_t max_rotation_side = 32767;
+
 /// The output's size: `source` with keep_size; else W' = ceil(W|cos| + H|sin| - 1e-6) and
 /// H' = ceil(W|sin| + H|cos| - 1e-6). Throws Error (usage) for an angle that is not finite.
 Extent rotated_extent(Extent source, const RotateOptions& options);

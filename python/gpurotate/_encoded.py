@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any, Optional
 
 from . import _gpurotate
+from ._gpurotate import UsageError
 from ._api import compose
 
 JPEG_EDGES = ("reencode", "trim", "keep", "error")
@@ -27,6 +28,8 @@ def _run(inputs: list[bytes], ops: Any, format: Optional[str], jpeg_edge: str, q
         raise ValueError(f"device '{device}': transform_encoded runs on the CPU (device='cpu')")
     if quality is not None and (isinstance(quality, bool) or not isinstance(quality, int)):
         raise TypeError(f"quality is an int from 1 to 100 or None, not {type(quality).__name__}")
+    if quality is not None and not 1 <= quality <= 100:
+        raise UsageError(f"quality {quality}: expected 1 to 100, or None to keep a JPEG lossless")
     element = int(compose(ops))
     format_text = "" if format is None else format.lstrip(".")
     results = _gpurotate.transform_encoded(inputs, element, format_text, jpeg_edge, 0 if quality is None else quality, bool(strip))

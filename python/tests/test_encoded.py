@@ -137,6 +137,8 @@ def test_usage_errors():
         gpurotate.transform_encoded(data, "rot90", jpeg_edge="lossless")
     with pytest.raises(gpurotate.UsageError, match="quality 101"):
         gpurotate.transform_encoded(data, "rot90", quality=101)
+    with pytest.raises(gpurotate.UsageError, match="quality 0"):  # not taken for "no quality"
+        gpurotate.transform_encoded(data, "rot90", quality=0)
     with pytest.raises(TypeError):
         gpurotate.transform_encoded("not bytes", "rot90")
     with pytest.raises(ValueError):

@@ -61,7 +61,10 @@ CLI::Validator one_of(const std::map<std::string, T>& choices, bool ignore_case 
 
 // --rotate's DEG: any finite real number. Throws Error (usage) naming the option.
 double parse_degrees(const std::string& text) {
+    // A decimal number as written ("7.5", "-30", "1e2"): std::stod alone would take " 30" and hex ("0x10").
+    const bool decimal = !text.empty() && text.find_first_not_of("0123456789+-.eE") == std::string::npos;
     try {
+        if (!decimal) throw std::invalid_argument(text);
         std::size_t used = 0;
         const double degrees = std::stod(text, &used);
         if (used == text.size() && std::isfinite(degrees)) return degrees;
@@ -82,6 +85,7 @@ std::optional<Orientation> quarter_turn(double degrees) {
 
 std::string number_text(double value) {
     std::ostringstream text;
+    text.precision(17);
     text << value;
     return text.str();
 }
@@ -279,7 +283,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         ->needs(random_option);
     std::string augment_degrees;
     CLI::Option* degrees_option =
-        augment_cmd->add_option("--degrees", augment_degrees, "--random: then rotate each draw by an angle uniform in [-MAX, MAX] degrees (interpolated; a JPEG is re-encoded)")
+        augment_cmd->add_option("--degrees", augment_degrees, "--random: then rotate each draw by an angle uniform in [-MAX, MAX) degrees (interpolated; a JPEG is re-encoded)")
             ->option_text("MAX");
     augment_cmd->add_option("--interpolate", augment_options.random.interpolation, "--degrees' interpolation: nearest, bilinear or bicubic")
         ->transform(one_of(std::map<std::string, Interpolation>{{"nearest", Interpolation::nearest}, {"bilinear", Interpolation::bilinear}, {"bicubic", Interpolation::bicubic}}))
@@ -425,6 +429,14 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         }
         options.convert.rotation = convert::AnyAngle{degrees, interpolation, keep_size, Orientation::identity};
         rotation_at = options.operations.size();
+    }
+    if (options.convert.rotation && options.convert.jpeg_edge_given && options.convert.jpeg_edge == detail::JpegEdge::error) {
+        throw Error(ErrorCode::usage, "--rotate " + number_text(options.convert.rotation->degrees) +
+                                          " gives a JPEG new pixels, which --jpeg-edge error refuses (leave --jpeg-edge error out, or turn by a multiple of 90)");
+    }
+    if (options.convert.rotation && options.convert.nvjpeg) {
+        throw Error(ErrorCode::usage, "--nvjpeg encodes the D4 elements on the GPU; --rotate " + number_text(options.convert.rotation->degrees) +
+                                          " is not one of them (leave --nvjpeg out)");
     }
     if (options.convert.rotation) {
         // The flags after --rotate act on its result: their element, kept apart from those before it.

@@ -77,7 +77,8 @@ ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::
                                const ConversionOptions& options, const Executor& executor) {
     ConversionPlan plan;
     plan.element = options.auto_orient ? then(orientation_from_exif(source.orientation_tag()), requested) : requested;
-    plan.warnings = warnings_for(source, sink, requested, options);
+    // A rotation by any angle turns the pixels as an element does: a kept orientation tag turns them again.
+    plan.warnings = warnings_for(source, sink, options.rotation ? then(requested, Orientation::rot90) : requested, options);
     std::string thumbnail_left_out;
     plan.metadata = source.metadata_for(plan.element, options.strip, options.auto_orient, &thumbnail_left_out);
     if (!thumbnail_left_out.empty() && sink.holds_exif()) {
@@ -92,7 +93,7 @@ ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::
         plan.rotation = options.rotation;
         if (jpeg_to_jpeg) {
             std::ostringstream why;
-            why << "--rotate " << options.rotation->degrees << " is not a multiple of 90 degrees (its pixels are interpolated)";
+            why << "it is rotated by " << options.rotation->degrees << " degrees, not a multiple of 90 (its pixels are interpolated)";
             plan.why_reencoded = why.str();
         }
         if (options.rotation->after != Orientation::identity) {
@@ -114,7 +115,8 @@ ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::
         if (const auto character = source.jpeg_character()) {
             if (!options.quality_given) plan.encoding.quality = character->quality;
             plan.quality_from_input = !options.quality_given;
-            plan.encoding.chroma = detail::chroma_after(character->chroma, swaps_axes(plan.element));
+            const Orientation turned = options.rotation ? then(plan.element, options.rotation->after) : plan.element;
+            plan.encoding.chroma = detail::chroma_after(character->chroma, swaps_axes(turned));
         }
     }
     return plan;

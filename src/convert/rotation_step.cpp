@@ -35,6 +35,11 @@ Image rotate_pixels(ConstImageView turned, const AnyAngle& angle, const std::str
     options.interpolation = angle.interpolation;
     options.keep_size = angle.keep_size;
     options.background = corner_fill(turned.format, background);
+    if (turned.width >= max_rotation_side || turned.height >= max_rotation_side) {
+        throw Error(ErrorCode::input, "'" + path + "' is " + std::to_string(turned.width) + "x" + std::to_string(turned.height) +
+                                          ": --rotate by an angle that is not a multiple of 90 takes sides under " + std::to_string(max_rotation_side) +
+                                          " pixels (OpenCV's limit, whose bytes it gives)");
+    }
     const Extent extent = rotated_extent(turned.extent(), options);
     if (max_pixels > 0 && extent.width > max_pixels / extent.height) {
         throw Error(ErrorCode::input, "'" + path + "' rotated would be " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +

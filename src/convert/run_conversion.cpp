@@ -19,8 +19,8 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 // Whether an identity has nothing else to do: no upright step, nothing asked of the encoding or metadata.
 bool leaves_as_it_is(const detail::ImageSource& source, const ConversionPlan& plan, const ConversionOptions& c) {
-    return plan.element == Orientation::identity && !(c.auto_orient && source.orientation_tag() > 1) && !c.strip && !c.quality_given && !c.nvjpeg &&
-           c.depth == 0 && !c.flatten && c.background.empty();
+    return plan.element == Orientation::identity && !plan.rotation && !(c.auto_orient && source.orientation_tag() > 1) && !c.strip &&
+           !c.quality_given && !c.nvjpeg && c.depth == 0 && !c.flatten && c.background.empty();
 }
 
 // One input's trip; the state its steps share.
@@ -296,8 +296,19 @@ private:
     void write_rotated(const Remaining& r, ConstImageView pixels, const AnyAngle& angle, bool gpu_usable) {
         const ConversionOutput& out = outputs_[r.output];
         const Extent extent = rotated_output_extent(pixels.extent(), angle);
+        // Flattened pixels were composed over white unless --background says otherwise: so are the corners.
+        const std::string fill = options_.flatten && options_.background.empty() ? "white" : options_.background;
         write_output(r, OutputReport{Route::pixels, extent.width, extent.height, false}, [&] {
-            const Image rotated = rotate_pixels(pixels, angle, options_.background, gpu_usable ? run_.backend : Backend::cpu, options_.max_pixels, source_.path());
+            Image rotated;
+            const Backend backend = gpu_usable ? run_.backend : Backend::cpu;
+            try {
+                rotated = rotate_pixels(pixels, angle, fill, backend, options_.max_pixels, source_.path());
+            } catch (const Error& e) {
+                // As the transform does: a GPU failure is redone on the CPU where the policy falls back.
+                if (e.code() != ErrorCode::device || backend != Backend::cuda || (run_.gpu && !run_.gpu->policy().cpu_fallback)) throw;
+                observer_.notice({}, Notice::gpu_failed_image, "GPU failed on '" + source_.path() + "' (" + e.what() + "); done on the CPU");
+                rotated = rotate_pixels(pixels, angle, fill, Backend::cpu, options_.max_pixels, source_.path());
+            }
             ImageMetadata metadata = out.plan.metadata;
             detail::set_exif_dimensions(metadata.exif, rotated.width(), rotated.height());
             WriteOptions write = out.plan.encoding;

@@ -32,6 +32,13 @@ detail::RotationPlan validated_plan(ConstImageView src, ConstImageView dst, cons
     if (src.format != dst.format) {
         throw Error(ErrorCode::usage, "source is " + to_string(src.format) + " but destination is " + to_string(dst.format));
     }
+    // OpenCV's remap holds source coordinates in 16 bits and refuses a side of 32767 or more; so does this,
+    // rather than give every column past it the last one's pixels.
+    if (src.width >= max_rotation_side || src.height >= max_rotation_side) {
+        throw Error(ErrorCode::usage, "rotating a " + std::to_string(src.width) + "x" + std::to_string(src.height) +
+                                          " image by an angle that is not a multiple of 90: each side must be under " +
+                                          std::to_string(max_rotation_side) + " pixels (OpenCV's limit, whose bytes this gives)");
+    }
     const Extent expected = rotated_extent(src.extent(), options);
     if (!(dst.extent() == expected)) {
         throw Error(ErrorCode::usage, "rotating a " + std::to_string(src.width) + "x" + std::to_string(src.height) + " image by " +
