@@ -194,6 +194,15 @@ TEST_CASE("an EXIF thumbnail that cannot be turned with the image is left out an
             // --strip writes no EXIF, so nothing is left out of it.
             const auto stripped = run(quote(exe) + " " + quote(dir.file(in)) + " --auto-orient --strip --overwrite -o " + quote(dir.file(out)));
             CHECK(stripped.output.find("thumbnail") == std::string::npos);
+            // An angle that is not a multiple of 90: no thumbnail can follow it; left out and said, the size the
+            // rotated image's.
+            const auto rotated = run(quote(exe) + " " + quote(dir.file(in)) + " --rotate 30 --overwrite -o " + quote(dir.file(out)));
+            REQUIRE(rotated.status == 0);
+            CHECK(rotated.output.find("(it cannot be turned by an angle that is not a multiple of 90)") != std::string::npos);
+            const auto turned = gpurotate::read_metadata(dir.file(out)).exif;
+            CHECK_FALSE(test_support::exif_thumbnail(turned));
+            const gpurotate::Image written = gpurotate::read_image(dir.file(out));
+            CHECK(get16(turned, pixel_x_at) == written.width());
         }
     }
 }

@@ -2,6 +2,7 @@
 
 #include "jpeg/jpeg_character.hpp"
 #include "jpeg/turbojpeg_codec.hpp"
+#include "metadata/metadata.hpp"
 
 #include <sstream>
 
@@ -98,6 +99,12 @@ ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::
         }
         if (options.rotation->after != Orientation::identity) {
             plan.metadata = source.metadata_for(then(plan.element, options.rotation->after), options.strip, options.auto_orient, &thumbnail_left_out);
+        }
+        // A thumbnail cannot follow an interpolated angle: left out, so that viewers make one from the image.
+        const std::string dropped = detail::leave_out_exif_thumbnail(plan.metadata.exif, "it cannot be turned by an angle that is not a multiple of 90");
+        if (!dropped.empty() && sink.holds_exif()) {
+            plan.warnings.push_back({PlanWarning::Kind::thumbnail_left_out, "has an EXIF thumbnail that cannot be turned with the image (" + dropped +
+                                                                                "): not written, so that viewers make one from the image"});
         }
     }
     // A PNG written from a PNG keeps the input's stored format: palette indices, 1/2/4-bit and 16-bit samples.

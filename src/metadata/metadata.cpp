@@ -488,6 +488,14 @@ void replace_jpeg_xmp(std::vector<std::uint8_t>& jpeg, const std::string& xmp) {
     }
 }
 
+std::string leave_out_exif_thumbnail(std::vector<std::uint8_t>& exif, const std::string& why) {
+    // turn_exif_thumbnail leaves a thumbnail out wherever its turner cannot turn it: this turner never can.
+    const JpegTurner never = [](const std::vector<std::uint8_t>&, Orientation, std::int64_t) {
+        return std::vector<std::optional<std::vector<std::uint8_t>>>{std::nullopt};
+    };
+    return turn_exif_thumbnail(exif, Orientation::rot90, never).empty() ? std::string() : why;
+}
+
 ImageMetadata metadata_after(const ImageMetadata& metadata, Orientation element, int orientation_tag, std::string* thumbnail_left_out,
                              JpegTurner turn) {
     ImageMetadata out = metadata;

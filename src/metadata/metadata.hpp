@@ -61,6 +61,10 @@ using JpegTurner = std::vector<std::optional<std::vector<std::uint8_t>>> (*)(con
 /// or there was nothing to turn (no IFD1, or one without an image). `turn` turns the JPEG.
 std::string turn_exif_thumbnail(std::vector<std::uint8_t>& exif, Orientation element, JpegTurner turn);
 
+/// Leaves the EXIF thumbnail out (as turn_exif_thumbnail does where it cannot turn one): for an image turned by
+/// an angle a thumbnail cannot follow. Returns `why` where there was a thumbnail, else empty.
+std::string leave_out_exif_thumbnail(std::vector<std::uint8_t>& exif, const std::string& why);
+
 /// Replaces the payload of `jpeg`'s EXIF segment with `exif`, resizing the segment (a turned thumbnail may change
 /// the block's size); a JPEG without one, or a block too large for one segment, is left as it is.
 void replace_jpeg_exif(std::vector<std::uint8_t>& jpeg, const std::vector<std::uint8_t>& exif);
