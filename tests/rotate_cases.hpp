@@ -55,13 +55,17 @@ inline std::vector<std::array<double, 4>> rotation_backgrounds(gpurotate::Sample
     return {};
 }
 
-inline const char* name(gpurotate::Interpolation i) {
-    switch (i) {
-        case gpurotate::Interpolation::nearest: return "nearest";
-        case gpurotate::Interpolation::bilinear: return "bilinear";
-        case gpurotate::Interpolation::bicubic: return "bicubic";
+/// Every case of one sample type: each angle, interpolation, canvas and background.
+inline std::vector<gpurotate::RotateOptions> rotation_options(gpurotate::SampleType sample) {
+    std::vector<gpurotate::RotateOptions> cases;
+    for (double degrees : rotation_angles()) {
+        for (gpurotate::Interpolation interpolation : rotation_interpolations()) {
+            for (bool keep_size : {false, true}) {
+                for (const auto& background : rotation_backgrounds(sample)) cases.push_back({degrees, interpolation, keep_size, background});
+            }
+        }
     }
-    return "?";
+    return cases;
 }
 
 /// Every sample random over the type's range (float: -1 to 2, beyond the usual 0-1 so that clamping shows).

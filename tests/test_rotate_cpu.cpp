@@ -48,7 +48,7 @@ TEST_CASE("rotated_extent follows its formula, keeps the size on request and tur
             const double c = std::fabs(std::cos(degrees * pi / 180)), s = std::fabs(std::sin(degrees * pi / 180));
             const double w = static_cast<double>(size.width), h = static_cast<double>(size.height);
             const gpurotate::Extent e = gpurotate::rotated_extent({size.width, size.height}, options);
-            CAPTURE(degrees);
+            CAPTURE(options.degrees);
             CHECK(e.width == static_cast<std::int64_t>(std::ceil(w * c + h * s - 1e-6)));
             CHECK(e.height == static_cast<std::int64_t>(std::ceil(w * s + h * c - 1e-6)));
             options.keep_size = true;
@@ -58,7 +58,7 @@ TEST_CASE("rotated_extent follows its formula, keeps the size on request and tur
             RotateOptions options;
             options.degrees = degrees;
             const bool swapped = std::fmod(std::fabs(degrees), 180.0) == 90.0;
-            CAPTURE(degrees);
+            CAPTURE(options.degrees);
             CHECK(gpurotate::rotated_extent({size.width, size.height}, options) ==
                   (swapped ? gpurotate::Extent{size.height, size.width} : gpurotate::Extent{size.width, size.height}));
         }
@@ -78,7 +78,7 @@ TEST_CASE("rotation by 0 degrees with a black background copies the image, whate
                     options.keep_size = keep_size;
                     const gpurotate::Image out = gpurotate::rotate(src, options, gpurotate::Backend::cpu);
                     CAPTURE(gpurotate::to_string(format));
-                    CAPTURE(test_support::name(interpolation));
+                    CAPTURE(gpurotate::name(options.interpolation));
                     REQUIRE(out.width() == src.width());
                     REQUIRE(out.height() == src.height());
                     CHECK(test_support::first_difference(out.view(), src.view()) == -1);
@@ -183,37 +183,26 @@ TEST_CASE("CPU rotation matches OpenCV's warpAffine: every byte in 8 bits, 16 bi
                 cv::Mat src = wide(cv::Rect(1, 0, static_cast<int>(size.width), static_cast<int>(size.height)));
                 const gpurotate::ImageView src_view{reinterpret_cast<std::byte*>(src.data), size.width, size.height, src.step, format};
                 test_support::fill_rotation_source(src_view, seed++);
-                for (double degrees : test_support::rotation_angles()) {
-                    for (Interpolation interpolation : test_support::rotation_interpolations()) {
-                        for (bool keep_size : {false, true}) {
-                            for (const auto& background : test_support::rotation_backgrounds(sample)) {
-                                RotateOptions options;
-                                options.degrees = degrees;
-                                options.interpolation = interpolation;
-                                options.keep_size = keep_size;
-                                options.background = background;
-                                const cv::Mat expected = opencv_rotation(src, options);
-                                const gpurotate::Extent e = gpurotate::rotated_extent(src_view.extent(), options);
-                                REQUIRE(e == gpurotate::Extent{expected.cols, expected.rows});
-                                gpurotate::Image out(e.width, e.height, format);
-                                std::memset(out.data(), 0xa5, out.size_bytes());
-                                gpurotate::rotate(src_view, out.view(), options, gpurotate::Backend::cpu);
-                                Difference one;
-                                compare(expected, out, one);
-                                CAPTURE(gpurotate::to_string(format));
-                                CAPTURE(size.width);
-                                CAPTURE(size.height);
-                                CAPTURE(degrees);
-                                CAPTURE(test_support::name(interpolation));
-                                CAPTURE(keep_size);
-                                CAPTURE(background[1]);
-                                CHECK(one.largest <= (sample == SampleType::u8 ? 0 : sample == SampleType::u16 ? 1 : 1e-5));
-                                difference.largest = std::max(difference.largest, one.largest);
-                                difference.samples += one.samples;
-                                difference.differing += one.differing;
-                            }
-                        }
-                    }
+                for (const RotateOptions& options : test_support::rotation_options(sample)) {
+                    const cv::Mat expected = opencv_rotation(src, options);
+                    const gpurotate::Extent e = gpurotate::rotated_extent(src_view.extent(), options);
+                    REQUIRE(e == gpurotate::Extent{expected.cols, expected.rows});
+                    gpurotate::Image out(e.width, e.height, format);
+                    std::memset(out.data(), 0xa5, out.size_bytes());
+                    gpurotate::rotate(src_view, out.view(), options, gpurotate::Backend::cpu);
+                    Difference one;
+                    compare(expected, out, one);
+                    CAPTURE(gpurotate::to_string(format));
+                    CAPTURE(size.width);
+                    CAPTURE(size.height);
+                    CAPTURE(options.degrees);
+                    CAPTURE(gpurotate::name(options.interpolation));
+                    CAPTURE(options.keep_size);
+                    CAPTURE(options.background[1]);
+                    CHECK(one.largest <= (sample == SampleType::u8 ? 0 : sample == SampleType::u16 ? 1 : 1e-5));
+                    difference.largest = std::max(difference.largest, one.largest);
+                    difference.samples += one.samples;
+                    difference.differing += one.differing;
                 }
             }
         }

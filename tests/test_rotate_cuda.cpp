@@ -31,43 +31,32 @@ TEST_CASE("CUDA rotation gives the CPU backend's bytes for every sample type, ch
                 // A device copy with a pitch of more than a row (a multiple of 16 bytes past it).
                 const std::size_t src_pitch = (src.view().row_bytes() + 16 + 15) / 16 * 16;
                 std::byte* device_src = test_support::upload(src, src_pitch, 0, stream);
-                for (double degrees : test_support::rotation_angles()) {
-                    for (Interpolation interpolation : test_support::rotation_interpolations()) {
-                        for (bool keep_size : {false, true}) {
-                            for (const auto& background : test_support::rotation_backgrounds(sample)) {
-                                RotateOptions options;
-                                options.degrees = degrees;
-                                options.interpolation = interpolation;
-                                options.keep_size = keep_size;
-                                options.background = background;
-                                CAPTURE(gpurotate::to_string(format));
-                                CAPTURE(size.width);
-                                CAPTURE(size.height);
-                                CAPTURE(degrees);
-                                CAPTURE(test_support::name(interpolation));
-                                CAPTURE(keep_size);
-                                CAPTURE(background[1]);
-                                const gpurotate::Image expected = gpurotate::rotate(src, options, gpurotate::Backend::cpu);
-                                const gpurotate::Image got = gpurotate::rotate(src, options, gpurotate::Backend::cuda);
-                                CHECK(test_support::first_difference(got.view(), expected.view()) == -1);
+                for (const RotateOptions& options : test_support::rotation_options(sample)) {
+                    CAPTURE(gpurotate::to_string(format));
+                    CAPTURE(size.width);
+                    CAPTURE(size.height);
+                    CAPTURE(options.degrees);
+                    CAPTURE(gpurotate::name(options.interpolation));
+                    CAPTURE(options.keep_size);
+                    CAPTURE(options.background[1]);
+                    const gpurotate::Image expected = gpurotate::rotate(src, options, gpurotate::Backend::cpu);
+                    const gpurotate::Image got = gpurotate::rotate(src, options, gpurotate::Backend::cuda);
+                    CHECK(test_support::first_difference(got.view(), expected.view()) == -1);
 
-                                const std::size_t dst_pitch = (expected.view().row_bytes() + 32 + 15) / 16 * 16;
-                                void* device_dst = nullptr;
-                                REQUIRE_CUDA(cudaMalloc(&device_dst, dst_pitch * static_cast<std::size_t>(expected.height())));
-                                REQUIRE_CUDA(cudaMemsetAsync(device_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.height()), stream));
-                                const gpurotate::ConstImageView d_src(device_src, size.width, size.height, src_pitch, format);
-                                const gpurotate::ImageView d_dst{static_cast<std::byte*>(device_dst), expected.width(), expected.height(), dst_pitch, format};
-                                gpurotate::rotate_device(d_src, d_dst, options, stream);
-                                gpurotate::Image back(expected.width(), expected.height(), format);
-                                REQUIRE_CUDA(cudaMemcpy2DAsync(back.data(), back.view().pitch, device_dst, dst_pitch, back.view().row_bytes(),
-                                                               static_cast<std::size_t>(back.height()), cudaMemcpyDeviceToHost, stream));
-                                REQUIRE_CUDA(cudaStreamSynchronize(stream));
-                                REQUIRE_CUDA(cudaFree(device_dst));
-                                CHECK(test_support::first_difference(back.view(), expected.view()) == -1);
-                                ++cases;
-                            }
-                        }
-                    }
+                    const std::size_t dst_pitch = (expected.view().row_bytes() + 32 + 15) / 16 * 16;
+                    void* device_dst = nullptr;
+                    REQUIRE_CUDA(cudaMalloc(&device_dst, dst_pitch * static_cast<std::size_t>(expected.height())));
+                    REQUIRE_CUDA(cudaMemsetAsync(device_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.height()), stream));
+                    const gpurotate::ConstImageView d_src(device_src, size.width, size.height, src_pitch, format);
+                    const gpurotate::ImageView d_dst{static_cast<std::byte*>(device_dst), expected.width(), expected.height(), dst_pitch, format};
+                    gpurotate::rotate_device(d_src, d_dst, options, stream);
+                    gpurotate::Image back(expected.width(), expected.height(), format);
+                    REQUIRE_CUDA(cudaMemcpy2DAsync(back.data(), back.view().pitch, device_dst, dst_pitch, back.view().row_bytes(),
+                                                   static_cast<std::size_t>(back.height()), cudaMemcpyDeviceToHost, stream));
+                    REQUIRE_CUDA(cudaStreamSynchronize(stream));
+                    REQUIRE_CUDA(cudaFree(device_dst));
+                    CHECK(test_support::first_difference(back.view(), expected.view()) == -1);
+                    ++cases;
                 }
                 REQUIRE_CUDA(cudaFree(device_src));
             }
@@ -90,7 +79,7 @@ TEST_CASE("CUDA rotation of a large image gives the CPU backend's bytes") {
             const gpurotate::Image expected = gpurotate::rotate(src, options, gpurotate::Backend::cpu);
             const gpurotate::Image got = gpurotate::rotate(src, options, gpurotate::Backend::cuda);
             CAPTURE(gpurotate::to_string(src.format()));
-            CAPTURE(test_support::name(interpolation));
+            CAPTURE(gpurotate::name(options.interpolation));
             CHECK(test_support::first_difference(got.view(), expected.view()) == -1);
         }
     }

@@ -11,6 +11,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 struct CUstream_st;
 
@@ -21,6 +23,27 @@ enum class Interpolation : std::uint8_t {
     bilinear,  ///< cv::INTER_LINEAR
     bicubic,   ///< cv::INTER_CUBIC
 };
+
+/// All interpolations, in declaration order.
+inline constexpr Interpolation all_interpolations[] = {Interpolation::nearest, Interpolation::bilinear, Interpolation::bicubic};
+
+/// "nearest", "bilinear" or "bicubic": the one spelling of the CLI, the manifest, the bench and Python.
+constexpr std::string_view name(Interpolation interpolation) {
+    switch (interpolation) {
+        case Interpolation::nearest: return "nearest";
+        case Interpolation::bilinear: return "bilinear";
+        case Interpolation::bicubic: return "bicubic";
+    }
+    return "?";
+}
+
+/// The interpolation `name` gives, if any.
+constexpr std::optional<Interpolation> parse_interpolation(std::string_view text) {
+    for (Interpolation i : all_interpolations) {
+        if (name(i) == text) return i;
+    }
+    return std::nullopt;
+}
 
 struct RotateOptions {
     double degrees = 0;  ///< clockwise; any finite number

@@ -591,10 +591,8 @@ SampleType rotate_sample_of(nb::dlpack::dtype t, const char* role) {
                              .c_str());
 }
 
-Interpolation parse_interpolation(const std::string& text) {
-    if (text == "nearest") return Interpolation::nearest;
-    if (text == "bilinear") return Interpolation::bilinear;
-    if (text == "bicubic") return Interpolation::bicubic;
+Interpolation interpolation_of(const std::string& text) {
+    if (const auto interpolation = gpurotate::parse_interpolation(text)) return *interpolation;
     throw nb::value_error(("unknown interpolation '" + text + "': nearest, bilinear or bicubic").c_str());
 }
 
@@ -672,7 +670,7 @@ void rotate_arrays(const SourceArray& src, DestinationArray& dst, const std::vec
                    const std::string& interpolation, bool keep_size, const std::vector<double>& fill, std::uintptr_t stream) {
     const Layout layout = parse_layout(layout_text);
     RotateOptions options;
-    options.interpolation = parse_interpolation(interpolation);
+    options.interpolation = interpolation_of(interpolation);
     options.keep_size = keep_size;
     const std::vector<std::int64_t> in_shape = shape_of(src);
     const Geometry g = geometry_of(in_shape, layout);

@@ -2,11 +2,12 @@
 
 #include "augment/input_list.hpp"
 
+#include "core/text.hpp"
+
 #include <gpurotate/error.hpp>
 #include <gpurotate/orientation.hpp>
 
 #include <cerrno>
-#include <charconv>
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
@@ -217,11 +218,7 @@ std::string to_json_line(const ManifestRecord& r) {
         append_escaped(line, r.labels);
     }
     if (r.image_id) line += ",\"image_id\":" + std::to_string(*r.image_id);
-    if (r.angle) {
-        char text[32];
-        const auto end = std::to_chars(text, text + sizeof text, *r.angle).ptr;  // the shortest text that reads back as it
-        line += ",\"angle\":" + std::string(text, end);
-    }
+    if (r.angle) line += ",\"angle\":" + detail::number_text(*r.angle);
     if (!r.mask.empty()) {
         line += ",\"mask\":";
         append_escaped(line, r.mask);

@@ -19,6 +19,7 @@ namespace {
 
 using detail::file_name_of;
 using detail::lowercase;
+using detail::number_text;
 using detail::stem_of;
 
 std::string directory_part(const std::string& relative) {
@@ -89,13 +90,6 @@ std::string parent_name(const std::string& path) {
     return file_name_of(absolute.substr(0, slash));
 }
 
-// The shortest decimal that reads back as `value`: "0.5", "1e+308".
-std::string number_text(double value) {
-    char text[32];
-    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
-    return std::string(text, end);
-}
-
 }  // namespace
 
 std::uint64_t shard_hash(const std::string& relative) { return draw_detail::path_hash(relative); }
@@ -136,8 +130,7 @@ DrawParameters draw_parameters(const AugmentOptions& options) {
     p.draws = options.random.draws;
     p.with_replacement = options.random.with_replacement;
     if (options.random.degrees > 0) {
-        const Interpolation i = options.random.interpolation;
-        p.degrees = number_text(options.random.degrees) + " " + (i == Interpolation::nearest ? "nearest" : i == Interpolation::bicubic ? "bicubic" : "bilinear") +
+        p.degrees = number_text(options.random.degrees) + " " + std::string(name(options.random.interpolation)) +
                     (options.random.keep_size ? " keep-size" : " expand");
     }
     return p;

@@ -95,7 +95,11 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
                    "any angle, rotateDEG (degrees clockwise, e.g. rotate30,rotate45): the product's rotate_device against NPP's "
                    "nppiRotate and a device copy of the same bytes");
     app.add_option("--interp,--interpolate", interpolation_text, "the rotateDEG rows' interpolation: nearest, bilinear or bicubic (default bilinear)")
-        ->check(CLI::IsMember({"nearest", "bilinear", "bicubic"}));
+        ->check(CLI::IsMember([] {
+            std::vector<std::string> names;
+            for (const auto& [name, interpolation] : bench_interpolations()) names.push_back(name);
+            return names;
+        }()));
     app.add_flag("--keep-size", bench_options.keep_size, "the rotateDEG rows keep the input's size, corners cut (default: the canvas grown to hold the image)");
     app.add_option("--kernel", kernels_text, "comma-separated kernel names (default all; --list shows them)");
     app.add_option("--batch", bench_options.batch, "images of that size per launch")->check(CLI::Range(1, 65535));

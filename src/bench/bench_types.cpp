@@ -10,7 +10,9 @@ std::vector<std::pair<std::string, PixelFormat>> bench_types() {
 }
 
 std::vector<std::pair<std::string, Interpolation>> bench_interpolations() {
-    return {{"nearest", Interpolation::nearest}, {"bilinear", Interpolation::bilinear}, {"bicubic", Interpolation::bicubic}};
+    std::vector<std::pair<std::string, Interpolation>> named;
+    for (Interpolation i : all_interpolations) named.emplace_back(std::string(name(i)), i);
+    return named;
 }
 
 }  // namespace gpurotate::bench

@@ -19,7 +19,6 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <sstream>
 
 #include <sys/stat.h>
 
@@ -59,6 +58,13 @@ CLI::Validator one_of(const std::map<std::string, T>& choices, bool ignore_case 
         "", "");
 }
 
+// --interpolate's choices, by the names rotate.hpp gives them.
+std::map<std::string, Interpolation> interpolation_names() {
+    std::map<std::string, Interpolation> names;
+    for (Interpolation i : all_interpolations) names.emplace(std::string(name(i)), i);
+    return names;
+}
+
 // --rotate's DEG: any finite real number. Throws Error (usage) naming the option.
 double parse_degrees(const std::string& text) {
     // A decimal number as written ("7.5", "-30", "1e2"): std::stod alone would take " 30" and hex ("0x10").
@@ -83,12 +89,6 @@ std::optional<Orientation> quarter_turn(double degrees) {
     return by_quarters[quarters];
 }
 
-std::string number_text(double value) {
-    std::ostringstream text;
-    text.precision(17);
-    text << value;
-    return text.str();
-}
 
 // The conversion options (convert/conversion_options.hpp), the same flags for the single-image command and
 // augment: one table, so that the two cannot drift.
@@ -211,11 +211,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
                                      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
                                      ->allow_extra_args(false)
                                      ->group("Operations");
-    const std::map<std::string, Interpolation> interpolations{
-        {"nearest", Interpolation::nearest}, {"bilinear", Interpolation::bilinear}, {"bicubic", Interpolation::bicubic}};
     Interpolation interpolation = Interpolation::bilinear;
     CLI::Option* interpolate_option = app.add_option("--interpolate", interpolation, "--rotate's interpolation: nearest, bilinear or bicubic (as OpenCV's warpAffine)")
-                                          ->transform(one_of(interpolations))
+                                          ->transform(one_of(interpolation_names()))
                                           ->option_text("nearest|bilinear|bicubic (default bilinear)")
                                           ->group("Operations");
     bool keep_size = false;
@@ -286,7 +284,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         augment_cmd->add_option("--degrees", augment_degrees, "--random: then rotate each draw by an angle uniform in [-MAX, MAX) degrees (interpolated; a JPEG is re-encoded)")
             ->option_text("MAX");
     augment_cmd->add_option("--interpolate", augment_options.random.interpolation, "--degrees' interpolation: nearest, bilinear or bicubic")
-        ->transform(one_of(std::map<std::string, Interpolation>{{"nearest", Interpolation::nearest}, {"bilinear", Interpolation::bilinear}, {"bicubic", Interpolation::bicubic}}))
+        ->transform(one_of(interpolation_names()))
         ->option_text("nearest|bilinear|bicubic (default bilinear)")
         ->needs(degrees_option);
     augment_cmd->add_flag("--keep-size", augment_options.random.keep_size, "--degrees: keep each image's size, cutting the corners (default: grow the canvas)")
@@ -425,17 +423,17 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         }
         if (options.convert.rotation) {
             throw Error(ErrorCode::usage, "--rotate " + text + ": one angle that is not a multiple of 90 per command (this one has --rotate " +
-                                              number_text(options.convert.rotation->degrees) + " already; add them up)");
+                                              detail::number_text(options.convert.rotation->degrees) + " already; add them up)");
         }
         options.convert.rotation = convert::AnyAngle{degrees, interpolation, keep_size, Orientation::identity};
         rotation_at = options.operations.size();
     }
     if (options.convert.rotation && options.convert.jpeg_edge_given && options.convert.jpeg_edge == detail::JpegEdge::error) {
-        throw Error(ErrorCode::usage, "--rotate " + number_text(options.convert.rotation->degrees) +
+        throw Error(ErrorCode::usage, "--rotate " + detail::number_text(options.convert.rotation->degrees) +
                                           " gives a JPEG new pixels, which --jpeg-edge error refuses (leave --jpeg-edge error out, or turn by a multiple of 90)");
     }
     if (options.convert.rotation && options.convert.nvjpeg) {
-        throw Error(ErrorCode::usage, "--nvjpeg encodes the D4 elements on the GPU; --rotate " + number_text(options.convert.rotation->degrees) +
+        throw Error(ErrorCode::usage, "--nvjpeg encodes the D4 elements on the GPU; --rotate " + detail::number_text(options.convert.rotation->degrees) +
                                           " is not one of them (leave --nvjpeg out)");
     }
     if (options.convert.rotation) {

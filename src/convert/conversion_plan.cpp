@@ -4,7 +4,7 @@
 #include "jpeg/turbojpeg_codec.hpp"
 #include "metadata/metadata.hpp"
 
-#include <sstream>
+#include "core/text.hpp"
 
 namespace gpurotate::convert {
 namespace {
@@ -93,9 +93,8 @@ ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::
         plan.route = Route::pixels;
         plan.rotation = options.rotation;
         if (jpeg_to_jpeg) {
-            std::ostringstream why;
-            why << "it is rotated by " << options.rotation->degrees << " degrees, not a multiple of 90 (its pixels are interpolated)";
-            plan.why_reencoded = why.str();
+            plan.why_reencoded = "it is rotated by " + detail::number_text(options.rotation->degrees) +
+                                 " degrees, not a multiple of 90 (its pixels are interpolated)";
         }
         if (options.rotation->after != Orientation::identity) {
             plan.metadata = source.metadata_for(then(plan.element, options.rotation->after), options.strip, options.auto_orient, &thumbnail_left_out);

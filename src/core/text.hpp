@@ -2,10 +2,19 @@
 // Small text helpers the command-line front ends share.
 
 #include <cctype>
+#include <charconv>
 #include <string>
 #include <vector>
 
 namespace gpurotate::detail {
+
+/// The shortest decimal that reads back as `value` ("0.5", "7.25", "1e+308"): how the manifest records a
+/// number, and how a message repeats one the user gave.
+inline std::string number_text(double value) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    return std::string(text, end);
+}
 
 /// "a, b,,c" -> {"a", "b", "c"}: spaces around items and empty items are dropped (a list typed as
 /// "rot90, flip-h" means what "rot90,flip-h" does).
