@@ -25,6 +25,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     const int tag = gpurotate::exif_orientation(meta);
     if (tag < 0 || tag > 8) std::abort();
+    {  // The thumbnail left out (an angle no thumbnail follows): the block still reads, its tag unchanged.
+        gpurotate::ImageMetadata without = meta;
+        gpurotate::detail::leave_out_exif_thumbnail(without.exif, "fuzz");
+        if (gpurotate::exif_orientation(without) != tag) std::abort();
+    }
     meta = gpurotate::metadata_after(meta, gpurotate::Orientation::rot90, 1);  // EXIF and XMP edited
     gpurotate::detail::set_xmp_dimensions(meta.xmp, 2, 3);  // a trimmed JPEG's
     static const gpurotate::Image pixels(3, 2, {gpurotate::SampleType::u8, 3});
