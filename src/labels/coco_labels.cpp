@@ -28,7 +28,7 @@ Json parse_file(const std::string& path) {
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     try {
         return Json::parse(text);
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) {  // a syntax error, or a number past a double's range (out_of_range)
         throw Error(ErrorCode::input, "'" + path + "' is not JSON: " + e.what());
     }
 }
