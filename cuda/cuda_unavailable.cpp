@@ -43,6 +43,7 @@ void transform_host_multi_cuda(DeviceSession&, ConstImageView, const TransformTa
 std::size_t device_session_bytes(const DeviceSession&) noexcept { return 0; }
 void rotate_device_cuda(ConstImageView, ImageView, const RotationPlan&, CUstream_st*) { no_cuda(); }
 void rotate_host_cuda(ConstImageView, ImageView, const RotationPlan&) { no_cuda(); }
+void rotate_device_grouped_cuda(const RotationJob*, std::size_t, CUstream_st*) { no_cuda(); }
 void* allocate_pinned(std::size_t) noexcept { return nullptr; }
 void free_pinned(void*) noexcept {}
 

@@ -1,8 +1,10 @@
 // The launcher of rotation by any angle (kernels/rotate.cuh): the weight tables copied to each GPU once and
-// kept for the process, the plan's weights pointed at that copy, one launch per call.
+// kept for the process, the plans' weights pointed at that copy; one launch for one image, and for a group
+// one launch per interpolation present, its images' items in a table on the GPU (blockIdx.z picks one).
 
 #include "check.cuh"
 #include "kernels/rotate.cuh"
+#include "table_staging.cuh"
 
 #include "core/rotation_tables.hpp"
 #include "frontend/cuda_backend.hpp"
@@ -11,9 +13,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace gpurotate::detail {
 namespace {
@@ -35,48 +39,111 @@ const std::byte* device_rotation_tables() {
     return found->second.get();
 }
 
-template <class Sample, int Channels>
-void launch(ConstImageView src, ImageView dst, const RotationPlan& plan, cudaStream_t stream) {
-    const dim3 block(rotate_block_x, rotate_block_y);
-    const unsigned rows = static_cast<unsigned>((dst.height + rotate_block_y - 1) / rotate_block_y);
-    const dim3 grid(static_cast<unsigned>((dst.width + rotate_block_x - 1) / rotate_block_x), std::min(rows, 65535u));
-    rotate_kernel<Sample, Channels><<<grid, block, 0, stream>>>(plan, src.data, src.pitch, dst.data, dst.pitch);
-    GPUROTATE_CUDA_CHECK(cudaGetLastError());
-}
-
-template <class Sample>
-void launch_channels(ConstImageView src, ImageView dst, const RotationPlan& plan, cudaStream_t stream) {
-    switch (src.format.channels) {
-        case 1: return launch<Sample, 1>(src, dst, plan, stream);
-        case 2: return launch<Sample, 2>(src, dst, plan, stream);
-        case 3: return launch<Sample, 3>(src, dst, plan, stream);
-        case 4: return launch<Sample, 4>(src, dst, plan, stream);
-        default: throw Error(ErrorCode::usage, "rotation: " + std::to_string(src.format.channels) + " channels (1 to 4)");
-    }
-}
-
 bool aligned(const void* p, std::size_t pitch, std::size_t bytes) {
     return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && pitch % bytes == 0;
 }
 
-}  // namespace
-
-void rotate_device_cuda(ConstImageView src, ImageView dst, const RotationPlan& plan, CUstream_st* stream) {
+/// The item of one image, its plan's weights pointed at the GPU's tables.
+RotationItem device_item(ConstImageView src, ImageView dst, const RotationPlan& plan, const std::byte* tables) {
     const std::size_t sample = sample_bytes(src.format.sample);
     if (!aligned(src.data, src.pitch, sample) || !aligned(dst.data, dst.pitch, sample)) {
         throw Error(ErrorCode::usage, "rotation on the GPU: device pointers and pitches must be multiples of the sample's " +
                                           std::to_string(sample) + " bytes");
     }
-    RotationPlan device_plan = plan;
-    if (plan.interpolation != Interpolation::nearest) {
-        device_plan.weights = device_rotation_tables() + rotation_weights_offset(plan.interpolation, plan.sample);
+    RotationItem item{plan, src.data, src.pitch, dst.data, dst.pitch};
+    if (plan.interpolation != Interpolation::nearest) item.plan.weights = tables + rotation_weights_offset(plan.interpolation, plan.sample);
+    return item;
+}
+
+/// The grid that covers the largest output of `items` (a block past its own image's tiles returns at once).
+template <class Sample, int Channels>
+void launch_shape(const RotationItem* items, std::size_t count, RotationLaunch& launch, dim3& grid) {
+    constexpr int pixel_bytes = static_cast<int>(sizeof(Sample)) * Channels;
+    constexpr int side = RotateTileShape<pixel_bytes>::side;
+    int width = 0, height = 0;
+    launch.footprint_bytes = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        width = std::max(width, items[i].plan.dst_width);
+        height = std::max(height, items[i].plan.dst_height);
+        launch.footprint_bytes = std::max(launch.footprint_bytes, rotation_footprint_bytes<pixel_bytes>(items[i].plan));
     }
-    switch (src.format.sample) {
-        case SampleType::u8: return launch_channels<std::uint8_t>(src, dst, device_plan, stream);
-        case SampleType::u16: return launch_channels<std::uint16_t>(src, dst, device_plan, stream);
-        case SampleType::f32: return launch_channels<float>(src, dst, device_plan, stream);
+    grid = dim3(static_cast<unsigned>((width + side - 1) / side), static_cast<unsigned>((height + side - 1) / side), static_cast<unsigned>(count));
+}
+
+template <class Sample, int Channels>
+void launch_channels(const RotationLaunch& launch, dim3 grid, Interpolation interpolation, cudaStream_t stream) {
+    constexpr int threads = RotateTileShape<static_cast<int>(sizeof(Sample)) * Channels>::threads;
+    const std::size_t shared = static_cast<std::size_t>(launch.footprint_bytes);
+    switch (interpolation) {
+        case Interpolation::nearest: rotate_kernel<Sample, Channels, Interpolation::nearest><<<grid, threads, shared, stream>>>(launch); break;
+        case Interpolation::bilinear: rotate_kernel<Sample, Channels, Interpolation::bilinear><<<grid, threads, shared, stream>>>(launch); break;
+        case Interpolation::bicubic: rotate_kernel<Sample, Channels, Interpolation::bicubic><<<grid, threads, shared, stream>>>(launch); break;
+    }
+    GPUROTATE_CUDA_CHECK(cudaGetLastError());
+}
+
+/// `items` on the host (one image: passed in the launch's parameters) and, for a group, `device_items` their
+/// copy on the GPU.
+template <class Sample, int Channels>
+void launch_items(const RotationItem* items, const RotationItem* device_items, std::size_t count, cudaStream_t stream) {
+    RotationLaunch launch{device_items, items[0], 0};
+    dim3 grid;
+    launch_shape<Sample, Channels>(items, count, launch, grid);
+    launch_channels<Sample, Channels>(launch, grid, items[0].plan.interpolation, stream);
+}
+
+template <class Sample>
+void launch_samples(PixelFormat format, const RotationItem* items, const RotationItem* device_items, std::size_t count, cudaStream_t stream) {
+    switch (format.channels) {
+        case 1: return launch_items<Sample, 1>(items, device_items, count, stream);
+        case 2: return launch_items<Sample, 2>(items, device_items, count, stream);
+        case 3: return launch_items<Sample, 3>(items, device_items, count, stream);
+        case 4: return launch_items<Sample, 4>(items, device_items, count, stream);
+        default: throw Error(ErrorCode::usage, "rotation: " + std::to_string(format.channels) + " channels (1 to 4)");
+    }
+}
+
+void launch_format(PixelFormat format, const RotationItem* items, const RotationItem* device_items, std::size_t count, cudaStream_t stream) {
+    switch (format.sample) {
+        case SampleType::u8: return launch_samples<std::uint8_t>(format, items, device_items, count, stream);
+        case SampleType::u16: return launch_samples<std::uint16_t>(format, items, device_items, count, stream);
+        case SampleType::f32: return launch_samples<float>(format, items, device_items, count, stream);
     }
     throw Error(ErrorCode::usage, "rotation: unknown sample type");
+}
+
+}  // namespace
+
+void rotate_device_cuda(ConstImageView src, ImageView dst, const RotationPlan& plan, CUstream_st* stream) {
+    const RotationItem item = device_item(src, dst, plan, device_rotation_tables());
+    launch_format(src.format, &item, nullptr, 1, stream);
+}
+
+void rotate_device_grouped_cuda(const RotationJob* jobs, std::size_t count, CUstream_st* stream) {
+    const std::byte* tables = device_rotation_tables();
+    // One launch per interpolation present (the kernel is compiled for one), each of at most 65535 images
+    // (the grid's z).
+    constexpr std::size_t most = 65535;
+    for (Interpolation interpolation : all_interpolations) {
+        thread_local std::vector<RotationItem> items;
+        items.clear();
+        for (std::size_t i = 0; i < count; ++i) {
+            if (jobs[i].plan.interpolation == interpolation) items.push_back(device_item(jobs[i].src, jobs[i].dst, jobs[i].plan, tables));
+        }
+        for (std::size_t first = 0; first < items.size(); first += most) {
+            const std::size_t n = std::min(most, items.size() - first);
+            const std::size_t bytes = n * sizeof(RotationItem);
+            TableStaging& staging = TableStaging::for_this_thread();
+            std::byte* const host_table = staging.reserve(bytes);
+            std::memcpy(host_table, items.data() + first, bytes);
+            void* device_table = nullptr;
+            GPUROTATE_CUDA_CHECK(cudaMallocFromPoolAsync(&device_table, bytes, table_pool(), stream));
+            GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device_table, host_table, bytes, cudaMemcpyHostToDevice, stream));
+            staging.copied_on(stream);
+            launch_format(jobs[0].src.format, items.data() + first, static_cast<const RotationItem*>(device_table), n, stream);
+            GPUROTATE_CUDA_CHECK(cudaFreeAsync(device_table, stream));
+        }
+    }
 }
 
 void rotate_host_cuda(ConstImageView src, ImageView dst, const RotationPlan& plan) {

@@ -10,6 +10,7 @@
 #include <gpurotate/rotate.hpp>
 
 #include <cstring>
+#include <vector>
 
 #include <cuda_runtime.h>
 #include <doctest/doctest.h>
@@ -83,6 +84,135 @@ TEST_CASE("CUDA rotation of a large image gives the CPU backend's bytes") {
             CHECK(test_support::first_difference(got.view(), expected.view()) == -1);
         }
     }
+}
+
+namespace {
+
+/// `expected`'s bytes against a device image at `device_dst` (its own pitch).
+void check_download(const gpurotate::Image& expected, const std::byte* device_dst, std::size_t dst_pitch, cudaStream_t stream) {
+    gpurotate::Image back(expected.width(), expected.height(), expected.format());
+    REQUIRE_CUDA(cudaMemcpy2DAsync(back.data(), back.view().pitch, device_dst, dst_pitch, back.view().row_bytes(),
+                                   static_cast<std::size_t>(back.height()), cudaMemcpyDeviceToHost, stream));
+    REQUIRE_CUDA(cudaStreamSynchronize(stream));
+    CHECK(test_support::first_difference(back.view(), expected.view()) == -1);
+}
+
+}  // namespace
+
+TEST_CASE("CUDA rotation of images of many tiles, on pitches of whole and of odd bytes, gives the CPU backend's bytes") {
+    // 300x217 spans tiles wholly inside the image, across its border and wholly outside it (the expanded
+    // canvas's corners) for every pixel width; pitches of exactly a row (an odd number of bytes where the
+    // samples allow) and a source one sample into its allocation take the kernel's sample-wide loads and
+    // stores instead of its 16-byte words.
+    cudaStream_t stream = nullptr;
+    REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    std::uint32_t seed = 900;
+    for (SampleType sample : test_support::rotation_samples()) {
+        for (int channels : test_support::rotation_channels()) {
+            const gpurotate::PixelFormat format{sample, channels};
+            const gpurotate::Image src = test_support::rotation_source(301, 217, format, seed++);
+            for (bool whole_words : {true, false}) {
+                const std::size_t sample_size = gpurotate::sample_bytes(sample);
+                const std::size_t src_pitch = whole_words ? (src.view().row_bytes() + 15) / 16 * 16 : src.view().row_bytes();
+                const std::size_t offset = whole_words ? 0 : sample_size;
+                std::byte* base = test_support::upload(src, src_pitch, offset, stream);
+                const gpurotate::ConstImageView d_src(base + offset, src.width(), src.height(), src_pitch, format);
+                for (double degrees : {7.5, 45.0, -60.0, 135.0}) {
+                    for (Interpolation interpolation : test_support::rotation_interpolations()) {
+                        for (bool keep_size : {false, true}) {
+                            RotateOptions options{degrees, interpolation, keep_size, test_support::rotation_backgrounds(sample)[1]};
+                            CAPTURE(gpurotate::to_string(format));
+                            CAPTURE(whole_words);
+                            CAPTURE(degrees);
+                            CAPTURE(gpurotate::name(interpolation));
+                            CAPTURE(keep_size);
+                            const gpurotate::Image expected = gpurotate::rotate(src, options, gpurotate::Backend::cpu);
+                            const std::size_t dst_pitch = whole_words ? (expected.view().row_bytes() + 15) / 16 * 16 : expected.view().row_bytes();
+                            void* dst = nullptr;
+                            REQUIRE_CUDA(cudaMalloc(&dst, dst_pitch * static_cast<std::size_t>(expected.height())));
+                            REQUIRE_CUDA(cudaMemsetAsync(dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.height()), stream));
+                            const gpurotate::ImageView d_dst{static_cast<std::byte*>(dst), expected.width(), expected.height(), dst_pitch, format};
+                            gpurotate::rotate_device(d_src, d_dst, options, stream);
+                            check_download(expected, static_cast<std::byte*>(dst), dst_pitch, stream);
+                            REQUIRE_CUDA(cudaFree(dst));
+                        }
+                    }
+                }
+                REQUIRE_CUDA(cudaFree(base));
+            }
+        }
+    }
+    REQUIRE_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("a grouped CUDA rotation gives each image the CPU backend's bytes for its own size, angle, interpolation and canvas") {
+    cudaStream_t stream = nullptr;
+    REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const test_support::RotationSize sizes[] = {{301, 217}, {64, 64}, {5, 2}, {130, 257}, {1, 7}};
+    const double angles[] = {7.5, -33.0, 45.0, 1000.0, 0.5, 135.0, -60.0};
+    for (SampleType sample : test_support::rotation_samples()) {
+        for (int channels : {1, 3, 4}) {
+            const gpurotate::PixelFormat format{sample, channels};
+            std::vector<gpurotate::Image> sources, expected;
+            std::vector<void*> buffers;
+            std::vector<std::size_t> dst_pitches;
+            std::vector<gpurotate::GroupedRotation> group;
+            for (int i = 0; i < 21; ++i) {
+                const auto size = sizes[i % 5];
+                RotateOptions options{angles[i % 7], test_support::rotation_interpolations()[static_cast<std::size_t>(i % 3)], i % 4 == 1,
+                                      test_support::rotation_backgrounds(sample)[static_cast<std::size_t>(i % 2)]};
+                sources.push_back(test_support::rotation_source(size.width, size.height, format, 1300u + static_cast<std::uint32_t>(i)));
+                expected.push_back(gpurotate::rotate(sources.back(), options, gpurotate::Backend::cpu));
+                const std::size_t src_pitch = (sources.back().view().row_bytes() + 31) / 32 * 32;
+                std::byte* d_src = test_support::upload(sources.back(), src_pitch, 0, stream);
+                const std::size_t dst_pitch = (expected.back().view().row_bytes() + 31) / 32 * 32;
+                void* d_dst = nullptr;
+                REQUIRE_CUDA(cudaMalloc(&d_dst, dst_pitch * static_cast<std::size_t>(expected.back().height())));
+                REQUIRE_CUDA(cudaMemsetAsync(d_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.back().height()), stream));
+                buffers.push_back(d_src);
+                buffers.push_back(d_dst);
+                dst_pitches.push_back(dst_pitch);
+                group.push_back({gpurotate::ConstImageView(d_src, size.width, size.height, src_pitch, format),
+                                 gpurotate::ImageView{static_cast<std::byte*>(d_dst), expected.back().width(), expected.back().height(), dst_pitch, format},
+                                 options});
+            }
+            gpurotate::rotate_device_grouped(group, stream);
+            for (std::size_t i = 0; i < group.size(); ++i) {
+                CAPTURE(gpurotate::to_string(format));
+                CAPTURE(i);
+                check_download(expected[i], group[i].dst.data, dst_pitches[i], stream);
+            }
+            for (void* b : buffers) REQUIRE_CUDA(cudaFree(b));
+        }
+    }
+    REQUIRE_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("a grouped CUDA rotation refuses an empty group, mixed formats and a destination of the wrong size") {
+    void* base = nullptr;
+    REQUIRE_CUDA(cudaMalloc(&base, 1 << 16));
+    auto* bytes = static_cast<std::byte*>(base);
+    RotateOptions options;
+    options.degrees = 10;
+    const gpurotate::Extent e = gpurotate::rotated_extent({8, 8}, options);
+    const gpurotate::GroupedRotation u8{gpurotate::ConstImageView(bytes, 8, 8, 64, {SampleType::u8, 1}),
+                                        gpurotate::ImageView{bytes + 4096, e.width, e.height, 64, {SampleType::u8, 1}}, options};
+    const gpurotate::GroupedRotation f32{gpurotate::ConstImageView(bytes + 8192, 8, 8, 64, {SampleType::f32, 1}),
+                                         gpurotate::ImageView{bytes + 16384, e.width, e.height, 64, {SampleType::f32, 1}}, options};
+    gpurotate::GroupedRotation wrong = u8;
+    wrong.dst.width += 1;
+    const auto refused = [](const std::vector<gpurotate::GroupedRotation>& group) {
+        try {
+            gpurotate::rotate_device_grouped(group, nullptr);
+        } catch (const gpurotate::Error& error) {
+            return error.code() == gpurotate::ErrorCode::usage;
+        }
+        return false;
+    };
+    CHECK(refused({}));
+    CHECK(refused({u8, f32}));
+    CHECK(refused({u8, wrong}));
+    REQUIRE_CUDA(cudaFree(base));
 }
 
 TEST_CASE("rotate_device refuses misaligned samples") {

@@ -1,31 +1,206 @@
 #pragma once
-// Rotation by any angle: one thread per output pixel, each calling core/rotation_sampling.hpp's sample_pixel,
-// the function the CPU backend calls, so that both give OpenCV's bytes. 32x8 threads a block; the grid's
-// rows step over the image where it is taller than gridDim.y allows.
+// Rotation by any angle, one output tile a block. The block computes its rows' origins and its columns' steps
+// (the fixed-point coordinates warpAffine builds per row and column) once, into shared memory. From their
+// corners it knows the tile's footprint: the rectangle every tap of the tile falls in, since both tables are
+// rounded linear functions and so monotonic. The footprint, clipped to the image, comes into shared memory
+// with 16-byte loads; each thread then makes a run of pixels of one row from there and stores them as
+// 16-byte words. A tile whose footprint misses the image is the background; one whose footprint lies inside
+// takes its taps without the border's tests; the others follow sample_at's border rules, from the same
+// shared copy. The arithmetic is core/rotation_sampling.hpp's, the CPU backend's: both give OpenCV's bytes.
+// Where the footprint would not fit the shared buffer (a plan no rotation makes), the tile reads global
+// memory as the CPU does.
 
 #include "core/rotation_sampling.hpp"
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace gpurotate::detail {
 
-inline constexpr int rotate_block_x = 32;
-inline constexpr int rotate_block_y = 8;
+/// One image of a launch: its plan, and where its source and destination lie on the device.
+struct RotationItem {
+    RotationPlan plan;
+    const std::byte* src;
+    std::size_t src_pitch;
+    std::byte* dst;
+    std::size_t dst_pitch;
+};
 
-/// `plan.weights` points to device memory; `src` and `dst` hold samples at addresses and pitches that are
-/// multiples of the sample's size.
-template <class Sample, int Channels>
-__global__ void __launch_bounds__(rotate_block_x * rotate_block_y)
-    rotate_kernel(RotationPlan plan, const std::byte* __restrict__ src, std::size_t src_pitch, std::byte* __restrict__ dst, std::size_t dst_pitch) {
-    const int x = static_cast<int>(blockIdx.x) * rotate_block_x + static_cast<int>(threadIdx.x);
-    if (x >= plan.dst_width) return;
-    for (int y = static_cast<int>(blockIdx.y) * rotate_block_y + static_cast<int>(threadIdx.y); y < plan.dst_height;
-         y += static_cast<int>(gridDim.y) * rotate_block_y) {
-        Sample pixel[Channels];
-        sample_pixel<Sample, Channels>(plan, src, src_pitch, x, y, pixel);
-        Sample* out = reinterpret_cast<Sample*>(dst + static_cast<std::size_t>(y) * dst_pitch) + static_cast<std::size_t>(x) * Channels;
+/// A launch's images: `count` of them at `items` in device memory (blockIdx.z picks one), or `single` alone
+/// where `items` is null; `footprint_bytes` of dynamic shared memory hold a tile's source.
+struct RotationLaunch {
+    const RotationItem* items;
+    RotationItem single;
+    int footprint_bytes;
+};
+
+/// The tile of a pixel width: a thread makes `run` pixels of a row, a whole number of 16-byte words (16 or
+/// 48 bytes); tiles are square, 64 pixels a side up to 3-byte pixels and 32 above, so that a tile's output
+/// is 4-12 KiB and its footprint, about twice its area at 45 degrees, stays within 48 KiB of shared memory.
+template <int PixelBytes>
+struct RotateTileShape {
+    static constexpr int alignment = PixelBytes % 16 == 0 ? 16 : PixelBytes % 8 == 0 ? 8 : PixelBytes % 4 == 0 ? 4 : PixelBytes % 2 == 0 ? 2 : 1;
+    static constexpr int run = 16 / alignment;
+    static constexpr int run_bytes = run * PixelBytes;
+    static constexpr int side = PixelBytes <= 3 ? 64 : 32;
+    static constexpr int runs_per_row = side / run;
+    static constexpr int runs = side * side / run;
+    static constexpr int threads = runs < 256 ? runs : 256;
+    static_assert(run_bytes % 16 == 0 && threads % runs_per_row == 0);
+};
+
+/// The staged footprint: source pixel (x, y) at `base + (y - y0) * pitch + x * PixelBytes - first_byte`.
+template <int PixelBytes>
+struct SharedPixels {
+    const std::byte* base;
+    std::int32_t pitch;
+    std::int32_t y0;
+    std::int32_t first_byte;
+    __device__ const std::byte* at(std::int32_t x, std::int32_t y) const { return base + (y - y0) * pitch + x * PixelBytes - first_byte; }
+    __device__ std::size_t stride() const { return static_cast<std::size_t>(pitch); }
+};
+
+/// Bytes of shared memory that hold any tile's footprint under `plan`: the span of a tile's coordinates
+/// (|m0| + |m1| pixels a column, |m3| + |m4| a row), two for the roundings, the taps, and a 16-byte word for
+/// the alignment of each row's start.
+template <int PixelBytes>
+int rotation_footprint_bytes(const RotationPlan& plan) {
+    constexpr int side = RotateTileShape<PixelBytes>::side;
+    const int taps = rotation_side_taps(plan.interpolation);
+    const auto span = [&](double a, double b) {
+        const double a_abs = a < 0 ? -a : a, b_abs = b < 0 ? -b : b;
+        return static_cast<long long>((a_abs + b_abs) * (side - 1)) + 3 + taps;
+    };
+    const long long columns = span(plan.inverse[0], plan.inverse[1]), rows = span(plan.inverse[3], plan.inverse[4]);
+    const long long bytes = rows * ((columns * PixelBytes + 15) / 16 * 16 + 16);
+    constexpr long long most = 48 * 1024;  // without the opt-in; a larger plan's tiles read global memory
+    return static_cast<int>(bytes < most ? bytes : most);
+}
+
+template <class Sample, int Channels, Interpolation Interp>
+__global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::threads) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
+    using Shape = RotateTileShape<sizeof(Sample) * Channels>;
+    using Traits = RotationSampleTraits<Sample>;
+    using Weight = typename Traits::Weight;
+    constexpr int pixel_bytes = static_cast<int>(sizeof(Sample)) * Channels;
+    constexpr int side = Shape::side;
+    constexpr int run = Shape::run;
+    constexpr int taps = rotation_side_taps(Interp);
+    constexpr int lead = rotation_lead_taps(Interp);
+    extern __shared__ __align__(16) std::byte footprint[];
+    __shared__ int2 row_origin[side];
+    __shared__ int2 column_step[side];
+
+    const RotationItem& item = launch.items != nullptr ? launch.items[blockIdx.z] : launch.single;
+    const RotationPlan& plan = item.plan;
+    const int tile_x = static_cast<int>(blockIdx.x) * side, tile_y = static_cast<int>(blockIdx.y) * side;
+    if (tile_x >= plan.dst_width || tile_y >= plan.dst_height) return;  // a smaller image of a batch
+    const int tile_w = min(side, plan.dst_width - tile_x), tile_h = min(side, plan.dst_height - tile_y);
+    const int tid = static_cast<int>(threadIdx.x);
+    for (int i = tid; i < side; i += Shape::threads) {
+        int a = 0, b = 0;
+        if (i < tile_h) {
+            rotation_row_origin(plan, tile_y + i, a, b);
+            row_origin[i] = make_int2(a, b);
+        }
+        if (i < tile_w) {
+            rotation_column_step(plan, tile_x + i, a, b);
+            column_step[i] = make_int2(a, b);
+        }
+    }
+    __syncthreads();
+
+    // The footprint from the tables' ends, in 64 bits; a coordinate past 2^30 (a plan no rotation of a side
+    // under 32767 makes) leaves the tile to the global path, whose 32-bit sums wrap as OpenCV's do.
+    const int2 o0 = row_origin[0], o1 = row_origin[tile_h - 1], c0 = column_step[0], c1 = column_step[tile_w - 1];
+    const long long fx_lo = static_cast<long long>(min(o0.x, o1.x)) + min(c0.x, c1.x), fx_hi = static_cast<long long>(max(o0.x, o1.x)) + max(c0.x, c1.x);
+    const long long fy_lo = static_cast<long long>(min(o0.y, o1.y)) + min(c0.y, c1.y), fy_hi = static_cast<long long>(max(o0.y, o1.y)) + max(c0.y, c1.y);
+    constexpr long long tame = 1LL << 30;
+    const bool wild = fx_lo < -tame || fx_hi > tame || fy_lo < -tame || fy_hi > tame;
+    const long long sx_lo = (fx_lo >> rotation_ab_bits) - lead, sx_hi = (fx_hi >> rotation_ab_bits) - lead + taps - 1;
+    const long long sy_lo = (fy_lo >> rotation_ab_bits) - lead, sy_hi = (fy_hi >> rotation_ab_bits) - lead + taps - 1;
+    const int width = plan.src_width, height = plan.src_height;
+    const bool misses = !wild && (sx_hi < 0 || sx_lo >= width || sy_hi < 0 || sy_lo >= height);
+    const bool inside = !wild && sx_lo >= 0 && sx_hi < width && sy_lo >= 0 && sy_hi < height;
+    const int x0 = static_cast<int>(sx_lo < 0 ? 0 : sx_lo), x1 = static_cast<int>(sx_hi >= width ? width - 1 : sx_hi);
+    const int y0 = static_cast<int>(sy_lo < 0 ? 0 : sy_lo), y1 = static_cast<int>(sy_hi >= height ? height - 1 : sy_hi);
+    const int first_byte = (x0 * pixel_bytes) & ~15;
+    const int pitch = (((x1 + 1) * pixel_bytes - first_byte + 15) & ~15);
+    const int rows = y1 - y0 + 1;
+    const bool staged = !wild && !misses && static_cast<long long>(rows) * pitch <= launch.footprint_bytes;
+
+    if (staged) {
+        // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
+        const std::byte* src = item.src;
+        const std::size_t src_pitch = item.src_pitch;
+        const int row_bytes = width * pixel_bytes;
+        const bool wide = (reinterpret_cast<std::uintptr_t>(src) | src_pitch) % 16 == 0;
+        const int words = pitch / 16;
+        for (int i = tid; i < rows * words; i += Shape::threads) {
+            const int r = i / words;
+            const int byte = first_byte + (i - r * words) * 16;
+            const std::byte* from = src + static_cast<std::size_t>(y0 + r) * src_pitch + byte;
+            std::byte* to = footprint + r * pitch + (byte - first_byte);
+            if (wide && byte + 16 <= row_bytes) {
+                *reinterpret_cast<uint4*>(to) = __ldg(reinterpret_cast<const uint4*>(from));
+            } else {
+                for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
+                    *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
+                }
+            }
+        }
+        __syncthreads();
+    }
+
+    const int column = (tid % Shape::runs_per_row) * run;
+    if (column >= tile_w) return;
+    const int count = min(run, tile_w - column);
+    std::byte* dst = item.dst;
+    const std::size_t dst_pitch = item.dst_pitch;
+    const bool wide_out = (reinterpret_cast<std::uintptr_t>(dst) | dst_pitch) % 16 == 0 && count == run;
+    const SharedPixels<pixel_bytes> shared{footprint, pitch, y0, first_byte};
+    const PitchedPixels<pixel_bytes> global{item.src, item.src_pitch};
+
+    for (int row = tid / Shape::runs_per_row; row < tile_h; row += Shape::threads / Shape::runs_per_row) {
+        const int2 origin = row_origin[row];
+        __align__(16) Sample out[run * Channels];
 #pragma unroll
-        for (int k = 0; k < Channels; ++k) out[k] = pixel[k];
+        for (int j = 0; j < run; ++j) {
+            Sample* pixel = out + j * Channels;
+            const int2 step = column_step[column + (j < count ? j : 0)];
+            if (misses) {
+#pragma unroll
+                for (int k = 0; k < Channels; ++k) pixel[k] = Traits::background(plan, k);
+            } else if (inside && staged) {
+                const RotationTap tap = rotation_tap<Interp>(origin.x + step.x, origin.y + step.y);
+                Weight w[Interp == Interpolation::nearest ? 1 : taps * taps];
+                if constexpr (Interp != Interpolation::nearest) load_weights(plan.weights, tap.entry, w);
+                sample_inside<Sample, Channels, Interp>(shared.at(tap.x, tap.y), shared.stride(), w, pixel);
+            } else if (staged) {
+                sample_at<Sample, Channels, Interp>(plan, shared, origin.x + step.x, origin.y + step.y, pixel);
+            } else {
+                sample_at<Sample, Channels, Interp>(plan, global, rotation_math::add_wrapping(origin.x, step.x),
+                                                    rotation_math::add_wrapping(origin.y, step.y), pixel);
+            }
+        }
+        std::byte* to = dst + static_cast<std::size_t>(tile_y + row) * dst_pitch + static_cast<std::size_t>(tile_x + column) * pixel_bytes;
+        if (wide_out) {
+            // Streaming stores: the output is never read back, the source's neighbouring footprints are.
+#pragma unroll
+            for (int q = 0; q < Shape::run_bytes / 16; ++q) {
+                uint4 word;
+                std::memcpy(&word, reinterpret_cast<const std::byte*>(out) + 16 * q, 16);
+                __stcs(reinterpret_cast<uint4*>(to) + q, word);
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < run; ++j) {
+                if (j >= count) break;
+#pragma unroll
+                for (int k = 0; k < Channels; ++k) reinterpret_cast<Sample*>(to)[j * Channels + k] = out[j * Channels + k];
+            }
+        }
     }
 }
 

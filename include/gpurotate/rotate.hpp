@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 struct CUstream_st;
 
@@ -68,5 +69,20 @@ Image rotate(const Image& src, const RotateOptions& options, Backend backend = B
 
 /// The same on device buffers, enqueued on `stream`.
 void rotate_device(ConstImageView src, ImageView dst, const RotateOptions& options, CUstream_st* stream);
+
+/// One image of a grouped rotation: its source and destination in device memory (the destination of
+/// rotated_extent's size for its options) and its own angle, interpolation, canvas and background.
+struct GroupedRotation {
+    ConstImageView src;
+    ImageView dst;
+    RotateOptions options;
+};
+
+/// Rotates every image of `images` (device memory; any sizes, one pixel format; each with its own options,
+/// so a training batch can get a random angle per image) in one kernel launch per interpolation present,
+/// enqueued on `stream`: a table of the images goes to the GPU and each block finds its image there. No
+/// image's destination may overlap any image's source. Returns without synchronising. Throws Error (usage)
+/// for bad arguments, as rotate_device does for each image.
+void rotate_device_grouped(const std::vector<GroupedRotation>& images, CUstream_st* stream);
 
 }  // namespace gpurotate

@@ -200,117 +200,169 @@ GPUROTATE_HOST_DEVICE inline void rotation_column_step(const RotationPlan& plan,
     dy = round_to_int(dmul(dmul(plan.inverse[3], xd), rotation_ab_scale));
 }
 
+/// Taps a side of an interpolation's footprint (1, 2 or 4) and how many of them lie before the remap
+/// coordinate (remapBicubic starts one pixel up and left of it).
+GPUROTATE_HOST_DEVICE constexpr int rotation_side_taps(Interpolation interpolation) {
+    return interpolation == Interpolation::bicubic ? 4 : interpolation == Interpolation::bilinear ? 2 : 1;
+}
+GPUROTATE_HOST_DEVICE constexpr int rotation_lead_taps(Interpolation interpolation) { return interpolation == Interpolation::bicubic ? 1 : 0; }
+
+/// One sample at `at`: on the host at any address (a host view may hold samples anywhere), on the device at
+/// the sample's alignment, which every caller there guarantees.
 template <class Sample>
-GPUROTATE_HOST_DEVICE inline Sample rotation_load(const std::byte* src, std::size_t src_pitch, std::int32_t x, std::int32_t y, int channel,
-                                                  int channels) {
-    const std::byte* at = src + static_cast<std::size_t>(y) * src_pitch + (static_cast<std::size_t>(x) * channels + channel) * sizeof(Sample);
+GPUROTATE_HOST_DEVICE inline Sample load_sample(const std::byte* at) {
 #ifdef __CUDA_ARCH__
-    return *reinterpret_cast<const Sample*>(at);  // the launcher checks the samples' alignment
+    return *reinterpret_cast<const Sample*>(at);
 #else
     Sample value;
-    std::memcpy(&value, at, sizeof(Sample));  // a host view may hold samples at any address
+    std::memcpy(&value, at, sizeof(Sample));
     return value;
 #endif
 }
 
-/// The pixel whose fixed-point coordinates are (x0 + dx, y0 + dy) (the row origin plus the column step) into
-/// `out`, `Channels` samples: remapNearest, remapBilinear or remapBicubic with BORDER_CONSTANT.
-template <class Sample, int Channels>
-GPUROTATE_HOST_DEVICE inline void sample_at(const RotationPlan& plan, const std::byte* src, std::size_t src_pitch, std::int32_t fixed_x,
-                                            std::int32_t fixed_y, Sample* out) {
+/// A source image at a pitch, read where it lies (host memory, or device memory by the GPU's fallback).
+template <int PixelBytes>
+struct PitchedPixels {
+    const std::byte* data;
+    std::size_t pitch;
+    GPUROTATE_HOST_DEVICE const std::byte* at(std::int32_t x, std::int32_t y) const {
+        return data + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * PixelBytes;
+    }
+    GPUROTATE_HOST_DEVICE std::size_t stride() const { return pitch; }
+};
+
+/// Where one output pixel reads: its footprint's first tap (x, y) and its weights' table entry.
+struct RotationTap {
+    std::int32_t x;
+    std::int32_t y;
+    std::int32_t entry;
+};
+
+/// remap's split of the fixed-point coordinate: the 1/32-pixel table entry and the first tap, as
+/// saturate_cast<short> keeps it.
+template <Interpolation Interp>
+GPUROTATE_HOST_DEVICE inline RotationTap rotation_tap(std::int32_t fixed_x, std::int32_t fixed_y) {
+    using rotation_math::saturate_short;
+    if constexpr (Interp == Interpolation::nearest) {
+        return {saturate_short(fixed_x >> rotation_ab_bits), saturate_short(fixed_y >> rotation_ab_bits), 0};
+    } else {
+        const std::int32_t fx = fixed_x >> (rotation_ab_bits - rotation_inter_bits);
+        const std::int32_t fy = fixed_y >> (rotation_ab_bits - rotation_inter_bits);
+        constexpr int lead = rotation_lead_taps(Interp);
+        return {saturate_short(fx >> rotation_inter_bits) - lead, saturate_short(fy >> rotation_inter_bits) - lead,
+                (fy & (rotation_tab_size - 1)) * rotation_tab_size + (fx & (rotation_tab_size - 1))};
+    }
+}
+
+/// The table entry's weights into `w`: on the device as 8- or 16-byte read-only loads (the tables start at a
+/// multiple of 16 bytes and each entry is 8, 16, 32 or 64 bytes long).
+template <class Weight, int Count>
+GPUROTATE_HOST_DEVICE inline void load_weights(const void* table, std::int32_t entry, Weight (&w)[Count]) {
+    const Weight* from = static_cast<const Weight*>(table) + static_cast<std::size_t>(entry) * Count;
+#ifdef __CUDA_ARCH__
+    if constexpr (sizeof(w) == 8) {
+        const uint2 v = __ldg(reinterpret_cast<const uint2*>(from));
+        std::memcpy(w, &v, 8);
+    } else {
+        static_assert(sizeof(w) % 16 == 0);
+        for (int i = 0; i < static_cast<int>(sizeof(w) / 16); ++i) {
+            const uint4 v = __ldg(reinterpret_cast<const uint4*>(from) + i);
+            std::memcpy(reinterpret_cast<std::byte*>(w) + 16 * i, &v, 16);
+        }
+    }
+#else
+    std::memcpy(w, from, sizeof(w));
+#endif
+}
+
+/// The pixel whose footprint's first tap is at `p` (rows `pitch` bytes apart), every tap inside the image:
+/// remapNearest's copy, remapBilinear's four products summed in order, or remapBicubic's inner path (each
+/// row's four products left to right, the rows added in turn).
+template <class Sample, int Channels, Interpolation Interp, class Weight>
+GPUROTATE_HOST_DEVICE inline void sample_inside(const std::byte* p, std::size_t pitch, const Weight* w, Sample* out) {
+    using Traits = RotationSampleTraits<Sample>;
+    using Sum = typename Traits::Sum;
+    constexpr std::size_t pixel = sizeof(Sample) * Channels;
+    for (int k = 0; k < Channels; ++k) {
+        const std::byte* q = p + k * sizeof(Sample);
+        if constexpr (Interp == Interpolation::nearest) {
+            out[k] = load_sample<Sample>(q);
+        } else if constexpr (Interp == Interpolation::bilinear) {
+            Sum sum = Traits::mul(Traits::value(load_sample<Sample>(q)), w[0]);
+            sum = Traits::add(sum, Traits::mul(Traits::value(load_sample<Sample>(q + pixel)), w[1]));
+            sum = Traits::add(sum, Traits::mul(Traits::value(load_sample<Sample>(q + pitch)), w[2]));
+            sum = Traits::add(sum, Traits::mul(Traits::value(load_sample<Sample>(q + pitch + pixel)), w[3]));
+            out[k] = Traits::cast(sum);
+        } else {
+            Sum sum{};
+            for (int i = 0; i < 4; ++i) {
+                const std::byte* r = q + i * pitch;
+                Sum row = Traits::mul(Traits::value(load_sample<Sample>(r)), w[i * 4]);
+                for (int j = 1; j < 4; ++j) row = Traits::add(row, Traits::mul(Traits::value(load_sample<Sample>(r + j * pixel)), w[i * 4 + j]));
+                sum = i == 0 ? row : Traits::add(sum, row);
+            }
+            out[k] = Traits::cast(sum);
+        }
+    }
+}
+
+/// The pixel at fixed-point coordinates (fixed_x, fixed_y) (a row origin plus a column step) into `out`,
+/// `Channels` samples, with BORDER_CONSTANT: remapNearest, remapBilinear or remapBicubic. `pixels.at(x, y)`
+/// is where source pixel (x, y) lies and `pixels.stride()` the bytes from a row to the next; it is asked only
+/// for pixels inside the image.
+template <class Sample, int Channels, Interpolation Interp, class Pixels>
+GPUROTATE_HOST_DEVICE inline void sample_at(const RotationPlan& plan, const Pixels& pixels, std::int32_t fixed_x, std::int32_t fixed_y, Sample* out) {
     using Traits = RotationSampleTraits<Sample>;
     using Weight = typename Traits::Weight;
     using Sum = typename Traits::Sum;
-    using rotation_math::saturate_short;
     const std::int32_t width = plan.src_width, height = plan.src_height;
-
-    if (plan.interpolation == Interpolation::nearest) {
-        const std::int32_t sx = saturate_short(fixed_x >> rotation_ab_bits);
-        const std::int32_t sy = saturate_short(fixed_y >> rotation_ab_bits);
-        const bool inside = sx >= 0 && sx < width && sy >= 0 && sy < height;
-        for (int k = 0; k < Channels; ++k) {
-            out[k] = inside ? rotation_load<Sample>(src, src_pitch, sx, sy, k, Channels) : Traits::background(plan, k);
-        }
-        return;
-    }
-
-    const std::int32_t fx = fixed_x >> (rotation_ab_bits - rotation_inter_bits);
-    const std::int32_t fy = fixed_y >> (rotation_ab_bits - rotation_inter_bits);
-    const std::int32_t entry = (fy & (rotation_tab_size - 1)) * rotation_tab_size + (fx & (rotation_tab_size - 1));
-    const bool bicubic = plan.interpolation == Interpolation::bicubic;
-    const int taps = bicubic ? 4 : 2;
-    // The footprint's top-left tap: remapBicubic starts one pixel up and left of the remap coordinate.
-    const std::int32_t sx = saturate_short(fx >> rotation_inter_bits) - (bicubic ? 1 : 0);
-    const std::int32_t sy = saturate_short(fy >> rotation_inter_bits) - (bicubic ? 1 : 0);
-    const Weight* w = static_cast<const Weight*>(plan.weights) + static_cast<std::size_t>(entry) * static_cast<std::size_t>(taps * taps);
+    constexpr int taps = rotation_side_taps(Interp);
+    const RotationTap tap = rotation_tap<Interp>(fixed_x, fixed_y);
+    const std::int32_t sx = tap.x, sy = tap.y;
 
     if (sx >= width || sx + taps <= 0 || sy >= height || sy + taps <= 0) {  // the whole footprint outside
         for (int k = 0; k < Channels; ++k) out[k] = Traits::background(plan, k);
         return;
     }
-    const bool inside = sx >= 0 && sx + taps <= width && sy >= 0 && sy + taps <= height;
-
-    if (!bicubic) {
-        // remapBilinear: one formula inside and across the border, outside taps replaced by the border value.
+    Weight w[Interp == Interpolation::nearest ? 1 : taps * taps] = {};
+    if constexpr (Interp != Interpolation::nearest) load_weights(plan.weights, tap.entry, w);
+    if (sx >= 0 && sx + taps <= width && sy >= 0 && sy + taps <= height) {
+        sample_inside<Sample, Channels, Interp>(pixels.at(sx, sy), pixels.stride(), w, out);
+        return;
+    }
+    if constexpr (Interp == Interpolation::bilinear) {
+        // remapBilinear across the border: its one formula, the outside taps replaced by the border value.
         const bool x0_in = sx >= 0, x1_in = sx + 1 < width, y0_in = sy >= 0, y1_in = sy + 1 < height;
         for (int k = 0; k < Channels; ++k) {
             const Sample cval = Traits::background(plan, k);
-            const Sample v0 = inside || (x0_in && y0_in) ? rotation_load<Sample>(src, src_pitch, sx, sy, k, Channels) : cval;
-            const Sample v1 = inside || (x1_in && y0_in) ? rotation_load<Sample>(src, src_pitch, sx + 1, sy, k, Channels) : cval;
-            const Sample v2 = inside || (x0_in && y1_in) ? rotation_load<Sample>(src, src_pitch, sx, sy + 1, k, Channels) : cval;
-            const Sample v3 = inside || (x1_in && y1_in) ? rotation_load<Sample>(src, src_pitch, sx + 1, sy + 1, k, Channels) : cval;
-            Sum sum = Traits::mul(Traits::value(v0), w[0]);
-            sum = Traits::add(sum, Traits::mul(Traits::value(v1), w[1]));
-            sum = Traits::add(sum, Traits::mul(Traits::value(v2), w[2]));
-            sum = Traits::add(sum, Traits::mul(Traits::value(v3), w[3]));
+            const auto tap_value = [&](bool in, std::int32_t x, std::int32_t y) {
+                return in ? load_sample<Sample>(pixels.at(x, y) + k * sizeof(Sample)) : cval;
+            };
+            Sum sum = Traits::mul(Traits::value(tap_value(x0_in && y0_in, sx, sy)), w[0]);
+            sum = Traits::add(sum, Traits::mul(Traits::value(tap_value(x1_in && y0_in, sx + 1, sy)), w[1]));
+            sum = Traits::add(sum, Traits::mul(Traits::value(tap_value(x0_in && y1_in, sx, sy + 1)), w[2]));
+            sum = Traits::add(sum, Traits::mul(Traits::value(tap_value(x1_in && y1_in, sx + 1, sy + 1)), w[3]));
             out[k] = Traits::cast(sum);
         }
-        return;
-    }
-
-    if (inside) {
-        // remapBicubic's inner path: each row's four products summed left to right, the rows added in turn.
+    } else if constexpr (Interp == Interpolation::bicubic) {
+        // remapBicubic across the border: the border value times the whole weight, plus each inside tap's
+        // difference from it.
         for (int k = 0; k < Channels; ++k) {
-            Sum sum{};
+            const Sum cval = Traits::value(Traits::background(plan, k));
+            Sum sum = Traits::times_one(cval);
             for (int i = 0; i < 4; ++i) {
-                Sum row = Traits::mul(Traits::value(rotation_load<Sample>(src, src_pitch, sx, sy + i, k, Channels)), w[i * 4]);
-                for (int j = 1; j < 4; ++j) {
-                    row = Traits::add(row, Traits::mul(Traits::value(rotation_load<Sample>(src, src_pitch, sx + j, sy + i, k, Channels)), w[i * 4 + j]));
+                const std::int32_t y = sy + i;
+                if (y < 0 || y >= height) continue;
+                for (int j = 0; j < 4; ++j) {
+                    const std::int32_t x = sx + j;
+                    if (x < 0 || x >= width) continue;
+                    const Sum difference = Traits::sub(Traits::value(load_sample<Sample>(pixels.at(x, y) + k * sizeof(Sample))), cval);
+                    sum = Traits::add(sum, Traits::mul(difference, w[i * 4 + j]));
                 }
-                sum = i == 0 ? row : Traits::add(sum, row);
             }
             out[k] = Traits::cast(sum);
         }
-        return;
     }
-    // remapBicubic across the border: the border value times the whole weight, plus each inside tap's
-    // difference from it.
-    for (int k = 0; k < Channels; ++k) {
-        const Sum cval = Traits::value(Traits::background(plan, k));
-        Sum sum = Traits::times_one(cval);
-        for (int i = 0; i < 4; ++i) {
-            const std::int32_t y = sy + i;
-            if (y < 0 || y >= height) continue;
-            for (int j = 0; j < 4; ++j) {
-                const std::int32_t x = sx + j;
-                if (x < 0 || x >= width) continue;
-                const Sum difference = Traits::sub(Traits::value(rotation_load<Sample>(src, src_pitch, x, y, k, Channels)), cval);
-                sum = Traits::add(sum, Traits::mul(difference, w[i * 4 + j]));
-            }
-        }
-        out[k] = Traits::cast(sum);
-    }
-}
-
-/// Output pixel (x, y) into `out`: the row origin and column step computed here (the CPU backend computes
-/// them once per row and column and calls sample_at).
-template <class Sample, int Channels>
-GPUROTATE_HOST_DEVICE inline void sample_pixel(const RotationPlan& plan, const std::byte* src, std::size_t src_pitch, std::int32_t x, std::int32_t y,
-                                               Sample* out) {
-    std::int32_t x0 = 0, y0 = 0, dx = 0, dy = 0;
-    rotation_row_origin(plan, y, x0, y0);
-    rotation_column_step(plan, x, dx, dy);
-    sample_at<Sample, Channels>(plan, src, src_pitch, rotation_math::add_wrapping(x0, dx), rotation_math::add_wrapping(y0, dy), out);
 }
 
 }  // namespace gpurotate::detail

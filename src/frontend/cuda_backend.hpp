@@ -83,6 +83,15 @@ void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targ
 /// on `stream`, the plan's weights replaced by the current GPU's copy of the tables (uploaded on its first
 /// use). Arguments already validated; the plan's weights are the host tables'.
 void rotate_device_cuda(ConstImageView src, ImageView dst, const RotationPlan& plan, CUstream_st* stream);
+/// One image of a grouped rotation: its device views and its plan (the host tables' weights).
+struct RotationJob {
+    ConstImageView src;
+    ImageView dst;
+    RotationPlan plan;
+};
+/// Enqueues every job (one pixel format) on `stream`: one launch per interpolation present, the jobs' items
+/// in a table on the GPU. Arguments already validated.
+void rotate_device_grouped_cuda(const RotationJob* jobs, std::size_t count, CUstream_st* stream);
 /// Upload, rotate, download; synchronous. Arguments already validated.
 void rotate_host_cuda(ConstImageView src, ImageView dst, const RotationPlan& plan);
 

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace gpurotate {
 namespace {
@@ -78,6 +79,20 @@ Image rotate(const Image& src, const RotateOptions& options, Backend backend) {
 void rotate_device(ConstImageView src, ImageView dst, const RotateOptions& options, CUstream_st* stream) {
     const detail::RotationPlan plan = validated_plan(src, dst, options);
     detail::rotate_device_cuda(src, dst, plan, stream);
+}
+
+void rotate_device_grouped(const std::vector<GroupedRotation>& images, CUstream_st* stream) {
+    if (images.empty()) throw Error(ErrorCode::usage, "a grouped rotation needs at least one image");
+    std::vector<detail::RotationJob> jobs;
+    jobs.reserve(images.size());
+    for (const GroupedRotation& g : images) {
+        if (g.src.format != images.front().src.format) {
+            throw Error(ErrorCode::usage, "a grouped rotation takes one pixel format: " + to_string(images.front().src.format) + " and " +
+                                              to_string(g.src.format) + " differ");
+        }
+        jobs.push_back({g.src, g.dst, validated_plan(g.src, g.dst, g.options)});
+    }
+    detail::rotate_device_grouped_cuda(jobs.data(), jobs.size(), stream);
 }
 
 }  // namespace gpurotate
