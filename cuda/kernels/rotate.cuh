@@ -78,8 +78,39 @@ int rotation_footprint_bytes(const RotationPlan& plan) {
     return static_cast<int>(bytes < most ? bytes : most);
 }
 
+/// A 16-byte copy from global to shared memory that does not wait for its data (cp.async, sm_80 on): the
+/// footprint's loads all go out at once, where a load-then-store loop waited a DRAM latency per word.
+__device__ inline void copy_16_async(std::byte* to_shared, const std::byte* from_global) {
+    const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(to_shared));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to), "l"(from_global) : "memory");
+}
+__device__ inline void wait_copies_async() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+
+/// Bilinear 8-bit samples inside the image as sample_inside computes them, two taps a dp2a instruction:
+/// int16 weights (the table's entry, two to a word) times unsigned bytes, summed in 32 bits. Integer sums
+/// are exact in any order, so the bytes are sample_inside's with half its instructions.
+template <int Channels>
+__device__ inline void bilinear_u8_inside(const std::byte* p, int pitch, uint2 weights, std::uint8_t* out) {
+    const auto* q = reinterpret_cast<const std::uint8_t*>(p);
+#pragma unroll
+    for (int k = 0; k < Channels; ++k) {
+        const unsigned top = __byte_perm(q[k], q[k + Channels], 0x0040);
+        const unsigned bottom = __byte_perm(q[pitch + k], q[pitch + k + Channels], 0x0040);
+        int sum = 1 << (rotation_coef_bits - 1);  // the cast's rounding, added first
+        asm("dp2a.lo.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.x), "r"(top));
+        asm("dp2a.lo.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.y), "r"(bottom));
+        out[k] = static_cast<std::uint8_t>(min(max(sum >> rotation_coef_bits, 0), 255));
+    }
+}
+
+/// Blocks a multiprocessor keeps of the kernel: enough warps to cover the footprint's load of one block with
+/// the others' arithmetic, at up to 64 registers a thread.
+template <int Threads>
+inline constexpr int rotate_min_blocks = 1024 / Threads;
+
 template <class Sample, int Channels, Interpolation Interp>
-__global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::threads) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
+__global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::threads,
+                                  rotate_min_blocks<RotateTileShape<sizeof(Sample) * Channels>::threads>) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
     using Shape = RotateTileShape<sizeof(Sample) * Channels>;
     using Traits = RotationSampleTraits<Sample>;
     using Weight = typename Traits::Weight;
@@ -143,13 +174,14 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             const std::byte* from = src + static_cast<std::size_t>(y0 + r) * src_pitch + byte;
             std::byte* to = footprint + r * pitch + (byte - first_byte);
             if (wide && byte + 16 <= row_bytes) {
-                *reinterpret_cast<uint4*>(to) = __ldg(reinterpret_cast<const uint4*>(from));
+                copy_16_async(to, from);
             } else {
                 for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
                     *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
                 }
             }
         }
+        wait_copies_async();
         __syncthreads();
     }
 
@@ -173,10 +205,15 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
 #pragma unroll
                 for (int k = 0; k < Channels; ++k) pixel[k] = Traits::background(plan, k);
             } else if (inside && staged) {
-                const RotationTap tap = rotation_tap<Interp>(origin.x + step.x, origin.y + step.y);
-                Weight w[Interp == Interpolation::nearest ? 1 : taps * taps];
-                if constexpr (Interp != Interpolation::nearest) load_weights(plan.weights, tap.entry, w);
-                sample_inside<Sample, Channels, Interp>(shared.at(tap.x, tap.y), shared.stride(), w, pixel);
+                const RotationTap tap = rotation_tap<Interp, false>(origin.x + step.x, origin.y + step.y);
+                if constexpr (sizeof(Sample) == 1 && Interp == Interpolation::bilinear) {
+                    const uint2 weights = __ldg(static_cast<const uint2*>(plan.weights) + tap.entry);
+                    bilinear_u8_inside<Channels>(shared.at(tap.x, tap.y), pitch, weights, pixel);
+                } else {
+                    Weight w[Interp == Interpolation::nearest ? 1 : taps * taps];
+                    if constexpr (Interp != Interpolation::nearest) load_weights(plan.weights, tap.entry, w);
+                    sample_inside<Sample, Channels, Interp>(shared.at(tap.x, tap.y), shared.stride(), w, pixel);
+                }
             } else if (staged) {
                 sample_at<Sample, Channels, Interp>(plan, shared, origin.x + step.x, origin.y + step.y, pixel);
             } else {

@@ -239,19 +239,20 @@ struct RotationTap {
 };
 
 /// remap's split of the fixed-point coordinate: the 1/32-pixel table entry and the first tap, as
-/// saturate_cast<short> keeps it.
-template <Interpolation Interp>
+/// saturate_cast<short> keeps it. `Saturate` false leaves the clamp out where the caller knows the
+/// coordinate is inside the image (a short's range holds every side under 32767).
+template <Interpolation Interp, bool Saturate = true>
 GPUROTATE_HOST_DEVICE inline RotationTap rotation_tap(std::int32_t fixed_x, std::int32_t fixed_y) {
     using rotation_math::saturate_short;
-    if constexpr (Interp == Interpolation::nearest) {
-        return {saturate_short(fixed_x >> rotation_ab_bits), saturate_short(fixed_y >> rotation_ab_bits), 0};
-    } else {
-        const std::int32_t fx = fixed_x >> (rotation_ab_bits - rotation_inter_bits);
-        const std::int32_t fy = fixed_y >> (rotation_ab_bits - rotation_inter_bits);
-        constexpr int lead = rotation_lead_taps(Interp);
-        return {saturate_short(fx >> rotation_inter_bits) - lead, saturate_short(fy >> rotation_inter_bits) - lead,
-                (fy & (rotation_tab_size - 1)) * rotation_tab_size + (fx & (rotation_tab_size - 1))};
-    }
+    constexpr int lead = rotation_lead_taps(Interp);
+    // fixed >> (AB_BITS - INTER_BITS) >> INTER_BITS: the whole pixel, as remap takes it from the table's index.
+    const std::int32_t x = fixed_x >> rotation_ab_bits, y = fixed_y >> rotation_ab_bits;
+    const std::int32_t entry = Interp == Interpolation::nearest
+                                   ? 0
+                                   : ((fixed_y >> (rotation_ab_bits - rotation_inter_bits)) & (rotation_tab_size - 1)) * rotation_tab_size +
+                                         ((fixed_x >> (rotation_ab_bits - rotation_inter_bits)) & (rotation_tab_size - 1));
+    if constexpr (Saturate) return {saturate_short(x) - lead, saturate_short(y) - lead, entry};
+    return {x - lead, y - lead, entry};
 }
 
 /// The table entry's weights into `w`: on the device as 8- or 16-byte read-only loads (the tables start at a
