@@ -206,13 +206,14 @@ bool rotate_bndbox(tinyxml2::XMLElement& box, const Annotation& a, const AngleMa
     return true;
 }
 
-// Every object and part under `e` whose <bndbox> the rotation keeps, rotated; the others taken out.
-void rotate_boxes(tinyxml2::XMLElement& e, const Annotation& a, const AngleMap& angle, double min_visibility) {
+// Every object and part under `e` whose <bndbox> the rotation keeps, rotated; the others taken out (an
+// element's own <bndbox> is its parent's to rotate: the root's, which no VOC file has, is kept).
+void rotate_boxes(tinyxml2::XMLElement& e, const Annotation& a, const AngleMap& angle, double min_visibility, bool root) {
     std::vector<tinyxml2::XMLElement*> children;
     for (tinyxml2::XMLElement* c = e.FirstChildElement(); c; c = c->NextSiblingElement()) children.push_back(c);
     for (tinyxml2::XMLElement* c : children) {
         if (std::string_view(c->Name()) == "bndbox") {
-            rotate_bndbox(*c, a, angle, min_visibility);  // the root's own (no VOC file has one): kept
+            if (root) rotate_bndbox(*c, a, angle, min_visibility);
             continue;
         }
         tinyxml2::XMLElement* box = c->FirstChildElement("bndbox");
@@ -220,12 +221,7 @@ void rotate_boxes(tinyxml2::XMLElement& e, const Annotation& a, const AngleMap& 
             e.DeleteChild(c);
             continue;
         }
-        for (tinyxml2::XMLElement* g = c->FirstChildElement(); g; g = g->NextSiblingElement()) {
-            if (std::string_view(g->Name()) != "bndbox") {
-                rotate_boxes(*c, a, angle, min_visibility);
-                break;
-            }
-        }
+        rotate_boxes(*c, a, angle, min_visibility, false);
     }
 }
 
@@ -266,7 +262,7 @@ std::string turn_voc_annotation(std::string_view xml, Orientation element, Image
             Annotation::set_text(a.child(*size, "width"), std::to_string(angle->output().width));
             Annotation::set_text(a.child(*size, "height"), std::to_string(angle->output().height));
         }
-        rotate_boxes(root, a, *angle, min_visibility);
+        rotate_boxes(root, a, *angle, min_visibility, true);
     }
     set_or_add(root, "filename", output_file_name);
     if (tinyxml2::XMLElement* p = root.FirstChildElement("path")) Annotation::set_text(*p, output_path);
