@@ -294,7 +294,7 @@ TEST_CASE("labels under an angle: COCO boxes re-boxed from polygons, RLE masks b
     }
 }
 
-TEST_CASE("labels under an angle: VOC boxes as the 1-based pixels that cover the rotated, clipped box; size the canvas's") {
+TEST_CASE("labels under an angle: VOC boxes as the 1-based pixels that cover the rotated, clipped box, and the canvas's size") {
     const std::string xml =
         "<annotation>\n\t<size>\n\t\t<width>61</width>\n\t\t<height>37</height>\n\t\t<depth>3</depth>\n\t</size>\n"
         "\t<object>\n\t\t<name>dog</name>\n\t\t<bndbox>\n\t\t\t<xmin>10</xmin>\n\t\t\t<ymin>5</ymin>\n\t\t\t<xmax>40</xmax>\n\t\t\t<ymax>30</ymax>\n\t\t</bndbox>\n"
