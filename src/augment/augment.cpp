@@ -371,10 +371,6 @@ int run_augment(const AugmentOptions& o) {
     if (recorded) check_same_draws(options, *recorded, manifest_path);
     if (options.random.draws > 0) options.random.seed = random_seed(o, recorded ? recorded->seed : std::nullopt, manifest_path);
 
-    if (o.labels.any() && o.random.degrees > 0) {
-        throw Error(ErrorCode::usage, "augment --labels/--masks with --degrees: labels turned by angles that are not multiples of 90 are not "
-                                      "supported yet (leave --degrees out: the D4 elements keep every label exact)");
-    }
     if (o.labels.any() && o.convert.auto_orient) {
         throw Error(ErrorCode::usage, "augment --labels/--masks with --auto-orient: labels are written against the stored pixels, and "
                                       "--auto-orient would turn each image by its EXIF orientation besides --ops (make the images upright "

@@ -38,6 +38,9 @@ struct LabelOptions {
     Format format = Format::none;
     std::string file;       ///< coco=FILE: the annotation file; yolo=FILE: the data.yaml (else found beside images/)
     std::string masks_dir;  ///< --masks: a folder of masks mirroring the images' relative paths; empty: none
+    /// --min-visibility F: under an angle, an instance keeping less than F of its area on the canvas is left
+    /// out; 0: only one with nothing left
+    double min_visibility = 0;
     bool any() const { return format != Format::none || !masks_dir.empty(); }
 };
 

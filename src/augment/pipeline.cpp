@@ -232,7 +232,10 @@ private:
                 }
             }
             if (!labels_) return;
-            const std::string text = p_.settings_.labels->label_text(*labels_, job_, output, {report.width, report.height});
+            // An output rotated by an angle: its labels are turned at the element's size, then rotated.
+            const labels::ImageSize written{report.width, report.height};
+            const labels::ImageSize turned = out.angle != 0 ? labels::ImageSize{report.rotated_from.width, report.rotated_from.height} : written;
+            const std::string text = p_.settings_.labels->label_text(*labels_, job_, output, turned, written);
             if (!out.label_relative.empty()) {
                 p_.settings_.output_folder->write_file(out.label_relative, std::vector<std::uint8_t>(text.begin(), text.end()), p_.settings_.replace_outputs,
                                                        false);
@@ -266,10 +269,14 @@ private:
         options.flatten = false;
         options.background.clear();
         options.nvjpeg = false;
+        options.samples_are_labels = true;
         std::vector<convert::ConversionOutput> outputs;
         for (const PlannedOutput& out : job.outputs) {
             detail::ImageSink sink(settings_.output_folder->path() + "/" + out.mask_relative, settings_.replace_outputs, false, settings_.output_folder,
                                    out.mask_relative);
+            // A mask's angle is its image's, always nearest (a class between two classes is no class), corners 0.
+            options.rotation.reset();
+            if (out.angle != 0) options.rotation = convert::AnyAngle{out.angle, Interpolation::nearest, settings_.keep_size, Orientation::identity};
             convert::ConversionPlan plan = convert::plan_conversion(*mask, sink, out.operation, options, convert::Executor{settings_.backend, true});
             outputs.push_back({std::move(sink), std::move(plan)});
         }

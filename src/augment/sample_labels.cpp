@@ -1,6 +1,7 @@
 #include "augment/sample_labels.hpp"
 #include "augment/sample_files.hpp"
 #include "labels/voc_annotation.hpp"
+#include "labels/yolo_angle.hpp"
 
 #include "core/path_names.hpp"
 
@@ -66,7 +67,8 @@ std::string extension_of(const std::string& path) {
 
 }  // namespace
 
-SampleLabels::SampleLabels(const AugmentOptions& options) : options_(options.labels), shard_(options.shard), out_dir_(options.output_dir) {
+SampleLabels::SampleLabels(const AugmentOptions& options)
+    : options_(options.labels), keep_size_(options.random.keep_size), shard_(options.shard), out_dir_(options.output_dir) {
     if (options_.format == Format::yolo) {
         yolo_yaml_ = options_.file;
         for (std::size_t i = 0; yolo_yaml_.empty() && i < options.inputs.size(); ++i) {
@@ -140,7 +142,7 @@ void SampleLabels::attach(std::vector<Job>& jobs) {
                 out.image_id = next_image_id++;
                 const labels::CocoLabels::Image* image = coco_->find(job.input.relative);
                 if (image) {
-                    coco_variants_.push_back({image->id, out.operation, out.relative, out.image_id});
+                    coco_variants_.push_back({image->id, out.operation, out.relative, out.image_id, out.angle, keep_size_});
                     coco_variant_files_.push_back(out.relative);
                 }
             }
@@ -183,11 +185,21 @@ SampleLabels::Prepared SampleLabels::prepare(const Job& job) const {
     return prepared;
 }
 
-std::string SampleLabels::label_text(const Prepared& prepared, const Job& job, std::size_t index, labels::ImageSize turned) const {
+std::string SampleLabels::label_text(const Prepared& prepared, const Job& job, std::size_t index, labels::ImageSize turned,
+                                     labels::ImageSize written) const {
     if (options_.format == Format::none) return "";  // --masks alone
     const PlannedOutput& out = job.outputs[index];
     // The source's size, from its variant's: the axes swapped back.
     const labels::ImageSize source = labels::turned_size(turned, out.operation);
+    std::optional<labels::AngleMap> angle;
+    if (out.angle != 0) {
+        angle.emplace(turned, out.angle, keep_size_);
+        if (angle->output().width != written.width || angle->output().height != written.height) {
+            throw Error(ErrorCode::internal, "'" + out.path + "' was written " + std::to_string(written.width) + "x" + std::to_string(written.height) +
+                                                 ", and its labels' rotation gives " + std::to_string(angle->output().width) + "x" +
+                                                 std::to_string(angle->output().height));
+        }
+    }
     if (options_.format == Format::coco) {
         const labels::ImageSize declared = prepared.coco->size;
         if (declared.width != source.width || declared.height != source.height) {
@@ -199,8 +211,9 @@ std::string SampleLabels::label_text(const Prepared& prepared, const Job& job, s
     }
     if (options_.format == Format::voc) {
         return labels::turn_voc_annotation(prepared.texts[index], out.operation, source, detail::file_name_of(out.relative), normal_absolute(out.path),
-                                           job.label_path);
+                                           job.label_path, angle ? &*angle : nullptr, options_.min_visibility);
     }
+    if (angle) return labels::rotate_yolo_labels(prepared.texts[index], *angle, yolo_schema_, options_.min_visibility, job.label_path);
     return prepared.texts[index];
 }
 
@@ -217,7 +230,7 @@ void SampleLabels::write_coco_file(const OutputFolder& folder, const std::set<st
     for (std::size_t i = 0; i < coco_variants_.size(); ++i) {
         if (complete.count(coco_variant_files_[i])) written.push_back(coco_variants_[i]);
     }
-    folder.write_file(coco_output_, bytes_of(coco_->turned_json(written)), true, false);
+    folder.write_file(coco_output_, bytes_of(coco_->turned_json(written, options_.min_visibility)), true, false);
 }
 
 std::vector<std::string> SampleLabels::dataset_files() const {

@@ -43,9 +43,10 @@ public:
     /// Throws Error (input) naming the label file and line (or the COCO file and annotation id).
     Prepared prepare(const Job& job) const;
 
-    /// Output `index`'s label file, for an image variant of `turned` size; empty for COCO (the file is written at
-    /// the end), after checking the variant's size against the COCO entry. Throws Error (input).
-    std::string label_text(const Prepared& prepared, const Job& job, std::size_t index, labels::ImageSize turned) const;
+    /// Output `index`'s label file, for an image variant whose element gave `turned` size and which was written
+    /// `written` in size (the two differ where an angle followed the element); empty for COCO (the file is
+    /// written at the end), after checking the variant's size against the COCO entry. Throws Error (input).
+    std::string label_text(const Prepared& prepared, const Job& job, std::size_t index, labels::ImageSize turned, labels::ImageSize written) const;
 
     /// What is written before the workers start: data.yaml for the new root. Throws Error (output).
     void write_dataset_files(const OutputFolder& folder, bool replace) const;
@@ -74,6 +75,7 @@ public:
 
 private:
     LabelOptions options_;
+    bool keep_size_ = false;  ///< --keep-size: the canvas of the angles --degrees draws
     Shard shard_;
     std::string out_dir_;
     labels::YoloSchema yolo_schema_;

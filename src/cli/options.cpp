@@ -298,6 +298,12 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_option("--masks", augment_options.labels.masks_dir,
                             "a folder of masks mirroring the images' relative paths (any extension), each turned with its image into OUTDIR/masks/")
         ->option_text("DIR");
+    std::string augment_min_visibility;
+    augment_cmd->add_option("--min-visibility", augment_min_visibility,
+                            "--degrees with --labels: leave out an instance keeping less than this share of its area on the canvas (default 0: "
+                            "only one with nothing left)")
+        ->option_text("F")
+        ->needs(degrees_option);
     augment_cmd->add_option("--format", augment_options.format, "output format: same (as the input) or an extension: png, jpg, ...")
         ->default_str("same");
     const ConversionFlags augment_conversion(*augment_cmd, augment_options.convert, false);
@@ -383,6 +389,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
             const std::string masks = augment_options.labels.masks_dir;
             augment_options.labels = augment::parse_label_option(augment_labels);
             augment_options.labels.masks_dir = masks;
+        }
+        if (!augment_min_visibility.empty()) {
+            augment_options.labels.min_visibility = augment::parse_probability(augment_min_visibility, "--min-visibility");
         }
         if (!augment_shard.empty()) augment_options.shard = augment::parse_shard(augment_shard);
         if (!augment_devices.empty()) augment_options.devices = augment::parse_device_list(augment_devices);

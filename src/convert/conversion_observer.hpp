@@ -37,6 +37,7 @@ struct OutputReport {
     Route route = Route::pixels;  ///< the route that made it
     std::int64_t width = 0, height = 0;
     bool trimmed = false;  ///< --jpeg-edge trim cut it
+    Extent rotated_from{0, 0};  ///< rotated by an angle: the size of the element's result it was rotated from
 };
 
 /// The trip of one input, for -v and the totals: the route that made its outputs and what that route saw.

@@ -39,6 +39,9 @@ struct ConversionOptions {
     bool flatten = false;      ///< --flatten: alpha composed over the background (white unless given) always
     int depth = 0;             ///< --depth 8: samples written as 8 bits; 0: as the input has them
     std::optional<AnyAngle> rotation;  ///< --rotate by an angle that is not a multiple of 90
+    /// The samples are labels, not colours (augment --masks): a PNG keeps its stored samples (palette indices)
+    /// under a nearest rotation too, and the uncovered corners take sample 0.
+    bool samples_are_labels = false;
 
     /// The limits a decode of the input is held to.
     ReadOptions read_options() const { return ReadOptions{HostMemory::pageable, max_pixels, false, max_jpeg_scans}; }

@@ -109,7 +109,8 @@ ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::
     // A PNG written from a PNG keeps the input's stored format: palette indices, 1/2/4-bit and 16-bit samples.
     // (Not where the pixels are to be flattened or cut to 8 bits: output_fit.hpp works on decoded samples.)
     plan.keep_stored_png = sink.is_png() && source.is_png() && !options.flatten && options.background.empty() && options.depth == 0 &&
-                           !options.rotation;  // interpolated samples are colours, not palette indices
+                           (!options.rotation ||  // interpolated samples are colours, not palette indices
+                            (options.samples_are_labels && options.rotation->interpolation == Interpolation::nearest));
 
     plan.encoding.quality = options.quality;
     plan.encoding.png_level = options.png_level;

@@ -298,7 +298,7 @@ private:
         const Extent extent = rotated_output_extent(pixels.extent(), angle);
         // Flattened pixels were composed over white unless --background says otherwise: so are the corners.
         const std::string fill = options_.flatten && options_.background.empty() ? "white" : options_.background;
-        write_output(r, OutputReport{Route::pixels, extent.width, extent.height, false}, [&] {
+        write_output(r, OutputReport{Route::pixels, extent.width, extent.height, false, pixels.extent()}, [&] {
             Image rotated;
             const Backend backend = gpu_usable ? run_.backend : Backend::cpu;
             try {

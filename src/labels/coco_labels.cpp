@@ -1,6 +1,8 @@
 #include "labels/coco_labels.hpp"
 
+#include "labels/angle_map.hpp"
 #include "labels/coco_annotation_check.hpp"
+#include "labels/coco_annotation_rotate.hpp"
 #include "labels/coco_annotation_turn.hpp"
 #include "labels/coco_json_text.hpp"
 
@@ -13,6 +15,7 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace gpurotate::labels {
@@ -177,7 +180,7 @@ const CocoLabels::Image* CocoLabels::find(const std::string& relative) const {
 
 const std::vector<std::string>& CocoLabels::unattached_errors() const { return data_->unattached; }
 
-std::string CocoLabels::turned_json(const std::vector<Variant>& variants) const {
+std::string CocoLabels::turned_json(const std::vector<Variant>& variants, double min_visibility) const {
     const Data& d = *data_;
     Json images = Json::array();
     Json annotations = Json::array();
@@ -190,15 +193,23 @@ std::string CocoLabels::turned_json(const std::vector<Variant>& variants) const 
         const Image& image = d.images[index->second];
         if (!image.error.empty()) throw Error(ErrorCode::input, image.error);
         const ImageSize turned = turned_size(image.size, variant.element);
+        std::optional<AngleMap> angle;
+        if (variant.degrees != 0) angle.emplace(turned, variant.degrees, variant.keep_size);
+        const ImageSize written = angle ? angle->output() : turned;
         Json entry = d.document["images"][index->second];  // members replaced in place keep their order
         entry["id"] = variant.new_id;
         entry["file_name"] = variant.file_name;
-        entry["width"] = turned.width;
-        entry["height"] = turned.height;
+        entry["width"] = written.width;
+        entry["height"] = written.height;
         images.push_back(std::move(entry));
         for (const std::size_t a : d.image_annotations[index->second]) {
             const Json& source = d.document["annotations"][a];
             Json out = turn_annotation(source, image.size, variant.element, d.names_of(source));
+            if (angle) {
+                std::optional<Json> rotated = rotate_annotation(out, *angle, min_visibility);
+                if (!rotated) continue;  // the canvas cut it off
+                out = std::move(*rotated);
+            }
             out["id"] = next_annotation_id++;
             out["image_id"] = variant.new_id;
             annotations.push_back(std::move(out));

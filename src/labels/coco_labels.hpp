@@ -44,13 +44,17 @@ public:
         Orientation element = Orientation::identity;
         std::string file_name;
         std::int64_t new_id = 0;
+        double degrees = 0;      ///< the angle drawn after the element (augment --degrees); 0: none
+        bool keep_size = false;  ///< that angle's canvas: the source's (--keep-size), else expanded
     };
 
     /// The output JSON: every top-level member but "images" and "annotations" as in the input; one image
     /// entry per variant (the source's, with id, file_name, width and height replaced); each annotation of
     /// its source turned (bbox, segmentation polygons or RLE, keypoints; left_* and right_* keypoints of the
     /// category traded under reflections), with a new id (1, 2, … in order) and image_id, "area" kept.
-    std::string turned_json(const std::vector<Variant>& variants) const;
+    /// A variant with an angle has its annotations rotated after the element (coco_annotation_rotate.hpp):
+    /// those keeping less than `min_visibility` of their area, or nothing, are left out.
+    std::string turned_json(const std::vector<Variant>& variants, double min_visibility = 0) const;
 
 private:
     CocoLabels();

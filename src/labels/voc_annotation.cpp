@@ -2,7 +2,13 @@
 
 #include <gpurotate/error.hpp>
 
+#include "labels/canvas_clip.hpp"
+
 #include <tinyxml2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include <optional>
 #include <stdexcept>
@@ -181,6 +187,44 @@ void turn_size_element(tinyxml2::XMLElement& size, const Annotation& a, Orientat
     }
 }
 
+// A turned box on the rotated canvas, written as the 1-based pixels that cover it. False: left out.
+bool rotate_bndbox(tinyxml2::XMLElement& box, const Annotation& a, const AngleMap& angle, double min_visibility) {
+    const BoxValues b = box_values(box, a);
+    // Pixel i (1-based) spans the edges i - 1 .. i.
+    const Bounds pixels{b.v[0].to_double() - 1, b.v[1].to_double() - 1, b.v[2].to_double(), b.v[3].to_double()};
+    Polygon corners;
+    for (const Point& c : corners_of(pixels)) corners.push_back(angle.map(c));
+    const Bounds rotated = bounds_of(corners);
+    const Bounds kept = clip_to_canvas(rotated, angle.output());
+    if (!stays(rotated.area(), kept.area(), !kept.empty(), min_visibility)) return false;
+    // Outward to whole pixels, a millionth of one forgiven (so 3.0000000001 stays 3).
+    const auto first = [](double edge, std::int64_t side) { return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(edge + 1e-6)) + 1, 1, side); };
+    const auto last = [](double edge, std::int64_t side) { return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(edge - 1e-6)), 1, side); };
+    const std::int64_t x0 = first(kept.x0, angle.output().width), y0 = first(kept.y0, angle.output().height);
+    const std::int64_t values[4] = {x0, y0, std::max(x0, last(kept.x1, angle.output().width)), std::max(y0, last(kept.y1, angle.output().height))};
+    for (int i = 0; i < 4; ++i) Annotation::set_text(*b.corners[i], std::to_string(values[i]));
+    return true;
+}
+
+// Every object and part under `e` whose <bndbox> the rotation keeps, rotated; the others taken out (an
+// element's own <bndbox> is its parent's to rotate: the root's, which no VOC file has, is kept).
+void rotate_boxes(tinyxml2::XMLElement& e, const Annotation& a, const AngleMap& angle, double min_visibility, bool root) {
+    std::vector<tinyxml2::XMLElement*> children;
+    for (tinyxml2::XMLElement* c = e.FirstChildElement(); c; c = c->NextSiblingElement()) children.push_back(c);
+    for (tinyxml2::XMLElement* c : children) {
+        if (std::string_view(c->Name()) == "bndbox") {
+            if (root) rotate_bndbox(*c, a, angle, min_visibility);
+            continue;
+        }
+        tinyxml2::XMLElement* box = c->FirstChildElement("bndbox");
+        if (box && !rotate_bndbox(*box, a, angle, min_visibility)) {
+            e.DeleteChild(c);
+            continue;
+        }
+        rotate_boxes(*c, a, angle, min_visibility, false);
+    }
+}
+
 void set_or_add(tinyxml2::XMLElement& root, const char* name, const std::string& text) {
     tinyxml2::XMLElement* e = root.FirstChildElement(name);
     if (!e) {
@@ -206,12 +250,20 @@ tinyxml2::XMLElement& parse_annotation(tinyxml2::XMLDocument& doc, std::string_v
 }  // namespace
 
 std::string turn_voc_annotation(std::string_view xml, Orientation element, ImageSize image, const std::string& output_file_name,
-                                const std::string& output_path, const std::string& path) {
+                                const std::string& output_path, const std::string& path, const AngleMap* angle, double min_visibility) {
     tinyxml2::XMLDocument doc(true, tinyxml2::PRESERVE_WHITESPACE);
     tinyxml2::XMLElement& root = parse_annotation(doc, xml, path);
     const Annotation a(path);
-    if (tinyxml2::XMLElement* size = root.FirstChildElement("size")) turn_size_element(*size, a, element, image);
+    tinyxml2::XMLElement* size = root.FirstChildElement("size");
+    if (size) turn_size_element(*size, a, element, image);
     for_each_box(root, [&](tinyxml2::XMLElement& box) { turn_bndbox(box, a, element, image); });
+    if (angle) {
+        if (size) {
+            Annotation::set_text(a.child(*size, "width"), std::to_string(angle->output().width));
+            Annotation::set_text(a.child(*size, "height"), std::to_string(angle->output().height));
+        }
+        rotate_boxes(root, a, *angle, min_visibility, true);
+    }
     set_or_add(root, "filename", output_file_name);
     if (tinyxml2::XMLElement* p = root.FirstChildElement("path")) Annotation::set_text(*p, output_path);
     return print(doc, layout_of(xml));
