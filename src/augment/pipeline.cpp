@@ -1,6 +1,7 @@
 #include "augment/pipeline.hpp"
 
 #include "augment/interrupt.hpp"
+#include "augment/run_notices.hpp"
 #include "convert/conversion_plan.hpp"
 #include "convert/gpu_resources.hpp"
 #include "convert/run_conversion.hpp"
@@ -30,54 +31,6 @@ namespace gpurotate::augment {
 namespace {
 
 using convert::Notice;
-
-// Each kind of notice once a run, not once an image, naming the first file "and perhaps others"; the JPEG
-// outputs given new pixels are counted (the summary gives them all). One set of kinds, for every worker.
-class OncePerRun final : public convert::ConversionObserver {
-public:
-    explicit OncePerRun(Progress& progress) : progress_(progress) {}
-
-    void notice(const std::string& path, Notice kind, const std::string& text) override {
-        if (kind == Notice::reencoded) ++reencoded_;
-        // What the single-image command says per file or for -v only: an edge kept or trimmed is in the manifest's
-        // sizes, and -i is not augment's.
-        if (kind == Notice::edge_kept || kind == Notice::edge_trimmed || kind == Notice::left_as_is) return;
-        if (kind != Notice::gpu_failed_image) {  // that one is said for every image the CPU redoes
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (!said_.insert(kind).second) return;
-        }
-        if (convert::is_about_gpu(kind)) {
-            progress_.message("gpurotate: warning: " + text);
-            return;
-        }
-        const std::string who = std::string("gpurotate: ") + (convert::is_warning(kind) ? "warning" : "note") + ": '" + path + "' (and perhaps others)";
-        if (convert::is_plan_warning(kind)) {
-            progress_.message(who + " " + text);
-        } else if (kind == Notice::png_output) {
-            progress_.message(who + ": PNG " + text);
-        } else if (kind == Notice::reencoded) {
-            progress_.message(who + ": JPEG variants re-encoded, not transformed losslessly: " + text);
-        } else {
-            progress_.message(who + ": " + text);
-        }
-    }
-    bool wants(Notice kind) const override {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return said_.count(kind) == 0;
-    }
-    void written(std::size_t, const convert::OutputReport&) override {}
-    void output_failed(std::size_t, const convert::OutputReport&, const Error&) override {}
-    void input_failed(const Error&, convert::Step) override {}
-
-    std::int64_t reencoded() const { return reencoded_.load(); }
-
-private:
-    Progress& progress_;
-    mutable std::mutex mutex_;
-    std::set<Notice> said_;
-    std::atomic<std::int64_t> reencoded_{0};
-};
-
 class Pipeline {
 public:
     Pipeline(const std::vector<Job>& jobs, const PipelineSettings& settings, ManifestWriter& manifest, Progress& progress)
