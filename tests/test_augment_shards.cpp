@@ -60,18 +60,23 @@ void pack(const std::string& root, const std::vector<Sample>& samples, const std
     REQUIRE(run("tar --format=pax -cf " + quote(tar_path) + " -C " + quote(root) + members).status == 0);
 }
 
+// A command's output, line by line.
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const auto end = text.find('\n', start);
+        lines.push_back(text.substr(start, end - start));
+        start = end == std::string::npos ? text.size() : end + 1;
+    }
+    return lines;
+}
+
 // The members of an output shard, in its order, as GNU tar lists them.
 std::vector<std::string> listing(const std::string& tar_path) {
     const auto r = run("tar -tf " + quote(tar_path));
     REQUIRE(r.status == 0);
-    std::vector<std::string> names;
-    std::size_t start = 0;
-    while (start < r.output.size()) {
-        const auto end = r.output.find('\n', start);
-        names.push_back(r.output.substr(start, end - start));
-        start = end == std::string::npos ? r.output.size() : end + 1;
-    }
-    return names;
+    return lines_of(r.output);
 }
 
 // What --name {stem}_{op}.{ext} gives the samples, each variant's image first, then its companions.
@@ -107,15 +112,8 @@ void check_members(const std::string& tar_path, const std::vector<Sample>& sampl
 
 // The names in `folder` (no hidden-file filter: a temporary left behind would show).
 std::set<std::string> entries(const std::string& folder) {
-    const auto r = run("ls -A " + quote(folder));
-    std::set<std::string> names;
-    std::size_t start = 0;
-    while (start < r.output.size()) {
-        const auto end = r.output.find('\n', start);
-        names.insert(r.output.substr(start, end - start));
-        start = end == std::string::npos ? r.output.size() : end + 1;
-    }
-    return names;
+    const std::vector<std::string> names = lines_of(run("ls -A " + quote(folder)).output);
+    return {names.begin(), names.end()};
 }
 
 struct FourShards {

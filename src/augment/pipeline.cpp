@@ -54,16 +54,7 @@ public:
         totals_.decode_seconds = static_cast<double>(decode_ns_.load()) * 1e-9;
         totals_.transform_seconds = static_cast<double>(transform_ns_.load()) * 1e-9;
         totals_.encode_seconds = static_cast<double>(encode_ns_.load()) * 1e-9;
-        if (gpu_ && gpu_->ready()) {  // a run with nothing to do still reports a failed GPU start
-            totals_.device_bytes = gpu_->device_bytes();
-            totals_.gpu_sessions = gpu_->session_count();
-            totals_.gpu_coded_scans = gpu_->coded_scans();
-        }
-        if (gpu_) {
-            totals_.gpu_start_seconds = gpu_->fell_back() ? 0 : gpu_->start_seconds();
-            totals_.fell_back_to_cpu = gpu_->fell_back();
-        }
-        totals_.reencoded_jpeg_outputs = notices_.reencoded();
+        add_run_totals(totals_, gpu_ ? &*gpu_ : nullptr, notices_);
         return totals_;
     }
 
@@ -300,7 +291,7 @@ private:
         outputs.reserve(job.outputs.size());
         for (const PlannedOutput& out : job.outputs) {
             detail::ImageSink sink = sink_for(out);
-            convert::ConversionPlan plan = convert::plan_conversion(source, sink, out.operation, options_for(out), convert::Executor{settings_.backend, true});
+            convert::ConversionPlan plan = convert::plan_conversion(source, sink, out.operation, conversion_options_for(settings_, out), convert::Executor{settings_.backend, true});
             outputs.push_back({std::move(sink), std::move(plan)});
         }
         // The executor: the GPU's sessions (or the CPU after a fallback), or the CPU with one thread per worker
@@ -316,14 +307,6 @@ private:
         for (std::size_t i = 0; i < masks.size(); ++i) {
             if (masks[i].ok && !report.image_ok(i)) settings_.output_folder->remove_file(job.outputs[i].mask_relative);
         }
-    }
-
-    /// How one output is made: the run's options, with its drawn angle (--degrees) after its element.
-    convert::ConversionOptions options_for(const PlannedOutput& out) const {
-        if (out.angle == 0) return settings_.convert;
-        convert::ConversionOptions options = settings_.convert;
-        options.rotation = convert::AnyAngle{out.angle, settings_.interpolation, settings_.keep_size, Orientation::identity};
-        return options;
     }
 
     /// An output's manifest record, not yet written (ok false, no size).
@@ -385,6 +368,26 @@ private:
 };
 
 }  // namespace
+
+convert::ConversionOptions conversion_options_for(const PipelineSettings& settings, const PlannedOutput& out) {
+    if (out.angle == 0) return settings.convert;
+    convert::ConversionOptions options = settings.convert;
+    options.rotation = convert::AnyAngle{out.angle, settings.interpolation, settings.keep_size, Orientation::identity};
+    return options;
+}
+
+void add_run_totals(PipelineTotals& totals, convert::GpuResources* gpu, const OncePerRun& notices) {
+    if (gpu && gpu->ready()) {  // a run with nothing to do still reports a failed GPU start
+        totals.device_bytes = gpu->device_bytes();
+        totals.gpu_sessions = gpu->session_count();
+        totals.gpu_coded_scans = gpu->coded_scans();
+    }
+    if (gpu) {
+        totals.gpu_start_seconds = gpu->fell_back() ? 0 : gpu->start_seconds();
+        totals.fell_back_to_cpu = gpu->fell_back();
+    }
+    totals.reencoded_jpeg_outputs = notices.reencoded();
+}
 
 PipelineTotals run_pipeline(const std::vector<Job>& jobs, const PipelineSettings& settings, ManifestWriter& manifest,
                             Progress& progress) {

@@ -79,16 +79,7 @@ public:
         totals_.decode_seconds = static_cast<double>(stage_ns_[0].load()) * 1e-9;
         totals_.transform_seconds = static_cast<double>(stage_ns_[1].load()) * 1e-9;
         totals_.encode_seconds = static_cast<double>(stage_ns_[2].load()) * 1e-9;
-        if (gpu_ && gpu_->ready()) {
-            totals_.device_bytes = gpu_->device_bytes();
-            totals_.gpu_sessions = gpu_->session_count();
-            totals_.gpu_coded_scans = gpu_->coded_scans();
-        }
-        if (gpu_) {
-            totals_.gpu_start_seconds = gpu_->fell_back() ? 0 : gpu_->start_seconds();
-            totals_.fell_back_to_cpu = gpu_->fell_back();
-        }
-        totals_.reencoded_jpeg_outputs = notices_.reencoded();
+        add_run_totals(totals_, gpu_ ? &*gpu_ : nullptr, notices_);
         return totals_;
     }
 
@@ -259,7 +250,7 @@ private:
             detail::ImageSink sink(out.path + ":" + names.back(), true, false, &capture, names.back());
             sink.chosen_by(detail::FormatChoice::format_option);
             convert::ConversionPlan plan =
-                convert::plan_conversion(source, sink, variant.planned.operation, options_for(variant.planned), convert::Executor{settings_.backend, true});
+                convert::plan_conversion(source, sink, variant.planned.operation, conversion_options_for(settings_, variant.planned), convert::Executor{settings_.backend, true});
             outputs.push_back({std::move(sink), std::move(plan)});
         }
         convert::ConversionRun run;
@@ -292,14 +283,6 @@ private:
             records.push_back(std::move(record));
             made[v].push_back({names[v], std::move(bytes), image.mtime, image.mode});
         }
-    }
-
-    /// How one variant is made: the run's options, with its drawn angle (--degrees) after its element.
-    convert::ConversionOptions options_for(const PlannedOutput& out) const {
-        if (out.angle == 0) return settings_.convert;
-        convert::ConversionOptions options = settings_.convert;
-        options.rotation = convert::AnyAngle{out.angle, settings_.interpolation, settings_.keep_size, Orientation::identity};
-        return options;
     }
 
     void fail_sample(const Job& shard, const ShardSample& sample, const std::string& cause) {
