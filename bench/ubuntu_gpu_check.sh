@@ -7,9 +7,9 @@
 # the repository (.deps/ is ignored by git):
 #   mkdir -p .deps/debs && (cd .deps/debs && apt-get download libspng0 libspng-dev libturbojpeg0 libturbojpeg0-dev \
 #       libstb-dev libstb0 libcli11-dev doctest-dev zlib1g-dev libjpeg-turbo-progs libjpeg62-turbo exiftran libexif12 \
-#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7)
+#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7 libarchive-dev)
 #   for d in libspng0 libspng-dev libturbojpeg0_ libturbojpeg0-dev libstb-dev libstb0 libcli11-dev doctest-dev \
-#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7; do
+#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7 libarchive-dev; do
 #       dpkg -x .deps/debs/$d*.deb .deps/root; done
 #   dpkg -x .deps/debs/zlib1g-dev*.deb .deps/zlib
 #   for d in libjpeg-turbo-progs libjpeg62-turbo exiftran libexif12; do dpkg -x .deps/debs/$d*.deb .deps/tools; done

@@ -82,6 +82,19 @@ target_include_directories(gpurotate_label_formats SYSTEM INTERFACE ${GPUROTATE_
                            ${GPUROTATE_YAML_CPP_INCLUDE_DIR})
 target_link_libraries(gpurotate_label_formats INTERFACE ${GPUROTATE_TINYXML2_LIBRARY} ${GPUROTATE_YAML_CPP_LIBRARY})
 
+# WebDataset shards in `augment` (src/augment/shard_*): libarchive-dev reads and writes their tar members.
+# Found by its header and library, as the label formats are, so that a prefix of unpacked packages serves.
+find_path(GPUROTATE_LIBARCHIVE_INCLUDE_DIR archive.h)
+# libarchive.so.13 by its soname too: Debian's libarchive-dev unpacked on Ubuntu 24.04 (bench/ubuntu_gpu_check.sh)
+# has a development link to Debian's version of the file, which Ubuntu's libarchive13t64 names otherwise.
+find_library(GPUROTATE_LIBARCHIVE_LIBRARY NAMES archive libarchive.so.13)
+if(NOT GPUROTATE_LIBARCHIVE_INCLUDE_DIR OR NOT GPUROTATE_LIBARCHIVE_LIBRARY)
+  message(FATAL_ERROR "libarchive not found: install libarchive-dev (apt-get install libarchive-dev)")
+endif()
+add_library(gpurotate_libarchive INTERFACE)
+target_include_directories(gpurotate_libarchive SYSTEM INTERFACE ${GPUROTATE_LIBARCHIVE_INCLUDE_DIR})
+target_link_libraries(gpurotate_libarchive INTERFACE ${GPUROTATE_LIBARCHIVE_LIBRARY})
+
 # CLI11 (libcli11-dev): its CMake package where installed, else the bare headers.
 find_package(CLI11 CONFIG QUIET)
 add_library(gpurotate_cli11 INTERFACE)

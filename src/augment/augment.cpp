@@ -11,6 +11,8 @@
 #include "augment/progress.hpp"
 #include "augment/run_lock.hpp"
 #include "augment/sample_labels.hpp"
+#include "augment/shard_pipeline.hpp"
+#include "augment/shard_plan.hpp"
 #include "formats/file_bytes.hpp"
 #include "convert/run_conversion.hpp"
 #include "jpeg/nvjpeg_codec.hpp"
@@ -190,6 +192,45 @@ std::string size_text(double bytes) {
     char text[32];
     std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
     return text;
+}
+
+// The folder pipeline's totals and the shard pipeline's, as one run's.
+PipelineTotals sum_of(PipelineTotals a, const PipelineTotals& b) {
+    a.inputs_done += b.inputs_done;
+    a.inputs_failed += b.inputs_failed;
+    a.outputs_written += b.outputs_written;
+    a.outputs_failed += b.outputs_failed;
+    a.bytes_written += b.bytes_written;
+    a.decode_seconds += b.decode_seconds;
+    a.transform_seconds += b.transform_seconds;
+    a.encode_seconds += b.encode_seconds;
+    a.device_bytes = std::max(a.device_bytes, b.device_bytes);
+    a.gpu_sessions = std::max(a.gpu_sessions, b.gpu_sessions);
+    a.gpu_start_seconds += b.gpu_start_seconds;
+    a.lossless_outputs += b.lossless_outputs;
+    a.trimmed_outputs += b.trimmed_outputs;
+    a.reencoded_jpeg_outputs += b.reencoded_jpeg_outputs;
+    a.gpu_coded_scans += b.gpu_coded_scans;
+    a.nvjpeg_inputs += b.nvjpeg_inputs;
+    a.hardware_decoded += b.hardware_decoded;
+    a.fell_back_to_cpu = a.fell_back_to_cpu || b.fell_back_to_cpu;
+    return a;
+}
+
+// What --labels and --masks can do with WebDataset shards: a YOLO .txt member turned with its sample, in a run
+// of shards alone (the folder mode's label layouts have no place for them). Throws Error (usage).
+void check_shard_labels(const AugmentOptions& o, bool image_files) {
+    if (!o.labels.masks_dir.empty()) {
+        throw Error(ErrorCode::usage, "augment --masks with WebDataset shards: not supported yet (put each mask in its sample as a member; it "
+                                      "travels unchanged)");
+    }
+    if (o.labels.any() && o.labels.format != LabelOptions::Format::yolo) {
+        throw Error(ErrorCode::usage, "augment --labels coco/voc with WebDataset shards: not supported yet (--labels yolo turns each sample's "
+                                      ".txt member)");
+    }
+    if (o.labels.any() && image_files) {
+        throw Error(ErrorCode::usage, "augment --labels with WebDataset shards and image files in one run: give them in two runs");
+    }
 }
 
 void print_summary(const PipelineTotals& t, const ExistingCheck& existing, double wall, double flush, const PipelineSettings& s,
@@ -408,10 +449,18 @@ int run_augment(const AugmentOptions& o) {
                                     }),
                      inputs.end());
     }
-    if (inputs.empty()) throw Error(ErrorCode::input, "augment: no image files found in the inputs" + std::string(o.recursive ? "" : " (folders are read with --recursive to include subfolders)"));
+    if (inputs.empty()) throw Error(ErrorCode::input, "augment: no image files or WebDataset shards found in the inputs" + std::string(o.recursive ? "" : " (folders are read with --recursive to include subfolders)"));
+    // WebDataset shards (.tar) apart from the image files: each is one job, written as one output shard.
+    const auto first_shard = std::stable_partition(inputs.begin(), inputs.end(), [](const InputFile& in) { return !is_shard_path(in.path); });
+    const std::vector<InputFile> shard_inputs(first_shard, inputs.end());
+    inputs.erase(first_shard, inputs.end());
+    if (!shard_inputs.empty()) check_shard_labels(o, !inputs.empty());
     std::vector<Job> jobs = plan_jobs(inputs, options);
+    std::vector<Job> shard_jobs = plan_shard_jobs(shard_inputs, options);
+    std::optional<labels::YoloSchema> shard_yolo;
+    if (!shard_inputs.empty() && o.labels.any()) shard_yolo = o.labels.file.empty() ? labels::YoloSchema{} : labels::read_yolo_schema(o.labels.file);
     std::optional<SampleLabels> labels;
-    if (o.labels.any()) {
+    if (o.labels.any() && shard_inputs.empty()) {
         labels.emplace(options);
         labels->attach(jobs);
     }
@@ -420,6 +469,8 @@ int run_augment(const AugmentOptions& o) {
     OutputFolder folder(out_dir, !o.dry_run);
     std::optional<RunLock> lock;
     if (!o.dry_run) lock.emplace(folder.descriptor(), out_dir, o.shard, normal_absolute(manifest_path));
+    // The shards' outputs are refused, or found complete by --resume, as files are.
+    jobs.insert(jobs.end(), std::make_move_iterator(shard_jobs.begin()), std::make_move_iterator(shard_jobs.end()));
     const ExistingCheck existing = check_existing_outputs(jobs, options, manifest_path, folder, labels ? labels->dataset_files() : std::vector<std::string>{});
 
     std::int64_t planned = 0;
@@ -494,13 +545,19 @@ int run_augment(const AugmentOptions& o) {
 
     if (labels) labels->write_dataset_files(folder, o.resume || o.overwrite);
 
+    // The shards run after the files, by their own workers (shard_pipeline.hpp).
+    const auto shards_start = std::stable_partition(jobs.begin(), jobs.end(), [](const Job& job) { return !is_shard_path(job.input.path); });
+    shard_jobs.assign(std::make_move_iterator(shards_start), std::make_move_iterator(jobs.end()));
+    jobs.erase(shards_start, jobs.end());
+
     InterruptGuard interrupts;
     const auto start = std::chrono::steady_clock::now();
     PipelineTotals totals;
     {
-        Progress progress(static_cast<std::int64_t>(jobs.size()), o.quiet);
+        Progress progress(static_cast<std::int64_t>(jobs.size() + shard_jobs.size()), o.quiet);
         detail::keep_large_blocks_for_reuse();
-        totals = run_pipeline(jobs, settings, manifest, progress);
+        if (!jobs.empty()) totals = run_pipeline(jobs, settings, manifest, progress);
+        if (!shard_jobs.empty() && !stop_requested()) totals = sum_of(totals, run_shard_pipeline(shard_jobs, settings, options, shard_yolo, manifest, progress));
     }
     // The COCO file lists every variant the manifest records as written, this run's and an earlier one's.
     if (labels && labels->format() == LabelOptions::Format::coco) {

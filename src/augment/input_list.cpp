@@ -1,4 +1,5 @@
 #include "augment/input_list.hpp"
+#include "core/text.hpp"
 
 #include "formats/format_registry.hpp"
 
@@ -90,12 +91,12 @@ private:
             if (::stat(path.c_str(), &info) != 0) {
                 // A dangling or looping link with an image's name: listed, so that reading it fails and is
                 // reported with the other failures, not dropped without a word.
-                if (has_image_extension(name)) files_.push_back({path, join(relative_dir, name)});
+                if (is_listed_input(name)) files_.push_back({path, join(relative_dir, name)});
                 continue;
             }
             if (S_ISDIR(info.st_mode)) {
                 if (recursive_) walk(path, join(relative_dir, name), info, false);
-            } else if (S_ISREG(info.st_mode) && has_image_extension(name) && seen_files_.insert(normal_absolute(path)).second) {
+            } else if (S_ISREG(info.st_mode) && is_listed_input(name) && seen_files_.insert(normal_absolute(path)).second) {
                 files_.push_back({path, join(relative_dir, name)});
             }
         }
@@ -140,6 +141,12 @@ std::string normal_absolute(const std::string& path) {
 }
 
 bool has_image_extension(const std::string& path) { return detail::is_read_path(path); }
+
+bool is_shard_path(const std::string& path) {
+    return path.size() > 4 && detail::lowercase(path.substr(path.size() - 4)) == ".tar";
+}
+
+bool is_listed_input(const std::string& path) { return has_image_extension(path) || is_shard_path(path); }
 
 std::vector<InputFile> list_inputs(const std::vector<std::string>& arguments, bool recursive, const std::string& exclude_dir) {
     Walker walker(recursive, exclude_dir);

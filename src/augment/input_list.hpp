@@ -19,7 +19,14 @@ std::string normal_absolute(const std::string& path);
 /// Whether `path`'s extension names a format the decoders read (case-insensitive): the registry's is_read_path.
 bool has_image_extension(const std::string& path);
 
-/// Expands the arguments, sorted by relative path. Folders contribute their image files (by extension;
+/// Whether `path` names a WebDataset shard (".tar", case-insensitive): augment reads its members as samples
+/// (shard_reader.hpp) and writes a shard of their variants.
+bool is_shard_path(const std::string& path);
+
+/// What a folder contributes to the inputs: image files and WebDataset shards.
+bool is_listed_input(const std::string& path);
+
+/// Expands the arguments, sorted by relative path. Folders contribute their image files and .tar shards (by extension;
 /// hidden entries skipped), with `recursive` their subfolders too, following symbolic links but never
 /// entering a folder twice (no loops) nor the folder `exclude_dir` (the output folder, when it lies inside
 /// an input folder). Files named directly are taken whatever their extension, under their file name; an

@@ -9,6 +9,7 @@
 #include "formats/image_sink.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ public:
     /// Writes `bytes` at `relative` atomically (a temporary file beside it, renamed into place): refused where
     /// a link is at the name or on the way, and where a file is there unless `replace`. Throws Error (output).
     void write_file(const std::string& relative, const std::vector<std::uint8_t>& bytes, bool replace, bool durable) const override;
+
+    /// The same for a file written as it is made (an output WebDataset shard): `fill` writes the temporary
+    /// file's contents to the descriptor it is given; an Error it throws leaves nothing at `relative`.
+    void write_file_streamed(const std::string& relative, const std::function<void(int)>& fill, bool replace, bool durable) const;
 
     /// Removes the file at `relative` (an output whose companions could not be written), not through a link.
     /// Quiet where it is gone already; throws Error (output) where it cannot be removed.

@@ -1,6 +1,7 @@
 #include "augment/pipeline.hpp"
 
 #include "augment/interrupt.hpp"
+#include "augment/run_notices.hpp"
 #include "convert/conversion_plan.hpp"
 #include "convert/gpu_resources.hpp"
 #include "convert/run_conversion.hpp"
@@ -30,54 +31,6 @@ namespace gpurotate::augment {
 namespace {
 
 using convert::Notice;
-
-// Each kind of notice once a run, not once an image, naming the first file "and perhaps others"; the JPEG
-// outputs given new pixels are counted (the summary gives them all). One set of kinds, for every worker.
-class OncePerRun final : public convert::ConversionObserver {
-public:
-    explicit OncePerRun(Progress& progress) : progress_(progress) {}
-
-    void notice(const std::string& path, Notice kind, const std::string& text) override {
-        if (kind == Notice::reencoded) ++reencoded_;
-        // What the single-image command says per file or for -v only: an edge kept or trimmed is in the manifest's
-        // sizes, and -i is not augment's.
-        if (kind == Notice::edge_kept || kind == Notice::edge_trimmed || kind == Notice::left_as_is) return;
-        if (kind != Notice::gpu_failed_image) {  // that one is said for every image the CPU redoes
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (!said_.insert(kind).second) return;
-        }
-        if (convert::is_about_gpu(kind)) {
-            progress_.message("gpurotate: warning: " + text);
-            return;
-        }
-        const std::string who = std::string("gpurotate: ") + (convert::is_warning(kind) ? "warning" : "note") + ": '" + path + "' (and perhaps others)";
-        if (convert::is_plan_warning(kind)) {
-            progress_.message(who + " " + text);
-        } else if (kind == Notice::png_output) {
-            progress_.message(who + ": PNG " + text);
-        } else if (kind == Notice::reencoded) {
-            progress_.message(who + ": JPEG variants re-encoded, not transformed losslessly: " + text);
-        } else {
-            progress_.message(who + ": " + text);
-        }
-    }
-    bool wants(Notice kind) const override {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return said_.count(kind) == 0;
-    }
-    void written(std::size_t, const convert::OutputReport&) override {}
-    void output_failed(std::size_t, const convert::OutputReport&, const Error&) override {}
-    void input_failed(const Error&, convert::Step) override {}
-
-    std::int64_t reencoded() const { return reencoded_.load(); }
-
-private:
-    Progress& progress_;
-    mutable std::mutex mutex_;
-    std::set<Notice> said_;
-    std::atomic<std::int64_t> reencoded_{0};
-};
-
 class Pipeline {
 public:
     Pipeline(const std::vector<Job>& jobs, const PipelineSettings& settings, ManifestWriter& manifest, Progress& progress)
@@ -101,16 +54,7 @@ public:
         totals_.decode_seconds = static_cast<double>(decode_ns_.load()) * 1e-9;
         totals_.transform_seconds = static_cast<double>(transform_ns_.load()) * 1e-9;
         totals_.encode_seconds = static_cast<double>(encode_ns_.load()) * 1e-9;
-        if (gpu_ && gpu_->ready()) {  // a run with nothing to do still reports a failed GPU start
-            totals_.device_bytes = gpu_->device_bytes();
-            totals_.gpu_sessions = gpu_->session_count();
-            totals_.gpu_coded_scans = gpu_->coded_scans();
-        }
-        if (gpu_) {
-            totals_.gpu_start_seconds = gpu_->fell_back() ? 0 : gpu_->start_seconds();
-            totals_.fell_back_to_cpu = gpu_->fell_back();
-        }
-        totals_.reencoded_jpeg_outputs = notices_.reencoded();
+        add_run_totals(totals_, gpu_ ? &*gpu_ : nullptr, notices_);
         return totals_;
     }
 
@@ -354,7 +298,7 @@ private:
         outputs.reserve(job.outputs.size());
         for (const PlannedOutput& out : job.outputs) {
             detail::ImageSink sink = sink_for(out);
-            convert::ConversionPlan plan = convert::plan_conversion(source, sink, out.operation, options_for(out), convert::Executor{settings_.backend, true});
+            convert::ConversionPlan plan = convert::plan_conversion(source, sink, out.operation, conversion_options_for(settings_, out), convert::Executor{settings_.backend, true});
             outputs.push_back({std::move(sink), std::move(plan)});
         }
         // The executor: the GPU's sessions (or the CPU after a fallback), or the CPU with one thread per worker
@@ -370,14 +314,6 @@ private:
         for (std::size_t i = 0; i < masks.size(); ++i) {
             if (masks[i].ok && !report.image_ok(i)) settings_.output_folder->remove_file(job.outputs[i].mask_relative);
         }
-    }
-
-    /// How one output is made: the run's options, with its drawn angle (--degrees) after its element.
-    convert::ConversionOptions options_for(const PlannedOutput& out) const {
-        if (out.angle == 0) return settings_.convert;
-        convert::ConversionOptions options = settings_.convert;
-        options.rotation = convert::AnyAngle{out.angle, settings_.interpolation, settings_.keep_size, Orientation::identity};
-        return options;
     }
 
     /// An output's manifest record, not yet written (ok false, no size).
@@ -439,6 +375,26 @@ private:
 };
 
 }  // namespace
+
+convert::ConversionOptions conversion_options_for(const PipelineSettings& settings, const PlannedOutput& out) {
+    if (out.angle == 0) return settings.convert;
+    convert::ConversionOptions options = settings.convert;
+    options.rotation = convert::AnyAngle{out.angle, settings.interpolation, settings.keep_size, Orientation::identity};
+    return options;
+}
+
+void add_run_totals(PipelineTotals& totals, convert::GpuResources* gpu, const OncePerRun& notices) {
+    if (gpu && gpu->ready()) {  // a run with nothing to do still reports a failed GPU start
+        totals.device_bytes = gpu->device_bytes();
+        totals.gpu_sessions = gpu->session_count();
+        totals.gpu_coded_scans = gpu->coded_scans();
+    }
+    if (gpu) {
+        totals.gpu_start_seconds = gpu->fell_back() ? 0 : gpu->start_seconds();
+        totals.fell_back_to_cpu = gpu->fell_back();
+    }
+    totals.reencoded_jpeg_outputs = notices.reencoded();
+}
 
 PipelineTotals run_pipeline(const std::vector<Job>& jobs, const PipelineSettings& settings, ManifestWriter& manifest,
                             Progress& progress) {

@@ -7,8 +7,10 @@
 #include "augment/output_folder.hpp"
 #include "augment/output_plan.hpp"
 #include "augment/progress.hpp"
+#include "augment/run_notices.hpp"
 #include "augment/sample_labels.hpp"
 #include "convert/conversion_options.hpp"
+#include "convert/gpu_resources.hpp"
 
 #include <gpurotate/transform.hpp>
 
@@ -55,6 +57,13 @@ struct PipelineTotals {
     std::int64_t hardware_decoded = 0;  ///< of them, inputs the GPU's hardware JPEG decoder decoded
     bool fell_back_to_cpu = false;
 };
+
+/// How one output is made: the run's options, with its drawn angle (--degrees) after its element.
+convert::ConversionOptions conversion_options_for(const PipelineSettings& settings, const PlannedOutput& out);
+
+/// What the GPU's sessions (`gpu`, nullptr on the CPU) and the run's notices add to `totals`, once the workers
+/// have stopped.
+void add_run_totals(PipelineTotals& totals, convert::GpuResources* gpu, const OncePerRun& notices);
 
 /// Runs every job (until a stop is requested) and returns what happened. Throws Error when the manifest
 /// cannot be written (it must never lie), after the workers have stopped.

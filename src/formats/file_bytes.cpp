@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <new>
 #include <random>
 #include <string>
@@ -432,7 +433,7 @@ void remove_temporary_in_flight() {
     if (in_flight.load()) ::unlinkat(in_flight_folder, in_flight_name, 0);
 }
 
-void write_file_atomically_at(int folder, const std::string& name, const std::string& shown, const std::vector<std::uint8_t>& bytes, bool overwrite,
+void write_file_streamed_at(int folder, const std::string& name, const std::string& shown, const std::function<void(int)>& fill, bool overwrite,
                               bool durable, bool refuse_link, LinkPolicy links) {
     struct stat info {};
     const bool exists = ::fstatat(folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0;
@@ -444,7 +445,7 @@ void write_file_atomically_at(int folder, const std::string& name, const std::st
     }
     TemporaryFile temp = create_temporary_in(folder, name, shown);
     if (overwrite) keep_attributes_of(folder, name, shown, temp, links == LinkPolicy::replace);
-    if (!write_all(temp.fd(), bytes)) throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
+    fill(temp.fd());
     if ((durable && ::fsync(temp.fd()) != 0) || temp.close() != 0) {
         throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
     }
@@ -466,6 +467,14 @@ void write_file_atomically_at(int folder, const std::string& name, const std::st
         throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
     }
     temp.release();
+}
+
+void write_file_atomically_at(int folder, const std::string& name, const std::string& shown, const std::vector<std::uint8_t>& bytes, bool overwrite,
+                              bool durable, bool refuse_link, LinkPolicy links) {
+    const auto fill = [&](int fd) {
+        if (!write_all(fd, bytes)) throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
+    };
+    write_file_streamed_at(folder, name, shown, fill, overwrite, durable, refuse_link, links);
 }
 
 void write_file_atomically(const std::string& given_path, const std::vector<std::uint8_t>& bytes, bool overwrite, bool durable, LinkPolicy links) {

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <set>
 #include <string>
@@ -98,6 +99,11 @@ void write_file_atomically(const std::string& path, const std::vector<std::uint8
 /// errors; the temporary file is made there too. With `refuse_link`, a symbolic link at `name` is refused,
 /// never written through or replaced (augment's OUTDIR, output_folder.hpp). Throws Error (output).
 void write_file_atomically_at(int folder, const std::string& name, const std::string& shown, const std::vector<std::uint8_t>& bytes, bool overwrite,
+                              bool durable, bool refuse_link, LinkPolicy links = LinkPolicy::follow);
+
+/// The same, for a file too large to hold whole (an output WebDataset shard): `fill` writes the temporary
+/// file's contents to the descriptor it is given, and throws Error to leave nothing behind.
+void write_file_streamed_at(int folder, const std::string& name, const std::string& shown, const std::function<void(int)>& fill, bool overwrite,
                               bool durable, bool refuse_link, LinkPolicy links = LinkPolicy::follow);
 
 }  // namespace gpurotate::detail
