@@ -270,7 +270,7 @@ std::optional<Image> decode_tiff(const std::vector<std::uint8_t>& bytes, const s
 namespace {
 
 [[noreturn]] void cannot_write(const std::string& why, const TiffMemoryFile& file) {
-    throw Error(ErrorCode::output, "cannot write the TIFF: " + why + (file.message.empty() ? "" : " (" + file.message + ")"));
+    throw Error(ErrorCode::output, "TIFF: " + why + (file.message.empty() ? "" : " (" + file.message + ")"));
 }
 
 std::uint16_t predictor_tag(TiffPredictor predictor, SampleType sample) {
@@ -373,11 +373,11 @@ void set_metadata_fields(TIFF* t, const ImageMetadata& m, const ExifPointers& po
 std::vector<std::uint8_t> encode_tiff(ConstImageView image, const WriteOptions& options) {
     const TiffCompression compression = options.tiff.compression;
     if (compression == TiffCompression::jpeg && image.format.sample != SampleType::u8) {
-        throw Error(ErrorCode::output, "cannot write the TIFF: JPEG compression holds 8-bit samples only, not " + to_string(image.format) +
+        throw Error(ErrorCode::output, "TIFF: JPEG compression holds 8-bit samples only, not " + to_string(image.format) +
                                            " (--tiff-compression lzw, deflate or zstd keep them)");
     }
     if (!TIFFIsCODECConfigured(tiff_compression_tag(compression))) {
-        throw Error(ErrorCode::output, std::string("cannot write the TIFF: this libtiff has no ") + to_string(compression) + " codec");
+        throw Error(ErrorCode::output, std::string("TIFF: this libtiff has no ") + to_string(compression) + " codec");
     }
     const ImageMetadata* m = options.metadata;
     const ExifPointers pointers = m ? exif_pointers_for_tiff(m->exif) : ExifPointers{};
@@ -395,7 +395,7 @@ std::vector<std::uint8_t> encode_tiff(ConstImageView image, const WriteOptions& 
         if (!TIFFFlush(t)) cannot_write("libtiff could not finish it", file);
     }  // closed: everything written
     if ((pointers.exif || pointers.gps) && !place_exif_in_tiff(bytes, m->exif)) {
-        throw Error(ErrorCode::output, "cannot add the EXIF and GPS directories to the TIFF: it passes 4 GiB with them; --strip writes none");
+        throw Error(ErrorCode::output, "TIFF: the EXIF and GPS directories cannot be added: it passes 4 GiB with them; --strip writes none");
     }
     return bytes;
 }

@@ -34,13 +34,6 @@ std::uint16_t tiff_compression_tag(TiffCompression compression) {
     return 5;
 }
 
-std::optional<TiffCompression> parse_tiff_compression(const std::string& word) {
-    for (const TiffCompression c : tiff_compressions) {
-        if (word == to_string(c)) return c;
-    }
-    return std::nullopt;
-}
-
 std::optional<TiffCoding> tiff_coding_of(const std::vector<std::uint8_t>& bytes) {
     const auto directory = read_tiff_directory(bytes);
     if (!directory) return std::nullopt;

@@ -16,11 +16,7 @@ namespace gpurotate::detail {
 /// tiled file's: libtiff's default strips). Nothing for bytes that are not a TIFF.
 std::optional<TiffCoding> tiff_coding_of(const std::vector<std::uint8_t>& bytes);
 
-/// The compression --tiff-compression names ("none", "lzw", "deflate", "packbits", "zstd", "lzma", "jpeg"); nothing for
-/// another word.
-std::optional<TiffCompression> parse_tiff_compression(const std::string& word);
-
-/// Every compression, in the order of TiffCompression.
+/// Every compression, in the order of TiffCompression (--tiff-compression's words are their to_string).
 inline constexpr TiffCompression tiff_compressions[] = {TiffCompression::none, TiffCompression::lzw,  TiffCompression::deflate, TiffCompression::packbits,
                                                         TiffCompression::zstd, TiffCompression::lzma, TiffCompression::jpeg};
 

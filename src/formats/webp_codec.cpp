@@ -20,7 +20,7 @@ bool is_webp(const std::vector<std::uint8_t>& b) {
     return b.size() >= 12 && std::memcmp(b.data(), "RIFF", 4) == 0 && std::memcmp(b.data() + 8, "WEBP", 4) == 0;
 }
 
-[[noreturn]] void cannot_write(const std::string& why) { throw Error(ErrorCode::output, "cannot write the WebP: " + why); }
+[[noreturn]] void cannot_write(const std::string& why) { throw Error(ErrorCode::output, "WebP: " + why); }
 
 // The coded picture, without metadata.
 std::vector<std::uint8_t> encode_picture(ConstImageView image, const WriteOptions& options) {
