@@ -59,7 +59,8 @@ struct TiffCoding {
     TiffCompression compression = TiffCompression::lzw;
     TiffPredictor predictor = TiffPredictor::suited;  ///< used with LZW, Deflate, Zstandard and LZMA only
     bool separate_planes = false;                     ///< one plane per channel (PlanarConfiguration 2)
-    std::uint32_t rows_per_strip = 0;                 ///< 0: libtiff's default; the height or more: one strip
+    /// 0: libtiff's default; the height or more: one strip, the tag written as given (0xffffffff: as the height)
+    std::uint32_t rows_per_strip = 0;
 };
 
 struct WriteOptions {

@@ -315,15 +315,17 @@ void set_pixel_fields(TIFF* t, ConstImageView image, const WriteOptions& options
     }
     const bool differenced = coding.compression == TiffCompression::lzw || coding.compression == TiffCompression::deflate ||
                              coding.compression == TiffCompression::zstd || coding.compression == TiffCompression::lzma;
-    if (differenced) TIFFSetField(t, TIFFTAG_PREDICTOR, predictor_tag(coding.predictor, image.format.sample));
+    // No tag for no predictor: its absence says so, as in most files.
+    const std::uint16_t predictor = predictor_tag(coding.predictor, image.format.sample);
+    if (differenced && predictor != PREDICTOR_NONE) TIFFSetField(t, TIFFTAG_PREDICTOR, predictor);
     if (image.format.channels == 2 || image.format.channels == 4) {
         const std::uint16_t alpha = alpha_associated ? EXTRASAMPLE_ASSOCALPHA : EXTRASAMPLE_UNASSALPHA;
         TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &alpha);
     }
     const auto height = static_cast<std::uint32_t>(image.height);
-    std::uint32_t rows = coding.rows_per_strip == 0 ? TIFFDefaultStripSize(t, 0) : std::min(coding.rows_per_strip, height);
+    std::uint32_t rows = coding.rows_per_strip == 0 ? TIFFDefaultStripSize(t, 0) : coding.rows_per_strip == one_strip ? height : coding.rows_per_strip;
     if (rows < height) rows = std::max(row_multiple, rows / row_multiple * row_multiple);  // JPEG's strips are whole MCU rows
-    TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, std::min(std::max<std::uint32_t>(rows, 1), height));
+    TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, std::max<std::uint32_t>(rows, 1));
 }
 
 // A TIFF's text tags: the input TIFF's, or for a TIFF from another format those of its EXIF's IFD0 (Make,

@@ -2,6 +2,8 @@
 
 #include "metadata/tiff_directory.hpp"
 
+#include <algorithm>
+
 namespace gpurotate {
 
 const char* to_string(TiffCompression compression) {
@@ -56,8 +58,9 @@ std::optional<TiffCoding> tiff_coding_of(const std::vector<std::uint8_t>& bytes)
     const bool tiled = directory->value(322).has_value();
     const std::uint64_t height = directory->value(257).value_or(0);
     const std::uint64_t rows = directory->value(278).value_or(0xffffffffu);
-    // One strip stays one strip, whatever the output's height; a tiled input gets libtiff's strips.
-    coding.rows_per_strip = tiled ? 0 : rows >= height ? 0xffffffffu : static_cast<std::uint32_t>(rows);
+    // One strip stays one strip, whatever the output's height: a RowsPerStrip of exactly the height as the output's
+    // height, a larger one as it is; a tiled input gets libtiff's strips.
+    coding.rows_per_strip = tiled ? 0 : rows == height ? one_strip : static_cast<std::uint32_t>(std::min<std::uint64_t>(rows, 0xffffffffu));
     return coding;
 }
 

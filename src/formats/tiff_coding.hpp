@@ -16,6 +16,9 @@ namespace gpurotate::detail {
 /// tiled file's: libtiff's default strips). Nothing for bytes that are not a TIFF.
 std::optional<TiffCoding> tiff_coding_of(const std::vector<std::uint8_t>& bytes);
 
+/// TiffCoding::rows_per_strip for one strip of the image's height, however high.
+inline constexpr std::uint32_t one_strip = 0xffffffffu;
+
 /// Every compression, in the order of TiffCompression (--tiff-compression's words are their to_string).
 inline constexpr TiffCompression tiff_compressions[] = {TiffCompression::none, TiffCompression::lzw,  TiffCompression::deflate, TiffCompression::packbits,
                                                         TiffCompression::zstd, TiffCompression::lzma, TiffCompression::jpeg};
