@@ -384,7 +384,10 @@ std::vector<std::uint8_t> encode_tiff(ConstImageView image, const WriteOptions& 
     const ImageMetadata* m = options.metadata;
     const ExifPointers pointers = m ? exif_pointers_for_tiff(m->exif) : ExifPointers{};
     const bool associated = m && m->associated_alpha;
+    // Room for the pixels uncompressed and the directory: the file is not copied as it grows (pages not written to
+    // are never touched).
     std::vector<std::uint8_t> bytes;
+    bytes.reserve(image.row_bytes() * static_cast<std::size_t>(image.height) + (std::size_t{1} << 16) + (m ? m->icc.size() + m->xmp.size() + m->exif.size() : 0));
     TiffMemoryFile file{nullptr, 0, &bytes, 0, {}};
     {
         const TiffHandle tif = open_tiff(file, "w");

@@ -53,10 +53,16 @@ std::size_t pack_strip(ConstImageView image, const StripGeometry& g, std::uint32
 }
 
 bool write_encoded(TIFF* t, ConstImageView image, const StripGeometry& g, std::uint32_t first, std::uint32_t last) {
+    std::uint16_t compression = COMPRESSION_NONE;
+    TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
     std::vector<std::uint8_t> buffer;
     for (std::uint32_t s = first; s < last; ++s) {
         const std::size_t size = pack_strip(image, g, s, buffer);
-        if (TIFFWriteEncodedStrip(t, s, buffer.data(), static_cast<tmsize_t>(size)) < 0) return false;
+        // Uncompressed strips are the packed samples themselves (in the machine's byte order, which libtiff writes):
+        // written raw, without libtiff's copy through its coding buffer.
+        const tmsize_t written = compression == COMPRESSION_NONE ? TIFFWriteRawStrip(t, s, buffer.data(), static_cast<tmsize_t>(size))
+                                                                 : TIFFWriteEncodedStrip(t, s, buffer.data(), static_cast<tmsize_t>(size));
+        if (written < 0) return false;
     }
     return true;
 }
@@ -67,7 +73,9 @@ bool write_strips(TIFF* t, ConstImageView image, bool parallel, const std::funct
     const StripGeometry g = geometry_of(t, image);
     const std::uint32_t strips = g.per_plane * (g.separate ? static_cast<std::uint32_t>(image.format.channels) : 1u);
     const std::size_t bytes = image.row_bytes() * static_cast<std::size_t>(image.height);
-    if (!parallel || bytes < parallel_code_bytes || strips < 2 || usable_cores() < 2) return write_encoded(t, image, g, 0, strips);
+    std::uint16_t compression = COMPRESSION_NONE;
+    TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
+    if (!parallel || compression == COMPRESSION_NONE || bytes < parallel_code_bytes || strips < 2 || usable_cores() < 2) return write_encoded(t, image, g, 0, strips);
     // Each run of strips coded in a scratch TIFF, its coded bytes kept; then copied in order.
     std::vector<std::vector<std::uint8_t>> coded(strips);
     std::atomic<bool> failed{false};
