@@ -7,12 +7,12 @@
 # the repository (.deps/ is ignored by git):
 #   mkdir -p .deps/debs && (cd .deps/debs && apt-get download libspng0 libspng-dev libturbojpeg0 libturbojpeg0-dev \
 #       libstb-dev libstb0 libcli11-dev doctest-dev zlib1g-dev libjpeg-turbo-progs libjpeg62-turbo exiftran libexif12 \
-#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7 libarchive-dev)
+#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7 libarchive-dev libtiff-dev libwebp-dev libtiff-tools)
 #   for d in libspng0 libspng-dev libturbojpeg0_ libturbojpeg0-dev libstb-dev libstb0 libcli11-dev doctest-dev \
-#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7 libarchive-dev; do
+#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7 libarchive-dev libtiff-dev libwebp-dev; do
 #       dpkg -x .deps/debs/$d*.deb .deps/root; done
 #   dpkg -x .deps/debs/zlib1g-dev*.deb .deps/zlib
-#   for d in libjpeg-turbo-progs libjpeg62-turbo exiftran libexif12; do dpkg -x .deps/debs/$d*.deb .deps/tools; done
+#   for d in libjpeg-turbo-progs libjpeg62-turbo exiftran libexif12 libtiff-tools; do dpkg -x .deps/debs/$d*.deb .deps/tools; done
 # Debian's jpegtran, djpeg and exiftran (the references) run with Debian's libjpeg62 beside them, through
 # wrappers in .deps/bin; CMake is never pointed at it. Results: bench/RESULTS.md.
 set -uo pipefail
@@ -21,7 +21,7 @@ root=$PWD
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 {
 echo "== system"; head -2 /etc/os-release; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc
-dpkg -l | grep -E "jpeg|spng|libstb|cli11|doctest|zlib1g|exif|imagemagick|sixel" | awk '{print $2, $3}'
+dpkg -l | grep -E "jpeg|spng|libstb|cli11|doctest|zlib1g|exif|imagemagick|sixel|tiff|webp" | awk '{print $2, $3}'
 ls /usr/include/jpegint.h /usr/include/*/jconfig.h 2>&1; grep -h "JPEG_LIB_VERSION\|LIBJPEG_TURBO_VERSION " /usr/include/*/jconfig.h
 } 2>&1 | tee "$OUT/system.txt"
 # Outside the source tree, as a user's own prefix would be: CMake gives an installed binary the rpath of
@@ -32,8 +32,13 @@ if [ ! -e /usr/include/zlib.h ]; then
   ln -sfn /usr/lib/x86_64-linux-gnu/libz.so.1 "$root/.deps/zlib/usr/lib/x86_64-linux-gnu/libz.so"
   prefix="$prefix;$root/.deps/zlib/usr"
 fi
+# Debian's libtiff-dev and libwebp-dev bring the headers and the links libtiff.so -> libtiff.so.6 and the like; the
+# libraries themselves are the machine's own (Ubuntu's libtiff6, libwebp7, libwebpmux3: the same sonames).
+for lib in libtiff.so.6 libwebp.so.7 libwebpmux.so.3; do
+  [ -e "/tmp/gpurotate-deps/usr/lib/x86_64-linux-gnu/$lib" ] || ln -sfn "/usr/lib/x86_64-linux-gnu/$lib" "/tmp/gpurotate-deps/usr/lib/x86_64-linux-gnu/$lib"
+done
 mkdir -p "$root/.deps/bin"
-for tool in jpegtran cjpeg djpeg wrjpgcom rdjpgcom exiftran; do
+for tool in jpegtran cjpeg djpeg wrjpgcom rdjpgcom exiftran tiffinfo; do
   if ! command -v $tool >/dev/null; then
     printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$root/.deps/tools/usr/lib/x86_64-linux-gnu" "$root/.deps/tools/usr/bin/$tool" > "$root/.deps/bin/$tool"
     chmod +x "$root/.deps/bin/$tool"; echo "carried: $tool"

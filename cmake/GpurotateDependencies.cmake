@@ -110,37 +110,39 @@ else()
   set(GPUROTATE_CLI11_SUMMARY "headers in ${GPUROTATE_CLI11_INCLUDE_DIR}")
 endif()
 
-# The codec plugin: OpenCV (libopencv-dev) for WebP and EXR, libtiff (libtiff-dev) for TIFF, libwebp and
-# libwebpmux (libwebp-dev) for lossless WebP and a WebP's metadata; optional together. OpenCV is also an
-# independent reference in tests.
+# libtiff (libtiff-dev) for TIFF, libwebp and libwebpmux (libwebp-dev) for WebP and its metadata chunks: linked
+# in, so that a TIFF or WebP loads no plugin.
+find_package(TIFF)
+find_path(GPUROTATE_WEBP_INCLUDE_DIR webp/mux.h)
+find_library(GPUROTATE_WEBPMUX_LIBRARY webpmux)
+find_library(GPUROTATE_WEBP_LIBRARY webp)
+if(NOT TIFF_FOUND OR NOT GPUROTATE_WEBP_INCLUDE_DIR OR NOT GPUROTATE_WEBPMUX_LIBRARY OR NOT GPUROTATE_WEBP_LIBRARY)
+  message(FATAL_ERROR "libtiff or libwebp not found: install libtiff-dev and libwebp-dev (apt-get install libtiff-dev libwebp-dev)")
+endif()
+# FindTIFF names the version TIFF_VERSION_STRING up to CMake 3.x and TIFF_VERSION after; libtiff's own package
+# file (CONFIG mode) may name neither: then no version, and no space before the parenthesis.
+set(gpurotate_tiff_version "${TIFF_VERSION}")
+if(NOT gpurotate_tiff_version)
+  set(gpurotate_tiff_version "${TIFF_VERSION_STRING}")
+endif()
+string(STRIP "libtiff ${gpurotate_tiff_version}" gpurotate_tiff_summary)
+set(GPUROTATE_TIFF_WEBP_SUMMARY "${gpurotate_tiff_summary}, ${GPUROTATE_WEBP_LIBRARY} and ${GPUROTATE_WEBPMUX_LIBRARY}")
+
+# The codec plugin: OpenCV (libopencv-dev) for OpenEXR and the rarer formats it reads; optional. OpenCV is
+# also an independent reference in tests.
 set(GPUROTATE_HAVE_OPENCV OFF)
 set(GPUROTATE_OPENCV_SUMMARY "off")
 if(NOT GPUROTATE_WITH_OPENCV STREQUAL "OFF")
   if(GPUROTATE_WITH_OPENCV STREQUAL "ON")
     find_package(OpenCV REQUIRED COMPONENTS core imgproc imgcodecs)
-    find_package(TIFF REQUIRED)
   else()
     find_package(OpenCV QUIET COMPONENTS core imgproc imgcodecs)
-    find_package(TIFF QUIET)
   endif()
-  find_path(GPUROTATE_WEBPMUX_INCLUDE_DIR webp/mux.h)
-  find_library(GPUROTATE_WEBPMUX_LIBRARY webpmux)
-  find_library(GPUROTATE_WEBP_LIBRARY webp)
-  if(GPUROTATE_WITH_OPENCV STREQUAL "ON" AND (NOT GPUROTATE_WEBPMUX_INCLUDE_DIR OR NOT GPUROTATE_WEBPMUX_LIBRARY OR NOT GPUROTATE_WEBP_LIBRARY))
-    message(FATAL_ERROR "libwebpmux not found: install libwebp-dev")
-  endif()
-  if(OpenCV_FOUND AND TIFF_FOUND AND GPUROTATE_WEBPMUX_INCLUDE_DIR AND GPUROTATE_WEBPMUX_LIBRARY AND GPUROTATE_WEBP_LIBRARY)
+  if(OpenCV_FOUND)
     set(GPUROTATE_HAVE_OPENCV ON)
-    # FindTIFF names the version TIFF_VERSION_STRING up to CMake 3.x and TIFF_VERSION after; libtiff's own
-    # package file (CONFIG mode) may name neither: then no version, and no space before the parenthesis.
-    set(gpurotate_tiff_version "${TIFF_VERSION}")
-    if(NOT gpurotate_tiff_version)
-      set(gpurotate_tiff_version "${TIFF_VERSION_STRING}")
-    endif()
-    string(STRIP "libtiff ${gpurotate_tiff_version}" gpurotate_tiff_summary)
-    set(GPUROTATE_OPENCV_SUMMARY "${OpenCV_VERSION}, ${gpurotate_tiff_summary} (TIFF, WebP, EXR; test reference)")
+    set(GPUROTATE_OPENCV_SUMMARY "${OpenCV_VERSION} (EXR; test reference)")
   else()
-    set(GPUROTATE_OPENCV_SUMMARY "not found (install libopencv-dev, libtiff-dev and libwebp-dev for TIFF, WebP, EXR)")
+    set(GPUROTATE_OPENCV_SUMMARY "not found (install libopencv-dev for EXR)")
   endif()
 endif()
 

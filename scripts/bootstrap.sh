@@ -34,7 +34,7 @@ case "$os_id:$os_version" in
   ubuntu:*) libjpeg_dev=libjpeg-turbo8-dev clang_runtime=libclang-rt-18-dev ;;  # 24.04: clang 18
   *) libjpeg_dev=libjpeg62-turbo-dev clang_runtime=libclang-rt-14-dev ;;       # Debian 12: clang 14
 esac
-packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev nlohmann-json3-dev libtinyxml2-dev libyaml-cpp-dev zlib1g-dev libspng-dev libturbojpeg0-dev "$libjpeg_dev" libopencv-dev libtiff-dev libwebp-dev libarchive-dev imagemagick)
+packages=(cmake ninja-build g++ pkg-config libstb-dev libcli11-dev doctest-dev nlohmann-json3-dev libtinyxml2-dev libyaml-cpp-dev zlib1g-dev libspng-dev libturbojpeg0-dev "$libjpeg_dev" libopencv-dev libtiff-dev libwebp-dev libarchive-dev libtiff-tools imagemagick)
 # The test command also builds the sanitizer presets (ASan with clang and its libFuzzer runtime),
 # compares JPEG transforms with jpegtran (libjpeg-turbo-progs) and --auto-orient with exiftran, and PNG
 # outputs on the PNG conformance suite (PngSuite: libsixel-examples ships 174 of its 175 files, the corrupt

@@ -37,6 +37,32 @@ enum class ChromaSubsampling { automatic, s444, s422, s420, s440, grey };
 /// "4:2:0", ..., "grey", "automatic".
 const char* to_string(ChromaSubsampling chroma);
 
+/// A TIFF output's compression, each by libtiff's codec: the lossless ones, and JPEG (8-bit samples, at
+/// WriteOptions::quality).
+enum class TiffCompression { none, lzw, deflate, packbits, zstd, lzma, jpeg };
+
+/// "none", "lzw", "deflate", "packbits", "zstd", "lzma", "jpeg": --tiff-compression's words.
+const char* to_string(TiffCompression compression);
+
+/// The difference coding before a TIFF's lossless compression (TIFF's Predictor tag).
+enum class TiffPredictor {
+    suited,          ///< horizontal differences for integers, floating-point ones for floats
+    none,            ///< 1: the samples as they are
+    horizontal,      ///< 2: each sample less its left neighbour's
+    floating_point,  ///< 3: floats' bytes split and differenced (floats only)
+};
+
+/// How a TIFF output is coded. The default is what a TIFF gets from a non-TIFF input: LZW with the suited
+/// predictor, samples interleaved, strips of libtiff's default size (about 8 KiB). The CLI and augment keep
+/// a TIFF input's instead (docs/fidelity.md).
+struct TiffCoding {
+    TiffCompression compression = TiffCompression::lzw;
+    TiffPredictor predictor = TiffPredictor::suited;  ///< used with LZW, Deflate, Zstandard and LZMA only
+    bool separate_planes = false;                     ///< one plane per channel (PlanarConfiguration 2)
+    /// 0: libtiff's default; the height or more: one strip, the tag written as given (0xffffffff: as the height)
+    std::uint32_t rows_per_strip = 0;
+};
+
 struct WriteOptions {
     int quality = 95;        ///< JPEG/WebP quality, 1..100
     bool overwrite = false;  ///< replace an existing file
@@ -52,6 +78,8 @@ struct WriteOptions {
     /// WebP: lossless coding (`quality` unused). The CLI and `augment` set it for a WebP written from a
     /// lossless WebP without --quality, so that such an image stays lossless.
     bool lossless = false;
+    /// TIFF: compression, predictor, planes and strips.
+    TiffCoding tiff;
 };
 
 /// The most pixels an input may declare unless the caller says otherwise: 2^30 (32768 x 32768, OpenCV's

@@ -5,6 +5,7 @@
 #include "cli/near_miss.hpp"
 #include "cli/quantities.hpp"
 #include "convert/output_fit.hpp"
+#include "formats/tiff_coding.hpp"
 #include "core/text.hpp"
 
 #include <gpurotate/error.hpp>
@@ -112,6 +113,13 @@ public:
         app.add_option("--png-level", options.png_level, "PNG compression level, 0 (fastest) to 9 (smallest)")
             ->check(CLI::Range(0, 9))
             ->default_str(std::to_string(WriteOptions{}.png_level));
+        std::map<std::string, TiffCompression> tiff_compressions;
+        for (const TiffCompression c : detail::tiff_compressions) tiff_compressions.emplace(to_string(c), c);
+        app.add_option("--tiff-compression", options.tiff_compression,
+                       "a TIFF output's compression: none, lzw, deflate, packbits, zstd, lzma or jpeg (8-bit, at --quality); by default a "
+                       "TIFF input's is kept (with its predictor, planes and rows per strip), and a TIFF from another format is LZW")
+            ->transform(one_of(tiff_compressions))
+            ->option_text("none|lzw|deflate|packbits|zstd|lzma|jpeg (default: the input's, else lzw)");
         app.add_option("--max-pixels", max_pixels_, "refuse inputs that declare more pixels: a count (100M), WxH, or none")
             ->default_str(std::to_string(default_max_pixels) + " (32768x32768)");
         app.add_option("--max-scans", max_scans_,

@@ -29,6 +29,8 @@ struct ConversionOptions {
     detail::JpegEdge jpeg_edge = detail::JpegEdge::reencode;  ///< a JPEG whose lossless transform is not perfect
     bool jpeg_edge_given = false;  ///< --jpeg-edge: -i's default (keep) does not apply
     int png_level = WriteOptions{}.png_level;
+    /// --tiff-compression: a TIFF output's compression; nothing: a TIFF input's kept (LZW from other formats)
+    std::optional<TiffCompression> tiff_compression;
     std::int64_t max_pixels = default_max_pixels;  ///< inputs declaring more are refused unread; 0: no limit
     int max_jpeg_scans = default_max_jpeg_scans;   ///< JPEGs with more scans are refused unread; 0: no limit
     bool auto_orient = false;  ///< the EXIF orientation's element first, the tag written as 1

@@ -2,12 +2,22 @@
 
 #include "jpeg/jpeg_character.hpp"
 #include "jpeg/turbojpeg_codec.hpp"
+#include "formats/tiff_coding.hpp"
 #include "metadata/metadata.hpp"
 
 #include "core/text.hpp"
 
 namespace gpurotate::convert {
 namespace {
+
+// A TIFF written from a TIFF keeps its coding: compression, predictor, planes and rows per strip
+// (tiff_coding.hpp); --tiff-compression replaces the compression. From another format: LZW, as TiffCoding's
+// default.
+TiffCoding tiff_coding_for(const detail::ImageSource& source, const ConversionOptions& options) {
+    TiffCoding coding = detail::tiff_coding_of(source.bytes()).value_or(TiffCoding{});
+    if (options.tiff_compression) coding.compression = *options.tiff_compression;
+    return coding;
+}
 
 std::vector<PlanWarning> warnings_for(const detail::ImageSource& source, const detail::ImageSink& sink, Orientation requested,
                                       const ConversionOptions& options) {
@@ -20,10 +30,16 @@ std::vector<PlanWarning> warnings_for(const detail::ImageSource& source, const d
                                                                    " bytes after the end of its image, which no output carries (a trailer, such as a "
                                                                    "motion photo's video)"});
     }
-    const bool takes_quality = sink.row().takes_quality;
+    const bool tiff = sink.row().format == detail::FileFormat::tiff;
+    const bool takes_quality = sink.row().takes_quality || (tiff && tiff_coding_for(source, options).compression == TiffCompression::jpeg);
     if (options.quality_given && !takes_quality) {
         warnings.push_back({PlanWarning::Kind::option_unused, "goes to " + std::string(sink.format_name()) +
-                                                                  ", which has no quality setting: --quality does nothing here (it is for JPEG and WebP)"});
+                                                                  ", which has no quality setting: --quality does nothing here (it is for JPEG, WebP "
+                                                                  "and JPEG-compressed TIFF)"});
+    }
+    if (options.tiff_compression && !tiff) {
+        warnings.push_back({PlanWarning::Kind::option_unused, "goes to " + std::string(sink.format_name()) +
+                                                                  ": --tiff-compression does nothing here (it is for TIFF outputs)"});
     }
     // With --auto-orient the tag is applied and written as 1; with --strip it is not written at all.
     const int tag = source.orientation_tag();
@@ -114,6 +130,7 @@ ConversionPlan plan_conversion(const detail::ImageSource& source, const detail::
 
     plan.encoding.quality = options.quality;
     plan.encoding.png_level = options.png_level;
+    plan.encoding.tiff = tiff_coding_for(source, options);
     // A lossless WebP stays lossless unless a quality is asked for.
     plan.encoding.lossless = sink.row().keeps_lossless_coding && source.is_lossless_webp() && !options.quality_given;
     // A JPEG re-encoded from a JPEG keeps the input's character: its quality (unless --quality is given) and

@@ -6,6 +6,8 @@
 #include "formats/png_codec.hpp"
 #include "formats/pnm_codec.hpp"
 #include "formats/stb_codec.hpp"
+#include "formats/tiff_codec.hpp"
+#include "formats/webp_codec.hpp"
 #include "metadata/tiff_exif.hpp"
 #include "jpeg/turbojpeg_codec.hpp"
 
@@ -21,7 +23,7 @@ bool always() { return true; }
 std::string by_stb() { return "stb"; }
 std::string by_opencv() { return "opencv"; }
 
-// OpenCV reads TIFF, WebP, EXR and the other formats it knows in one call: one decoder for all their rows.
+// OpenCV reads EXR and the other formats it knows in one call: one decoder for all their rows.
 std::optional<Image> read_with_opencv(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options, std::string&) {
     return opencv_decode(bytes, path, options);
 }
@@ -56,22 +58,22 @@ const std::vector<FormatRow>& format_rows() {
          [](ConstImageView i, const WriteOptions&) { return stb_encode_tga(i); }, by_stb, nullptr, starts_as_tga},
         {FileFormat::hdr, "Radiance HDR", {".hdr"}, {}, {S::f32}, {3}, false, false, {}, always, stb_decode, by_stb,
          [](ConstImageView i, const WriteOptions&) { return stb_encode_hdr(i); }, by_stb, nullptr, starts_as_hdr},
-        // libtiff inside the OpenCV plugin: a TIFF carries the ICC profile, EXIF, XMP and its text tags, and says
-        // whether the alpha is premultiplied.
+        // libtiff, linked in: a TIFF carries the ICC profile, EXIF, XMP and its text tags, says whether the alpha is
+        // premultiplied, and keeps a TIFF input's compression, predictor, planes and strips (tiff_coding.hpp).
         {FileFormat::tiff, "TIFF", {".tif", ".tiff"}, {}, {S::u8, S::u16, S::f32}, {1, 2, 3, 4}, true, false,
-         exif_icc_xmp | M::iptc | M::resolution | M::tiff_text, opencv_codecs_available, read_with_opencv, [] { return std::string("libtiff"); },
-         [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::tiff, o.quality, o.metadata); },
-         [] { return std::string("libtiff"); },
+         exif_icc_xmp | M::iptc | M::resolution | M::tiff_text, always,
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_tiff(b, p, o); },
+         tiff_library, encode_tiff, tiff_library,
          // the directories it takes from the EXIF block (tiff_exif.cpp)
          [](const ImageMetadata& m) {
              std::vector<std::string> parts = exif_left_out_of_tiff(m.exif);
              if (exif_has_thumbnail(m.exif)) parts.emplace_back("EXIF's thumbnail");
              return parts;
          }, starts_as_tiff},
-        // OpenCV's WebP writer codes losslessly for a quality above 100; the plugin adds the ICC profile, EXIF and XMP.
-        {FileFormat::webp, "WebP", {".webp"}, {}, {S::u8}, {3, 4}, false, false, exif_icc_xmp, opencv_codecs_available, read_with_opencv,
-         by_opencv, [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::webp, o.lossless ? 101 : o.quality, o.metadata); },
-         by_opencv, nullptr, starts_as_webp, /*takes_quality*/ true, /*keeps_lossless_coding*/ true},
+        // libwebp, linked in: lossy at --quality, lossless in its exact mode; libwebpmux adds the ICC profile, EXIF and XMP.
+        {FileFormat::webp, "WebP", {".webp"}, {}, {S::u8}, {3, 4}, false, false, exif_icc_xmp, always,
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_webp(b, p, o); },
+         webp_library, encode_webp, webp_library, nullptr, starts_as_webp, /*takes_quality*/ true, /*keeps_lossless_coding*/ true},
         {FileFormat::exr, "OpenEXR", {".exr"}, {}, {S::f32}, {1, 3, 4}, false, false, {}, opencv_codecs_available, read_with_opencv, by_opencv,
          [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::exr, o.quality); }, by_opencv, nullptr, starts_as_exr},
         {FileFormat::gif, "GIF", {}, {".gif"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr, starts_as_gif},

@@ -23,7 +23,15 @@ void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
     options.durable = durable_;
     check_holds(pixels.format);  // the view itself: encode_as
     if (!folder_) check_output_path(path_, overwrite_, links_);  // fail before the encoding work, not after
-    write_encoded(encode_as(pixels, *row_, options));
+    std::vector<std::uint8_t> bytes;
+    try {
+        bytes = encode_as(pixels, *row_, options);
+    } catch (const Error& e) {
+        // The encoders know the pixels, not the file: the message names it here.
+        if (e.code() != ErrorCode::output) throw;
+        throw Error(ErrorCode::output, "cannot write '" + path_ + "': " + e.what());
+    }
+    write_encoded(bytes);
 }
 
 void ImageSink::write_encoded(const std::vector<std::uint8_t>& bytes) const {

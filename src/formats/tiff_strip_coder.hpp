@@ -1,0 +1,21 @@
+#pragma once
+// A TIFF's strips coded on the available cores: each thread codes a run of strips through libtiff's own codecs
+// in a scratch TIFF of the same fields, and the coded bytes are copied into the output in strip order
+// (TIFFWriteRawStrip), as if one thread had coded them. LZW, Deflate, Zstandard, LZMA and PackBits code
+// each strip alone (the predictor works row by row), so the bytes are those one thread writes.
+
+#include <gpurotate/image.hpp>
+
+#include <tiffio.h>
+
+#include <functional>
+
+namespace gpurotate::detail {
+
+/// Writes every strip of `image` into `t`, whose fields (size, samples, compression, predictor, planar
+/// configuration, rows per strip) are set. `set_fields` sets the same fields on another handle: the scratch
+/// TIFFs of the threads. `parallel`: whether the compression codes each strip alone (not JPEG, whose tables
+/// are the directory's). False where libtiff fails (its message is the handle's).
+bool write_strips(TIFF* t, ConstImageView image, bool parallel, const std::function<void(TIFF*)>& set_fields);
+
+}  // namespace gpurotate::detail

@@ -1,0 +1,216 @@
+// TIFF and WebP through libtiff and libwebp, against programs we share no code with: ImageMagick makes the
+// inputs and reads the outputs (compare -metric AE), tiffinfo says how a TIFF is coded, and the expected
+// pixels are a plain-loop turn (reference.hpp) of the image the input was made from.
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+#include <gpurotate/io.hpp>
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+using gpurotate::Orientation;
+using gpurotate::PixelFormat;
+using gpurotate::SampleType;
+using test_support::quote;
+using test_support::run;
+
+namespace {
+
+// tiffinfo's lines that say how the first page is coded, in its order.
+std::string coding_lines(const std::string& tif) {
+    const auto info = run(std::string(GPUROTATE_TIFFINFO) + " " + quote(tif));
+    std::istringstream in(info.output);
+    std::string lines;
+    for (std::string line; std::getline(in, line);) {
+        if (line.find("Predictor: none") != std::string::npos) continue;  // the same as no Predictor tag
+        for (const char* key : {"Compression Scheme", "Predictor", "Planar Configuration", "Rows/Strip", "Bits/Sample", "Samples/Pixel", "Photometric"}) {
+            if (line.find(key) != std::string::npos) lines += line + "\n";
+        }
+    }
+    return lines;
+}
+
+// The number of pixels ImageMagick finds different between two files ("0": none).
+std::string differing_pixels(const std::string& a, const std::string& b) {
+    return run(std::string(GPUROTATE_COMPARE) + " -metric AE " + quote(a) + " " + quote(b) + " null:").output;
+}
+
+// A smooth 8-bit image (diagonal ramps per channel), which JPEG codes closely.
+gpurotate::Image ramps(std::int64_t w, std::int64_t h, int channels) {
+    gpurotate::Image image(w, h, {SampleType::u8, channels});
+    for (std::int64_t y = 0; y < h; ++y) {
+        auto* row = reinterpret_cast<std::uint8_t*>(image.view().row(y));
+        for (std::int64_t x = 0; x < w; ++x) {
+            for (int c = 0; c < channels; ++c) row[x * channels + c] = static_cast<std::uint8_t>((x * (c + 1) * 3 + y * 2 + c * 40) % 256);
+        }
+    }
+    return image;
+}
+
+}  // namespace
+
+TEST_CASE("a turned TIFF keeps its compression, predictor, planes and rows per strip, its pixels turned as a plain loop turns them") {
+    test_support::TempDir dir;
+    const std::vector<std::string> compressions = {"None", "LZW", "Zip", "RLE", "Zstd", "LZMA"};
+    for (const SampleType s : {SampleType::u8, SampleType::u16}) {
+        for (const int c : {1, 3, 4}) {
+            const PixelFormat f{s, c};
+            const auto image = test_support::random_image(37, 23, f, static_cast<std::uint32_t>(c * 7 + 1));
+            const std::string png = dir.file("in.png"), expected = dir.file("expected.png");
+            gpurotate::write_image(png, image.view(), {95, true});
+            gpurotate::write_image(expected, reference::transform(image, Orientation::rot90).view(), {95, true});
+            for (const auto& compression : compressions) {
+                // A predictor where the compression takes one (ImageMagick refuses it otherwise): horizontal, or none.
+                const bool differenced = compression != "None" && compression != "RLE";
+                const std::string predictor = differenced ? " -define tiff:predictor=" : "";
+                for (const std::string layout : {"-interlace none -define tiff:rows-per-strip=5" + predictor + (differenced ? "2" : ""),
+                                                 "-interlace plane" + predictor + (differenced ? "1" : ""), std::string("-define tiff:rows-per-strip=100")}) {
+                    CAPTURE(gpurotate::to_string(f));
+                    CAPTURE(compression);
+                    CAPTURE(layout);
+                    const std::string in = dir.file("in.tif"), out = dir.file("out.tif");
+                    REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + " -compress " + compression + " " + layout + " " + quote(in)).status == 0);
+                    const auto turned = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 --overwrite -o " + quote(out));
+                    CAPTURE(turned.output);
+                    REQUIRE(turned.status == 0);
+                    // One strip of the input's height is one strip of the output's.
+                    std::string expected_lines = coding_lines(in);
+                    const std::string one_strip = "Rows/Strip: " + std::to_string(image.height());
+                    if (const auto at = expected_lines.find(one_strip + "\n"); at != std::string::npos) {
+                        expected_lines.replace(at, one_strip.size(), "Rows/Strip: " + std::to_string(image.width()));
+                    }
+                    CHECK(coding_lines(out) == expected_lines);
+                    CHECK(differing_pixels(out, expected) == "0");
+                    CHECK(test_support::first_difference(gpurotate::read_image(out).view(), reference::transform(image, Orientation::rot90).view()) == -1);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("--tiff-compression replaces the compression, keeps the rest, and refuses JPEG for 16-bit samples naming the file") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(41, 29, {SampleType::u16, 3}, 5);
+    const std::string png = dir.file("in.png"), in = dir.file("in.tif");
+    gpurotate::write_image(png, image.view());
+    REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + " -compress None -define tiff:rows-per-strip=3 " + quote(in)).status == 0);
+    const std::vector<std::pair<std::string, std::string>> schemes = {{"lzw", "LZW"},   {"deflate", "AdobeDeflate"}, {"packbits", "PackBits"},
+                                                                      {"zstd", "ZSTD"}, {"lzma", "LZMA"},          {"none", "None"}};
+    for (const auto& named : schemes) {
+        const std::string& compression = named.first;
+        const std::string& scheme = named.second;
+        CAPTURE(compression);
+        const std::string out = dir.file(compression + ".tif");
+        REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot270 --tiff-compression " + compression + " -o " + quote(out)).status == 0);
+        const std::string lines = coding_lines(out);
+        CHECK(lines.find("Compression Scheme: " + scheme) != std::string::npos);
+        CHECK(lines.find("Rows/Strip: 3") != std::string::npos);
+        // An uncompressed input has no predictor to keep: a differencing compression gets the horizontal one.
+        const bool differenced = compression == "lzw" || compression == "deflate" || compression == "zstd" || compression == "lzma";
+        CHECK((lines.find("Predictor: horizontal") != std::string::npos) == differenced);
+        CHECK(test_support::first_difference(gpurotate::read_image(out).view(), reference::transform(image, Orientation::rot270).view()) == -1);
+    }
+    const auto refused = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 --tiff-compression jpeg -o " + quote(dir.file("j.tif")));
+    CHECK(refused.status == 4);
+    CHECK(refused.output.find("cannot write '" + dir.file("j.tif") + "': TIFF: JPEG compression holds 8-bit samples only") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("j.tif")));
+    CHECK(run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 --tiff-compression gzip -o " + quote(dir.file("g.tif"))).status == 2);
+}
+
+TEST_CASE("a JPEG-compressed TIFF stays JPEG, as YCbCr, close to the turned image") {
+    test_support::TempDir dir;
+    const auto image = ramps(64, 48, 3);
+    const std::string png = dir.file("in.png"), in = dir.file("in.tif"), out = dir.file("out.tif"), expected = dir.file("expected.png");
+    gpurotate::write_image(png, image.view());
+    gpurotate::write_image(expected, reference::transform(image, Orientation::rot90).view());
+    REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + " -compress JPEG -quality 95 " + quote(in)).status == 0);
+    REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 -o " + quote(out)).status == 0);
+    const std::string lines = coding_lines(out);
+    CHECK(lines.find("Compression Scheme: JPEG") != std::string::npos);
+    CHECK(lines.find("Photometric Interpretation: YCbCr") != std::string::npos);
+    const auto psnr = run(std::string(GPUROTATE_COMPARE) + " -metric PSNR " + quote(out) + " " + quote(expected) + " null:");
+    CAPTURE(psnr.output);
+    CHECK(std::stod(psnr.output) > 30.0);
+}
+
+TEST_CASE("TIFFs large enough for their strips to be coded on several cores read back as ImageMagick reads them") {
+    test_support::TempDir dir;
+    // 1100x1000 RGB of 16 bits: 6.6 MB, above the size where the strips are coded on more than one thread.
+    const auto image = test_support::random_image(1100, 1000, {SampleType::u16, 3}, 77);
+    const std::string png = dir.file("in.png");
+    gpurotate::write_image(png, image.view());
+    for (const auto compression : {gpurotate::TiffCompression::lzw, gpurotate::TiffCompression::deflate, gpurotate::TiffCompression::zstd}) {
+        for (const bool separate : {false, true}) {
+            CAPTURE(gpurotate::to_string(compression));
+            CAPTURE(separate);
+            gpurotate::WriteOptions options;
+            options.tiff.compression = compression;
+            options.tiff.separate_planes = separate;
+            options.overwrite = true;
+            const std::string out = dir.file("big.tif");
+            gpurotate::write_image(out, image.view(), options);
+            CHECK(differing_pixels(out, png) == "0");
+            CHECK(test_support::first_difference(gpurotate::read_image(out).view(), image.view()) == -1);
+        }
+    }
+}
+
+TEST_CASE("float TIFFs round-trip with each predictor and lossless compression") {
+    test_support::TempDir dir;
+    for (const int c : {1, 2, 3, 4}) {
+        const auto image = test_support::random_image(19, 11, {SampleType::f32, c}, 3, test_support::FloatRange::unit);
+        for (const auto predictor : {gpurotate::TiffPredictor::none, gpurotate::TiffPredictor::horizontal, gpurotate::TiffPredictor::floating_point}) {
+            gpurotate::WriteOptions options;
+            options.tiff.compression = gpurotate::TiffCompression::deflate;
+            options.tiff.predictor = predictor;
+            options.overwrite = true;
+            gpurotate::write_image(dir.file("f.tif"), image.view(), options);
+            const auto lines = coding_lines(dir.file("f.tif"));
+            CAPTURE(lines);
+            // No predictor is said by the tag's absence.
+            const char* expected = predictor == gpurotate::TiffPredictor::none ? "Predictor" : predictor == gpurotate::TiffPredictor::horizontal ? "Predictor: horizontal" : "Predictor: floating point";
+            CHECK((lines.find(expected) != std::string::npos) == (predictor != gpurotate::TiffPredictor::none));
+            CHECK(test_support::first_difference(gpurotate::read_image(dir.file("f.tif")).view(), image.view()) == -1);
+        }
+    }
+}
+
+TEST_CASE("a lossy WebP is read as libwebp's ImageMagick reads it and stays lossy, a lossless one stays lossless") {
+    test_support::TempDir dir;
+    const auto image = ramps(33, 21, 4);
+    const std::string png = dir.file("in.png");
+    gpurotate::write_image(png, image.view());
+    for (const std::string coding : {"-quality 80", "-define webp:lossless=true"}) {
+        CAPTURE(coding);
+        const std::string in = dir.file("in.webp"), out = dir.file("out.webp"), ours = dir.file("ours.png"), theirs = dir.file("theirs.png");
+        REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + " " + coding + " " + quote(in)).status == 0);
+        REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 --overwrite -o " + quote(ours)).status == 0);
+        REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(in) + " -rotate 90 " + quote(theirs)).status == 0);
+        CHECK(differing_pixels(ours, theirs) == "0");
+        REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 --overwrite -o " + quote(out)).status == 0);
+        const bool lossless = coding.find("lossless") != std::string::npos;
+        CHECK((test_support::file_bytes(out).find("VP8L") != std::string::npos) == lossless);
+        if (lossless) CHECK(differing_pixels(out, theirs) == "0");
+    }
+}
+
+TEST_CASE("a TIFF or WebP run maps none of OpenCV's libraries") {
+    test_support::TempDir dir;
+    const auto image = test_support::random_image(16, 16, {SampleType::u8, 3}, 1);
+    for (const std::string extension : {".tif", ".webp"}) {
+        CAPTURE(extension);
+        const std::string in = dir.file("in" + extension), out = dir.file("out" + extension);
+        gpurotate::write_image(in, image.view(), {95, true});
+        // The dynamic loader names every library it maps (glibc's LD_DEBUG=libs).
+        const auto traced = run("LD_DEBUG=libs " + quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 --overwrite -o " + quote(out));
+        REQUIRE(traced.status == 0);
+        CHECK(traced.output.find("libtiff") != std::string::npos);  // the trace is there: it names what is mapped
+        CHECK(traced.output.find("opencv") == std::string::npos);
+    }
+}
