@@ -7,9 +7,11 @@
 # the repository (.deps/ is ignored by git):
 #   mkdir -p .deps/debs && (cd .deps/debs && apt-get download libspng0 libspng-dev libturbojpeg0 libturbojpeg0-dev \
 #       libstb-dev libstb0 libcli11-dev doctest-dev zlib1g-dev libjpeg-turbo-progs libjpeg62-turbo exiftran libexif12 \
-#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7 libarchive-dev libtiff-dev libwebp-dev libtiff-tools)
+#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7 libarchive-dev libtiff-dev libwebp-dev libtiff-tools \
+#       libtiff6 libwebp7 libwebpmux3 libwebpdemux2 libdeflate0 libjbig0 liblerc4 libarchive13)
 #   for d in libspng0 libspng-dev libturbojpeg0_ libturbojpeg0-dev libstb-dev libstb0 libcli11-dev doctest-dev \
-#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7 libarchive-dev libtiff-dev libwebp-dev; do
+#       nlohmann-json3-dev libtinyxml2-dev libtinyxml2-9 libyaml-cpp-dev libyaml-cpp0.7 libarchive-dev libtiff-dev libwebp-dev \
+#       libtiff6 libwebp7 libwebpmux3 libwebpdemux2 libdeflate0 libjbig0 liblerc4 libarchive13 libjpeg62-turbo; do
 #       dpkg -x .deps/debs/$d*.deb .deps/root; done
 #   dpkg -x .deps/debs/zlib1g-dev*.deb .deps/zlib
 #   for d in libjpeg-turbo-progs libjpeg62-turbo exiftran libexif12 libtiff-tools; do dpkg -x .deps/debs/$d*.deb .deps/tools; done
@@ -32,11 +34,12 @@ if [ ! -e /usr/include/zlib.h ]; then
   ln -sfn /usr/lib/x86_64-linux-gnu/libz.so.1 "$root/.deps/zlib/usr/lib/x86_64-linux-gnu/libz.so"
   prefix="$prefix;$root/.deps/zlib/usr"
 fi
-# Debian's libtiff-dev and libwebp-dev bring the headers and the links libtiff.so -> libtiff.so.6 and the like; the
-# libraries themselves are the machine's own (Ubuntu's libtiff6, libwebp7, libwebpmux3: the same sonames).
-for lib in libtiff.so.6 libwebp.so.7 libwebpmux.so.3; do
-  [ -e "/tmp/gpurotate-deps/usr/lib/x86_64-linux-gnu/$lib" ] || ln -sfn "/usr/lib/x86_64-linux-gnu/$lib" "/tmp/gpurotate-deps/usr/lib/x86_64-linux-gnu/$lib"
-done
+# Ubuntu 24.04's GPU machine has no libtiff, libwebp or libarchive at all: Debian's runtime packages come
+# with their -dev ones (libtiff6 libwebp7 libwebpmux3 libwebpdemux2 libdeflate0 libjbig0 liblerc4
+# libarchive13, and libjpeg62-turbo, which libtiff6 needs: its symbols are versioned LIBJPEG_6.2, so it
+# never meets the machine's libjpeg8 that gpurotate links), found by the binaries' run path and, for their
+# own dependencies, by LD_LIBRARY_PATH.
+export LD_LIBRARY_PATH="/tmp/gpurotate-deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 mkdir -p "$root/.deps/bin"
 for tool in jpegtran cjpeg djpeg wrjpgcom rdjpgcom exiftran tiffinfo; do
   if ! command -v $tool >/dev/null; then

@@ -3,6 +3,7 @@
 // one launch per interpolation present, its images' items in a table on the GPU (blockIdx.z picks one).
 
 #include "check.cuh"
+#include "device_query.cuh"
 #include "kernels/rotate.cuh"
 #include "table_staging.cuh"
 
@@ -17,6 +18,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpurotate::detail {
@@ -55,30 +57,39 @@ RotationItem device_item(ConstImageView src, ImageView dst, const RotationPlan& 
     return item;
 }
 
-/// The grid that covers the largest output of `items` (a block past its own image's tiles returns at once).
-template <class Sample, int Channels>
-void launch_shape(const RotationItem* items, std::size_t count, RotationLaunch& launch, dim3& grid) {
+/// The shared memory of the launch: the weight table (where the kernel copies it) and the largest footprint
+/// of `items`' plans; and the grid: per image (the grid's z) as many blocks as the GPU keeps at once over
+/// the whole launch, but no more than the image has tiles (each block then loops over tiles).
+template <class Sample, int Channels, Interpolation Interp>
+void launch_kernel(const RotationItem* items, std::size_t count, RotationLaunch& launch, cudaStream_t stream) {
     constexpr int pixel_bytes = static_cast<int>(sizeof(Sample)) * Channels;
-    constexpr int side = RotateTileShape<pixel_bytes>::side;
-    int width = 0, height = 0;
+    using Shape = RotateTileShape<pixel_bytes>;
+    constexpr int table_bytes = rotation_shared_table_bytes<Sample, Interp>();
+    const auto kernel = rotate_kernel<Sample, Channels, Interp>;
     launch.footprint_bytes = 0;
+    long long most_tiles = 0;
     for (std::size_t i = 0; i < count; ++i) {
-        width = std::max(width, items[i].plan.dst_width);
-        height = std::max(height, items[i].plan.dst_height);
         launch.footprint_bytes = std::max(launch.footprint_bytes, rotation_footprint_bytes<pixel_bytes>(items[i].plan));
+        const long long tiles = (items[i].plan.dst_width + Shape::side - 1LL) / Shape::side * ((items[i].plan.dst_height + Shape::side - 1LL) / Shape::side);
+        most_tiles = std::max(most_tiles, tiles);
     }
-    grid = dim3(static_cast<unsigned>((width + side - 1) / side), static_cast<unsigned>((height + side - 1) / side), static_cast<unsigned>(count));
-}
-
-template <class Sample, int Channels>
-void launch_channels(const RotationLaunch& launch, dim3 grid, Interpolation interpolation, cudaStream_t stream) {
-    constexpr int threads = RotateTileShape<static_cast<int>(sizeof(Sample)) * Channels>::threads;
-    const std::size_t shared = static_cast<std::size_t>(launch.footprint_bytes);
-    switch (interpolation) {
-        case Interpolation::nearest: rotate_kernel<Sample, Channels, Interpolation::nearest><<<grid, threads, shared, stream>>>(launch); break;
-        case Interpolation::bilinear: rotate_kernel<Sample, Channels, Interpolation::bilinear><<<grid, threads, shared, stream>>>(launch); break;
-        case Interpolation::bicubic: rotate_kernel<Sample, Channels, Interpolation::bicubic><<<grid, threads, shared, stream>>>(launch); break;
+    const int shared = table_bytes + launch.footprint_bytes;
+    // Past 48 KiB a kernel must ask (the 8-bit bicubic table and a large footprint); once per kernel and GPU,
+    // for the most any plan asks.
+    thread_local std::map<std::pair<int, const void*>, bool> opted_in;
+    int device = 0;
+    GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
+    bool& opted = opted_in[{device, reinterpret_cast<const void*>(kernel)}];
+    if (!opted) {
+        GPUROTATE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, table_bytes + rotation_footprint_cap));
+        opted = true;
     }
+    int per_sm = 0;
+    GPUROTATE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Shape::threads, static_cast<std::size_t>(shared)));
+    const long long resident = static_cast<long long>(std::max(per_sm, 1)) * current_device_multiprocessors();
+    const long long per_image = std::clamp<long long>(resident / static_cast<long long>(count), 1, std::max<long long>(most_tiles, 1));
+    const dim3 grid(static_cast<unsigned>(per_image), 1, static_cast<unsigned>(count));
+    kernel<<<grid, Shape::threads, static_cast<std::size_t>(shared), stream>>>(launch);
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -87,9 +98,11 @@ void launch_channels(const RotationLaunch& launch, dim3 grid, Interpolation inte
 template <class Sample, int Channels>
 void launch_items(const RotationItem* items, const RotationItem* device_items, std::size_t count, cudaStream_t stream) {
     RotationLaunch launch{device_items, items[0], 0};
-    dim3 grid;
-    launch_shape<Sample, Channels>(items, count, launch, grid);
-    launch_channels<Sample, Channels>(launch, grid, items[0].plan.interpolation, stream);
+    switch (items[0].plan.interpolation) {
+        case Interpolation::nearest: return launch_kernel<Sample, Channels, Interpolation::nearest>(items, count, launch, stream);
+        case Interpolation::bilinear: return launch_kernel<Sample, Channels, Interpolation::bilinear>(items, count, launch, stream);
+        case Interpolation::bicubic: return launch_kernel<Sample, Channels, Interpolation::bicubic>(items, count, launch, stream);
+    }
 }
 
 template <class Sample>

@@ -36,14 +36,16 @@ struct RotationLaunch {
 };
 
 /// The tile of a pixel width: a thread makes `run` pixels of a row, a whole number of 16-byte words (16 or
-/// 48 bytes); tiles are square, 64 pixels a side up to 3-byte pixels and 32 above, so that a tile's output
-/// is 4-12 KiB and its footprint, about twice its area at 45 degrees, stays within 48 KiB of shared memory.
+/// 48 bytes), in several rows of the tile. Tiles are square (a footprint about twice a tile's area at 45
+/// degrees, the least for its area) and as large as keeps a footprint within 48 KiB: 128 pixels a side for
+/// 1-byte pixels, 64 up to 4 bytes, 32 above. A tile's fixed costs (its tables, its classification, the
+/// staging's bookkeeping, three barriers) were as many instructions as its pixels' at 32x32 (ncu, H100).
 template <int PixelBytes>
 struct RotateTileShape {
     static constexpr int alignment = PixelBytes % 16 == 0 ? 16 : PixelBytes % 8 == 0 ? 8 : PixelBytes % 4 == 0 ? 4 : PixelBytes % 2 == 0 ? 2 : 1;
     static constexpr int run = 16 / alignment;
     static constexpr int run_bytes = run * PixelBytes;
-    static constexpr int side = PixelBytes <= 3 ? 64 : 32;
+    static constexpr int side = PixelBytes == 1 ? 128 : PixelBytes <= 4 ? 64 : 32;
     static constexpr int runs_per_row = side / run;
     static constexpr int runs = side * side / run;
     static constexpr int threads = runs < 256 ? runs : 256;
@@ -61,6 +63,10 @@ struct SharedPixels {
     __device__ std::size_t stride() const { return static_cast<std::size_t>(pitch); }
 };
 
+/// The most shared memory a footprint takes; a plan whose footprint needs more (no rotation's does) has its
+/// tiles read global memory.
+inline constexpr int rotation_footprint_cap = 48 * 1024;
+
 /// Bytes of shared memory that hold any tile's footprint under `plan`: the span of a tile's coordinates
 /// (|m0| + |m1| pixels a column, |m3| + |m4| a row), two for the roundings, the taps, and a 16-byte word for
 /// the alignment of each row's start.
@@ -74,8 +80,7 @@ int rotation_footprint_bytes(const RotationPlan& plan) {
     };
     const long long columns = span(plan.inverse[0], plan.inverse[1]), rows = span(plan.inverse[3], plan.inverse[4]);
     const long long bytes = rows * ((columns * PixelBytes + 15) / 16 * 16 + 16);
-    constexpr long long most = 48 * 1024;  // without the opt-in; a larger plan's tiles read global memory
-    return static_cast<int>(bytes < most ? bytes : most);
+    return static_cast<int>(bytes < rotation_footprint_cap ? bytes : rotation_footprint_cap);
 }
 
 /// A 16-byte copy from global to shared memory that does not wait for its data (cp.async, sm_80 on): the
@@ -86,28 +91,57 @@ __device__ inline void copy_16_async(std::byte* to_shared, const std::byte* from
 }
 __device__ inline void wait_copies_async() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
+/// A pixel of up to 4 bytes as one word, its bytes in order (the taps' channels for dp2a).
+template <int PixelBytes>
+__device__ inline unsigned pixel_word(const std::byte* p) {
+    if constexpr (PixelBytes == 4) return *reinterpret_cast<const unsigned*>(p);
+    if constexpr (PixelBytes == 2) return *reinterpret_cast<const unsigned short*>(p);
+    if constexpr (PixelBytes == 1) return *reinterpret_cast<const unsigned char*>(p);
+    if constexpr (PixelBytes == 3) {
+        const auto* b = reinterpret_cast<const unsigned char*>(p);
+        return b[0] | (static_cast<unsigned>(b[1]) << 8) | (static_cast<unsigned>(b[2]) << 16);
+    }
+}
+
 /// Bilinear 8-bit samples inside the image as sample_inside computes them, two taps a dp2a instruction:
 /// int16 weights (the table's entry, two to a word) times unsigned bytes, summed in 32 bits. Integer sums
-/// are exact in any order, so the bytes are sample_inside's with half its instructions.
+/// are exact in any order, so the bytes are sample_inside's with half its instructions; each tap is one
+/// load of its whole pixel (the staged footprint keeps 2- and 4-byte pixels aligned).
 template <int Channels>
 __device__ inline void bilinear_u8_inside(const std::byte* p, int pitch, uint2 weights, std::uint8_t* out) {
-    const auto* q = reinterpret_cast<const std::uint8_t*>(p);
+    const unsigned t0 = pixel_word<Channels>(p), t1 = pixel_word<Channels>(p + Channels);
+    const unsigned b0 = pixel_word<Channels>(p + pitch), b1 = pixel_word<Channels>(p + pitch + Channels);
 #pragma unroll
     for (int k = 0; k < Channels; ++k) {
-        const unsigned top = __byte_perm(q[k], q[k + Channels], 0x0040);
-        const unsigned bottom = __byte_perm(q[pitch + k], q[pitch + k + Channels], 0x0040);
+        const unsigned pick = static_cast<unsigned>(((4 + k) << 4) | k);  // channel k of the first, then of the second
         int sum = 1 << (rotation_coef_bits - 1);  // the cast's rounding, added first
-        asm("dp2a.lo.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.x), "r"(top));
-        asm("dp2a.lo.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.y), "r"(bottom));
+        asm("dp2a.lo.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.x), "r"(__byte_perm(t0, t1, pick)));
+        asm("dp2a.lo.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.y), "r"(__byte_perm(b0, b1, pick)));
         out[k] = static_cast<std::uint8_t>(min(max(sum >> rotation_coef_bits, 0), 255));
     }
 }
 
-/// Blocks a multiprocessor keeps of the kernel: enough warps to cover the footprint's load of one block with
-/// the others' arithmetic, at up to 64 registers a thread.
+/// Whether a block copies the interpolation's weight table into shared memory: the bilinear tables (8 KiB
+/// of int16, 16 of float) and the 8-bit bicubic one (32 KiB). A warp's 32 pixels read 32 scattered entries;
+/// from L1 that cost a cycle per cache line touched, about 25 a warp, and bounded the kernel at a quarter
+/// of copy for 8-bit pixels; from shared memory it is a few bank conflicts.
+template <class Sample, Interpolation Interp>
+inline constexpr bool rotation_table_shared = Interp == Interpolation::bilinear || (Interp == Interpolation::bicubic && sizeof(Sample) == 1);
+
+template <class Sample, Interpolation Interp>
+constexpr int rotation_shared_table_bytes() {
+    if constexpr (!rotation_table_shared<Sample, Interp>) return 0;
+    return rotation_tab_entries * rotation_taps(Interp) * static_cast<int>(sizeof(typename RotationSampleTraits<Sample>::Weight));
+}
+
+/// Blocks a multiprocessor keeps of the kernel: enough warps to cover one block's footprint load with the
+/// others' arithmetic, at up to 64 registers a thread.
 template <int Threads>
 inline constexpr int rotate_min_blocks = 1024 / Threads;
 
+/// Each block takes tiles blockIdx.x, + gridDim.x, ... of its image (blockIdx.z), so that the weight table
+/// it copies once serves many tiles, and the blocks in flight at any time hold neighbouring tiles, whose
+/// footprints overlap in L2. Dynamic shared memory: the table, then `launch.footprint_bytes`.
 template <class Sample, int Channels, Interpolation Interp>
 __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::threads,
                                   rotate_min_blocks<RotateTileShape<sizeof(Sample) * Channels>::threads>) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
@@ -119,123 +153,159 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     constexpr int run = Shape::run;
     constexpr int taps = rotation_side_taps(Interp);
     constexpr int lead = rotation_lead_taps(Interp);
-    extern __shared__ __align__(16) std::byte footprint[];
+    constexpr int table_bytes = rotation_shared_table_bytes<Sample, Interp>();
+    extern __shared__ __align__(16) std::byte dynamic_shared[];
+    std::byte* const footprint = dynamic_shared + table_bytes;
     __shared__ int2 row_origin[side];
     __shared__ int2 column_step[side];
 
     const RotationItem& item = launch.items != nullptr ? launch.items[blockIdx.z] : launch.single;
     const RotationPlan& plan = item.plan;
-    const int tile_x = static_cast<int>(blockIdx.x) * side, tile_y = static_cast<int>(blockIdx.y) * side;
-    if (tile_x >= plan.dst_width || tile_y >= plan.dst_height) return;  // a smaller image of a batch
-    const int tile_w = min(side, plan.dst_width - tile_x), tile_h = min(side, plan.dst_height - tile_y);
     const int tid = static_cast<int>(threadIdx.x);
-    for (int i = tid; i < side; i += Shape::threads) {
-        int a = 0, b = 0;
-        if (i < tile_h) {
-            rotation_row_origin(plan, tile_y + i, a, b);
-            row_origin[i] = make_int2(a, b);
-        }
-        if (i < tile_w) {
-            rotation_column_step(plan, tile_x + i, a, b);
-            column_step[i] = make_int2(a, b);
+    const int tiles_x = (plan.dst_width + side - 1) / side;
+    const int tiles = tiles_x * ((plan.dst_height + side - 1) / side);
+    if (static_cast<int>(blockIdx.x) >= tiles) return;  // a smaller image of a batch
+    if constexpr (table_bytes > 0) {
+        // In flight with the first tile's footprint; its wait covers both.
+        for (int i = tid * 16; i < table_bytes; i += Shape::threads * 16) {
+            copy_16_async(dynamic_shared + i, static_cast<const std::byte*>(plan.weights) + i);
         }
     }
-    __syncthreads();
-
-    // The footprint from the tables' ends, in 64 bits; a coordinate past 2^30 (a plan no rotation of a side
-    // under 32767 makes) leaves the tile to the global path, whose 32-bit sums wrap as OpenCV's do.
-    const int2 o0 = row_origin[0], o1 = row_origin[tile_h - 1], c0 = column_step[0], c1 = column_step[tile_w - 1];
-    const long long fx_lo = static_cast<long long>(min(o0.x, o1.x)) + min(c0.x, c1.x), fx_hi = static_cast<long long>(max(o0.x, o1.x)) + max(c0.x, c1.x);
-    const long long fy_lo = static_cast<long long>(min(o0.y, o1.y)) + min(c0.y, c1.y), fy_hi = static_cast<long long>(max(o0.y, o1.y)) + max(c0.y, c1.y);
-    constexpr long long tame = 1LL << 30;
-    const bool wild = fx_lo < -tame || fx_hi > tame || fy_lo < -tame || fy_hi > tame;
-    const long long sx_lo = (fx_lo >> rotation_ab_bits) - lead, sx_hi = (fx_hi >> rotation_ab_bits) - lead + taps - 1;
-    const long long sy_lo = (fy_lo >> rotation_ab_bits) - lead, sy_hi = (fy_hi >> rotation_ab_bits) - lead + taps - 1;
+    const Weight* const shared_weights = reinterpret_cast<const Weight*>(dynamic_shared);
     const int width = plan.src_width, height = plan.src_height;
-    const bool misses = !wild && (sx_hi < 0 || sx_lo >= width || sy_hi < 0 || sy_lo >= height);
-    const bool inside = !wild && sx_lo >= 0 && sx_hi < width && sy_lo >= 0 && sy_hi < height;
-    const int x0 = static_cast<int>(sx_lo < 0 ? 0 : sx_lo), x1 = static_cast<int>(sx_hi >= width ? width - 1 : sx_hi);
-    const int y0 = static_cast<int>(sy_lo < 0 ? 0 : sy_lo), y1 = static_cast<int>(sy_hi >= height ? height - 1 : sy_hi);
-    const int first_byte = (x0 * pixel_bytes) & ~15;
-    const int pitch = (((x1 + 1) * pixel_bytes - first_byte + 15) & ~15);
-    const int rows = y1 - y0 + 1;
-    const bool staged = !wild && !misses && static_cast<long long>(rows) * pitch <= launch.footprint_bytes;
-
-    if (staged) {
-        // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
-        const std::byte* src = item.src;
-        const std::size_t src_pitch = item.src_pitch;
-        const int row_bytes = width * pixel_bytes;
-        const bool wide = (reinterpret_cast<std::uintptr_t>(src) | src_pitch) % 16 == 0;
-        const int words = pitch / 16;
-        for (int i = tid; i < rows * words; i += Shape::threads) {
-            const int r = i / words;
-            const int byte = first_byte + (i - r * words) * 16;
-            const std::byte* from = src + static_cast<std::size_t>(y0 + r) * src_pitch + byte;
-            std::byte* to = footprint + r * pitch + (byte - first_byte);
-            if (wide && byte + 16 <= row_bytes) {
-                copy_16_async(to, from);
-            } else {
-                for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
-                    *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
-                }
-            }
-        }
-        wait_copies_async();
-        __syncthreads();
-    }
-
-    const int column = (tid % Shape::runs_per_row) * run;
-    if (column >= tile_w) return;
-    const int count = min(run, tile_w - column);
-    std::byte* dst = item.dst;
+    std::byte* const dst = item.dst;
     const std::size_t dst_pitch = item.dst_pitch;
-    const bool wide_out = (reinterpret_cast<std::uintptr_t>(dst) | dst_pitch) % 16 == 0 && count == run;
-    const SharedPixels<pixel_bytes> shared{footprint, pitch, y0, first_byte};
-    const PitchedPixels<pixel_bytes> global{item.src, item.src_pitch};
+    const bool wide_src = (reinterpret_cast<std::uintptr_t>(item.src) | item.src_pitch) % 16 == 0;
+    const bool wide_dst = (reinterpret_cast<std::uintptr_t>(dst) | dst_pitch) % 16 == 0;
+    const int column = (tid % Shape::runs_per_row) * run;
 
-    for (int row = tid / Shape::runs_per_row; row < tile_h; row += Shape::threads / Shape::runs_per_row) {
-        const int2 origin = row_origin[row];
-        __align__(16) Sample out[run * Channels];
-#pragma unroll
-        for (int j = 0; j < run; ++j) {
-            Sample* pixel = out + j * Channels;
-            const int2 step = column_step[column + (j < count ? j : 0)];
-            if (misses) {
-#pragma unroll
-                for (int k = 0; k < Channels; ++k) pixel[k] = Traits::background(plan, k);
-            } else if (inside && staged) {
-                const RotationTap tap = rotation_tap<Interp, false>(origin.x + step.x, origin.y + step.y);
-                if constexpr (sizeof(Sample) == 1 && Interp == Interpolation::bilinear) {
-                    const uint2 weights = __ldg(static_cast<const uint2*>(plan.weights) + tap.entry);
-                    bilinear_u8_inside<Channels>(shared.at(tap.x, tap.y), pitch, weights, pixel);
-                } else {
-                    Weight w[Interp == Interpolation::nearest ? 1 : taps * taps];
-                    if constexpr (Interp != Interpolation::nearest) load_weights(plan.weights, tap.entry, w);
-                    sample_inside<Sample, Channels, Interp>(shared.at(tap.x, tap.y), shared.stride(), w, pixel);
-                }
-            } else if (staged) {
-                sample_at<Sample, Channels, Interp>(plan, shared, origin.x + step.x, origin.y + step.y, pixel);
-            } else {
-                sample_at<Sample, Channels, Interp>(plan, global, rotation_math::add_wrapping(origin.x, step.x),
-                                                    rotation_math::add_wrapping(origin.y, step.y), pixel);
+    for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
+        const int tile_x = (tile % tiles_x) * side, tile_y = (tile / tiles_x) * side;
+        const int tile_w = min(side, plan.dst_width - tile_x), tile_h = min(side, plan.dst_height - tile_y);
+        __syncthreads();  // the previous tile's readers are done with the tables and the footprint
+        for (int i = tid; i < side; i += Shape::threads) {
+            int a = 0, b = 0;
+            if (i < tile_h) {
+                rotation_row_origin(plan, tile_y + i, a, b);
+                row_origin[i] = make_int2(a, b);
+            }
+            if (i < tile_w) {
+                rotation_column_step(plan, tile_x + i, a, b);
+                column_step[i] = make_int2(a, b);
             }
         }
-        std::byte* to = dst + static_cast<std::size_t>(tile_y + row) * dst_pitch + static_cast<std::size_t>(tile_x + column) * pixel_bytes;
-        if (wide_out) {
-            // Streaming stores: the output is never read back, the source's neighbouring footprints are.
-#pragma unroll
-            for (int q = 0; q < Shape::run_bytes / 16; ++q) {
-                uint4 word;
-                std::memcpy(&word, reinterpret_cast<const std::byte*>(out) + 16 * q, 16);
-                __stcs(reinterpret_cast<uint4*>(to) + q, word);
+        __syncthreads();
+
+        // The footprint from the tables' ends, in 64 bits; a coordinate past 2^30 (a plan no rotation of a
+        // side under 32767 makes) leaves the tile to the global path, whose 32-bit sums wrap as OpenCV's do.
+        const int2 o0 = row_origin[0], o1 = row_origin[tile_h - 1], c0 = column_step[0], c1 = column_step[tile_w - 1];
+        const long long fx_lo = static_cast<long long>(min(o0.x, o1.x)) + min(c0.x, c1.x);
+        const long long fx_hi = static_cast<long long>(max(o0.x, o1.x)) + max(c0.x, c1.x);
+        const long long fy_lo = static_cast<long long>(min(o0.y, o1.y)) + min(c0.y, c1.y);
+        const long long fy_hi = static_cast<long long>(max(o0.y, o1.y)) + max(c0.y, c1.y);
+        constexpr long long tame = 1LL << 30;
+        const bool wild = fx_lo < -tame || fx_hi > tame || fy_lo < -tame || fy_hi > tame;
+        const long long sx_lo = (fx_lo >> rotation_ab_bits) - lead, sx_hi = (fx_hi >> rotation_ab_bits) - lead + taps - 1;
+        const long long sy_lo = (fy_lo >> rotation_ab_bits) - lead, sy_hi = (fy_hi >> rotation_ab_bits) - lead + taps - 1;
+        const bool misses = !wild && (sx_hi < 0 || sx_lo >= width || sy_hi < 0 || sy_lo >= height);
+        const bool inside = !wild && sx_lo >= 0 && sx_hi < width && sy_lo >= 0 && sy_hi < height;
+        const int x0 = static_cast<int>(sx_lo < 0 ? 0 : sx_lo), x1 = static_cast<int>(sx_hi >= width ? width - 1 : sx_hi);
+        const int y0 = static_cast<int>(sy_lo < 0 ? 0 : sy_lo), y1 = static_cast<int>(sy_hi >= height ? height - 1 : sy_hi);
+        const int first_byte = (x0 * pixel_bytes) & ~15;
+        const int pitch = (((x1 + 1) * pixel_bytes - first_byte + 15) & ~15);
+        const int rows = y1 - y0 + 1;
+        const bool staged = !wild && !misses && static_cast<long long>(rows) * pitch <= launch.footprint_bytes;
+
+        if (staged) {
+            // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
+            const int row_bytes = width * pixel_bytes;
+            const int words = pitch / 16;
+            // Word (r, c) of the footprint; each step moves on by the block's threads without a division.
+            const int step_rows = Shape::threads / words, step_words = Shape::threads - step_rows * words;
+            int r = tid / words, c = tid - r * words;
+            while (r < rows) {
+                const int byte = first_byte + c * 16;
+                const std::byte* from = item.src + static_cast<std::size_t>(y0 + r) * item.src_pitch + byte;
+                std::byte* to = footprint + r * pitch + c * 16;
+                if (wide_src && byte + 16 <= row_bytes) {
+                    copy_16_async(to, from);
+                } else {
+                    for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
+                        *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
+                    }
+                }
+                r += step_rows;
+                c += step_words;
+                if (c >= words) {
+                    c -= words;
+                    ++r;
+                }
             }
-        } else {
+        }
+        wait_copies_async();  // the footprint's, and the first time the table's
+        __syncthreads();
+
+        if (column >= tile_w) continue;
+        const int count = min(run, tile_w - column);
+        const bool wide_out = wide_dst && count == run;
+        const SharedPixels<pixel_bytes> shared{footprint, pitch, y0, first_byte};
+        const PitchedPixels<pixel_bytes> global{item.src, item.src_pitch};
+
+        for (int row = tid / Shape::runs_per_row; row < tile_h; row += Shape::threads / Shape::runs_per_row) {
+            const int2 origin = row_origin[row];
+            __align__(16) Sample out[run * Channels];
 #pragma unroll
             for (int j = 0; j < run; ++j) {
-                if (j >= count) break;
+                Sample* pixel = out + j * Channels;
+                const int2 step = column_step[column + (j < count ? j : 0)];
+                if (misses) {
 #pragma unroll
-                for (int k = 0; k < Channels; ++k) reinterpret_cast<Sample*>(to)[j * Channels + k] = out[j * Channels + k];
+                    for (int k = 0; k < Channels; ++k) pixel[k] = Traits::background(plan, k);
+                } else if (inside && staged) {
+                    const RotationTap tap = rotation_tap<Interp, false>(origin.x + step.x, origin.y + step.y);
+                    const std::byte* p = shared.at(tap.x, tap.y);
+                    if constexpr (sizeof(Sample) == 1 && Interp == Interpolation::bilinear) {
+                        bilinear_u8_inside<Channels>(p, pitch, reinterpret_cast<const uint2*>(shared_weights)[tap.entry], pixel);
+                    } else if constexpr (Interp == Interpolation::nearest) {
+                        const Weight none[1] = {};
+                        sample_inside<Sample, Channels, Interp>(p, shared.stride(), none, pixel);
+                    } else {
+                        Weight w[taps * taps];
+                        if constexpr (table_bytes > 0) {
+                            static_assert(sizeof(w) % 8 == 0);
+#pragma unroll
+                            for (int q = 0; q < static_cast<int>(sizeof(w) / 8); ++q) {
+                                const uint2 v = reinterpret_cast<const uint2*>(shared_weights + tap.entry * taps * taps)[q];
+                                std::memcpy(reinterpret_cast<std::byte*>(w) + 8 * q, &v, 8);
+                            }
+                        } else {
+                            load_weights(plan.weights, tap.entry, w);
+                        }
+                        sample_inside<Sample, Channels, Interp>(p, shared.stride(), w, pixel);
+                    }
+                } else if (staged) {
+                    sample_at<Sample, Channels, Interp>(plan, shared, origin.x + step.x, origin.y + step.y, pixel);
+                } else {
+                    sample_at<Sample, Channels, Interp>(plan, global, rotation_math::add_wrapping(origin.x, step.x),
+                                                        rotation_math::add_wrapping(origin.y, step.y), pixel);
+                }
+            }
+            std::byte* to = dst + static_cast<std::size_t>(tile_y + row) * dst_pitch + static_cast<std::size_t>(tile_x + column) * pixel_bytes;
+            if (wide_out) {
+                // Streaming stores: the output is never read back, the source's neighbouring footprints are.
+#pragma unroll
+                for (int q = 0; q < Shape::run_bytes / 16; ++q) {
+                    uint4 word;
+                    std::memcpy(&word, reinterpret_cast<const std::byte*>(out) + 16 * q, 16);
+                    __stcs(reinterpret_cast<uint4*>(to) + q, word);
+                }
+            } else {
+#pragma unroll
+                for (int j = 0; j < run; ++j) {
+                    if (j >= count) break;
+#pragma unroll
+                    for (int k = 0; k < Channels; ++k) reinterpret_cast<Sample*>(to)[j * Channels + k] = out[j * Channels + k];
+                }
             }
         }
     }
