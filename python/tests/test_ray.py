@@ -97,8 +97,11 @@ def test_parquet_of_image_structs_is_augments(ray, dataset, expected, tmp_path):
     files, elements = expected
     names = sorted(p.relative_to(dataset).as_posix() for p in dataset.rglob("*") if p.is_file())
     images = [{"bytes": (dataset / n).read_bytes(), "path": n} for n in names]
-    pq.write_table(pa.table({"image": images, "label": list(range(len(names)))}), tmp_path / "train.parquet")
-    ds = ray.data.read_parquet(str(tmp_path / "train.parquet"))
+    table = pa.table({"image": images, "label": list(range(len(names)))})
+    (tmp_path / "train").mkdir()
+    for k in range(2):  # two files: two blocks, one for each actor
+        pq.write_table(table.slice(k * 4, 4), tmp_path / "train" / f"part-{k}.parquet")
+    ds = ray.data.read_parquet(str(tmp_path / "train"))
     ds.map_batches(gpurotate.ray.Augment, **_options()).write_parquet(str(tmp_path / "out"))
     table = pa.concat_tables([pq.read_table(p) for p in sorted((tmp_path / "out").glob("*.parquet"))])
     written = table.to_pylist()
@@ -146,9 +149,8 @@ def test_webdataset_is_augments_of_the_extracted_folder(ray, cli, dataset, tmp_p
                 members[info.name] = tar.extractfile(info).read()
     images = {name: data for name, data in members.items() if not name.endswith(".cls")}
     assert images == files
-    for name in files:  # each variant's .cls is its input's
-        stem, draw, _ = name.rsplit("_", 2)
-        assert members[f"{stem}_{draw}_{name.rsplit('_', 1)[1].rsplit('.', 1)[0]}.cls"] == (extracted / f"{stem}.cls").read_bytes()
+    for name in files:  # each variant's .cls is its input's: "j/rocket_0_rot90.cls" is "j/rocket.cls"
+        assert members[name.rsplit(".", 1)[0] + ".cls"] == (extracted / (name.rsplit("_", 2)[0] + ".cls")).read_bytes()
 
 
 def _objects(values):
@@ -179,20 +181,37 @@ def test_a_bad_sample_fails_alone(dataset, expected, caplog):
     assert raised.value.code == 3
 
 
-def test_batch_kinds_and_every_element(dataset, cli, tmp_path):
-    # Without random: every element of ops, named {stem}_{op}.{ext}; a pandas DataFrame or pyarrow Table gives
-    # what a dict of columns gives.
-    out_dir = tmp_path / "augment"
-    cli("augment", "--recursive", "--ops", "identity,all", dataset, "-o", out_dir, "-q")
-    files = {p.relative_to(out_dir).as_posix(): p.read_bytes() for p in out_dir.rglob("*") if p.is_file() and p.name != "manifest.jsonl"}
-    batch = _files_batch([(dataset / n, (dataset / n).read_bytes()) for n in ("sub/b.png", "j/rocket.jpg")])
-    out = gpurotate.ray.Augment(root=str(dataset), ops="identity,all")(batch)
-    assert sorted(out["path"]) == sorted(p for p in files if p.startswith(("sub/b_", "j/rocket_")))
-    assert len(out["path"]) == 16 and "seed" not in out
-    assert all(files[p] == b for p, b in zip(out["path"], out["bytes"]))
-    pa = pytest.importorskip("pyarrow")
-    again = gpurotate.ray.Augment(root=str(dataset), ops="identity,all")(pa.table({k: list(v) for k, v in batch.items()}))
-    assert list(again["path"]) == list(out["path"]) and list(again["bytes"]) == list(out["bytes"])
+@pytest.fixture(scope="module")
+def every_element(cli, dataset):
+    """augment --ops identity,all's files (relative path -> bytes): without --random, named {stem}_{op}.{ext}."""
+    out = dataset.parent / "every-element"
+    cli("augment", "--recursive", "--ops", "identity,all", dataset, "-o", out, "-q")
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != "manifest.jsonl"}
+
+
+def _two_inputs(dataset):
+    return _files_batch([(dataset / n, (dataset / n).read_bytes()) for n in ("sub/b.png", "j/rocket.jpg")])
+
+
+def test_every_element_without_random(dataset, every_element):
+    out = gpurotate.ray.Augment(root=str(dataset), ops="identity,all")(_two_inputs(dataset))
+    assert sorted(out["path"]) == sorted(p for p in every_element if p.startswith(("sub/b_", "j/rocket_")))
+    assert len(out["path"]) == 16 and "seed" not in out and "draw" not in out
+    assert all(every_element[p] == b for p, b in zip(out["path"], out["bytes"]))
+    assert [gpurotate.name(gpurotate.Orientation(e)) for e in out["element"]] == [p.rsplit("_", 1)[1].split(".")[0] for p in out["path"]]
+
+
+@pytest.mark.parametrize("library", ["pyarrow", "pandas"])
+def test_a_table_batch_is_a_dict_batch(dataset, library):
+    # batch_format="pyarrow" or "pandas" gives what Ray's default, a dict of NumPy columns, gives.
+    module = pytest.importorskip(library, reason=f"{library} is not installed")
+    batch = _two_inputs(dataset)
+    table = module.table(batch) if library == "pyarrow" else module.DataFrame(batch)
+    augment = gpurotate.ray.Augment(root=str(dataset), random=DRAWS, seed=SEED)
+    ours, theirs = augment(batch), augment(table)
+    assert list(ours) == list(theirs)
+    for column in ours:
+        assert list(ours[column]) == list(theirs[column]), column
 
 
 def test_a_webdataset_sample_of_two_images(dataset, cli, tmp_path):
