@@ -132,8 +132,11 @@ class Augment:
             raise ValueError(f"device '{device}': gpurotate.ray converts on the CPU (device='cpu'); GPU actors need gpurotate.Session, which this version does not have")
         if errors not in _ERRORS:
             raise ValueError(f"errors '{errors}': 'skip' (a failed sample is left out, logged) or 'raise'")
-        if random is None and seed is not None:
-            raise UsageError("seed: it seeds random's draws; give random=N too")
+        if random is None:
+            given = [flag for flag, value in (("seed", seed), ("weights", weights), ("p_flip_h", p_flip_h or None), ("p_flip_v", p_flip_v or None),
+                                              ("with_replacement", with_replacement or None)) if value is not None]
+            if given:
+                raise UsageError(f"{given[0]} requires random=N, as augment's --{given[0].replace('_', '-')} requires --random")
         if random is not None and seed is None:
             raise UsageError("random: needs seed= (every actor constructs its own Augment; a seed chosen in each would differ)")
         if name is not None and ("{index}" in name or "{parent}" in name):
@@ -150,9 +153,10 @@ class Augment:
         self._convert = dict(jpeg_edge=jpeg_edge, quality=quality, strip=strip, device=device)
         self._image_column = image_column
         self._errors = errors
-        # augment's refusals of these flags (an unknown op, a bad weight, --name without {op}, ...) now, once,
-        # rather than in every sample.
+        # augment's refusals of these flags (an unknown op, a bad weight, --name without {op}, a quality outside
+        # 1-100, ...) now, once, rather than in every sample: a plan, and a conversion of no images.
         self._plan("check.png", "check.png")
+        transform_encoded_many([], 0, **self._convert)
 
     def _plan(self, path: str, key: str) -> list[tuple[int, str, int]]:
         planned = _gpurotate.augment_outputs(path, key, self._ops, self._weights, self._p_flip[0], self._p_flip[1], self._with_replacement,

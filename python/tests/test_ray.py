@@ -232,6 +232,15 @@ def test_a_webdataset_sample_of_two_images(dataset, cli, tmp_path):
 def test_refusals(dataset):
     with pytest.raises(gpurotate.UsageError, match="seed"):
         gpurotate.ray.Augment(random=2)
+    for flag in ("seed", "p_flip_h", "weights", "with_replacement"):
+        with pytest.raises(gpurotate.UsageError, match=f"{flag} requires random"):
+            gpurotate.ray.Augment(**{flag: {"weights": "rot90=2"}.get(flag, 1)})
+    with pytest.raises(gpurotate.UsageError, match="quality 101"):
+        gpurotate.ray.Augment(quality=101)
+    with pytest.raises(gpurotate.UsageError, match="jpeg_edge 'round'"):
+        gpurotate.ray.Augment(jpeg_edge="round")
+    with pytest.raises(gpurotate.UsageError, match="--format xyz"):
+        gpurotate.ray.Augment(format="xyz")
     with pytest.raises(gpurotate.UsageError, match="needs {draw}"):
         gpurotate.ray.Augment(random=2, seed=1, name="{stem}_{op}.{ext}")
     with pytest.raises(gpurotate.UsageError, match="index"):
