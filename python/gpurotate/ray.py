@@ -20,7 +20,7 @@ import os
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -111,7 +111,7 @@ class Augment:
     def __init__(
         self,
         *,
-        root: Optional[str] = None,
+        root: Optional[Union[str, "os.PathLike[str]"]] = None,
         ops: Any = None,
         random: Optional[int] = None,
         seed: Optional[int] = None,
@@ -129,7 +129,8 @@ class Augment:
         device: str = "cpu",
     ) -> None:
         if device != "cpu":
-            raise ValueError(f"device '{device}': gpurotate.ray converts on the CPU (device='cpu'); GPU actors need gpurotate.Session, which this version does not have")
+            raise ValueError(f"device '{device}': gpurotate.ray converts on the CPU (device='cpu'); GPU actors need "
+                             "gpurotate.Session, which this version does not have")
         if errors not in _ERRORS:
             raise ValueError(f"errors '{errors}': 'skip' (a failed sample is left out, logged) or 'raise'")
         if random is None:
