@@ -104,6 +104,7 @@ def test_parquet_of_image_structs_is_augments(ray, dataset, expected, tmp_path):
     ds = ray.data.read_parquet(str(tmp_path / "train"))
     ds.map_batches(gpurotate.ray.Augment, **_options()).write_parquet(str(tmp_path / "out"))
     table = pa.concat_tables([pq.read_table(p) for p in sorted((tmp_path / "out").glob("*.parquet"))])
+    assert table.schema.field("image").type == pa.struct([("bytes", pa.binary()), ("path", pa.string())])  # Hugging Face Image's storage
     written = table.to_pylist()
     assert sorted(r["image"]["path"] for r in written) == sorted(files)
     for r in written:
