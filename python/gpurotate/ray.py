@@ -289,6 +289,9 @@ class Augment:
                 else:
                     main = present[0]
                 key = f"{sample_key}.{main}"
+                if key.startswith("/") or any(part in ("", ".", "..") for part in key.split("/")):
+                    # A member named "../x.jpg" or "/x.jpg": its variants' names would climb out of the output.
+                    raise _SampleError(f"member '{key}': a path that is absolute or has an empty, '.' or '..' component")
                 planned = self._plan(key, key)
             except (_SampleError, UsageError) as error:
                 self._fail(f"{sample_key}", error)

@@ -230,6 +230,16 @@ def test_a_webdataset_sample_of_two_images(dataset, cli, tmp_path):
     assert out["png"][0] == (tmp_path / "t.png").read_bytes()
 
 
+@pytest.mark.parametrize("bad_key", ["../evil", "/etc/evil", "a//b", "./a"])
+def test_a_webdataset_member_that_climbs_out_fails_alone(dataset, bad_key, caplog):
+    image = (dataset / "a.png").read_bytes()
+    batch = {"__key__": _objects([bad_key, "good"]), "png": _objects([image, image])}
+    with caplog.at_level(logging.WARNING, logger="gpurotate.ray"):
+        out = gpurotate.ray.Augment(random=1, seed=SEED)(batch)
+    assert list(out["__key__"]) == [f"good_{gpurotate.name(gpurotate.draw(SEED, 'good.png'))}"]
+    assert f"member '{bad_key}.png'" in caplog.text
+
+
 def test_refusals(dataset):
     with pytest.raises(gpurotate.UsageError, match="seed"):
         gpurotate.ray.Augment(random=2)
