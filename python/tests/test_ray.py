@@ -230,6 +230,23 @@ def test_a_webdataset_sample_of_two_images(dataset, cli, tmp_path):
     assert out["png"][0] == (tmp_path / "t.png").read_bytes()
 
 
+KEYS = [
+    ("s3://bucket/train", "bucket/train/cats/a.png", "cats/a.png"),  # Ray drops the scheme from its path column
+    ("s3://bucket/train/", "bucket/train/cats/a.png", "cats/a.png"),
+    ("local:///data/train", "/data/train/cats/a.png", "cats/a.png"),
+    (None, "/data/train/cats/a.png", "a.png"),  # augment's file named on its command line: the file name
+    (None, "cats/a.png", "cats/a.png"),  # augment's relative @list line: as it is
+    (None, "../cats/a.png", "a.png"),
+]
+
+
+@pytest.mark.parametrize("root, path, key", KEYS, ids=[f"{root} {path}" for root, path, _ in KEYS])
+def test_keys_as_augment_gives_them(dataset, root, path, key):
+    out = gpurotate.ray.Augment(root=root, random=1, seed=SEED)(_files_batch([(path, (dataset / "a.png").read_bytes())]))
+    op = gpurotate.name(gpurotate.draw(SEED, key))
+    assert list(out["path"]) == [f"{key[:-4]}_{op}.png"]
+
+
 @pytest.mark.parametrize("bad_key", ["../evil", "/etc/evil", "a//b", "./a"])
 def test_a_webdataset_member_that_climbs_out_fails_alone(dataset, bad_key, caplog):
     image = (dataset / "a.png").read_bytes()
