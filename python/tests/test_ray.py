@@ -66,11 +66,14 @@ def ray(tmp_path_factory):
     pytest.importorskip("pyarrow", reason="pyarrow is not installed")
     # The workers import gpurotate as this process does: from the build tree PYTHONPATH names.
     path = os.pathsep.join([str(pathlib.Path(gpurotate.__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")])
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}},
-             _temp_dir=str(tmp_path_factory.mktemp("ray-session")))
-    ray.data.DataContext.get_current().enable_progress_bars = False
-    yield ray
-    ray.shutdown()
+    with pytest.MonkeyPatch.context() as env:
+        # Ray's session files in the test's own folder, and no token written to ~/.ray for a cluster of this process.
+        env.setenv("RAY_AUTH_MODE", "disabled")
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}},
+                 _temp_dir=str(tmp_path_factory.mktemp("ray-session")))
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        yield ray
+        ray.shutdown()
 
 
 def _options(**extra):
