@@ -149,7 +149,7 @@ class Augment:
         self._with_replacement = bool(with_replacement)
         self._random = 0 if random is None else int(random)
         self._seed = 0 if seed is None else int(seed)
-        self._format = "" if format is None else format.lstrip(".").lower()
+        self._format = "" if format is None else format  # as augment takes --format: "same", "png", ... (names keep its case)
         self._name = name or ""
         self._convert = dict(jpeg_edge=jpeg_edge, quality=quality, strip=strip, device=device)
         self._image_column = image_column

@@ -205,6 +205,16 @@ def test_every_element_without_random(dataset, every_element):
     assert [gpurotate.name(gpurotate.Orientation(e)) for e in out["element"]] == [p.rsplit("_", 1)[1].split(".")[0] for p in out["path"]]
 
 
+def test_a_format_and_quality_are_augments(cli, dataset, tmp_path):
+    out_dir = tmp_path / "augment"
+    cli("augment", "--recursive", "--random", "--seed", SEED, "--format", "JPG", "--quality", "85", dataset, "-o", out_dir, "-q")
+    files = {p.relative_to(out_dir).as_posix(): p.read_bytes() for p in out_dir.rglob("*") if p.is_file() and p.name != "manifest.jsonl"}
+    names = sorted(p.relative_to(dataset).as_posix() for p in dataset.rglob("*") if p.is_file())
+    out = gpurotate.ray.Augment(root=dataset, random=1, seed=SEED, format="JPG", quality=85)(
+        _files_batch([(dataset / n, (dataset / n).read_bytes()) for n in names]))
+    assert dict(zip(out["path"], out["bytes"])) == files  # names ending .JPG, as augment's
+
+
 @pytest.mark.parametrize("library", ["pyarrow", "pandas"])
 def test_a_table_batch_is_a_dict_batch(dataset, library):
     # batch_format="pyarrow" or "pandas" gives what Ray's default, a dict of NumPy columns, gives.
