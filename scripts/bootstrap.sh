@@ -90,6 +90,19 @@ if [ "$mode" = test ] && command -v python3 >/dev/null; then
       ! { [ "$python" = "$venv/bin/python" ] && "$python" -m pip install --quiet ml_dtypes 2>/dev/null; }; then
     echo "bootstrap: warning: no ml_dtypes (pip install ml_dtypes): the Python tests of its dtypes are skipped" >&2
   fi
+  # ray[data] and pyarrow for gpurotate.ray's pipeline tests (a local Ray cluster), which skip without them;
+  # into this tree's venv only. The venv's NumPy is kept (the other tests run with it), and with NumPy 1.x
+  # (Debian 12's 1.24) pyarrow stays below 22, which requires NumPy 2 (pyarrow 26 refuses 1.24 on import).
+  if ! "$python" -c "import ray.data, pyarrow" 2>/dev/null; then
+    numpy_version=$("$python" -c "import numpy; print(numpy.__version__)" 2>/dev/null || true)
+    ray_packages=("ray[data]")
+    [ -n "$numpy_version" ] && ray_packages+=("numpy==$numpy_version")
+    case "$numpy_version" in 1.*) ray_packages+=("pyarrow<22") ;; esac
+    if ! { [ "$python" = "$venv/bin/python" ] && "$python" -m pip install --quiet "${ray_packages[@]}" 2>/dev/null &&
+        "$python" -c "import ray.data, pyarrow" 2>/dev/null; }; then
+      echo "bootstrap: warning: no ray[data] and pyarrow (pip install 'ray[data]'): the Python tests of gpurotate.ray are skipped" >&2
+    fi
+  fi
   if "$python" -c "import nanobind, numpy, pytest, sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" 2>/dev/null; then
     python_args=(-DGPUROTATE_BUILD_PYTHON=ON "-DPython_EXECUTABLE=$(command -v "$python")")
     python_tests=yes

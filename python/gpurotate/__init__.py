@@ -24,6 +24,9 @@ code, for a loader that turns its samples itself.
 PyTorch transforms (RandomD4, RandomRotate90, RandomFlip, RandomHorizontalFlip, RandomVerticalFlip,
 RandomRotation) are in
 gpurotate.torch, which imports torch.
+
+augment in a Ray Data pipeline: gpurotate.ray.Augment, a map_batches step that gives the bytes `gpurotate augment
+--random N --seed S` writes for the same files (docs/scale.md).
 """
 
 from ._api import LAYOUTS, NAMES, apply, apply_inplace, compose, element, infer_layout, inverse, name, swaps_axes, then

@@ -136,6 +136,19 @@ def draw(seed: int, key: str, draw: int, ops: str, weights: str, p_flip_h: float
     Draw `draw` alone of `draws`: (element, angle), the same as draws(..., COUNT)[draw] for any COUNT above draw.
     """
 
+def augment_outputs(path: str, relative: str, ops: str, weights: str, p_flip_h: float, p_flip_v: float, with_replacement: bool, random: int, seed: int, format: str, name_template: str) -> list[tuple[Orientation, str, int]]:
+    """
+    augment's outputs for the input at `path` (`relative` below the folder given): (element, path below OUTDIR, draw)
+    for each, draw -1 without --random. ops, weights: augment's --ops and --weights text; random: --random's N, 0 for
+    every element of ops; format: --format, empty for same; name_template: --name, empty for augment's default.
+    Raises gpurotate.UsageError with augment's message for what augment refuses.
+    """
+
+def augment_reads(path: str) -> bool:
+    """
+    Whether augment reads a file named `path` (its extension, any case, names a format this program reads).
+    """
+
 def transform_encoded(inputs: Sequence[bytes], element: int, format: str, jpeg_edge: str, quality: int, strip: bool) -> list[tuple[bytes, list[str]]]:
     """
     Each encoded image of `inputs` (bytes) turned by `element` (a code 0-7) as `gpurotate IN --OP -o OUT` writes it:

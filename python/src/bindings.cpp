@@ -14,16 +14,19 @@
 
 #include "augment/augment_options.hpp"
 #include "augment/draw_options.hpp"
+#include "augment/output_plan.hpp"
 #include "augment/random_draw.hpp"
 #include "convert/conversion_options.hpp"
 #include "convert/encoded_conversion.hpp"
 #include "core/parallel_for.hpp"
+#include "formats/format_registry.hpp"
 #include "cpu/transform_cpu.hpp"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <cxxabi.h>
@@ -37,6 +40,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace nb = nanobind;
@@ -758,13 +762,17 @@ constexpr std::uint64_t max_random_draws = 1000;
 
 // The elements of draws 0 to count-1 of the input at `key`, as augment --random count writes them, each with
 // its --degrees angle (0 where degrees is 0).
+void check_random_count(std::uint64_t count) {
+    if (count < 1 || count > max_random_draws) {
+        throw Error(ErrorCode::usage, "count " + std::to_string(count) + ": augment --random's N is 1 to " + std::to_string(max_random_draws));
+    }
+}
+
 std::vector<std::pair<Orientation, double>> draw_list(std::uint64_t seed, const std::string& key, std::uint64_t count, const std::string& ops,
                                                       const std::string& weights, double p_flip_h, double p_flip_v, bool with_replacement,
                                                       double degrees) {
     const DrawModel m = draw_model(ops, weights, p_flip_h, p_flip_v, degrees);
-    if (count < 1 || count > max_random_draws) {
-        throw Error(ErrorCode::usage, "count " + std::to_string(count) + ": augment --random's N is 1 to " + std::to_string(max_random_draws));
-    }
+    check_random_count(count);
     augment::check_draw_count(m.model, static_cast<unsigned>(count), with_replacement);
     const std::vector<Orientation> drawn = augment::draw_elements(m.model, seed, key, static_cast<unsigned>(count), with_replacement);
     std::vector<std::pair<Orientation, double>> result;
@@ -786,6 +794,43 @@ std::pair<Orientation, double> draw_one(std::uint64_t seed, const std::string& k
                                           "; pass with_replacement=True to draw each on its own)");
     }
     return {augment::draw_elements(m.model, seed, key, static_cast<unsigned>(draw) + 1, false).back(), angle};
+}
+
+// augment's outputs for one input, by the planner's own plan_jobs (src/augment/output_plan.cpp): each output's
+// element, its path below OUTDIR (--name's fields filled, the format's extension) and its draw (-1 without
+// --random), so that gpurotate.ray names and draws a row as augment names and draws the file. random: --random's
+// N, 0 for every element of `ops`; format: --format, empty for "same"; name_template: --name, empty for
+// augment's default. One input a call: a sample's refusal is its own, and --name's {index} means nothing here.
+std::vector<std::tuple<Orientation, std::string, int>> augment_outputs(const std::string& path, const std::string& relative,
+                                                                      const std::string& ops, const std::string& weights, double p_flip_h,
+                                                                      double p_flip_v, bool with_replacement, std::uint64_t random,
+                                                                      std::uint64_t seed, const std::string& format,
+                                                                      const std::string& name_template) {
+    augment::AugmentOptions options;
+    options.operations = augment::parse_operation_list(ops);
+    if (random > 0) {
+        check_random_count(random);
+        const DrawModel m = draw_model(ops, weights, p_flip_h, p_flip_v, 0);
+        options.random.draws = static_cast<unsigned>(random);
+        options.random.seed = seed;
+        options.random.weights = weights.empty() ? std::vector<double>{} : augment::parse_weights(weights, options.operations);
+        options.random.p_flip_h = m.model.p_flip_h;
+        options.random.p_flip_v = m.model.p_flip_v;
+        options.random.with_replacement = with_replacement;
+    }
+    if (!format.empty()) options.format = format;
+    if (!name_template.empty()) {
+        options.name_template = name_template;
+    } else if (random > 1) {
+        options.name_template = "{stem}_{draw}_{op}.{ext}";  // augment's default with --random N over 1 (cli/options.cpp)
+    }
+    options.output_dir = ".";
+    std::vector<std::tuple<Orientation, std::string, int>> out;
+    const std::vector<augment::Job> jobs = augment::plan_jobs({{path, relative}}, options);
+    for (const augment::PlannedOutput& o : jobs.at(0).outputs) {
+        out.emplace_back(o.operation, o.relative, o.draw ? static_cast<int>(o.draw->index) : -1);
+    }
+    return out;
 }
 
 // Encoded bytes in and out (convert/encoded_conversion.hpp: the CLI's planner and run, the output kept in
@@ -964,6 +1009,14 @@ NB_MODULE(_gpurotate, m) {
     m.def("draw", &draw_one, nb::arg("seed"), nb::arg("key"), nb::arg("draw"), nb::arg("ops"), nb::arg("weights"), nb::arg("p_flip_h"),
           nb::arg("p_flip_v"), nb::arg("with_replacement"), nb::arg("degrees"),
           "Draw `draw` alone of `draws`: (element, angle), the same as draws(..., COUNT)[draw] for any COUNT above draw.");
+    m.def("augment_outputs", &augment_outputs, nb::arg("path"), nb::arg("relative"), nb::arg("ops"), nb::arg("weights"), nb::arg("p_flip_h"),
+          nb::arg("p_flip_v"), nb::arg("with_replacement"), nb::arg("random"), nb::arg("seed"), nb::arg("format"), nb::arg("name_template"),
+          "augment's outputs for the input at `path` (`relative` below the folder given): (element, path below OUTDIR, draw)\n"
+          "for each, draw -1 without --random. ops, weights: augment's --ops and --weights text; random: --random's N, 0 for\n"
+          "every element of ops; format: --format, empty for same; name_template: --name, empty for augment's default.\n"
+          "Raises gpurotate.UsageError with augment's message for what augment refuses.");
+    m.def("augment_reads", [](const std::string& path) { return detail::is_read_path(path); }, nb::arg("path"),
+          "Whether augment reads a file named `path` (its extension, any case, names a format this program reads).");
     m.def("transform_encoded", &transform_encoded_list, nb::arg("inputs"), nb::arg("element"), nb::arg("format"), nb::arg("jpeg_edge"),
           nb::arg("quality"), nb::arg("strip"),
           "Each encoded image of `inputs` (bytes) turned by `element` (a code 0-7) as `gpurotate IN --OP -o OUT` writes it:\n"
