@@ -4,6 +4,12 @@ H x W x C image, output materialised contiguous, on the same sizes and types, ag
 (a device-to-device copy of the same bytes) measured in the same run.
 
     python3 bench/python_peers.py [--size 8192x8192] [--types u8c1,u8c3,...] [--reps 20] [--json FILE]
+    python3 bench/python_peers.py --rotate 30,45 [--types u8c1,u8c3,u8c4,f32c1]   # any angle, bilinear, expanded
+
+With --rotate: torchvision.transforms.v2.functional.rotate (expand=True, bilinear, its angle negated: it turns
+counter-clockwise) on CUDA CHW tensors against gpurotate.rotate on the same pixels as HWC tensors, both against
+a copy of the same bytes (input plus output). Their pixels differ (torchvision samples through grid_sample in
+float); only the output's size is checked to be the same.
 
 Peers: torch (rot90(...).contiguous(), flip, .transpose(0, 1).contiguous()), CuPy (rot90, flip,
 swapaxes, made contiguous), and CV-CUDA (flip, rotate by 90) when the cvcuda module imports.
@@ -87,18 +93,65 @@ def timed(fn, reps, flush):
     return statistics.median(samples)
 
 
+def rotations(args, w, h, dev, flush):
+    import gpurotate
+    import torchvision
+    from torchvision.transforms.v2 import InterpolationMode
+    from torchvision.transforms.v2 import functional as F
+    print(f'{torch.cuda.get_device_properties(0).name}, torch {torch.__version__}, torchvision {torchvision.__version__}, '
+          f'gpurotate {gpurotate.__version__}; {w}x{h}, bilinear, expanded canvas, median of {args.reps}, '
+          f'GB/s = (input + output bytes) / time, % of the same run\'s D2D copy of those bytes')
+    print('| type | angle | peer | ms | GB/s | % of copy | gpurotate faster |\n|---|---|---|---|---|---|---|')
+    rows = []
+    rng = np.random.default_rng(1)
+    for tname in args.types.split(','):
+        dtype, ch = TYPES[tname]
+        dtype = np.uint8 if dtype != np.float32 and np.dtype(dtype).itemsize == 1 else dtype
+        if dtype == np.int16:
+            continue  # gpurotate.rotate takes uint8, uint16 and float32; torchvision's rotate no 16-bit integers
+        host = rng.integers(0, 256, size=(h, w, ch), dtype=np.uint8) if dtype == np.uint8 else rng.random((h, w, ch)).astype(np.float32)
+        hwc = torch.from_numpy(host).to(dev)
+        chw = hwc.permute(2, 0, 1).contiguous()
+        for degrees in (float(a) for a in args.rotate.split(',')):
+            ours = gpurotate.rotate(hwc, degrees, interpolation='bilinear', expand=True)
+            theirs = F.rotate(chw, -degrees, interpolation=InterpolationMode.BILINEAR, expand=True)
+            if tuple(theirs.shape[1:]) != tuple(ours.shape[:2]):
+                print(f'| {tname} | {degrees:g} | sizes differ: torchvision {tuple(theirs.shape)}, gpurotate {tuple(ours.shape)} | | | | |')
+            nbytes = hwc.numel() * hwc.element_size() + ours.numel() * ours.element_size()
+            a = torch.empty(nbytes // 2, dtype=torch.uint8, device=dev)
+            b = torch.empty_like(a)
+            copy_ms = timed(lambda: b.copy_(a), args.reps, flush)
+            copy_gbps = nbytes / copy_ms / 1e6
+            out = torch.empty_like(ours)
+            ours_ms = timed(lambda: gpurotate.rotate(hwc, degrees, interpolation='bilinear', expand=True, out=out), args.reps, flush)
+            theirs_ms = timed(lambda: F.rotate(chw, -degrees, interpolation=InterpolationMode.BILINEAR, expand=True), args.reps, flush)
+            print(f'| {tname} | {degrees:g} | copy (ceiling) | {copy_ms:.3f} | {copy_gbps:.0f} | 100 | |')
+            for name, ms in (('gpurotate.rotate', ours_ms), ('torchvision rotate', theirs_ms)):
+                gbps = nbytes / ms / 1e6
+                rows.append({'type': tname, 'op': f'rotate{degrees:g}', 'peer': name, 'ms': ms, 'gbps': gbps, 'copy_gbps': copy_gbps})
+                faster = f'{theirs_ms / ours_ms:.1f}x' if name == 'gpurotate.rotate' else ''
+                print(f'| {tname} | {degrees:g} | {name} | {ms:.3f} | {gbps:.0f} | {100 * gbps / copy_gbps:.1f} | {faster} |')
+    return rows
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--size', default='8192x8192')
     p.add_argument('--types', default=','.join(TYPES))
     p.add_argument('--ops', default=','.join(NUMPY))
     p.add_argument('--reps', type=int, default=20)
+    p.add_argument('--rotate', help='comma-separated angles: time rotation by them instead of the D4 elements')
     p.add_argument('--json')
     args = p.parse_args()
     w, h = (int(v) for v in args.size.split('x'))
     dev = torch.device('cuda')
     props = torch.cuda.get_device_properties(0)
     flush = torch.empty(2 * getattr(props, 'L2_cache_size', 64 << 20), dtype=torch.uint8, device=dev)
+    if args.rotate:
+        rows = rotations(args, w, h, dev, flush)
+        if args.json:
+            json.dump({'device': props.name, 'width': w, 'height': h, 'rows': rows}, open(args.json, 'w'), indent=1)
+        return
     cp_pair, cv_pair = cupy_ops(), cvcuda_ops()
     print(f'{props.name}, torch {torch.__version__}, cupy {"yes" if cp_pair else "no"}, cvcuda {"yes" if cv_pair else "no"}; '
           f'{w}x{h}, median of {args.reps}, GB/s = (read + write bytes) / time, % of the same run\'s D2D copy')

@@ -251,13 +251,25 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         const SharedPixels<pixel_bytes> shared{footprint, pitch, y0, first_byte};
         const PitchedPixels<pixel_bytes> global{item.src, item.src_pitch};
 
+        // A thread's columns are the same in each of its rows: short runs keep their steps in registers.
+        constexpr bool steps_held = run <= 4;
+        int2 held[steps_held ? run : 1];
+        if constexpr (steps_held) {
+#pragma unroll
+            for (int j = 0; j < run; ++j) held[j] = column_step[column + (j < count ? j : 0)];
+        }
         for (int row = tid / Shape::runs_per_row; row < tile_h; row += Shape::threads / Shape::runs_per_row) {
             const int2 origin = row_origin[row];
             __align__(16) Sample out[run * Channels];
 #pragma unroll
             for (int j = 0; j < run; ++j) {
                 Sample* pixel = out + j * Channels;
-                const int2 step = column_step[column + (j < count ? j : 0)];
+                int2 step;
+                if constexpr (steps_held) {
+                    step = held[j];
+                } else {
+                    step = column_step[column + (j < count ? j : 0)];
+                }
                 if (misses) {
 #pragma unroll
                     for (int k = 0; k < Channels; ++k) pixel[k] = Traits::background(plan, k);
@@ -271,13 +283,16 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                         sample_inside<Sample, Channels, Interp>(p, shared.stride(), none, pixel);
                     } else {
                         Weight w[taps * taps];
-                        if constexpr (table_bytes > 0) {
-                            static_assert(sizeof(w) % 8 == 0);
+                        if constexpr (table_bytes > 0 && sizeof(w) % 16 == 0) {
 #pragma unroll
-                            for (int q = 0; q < static_cast<int>(sizeof(w) / 8); ++q) {
-                                const uint2 v = reinterpret_cast<const uint2*>(shared_weights + tap.entry * taps * taps)[q];
-                                std::memcpy(reinterpret_cast<std::byte*>(w) + 8 * q, &v, 8);
+                            for (int q = 0; q < static_cast<int>(sizeof(w) / 16); ++q) {
+                                const uint4 v = reinterpret_cast<const uint4*>(shared_weights + tap.entry * taps * taps)[q];
+                                std::memcpy(reinterpret_cast<std::byte*>(w) + 16 * q, &v, 16);
                             }
+                        } else if constexpr (table_bytes > 0) {
+                            static_assert(sizeof(w) == 8);
+                            const uint2 v = reinterpret_cast<const uint2*>(shared_weights + tap.entry * taps * taps)[0];
+                            std::memcpy(w, &v, 8);
                         } else {
                             load_weights(plan.weights, tap.entry, w);
                         }

@@ -170,8 +170,8 @@ def rotate(
         call returns without synchronising.
     copy: strides the library cannot take (as in `apply`): False raises ValueError, True copies first.
 
-    One call of the library per image or plane for now (on the GPU, one launch each); a batched launch is
-    future work. Multiples of 90 degrees are computed as any angle is (warpAffine's bytes; with expand=True
+    On the GPU a batch (and a planar image's planes) runs in one launch, each sample with its own angle; on
+    the CPU one call of the library per image or plane. Multiples of 90 degrees are computed as any angle is (warpAffine's bytes; with expand=True
     they are the D4 element's: apply(x, "rot90") for 90); `apply` is the exact and faster way to turn by them.
     """
     x, kind = _api._adopt(x)

@@ -713,6 +713,8 @@ void rotate_arrays(const SourceArray& src, DestinationArray& dst, const std::vec
     const auto* in = static_cast<const std::byte*>(src.data());
     auto* out = static_cast<std::byte*>(dst.data());
     GilReleased release;
+    // On the GPU every image and plane of the call in one grouped launch (its own angle and fill each).
+    std::vector<GroupedRotation> group;
     for (std::int64_t i = 0; i < g.images; ++i) {
         const std::int64_t plane = i % g.images_per_sample;
         options.degrees = angles[static_cast<std::size_t>(i / g.images_per_sample)];
@@ -726,9 +728,10 @@ void rotate_arrays(const SourceArray& src, DestinationArray& dst, const std::vec
         if (place == Place::cpu) {
             rotate(from, to, options, Backend::cpu);
         } else {
-            rotate_device(from, to, options, as_stream(stream));
+            group.push_back({from, to, options});
         }
     }
+    if (!group.empty()) rotate_device_grouped(group, as_stream(stream));
 }
 
 // gpurotate::Error as Python exceptions: the class says the category, `code` carries ErrorCode's value
