@@ -128,12 +128,21 @@ TEST_CASE("CUDA rotation of images of many tiles, on pitches of whole and of odd
                             CAPTURE(keep_size);
                             const gpurotate::Image expected = gpurotate::rotate(src, options, gpurotate::Backend::cpu);
                             const std::size_t dst_pitch = whole_words ? (expected.view().row_bytes() + 15) / 16 * 16 : expected.view().row_bytes();
+                            // The destination one sample into its allocation too: its rows start at every alignment.
                             void* dst = nullptr;
-                            REQUIRE_CUDA(cudaMalloc(&dst, dst_pitch * static_cast<std::size_t>(expected.height())));
-                            REQUIRE_CUDA(cudaMemsetAsync(dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.height()), stream));
-                            const gpurotate::ImageView d_dst{static_cast<std::byte*>(dst), expected.width(), expected.height(), dst_pitch, format};
+                            const std::size_t dst_bytes = offset + dst_pitch * static_cast<std::size_t>(expected.height());
+                            REQUIRE_CUDA(cudaMalloc(&dst, dst_bytes));
+                            REQUIRE_CUDA(cudaMemsetAsync(dst, 0xa5, dst_bytes, stream));
+                            std::byte* const d_dst_data = static_cast<std::byte*>(dst) + offset;
+                            const gpurotate::ImageView d_dst{d_dst_data, expected.width(), expected.height(), dst_pitch, format};
                             gpurotate::rotate_device(d_src, d_dst, options, stream);
-                            check_download(expected, static_cast<std::byte*>(dst), dst_pitch, stream);
+                            check_download(expected, d_dst_data, dst_pitch, stream);
+                            // Nothing written before the image or after its last row's last byte.
+                            std::byte edges[2];
+                            REQUIRE_CUDA(cudaMemcpy(&edges[0], dst, 1, cudaMemcpyDeviceToHost));
+                            REQUIRE_CUDA(cudaMemcpy(&edges[1], static_cast<std::byte*>(dst) + dst_bytes - 1, 1, cudaMemcpyDeviceToHost));
+                            if (offset > 0) CHECK(edges[0] == std::byte{0xa5});
+                            if (dst_pitch > expected.view().row_bytes()) CHECK(edges[1] == std::byte{0xa5});
                             REQUIRE_CUDA(cudaFree(dst));
                         }
                     }

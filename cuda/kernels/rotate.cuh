@@ -121,6 +121,97 @@ __device__ inline void bilinear_u8_inside(const std::byte* p, int pitch, uint2 w
     }
 }
 
+/// The 16 bytes at an aligned address that begins `m` bytes (1 to 15, or 0) before `hi`'s first byte, where
+/// `lo` holds the 16 bytes before `hi`: bytes 16 - m to 31 - m of lo then hi, by a funnel shift of words and
+/// a selection among them (a register array indexed at run time would live in local memory).
+__device__ inline uint4 aligned_window(uint4 lo, uint4 hi, int m) {
+    const unsigned c[9] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w, 0u};
+    const int d = 16 - m;
+    const int q = d >> 2;
+    const unsigned r = static_cast<unsigned>(d & 3) * 8;
+    unsigned shifted[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) shifted[k] = __funnelshift_r(c[k], c[k + 1], r);
+    unsigned o[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        unsigned v = shifted[i];
+        v = q == 1 ? shifted[i + 1] : v;
+        v = q == 2 ? shifted[i + 2] : v;
+        v = q == 3 ? shifted[i + 3] : v;
+        v = q == 4 ? shifted[i + 4 < 8 ? i + 4 : 7] : v;
+        o[i] = v;
+    }
+    return make_uint4(o[0], o[1], o[2], o[3]);
+}
+
+/// Bytes `from` to `to` (exclusive) of the 16-byte `window`, stored at `at` + from ...: a row's first and last
+/// partial words.
+__device__ inline void store_window_part(std::byte* at, uint4 window, int from, int to) {
+    const unsigned w[4] = {window.x, window.y, window.z, window.w};
+#pragma unroll
+    for (int b = 0; b < 16; ++b) {
+        if (b >= from && b < to) at[b] = static_cast<std::byte>((w[b / 4] >> (8 * (b % 4))) & 0xffu);
+    }
+}
+
+/// A thread's run (`RunBytes`, of which `count` pixels belong to the tile) into row `y` of the output, as
+/// 16-byte words at 16-byte addresses whatever the row's alignment: a tight PyTorch or NumPy output has rows
+/// of any length (11191 bytes). The threads of a row hold consecutive runs in consecutive lanes, so each
+/// aligned word is the end of the previous lane's run and the start of this one's, brought over by a
+/// shuffle; the row's first and last partial words go a byte at a time. Called by every lane of the warp.
+template <int RunBytes, int RunsPerRow>
+__device__ inline void store_run(const void* out, std::byte* dst, std::size_t dst_pitch, int tile_x, int y, int tile_w, int column,
+                                 int count, int pixel_bytes, bool active) {
+    constexpr int words = RunBytes / 16;
+    constexpr int lanes = RunsPerRow < 32 ? RunsPerRow : 32;
+    uint4 w[words];
+#pragma unroll
+    for (int q = 0; q < words; ++q) std::memcpy(&w[q], static_cast<const std::byte*>(out) + 16 * q, 16);
+    std::byte* const row = dst + static_cast<std::size_t>(y) * dst_pitch;
+    std::byte* const at = row + static_cast<std::size_t>(tile_x + column) * pixel_bytes;
+    const int m = static_cast<int>(reinterpret_cast<std::uintptr_t>(at) % 16);
+    const int valid = count * pixel_bytes;
+    const bool direct = !active || (m == 0 && valid == RunBytes);
+    if (__all_sync(0xffffffffu, direct)) {
+        if (active) {
+            // Streaming stores: the output is never read back, the source's neighbouring footprints are.
+#pragma unroll
+            for (int q = 0; q < words; ++q) __stcs(reinterpret_cast<uint4*>(at) + q, w[q]);
+        }
+        return;
+    }
+    uint4 prev;
+    prev.x = __shfl_up_sync(0xffffffffu, w[words - 1].x, 1, lanes);
+    prev.y = __shfl_up_sync(0xffffffffu, w[words - 1].y, 1, lanes);
+    prev.z = __shfl_up_sync(0xffffffffu, w[words - 1].z, 1, lanes);
+    prev.w = __shfl_up_sync(0xffffffffu, w[words - 1].w, 1, lanes);
+    if (!active) return;
+    std::byte* const row_start = row + static_cast<std::size_t>(tile_x) * pixel_bytes;
+    const std::ptrdiff_t begin = row_start - at;  // where the tile's row begins, from `at` (0 or less)
+    const bool last = column + count >= tile_w;    // the tile's row ends in this run: its last word is ours
+#pragma unroll
+    for (int q = 0; q <= words; ++q) {
+        if (q == words && !last) break;
+        const uint4 lo = q == 0 ? prev : w[q - 1];
+        const uint4 hi = q == words ? make_uint4(0, 0, 0, 0) : w[q];
+        const uint4 window = m == 0 ? hi : aligned_window(lo, hi, m);
+        // The window covers bytes 16q - m to 16q - m + 16 from `at`; ours, and the previous lane's, are
+        // `begin` to `valid`.
+        const int start = 16 * q - (m == 0 ? 0 : m);
+        if (m == 0 && q == words) break;
+        const int from = static_cast<int>(begin > start ? begin - start : 0);
+        const int to = valid < start + 16 ? valid - start : 16;
+        if (to <= from) continue;
+        std::byte* const word = at + start;
+        if (from == 0 && to == 16) {
+            __stcs(reinterpret_cast<uint4*>(word), window);
+        } else {
+            store_window_part(word, window, from, to);
+        }
+    }
+}
+
 /// Whether a block copies the interpolation's weight table into shared memory: the bilinear tables (8 KiB
 /// of int16, 16 of float) and the 8-bit bicubic one (32 KiB). A warp's 32 pixels read 32 scattered entries;
 /// from L1 that cost a cycle per cache line touched, about 25 a warp, and bounded the kernel at a quarter
@@ -135,16 +226,17 @@ constexpr int rotation_shared_table_bytes() {
 }
 
 /// Blocks a multiprocessor keeps of the kernel: enough warps to cover one block's footprint load with the
-/// others' arithmetic, at up to 64 registers a thread.
-template <int Threads>
-inline constexpr int rotate_min_blocks = 1024 / Threads;
+/// others' arithmetic, at up to 64 registers a thread; 3-byte pixels, whose 48-byte runs and their shuffled
+/// stores spilled hundreds of bytes at 64, get up to 80.
+template <int PixelBytes, int Threads>
+inline constexpr int rotate_min_blocks = (PixelBytes % 3 == 0 && PixelBytes < 12 ? 800 : 1024) / Threads;
 
 /// Each block takes tiles blockIdx.x, + gridDim.x, ... of its image (blockIdx.z), so that the weight table
 /// it copies once serves many tiles, and the blocks in flight at any time hold neighbouring tiles, whose
 /// footprints overlap in L2. Dynamic shared memory: the table, then `launch.footprint_bytes`.
 template <class Sample, int Channels, Interpolation Interp>
 __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::threads,
-                                  rotate_min_blocks<RotateTileShape<sizeof(Sample) * Channels>::threads>) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
+                                  rotate_min_blocks<sizeof(Sample) * Channels, RotateTileShape<sizeof(Sample) * Channels>::threads>) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
     using Shape = RotateTileShape<sizeof(Sample) * Channels>;
     using Traits = RotationSampleTraits<Sample>;
     using Weight = typename Traits::Weight;
@@ -245,9 +337,8 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         wait_copies_async();  // the footprint's, and the first time the table's
         __syncthreads();
 
-        if (column >= tile_w) continue;
-        const int count = min(run, tile_w - column);
-        const bool wide_out = wide_dst && count == run;
+        const bool in_tile = column < tile_w;
+        const int count = in_tile ? min(run, tile_w - column) : 0;
         const SharedPixels<pixel_bytes> shared{footprint, pitch, y0, first_byte};
         const PitchedPixels<pixel_bytes> global{item.src, item.src_pitch};
 
@@ -256,72 +347,62 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         int2 held[steps_held ? run : 1];
         if constexpr (steps_held) {
 #pragma unroll
-            for (int j = 0; j < run; ++j) held[j] = column_step[column + (j < count ? j : 0)];
+            for (int j = 0; j < run; ++j) held[j] = column_step[in_tile ? column + (j < count ? j : 0) : 0];
         }
-        for (int row = tid / Shape::runs_per_row; row < tile_h; row += Shape::threads / Shape::runs_per_row) {
-            const int2 origin = row_origin[row];
-            __align__(16) Sample out[run * Channels];
-#pragma unroll
-            for (int j = 0; j < run; ++j) {
-                Sample* pixel = out + j * Channels;
-                int2 step;
-                if constexpr (steps_held) {
-                    step = held[j];
-                } else {
-                    step = column_step[column + (j < count ? j : 0)];
-                }
-                if (misses) {
-#pragma unroll
-                    for (int k = 0; k < Channels; ++k) pixel[k] = Traits::background(plan, k);
-                } else if (inside && staged) {
-                    const RotationTap tap = rotation_tap<Interp, false>(origin.x + step.x, origin.y + step.y);
-                    const std::byte* p = shared.at(tap.x, tap.y);
-                    if constexpr (sizeof(Sample) == 1 && Interp == Interpolation::bilinear) {
-                        bilinear_u8_inside<Channels>(p, pitch, reinterpret_cast<const uint2*>(shared_weights)[tap.entry], pixel);
-                    } else if constexpr (Interp == Interpolation::nearest) {
-                        const Weight none[1] = {};
-                        sample_inside<Sample, Channels, Interp>(p, shared.stride(), none, pixel);
-                    } else {
-                        Weight w[taps * taps];
-                        if constexpr (table_bytes > 0 && sizeof(w) % 16 == 0) {
-#pragma unroll
-                            for (int q = 0; q < static_cast<int>(sizeof(w) / 16); ++q) {
-                                const uint4 v = reinterpret_cast<const uint4*>(shared_weights + tap.entry * taps * taps)[q];
-                                std::memcpy(reinterpret_cast<std::byte*>(w) + 16 * q, &v, 16);
-                            }
-                        } else if constexpr (table_bytes > 0) {
-                            static_assert(sizeof(w) == 8);
-                            const uint2 v = reinterpret_cast<const uint2*>(shared_weights + tap.entry * taps * taps)[0];
-                            std::memcpy(w, &v, 8);
-                        } else {
-                            load_weights(plan.weights, tap.entry, w);
-                        }
-                        sample_inside<Sample, Channels, Interp>(p, shared.stride(), w, pixel);
-                    }
-                } else if (staged) {
-                    sample_at<Sample, Channels, Interp>(plan, shared, origin.x + step.x, origin.y + step.y, pixel);
-                } else {
-                    sample_at<Sample, Channels, Interp>(plan, global, rotation_math::add_wrapping(origin.x, step.x),
-                                                        rotation_math::add_wrapping(origin.y, step.y), pixel);
-                }
-            }
-            std::byte* to = dst + static_cast<std::size_t>(tile_y + row) * dst_pitch + static_cast<std::size_t>(tile_x + column) * pixel_bytes;
-            if (wide_out) {
-                // Streaming stores: the output is never read back, the source's neighbouring footprints are.
-#pragma unroll
-                for (int q = 0; q < Shape::run_bytes / 16; ++q) {
-                    uint4 word;
-                    std::memcpy(&word, reinterpret_cast<const std::byte*>(out) + 16 * q, 16);
-                    __stcs(reinterpret_cast<uint4*>(to) + q, word);
-                }
-            } else {
+        // Every thread goes round every pass, in the tile or not: the stores' shuffles need the whole warp.
+        constexpr int rows_per_pass = Shape::threads / Shape::runs_per_row;
+        for (int pass = 0; pass < tile_h; pass += rows_per_pass) {
+            const int row = pass + tid / Shape::runs_per_row;
+            const bool active = in_tile && row < tile_h;
+            __align__(16) Sample out[run * Channels] = {};
+            if (active) {
+                const int2 origin = row_origin[row];
 #pragma unroll
                 for (int j = 0; j < run; ++j) {
-                    if (j >= count) break;
+                    Sample* pixel = out + j * Channels;
+                    int2 step;
+                    if constexpr (steps_held) {
+                        step = held[j];
+                    } else {
+                        step = column_step[column + (j < count ? j : 0)];
+                    }
+                    if (misses) {
 #pragma unroll
-                    for (int k = 0; k < Channels; ++k) reinterpret_cast<Sample*>(to)[j * Channels + k] = out[j * Channels + k];
+                        for (int k = 0; k < Channels; ++k) pixel[k] = Traits::background(plan, k);
+                    } else if (inside && staged) {
+                        const RotationTap tap = rotation_tap<Interp, false>(origin.x + step.x, origin.y + step.y);
+                        const std::byte* p = shared.at(tap.x, tap.y);
+                        if constexpr (sizeof(Sample) == 1 && Interp == Interpolation::bilinear) {
+                            bilinear_u8_inside<Channels>(p, pitch, reinterpret_cast<const uint2*>(shared_weights)[tap.entry], pixel);
+                        } else if constexpr (Interp == Interpolation::nearest) {
+                            const Weight none[1] = {};
+                            sample_inside<Sample, Channels, Interp>(p, shared.stride(), none, pixel);
+                        } else {
+                            Weight w[taps * taps];
+                            if constexpr (table_bytes > 0 && sizeof(w) % 16 == 0) {
+#pragma unroll
+                                for (int q = 0; q < static_cast<int>(sizeof(w) / 16); ++q) {
+                                    const uint4 v = reinterpret_cast<const uint4*>(shared_weights + tap.entry * taps * taps)[q];
+                                    std::memcpy(reinterpret_cast<std::byte*>(w) + 16 * q, &v, 16);
+                                }
+                            } else if constexpr (table_bytes > 0) {
+                                static_assert(sizeof(w) == 8);
+                                const uint2 v = reinterpret_cast<const uint2*>(shared_weights + tap.entry * taps * taps)[0];
+                                std::memcpy(w, &v, 8);
+                            } else {
+                                load_weights(plan.weights, tap.entry, w);
+                            }
+                            sample_inside<Sample, Channels, Interp>(p, shared.stride(), w, pixel);
+                        }
+                    } else if (staged) {
+                        sample_at<Sample, Channels, Interp>(plan, shared, origin.x + step.x, origin.y + step.y, pixel);
+                    } else {
+                        sample_at<Sample, Channels, Interp>(plan, global, rotation_math::add_wrapping(origin.x, step.x),
+                                                            rotation_math::add_wrapping(origin.y, step.y), pixel);
+                    }
                 }
             }
+            store_run<Shape::run_bytes, Shape::runs_per_row>(out, dst, dst_pitch, tile_x, tile_y + row, tile_w, column, count, pixel_bytes, active);
         }
     }
 }
