@@ -145,13 +145,21 @@ __device__ inline uint4 aligned_window(uint4 lo, uint4 hi, int m) {
     return make_uint4(o[0], o[1], o[2], o[3]);
 }
 
-/// Bytes `from` to `to` (exclusive) of the 16-byte `window`, stored at `at` + from ...: a row's first and last
-/// partial words.
+/// Bytes `from` to `to` (exclusive) of the 16-byte `window` at `at`: a row's first and last partial words,
+/// a 4-byte store for each whole word of the range and byte stores only at its ends.
 __device__ inline void store_window_part(std::byte* at, uint4 window, int from, int to) {
     const unsigned w[4] = {window.x, window.y, window.z, window.w};
 #pragma unroll
-    for (int b = 0; b < 16; ++b) {
-        if (b >= from && b < to) at[b] = static_cast<std::byte>((w[b / 4] >> (8 * (b % 4))) & 0xffu);
+    for (int k = 0; k < 4; ++k) {
+        const int lo = 4 * k, hi = lo + 4;
+        if (from <= lo && hi <= to) {
+            *reinterpret_cast<unsigned*>(at + lo) = w[k];
+        } else if (from < hi && lo < to) {
+#pragma unroll
+            for (int b = 0; b < 4; ++b) {
+                if (lo + b >= from && lo + b < to) at[lo + b] = static_cast<std::byte>((w[k] >> (8 * b)) & 0xffu);
+            }
+        }
     }
 }
 
@@ -251,9 +259,20 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     __shared__ int2 row_origin[side];
     __shared__ int2 column_step[side];
 
-    const RotationItem& item = launch.items != nullptr ? launch.items[blockIdx.z] : launch.single;
-    const RotationPlan& plan = item.plan;
+    // The item in shared memory, read there by every pixel: from the launch's parameters or a group's table
+    // in global memory, which the compiler re-read after each store it could not prove apart from it.
+    __shared__ __align__(16) std::byte item_copy[sizeof(RotationItem)];
+    static_assert(sizeof(RotationItem) % 8 == 0 && sizeof(RotationItem) / 8 <= Shape::threads);
     const int tid = static_cast<int>(threadIdx.x);
+    {
+        const RotationItem* from = launch.items != nullptr ? launch.items + blockIdx.z : &launch.single;
+        if (tid < static_cast<int>(sizeof(RotationItem) / 8)) {
+            reinterpret_cast<unsigned long long*>(item_copy)[tid] = reinterpret_cast<const unsigned long long*>(from)[tid];
+        }
+        __syncthreads();
+    }
+    const RotationItem& item = *reinterpret_cast<const RotationItem*>(item_copy);
+    const RotationPlan& plan = item.plan;
     const int tiles_x = (plan.dst_width + side - 1) / side;
     const int tiles = tiles_x * ((plan.dst_height + side - 1) / side);
     if (static_cast<int>(blockIdx.x) >= tiles) return;  // a smaller image of a batch
