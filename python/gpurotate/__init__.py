@@ -31,7 +31,7 @@ augment in a Ray Data pipeline: gpurotate.ray.Augment, a map_batches step that g
 
 from ._api import LAYOUTS, NAMES, apply, apply_inplace, compose, element, infer_layout, inverse, name, swaps_axes, then
 from ._draw import draw, draws
-from ._encoded import JPEG_EDGES, transform_encoded, transform_encoded_many
+from ._encoded import JPEG_EDGES, Session, transform_encoded, transform_encoded_many
 from ._labels import BOX_FORMATS, transform_boxes, transform_points
 from ._rotate import INTERPOLATIONS, rotate
 from ._gpurotate import DeviceError, Error, Orientation, UsageError, __version__, built_with_cuda, cuda_available
@@ -45,6 +45,7 @@ __all__ = [
     "INTERPOLATIONS",
     "JPEG_EDGES",
     "Orientation",
+    "Session",
     "UsageError",
     "__version__",
     "apply",

@@ -4,6 +4,7 @@ coefficients moved, jpegtran's bytes), a PNG kept in its stored format, the meta
 
 from __future__ import annotations
 
+import threading
 import warnings
 from collections.abc import Sequence
 from typing import Any, Optional
@@ -23,16 +24,83 @@ def _buffer(data: Any, role: str) -> bytes:
     raise TypeError(f"{role} is an encoded image as bytes (or bytearray, memoryview), not {type(data).__name__}")
 
 
-def _run(inputs: list[bytes], ops: Any, format: Optional[str], jpeg_edge: str, quality: Optional[int], strip: bool, device: str) -> list[bytes]:
-    if device != "cpu":
-        raise ValueError(f"device '{device}': transform_encoded runs on the CPU (device='cpu')")
+def _device_index(device: Any) -> int:
+    """The CUDA device `device` names: "cuda" (0), "cuda:N", an int N or a torch.device of those."""
+    if isinstance(device, int) and not isinstance(device, bool):
+        index = device
+    else:
+        text = str(device)
+        if text == "cuda":
+            index = 0
+        elif text.startswith("cuda:") and text[5:].isdigit():
+            index = int(text[5:])
+        else:
+            raise ValueError(f"device {device!r}: 'cpu', 'cuda', 'cuda:N' or a gpurotate.Session")
+    if index < 0:
+        raise ValueError(f"device {device!r}: a CUDA device's index is 0 or more")
+    return index
+
+
+class Session:
+    """A GPU's resources for encoded images, opened once and kept: CUDA's start-up (0.2-0.3 s, paid here, not
+    by each call), a stream and its buffers, and a JPEG scan coder, as one worker of `augment --device cuda`
+    holds them. For a worker that converts many images (a Ray actor, a data loader's process): make one per
+    process and pass it as `device=`, or call its methods. One conversion runs at a time on a session; the
+    GIL is released while it runs. Raises gpurotate.DeviceError where the GPU does not start (no GPU, no such
+    device, a build without CUDA).
+
+    device: "cuda" (device 0), "cuda:N" or N. gpu_memory: bytes of device memory the session may hold (None:
+    no limit of its own), as augment's --gpu-memory."""
+
+    def __init__(self, device: Any = "cuda", *, gpu_memory: Optional[int] = None) -> None:
+        if gpu_memory is not None and (isinstance(gpu_memory, bool) or not isinstance(gpu_memory, int) or gpu_memory < 0):
+            raise ValueError(f"gpu_memory is a number of bytes (0 or more) or None, not {gpu_memory!r}")
+        self._native = _gpurotate.EncodedSession(_device_index(device), 0 if gpu_memory is None else gpu_memory)
+
+    @property
+    def device(self) -> str:
+        return f"cuda:{self._native.device}"
+
+    def __repr__(self) -> str:
+        native = getattr(self, "_native", None)  # None where the constructor failed
+        return f"gpurotate.Session(device='cuda:{native.device}')" if native is not None else "gpurotate.Session(not started)"
+
+    def transform_encoded(self, data: bytes, ops: Any, **options: Any) -> bytes:
+        """gpurotate.transform_encoded(data, ops, device=self, **options)."""
+        return transform_encoded(data, ops, device=self, **options)
+
+    def transform_encoded_many(self, inputs: Sequence[bytes], ops: Any, **options: Any) -> list[bytes]:
+        """gpurotate.transform_encoded_many(inputs, ops, device=self, **options)."""
+        return transform_encoded_many(inputs, ops, device=self, **options)
+
+
+_default_sessions: dict[int, Session] = {}
+_default_sessions_lock = threading.Lock()
+
+
+def _session_of(device: Any) -> Optional[Session]:
+    """None for the CPU; else the Session given, or this process's own for the device named (made once)."""
+    if isinstance(device, Session):
+        return device
+    if device == "cpu":
+        return None
+    index = _device_index(device)
+    with _default_sessions_lock:
+        if index not in _default_sessions:
+            _default_sessions[index] = Session(index)
+        return _default_sessions[index]
+
+
+def _run(inputs: list[bytes], ops: Any, format: Optional[str], jpeg_edge: str, quality: Optional[int], strip: bool, device: Any) -> list[bytes]:
     if quality is not None and (isinstance(quality, bool) or not isinstance(quality, int)):
         raise TypeError(f"quality is an int from 1 to 100 or None, not {type(quality).__name__}")
     if quality is not None and not 1 <= quality <= 100:
         raise UsageError(f"quality {quality}: expected 1 to 100, or None to keep a JPEG lossless")
     element = int(compose(ops))
     format_text = "" if format is None else format.lstrip(".")
-    results = _gpurotate.transform_encoded(inputs, element, format_text, jpeg_edge, 0 if quality is None else quality, bool(strip))
+    session = _session_of(device)
+    results = _gpurotate.transform_encoded(inputs, element, format_text, jpeg_edge, 0 if quality is None else quality, bool(strip),
+                                           None if session is None else session._native)
     for _, said in results:
         for text in said:
             warnings.warn(f"gpurotate: {text}", UserWarning, stacklevel=3)
@@ -47,7 +115,7 @@ def transform_encoded(
     jpeg_edge: str = "reencode",
     quality: Optional[int] = None,
     strip: bool = False,
-    device: str = "cpu",
+    device: Any = "cpu",
 ) -> bytes:
     """The encoded image `data` turned by `ops` (one element or a list, composed, as `apply` takes them): the
     bytes that ``gpurotate IN --OP... -o OUT`` writes to OUT, by the CLI's own planner and run.
@@ -62,7 +130,11 @@ def transform_encoded(
     Warnings the CLI prints come as Python UserWarnings. Failures raise gpurotate.Error with the CLI's
     message, `code` its exit status: 3 (gpurotate.Error) for bytes that are no image or a damaged one, 2
     (UsageError) for an unknown format or option, 4 for a format that cannot hold the pixels. The GIL is
-    released while the image is converted."""
+    released while the image is converted.
+
+    device: "cpu" (default); "cuda", "cuda:N" or N for that GPU through this process's own gpurotate.Session
+    for it (made at the first call: CUDA's start-up); or a gpurotate.Session. The GPU gives the CPU's bytes
+    (lossless JPEG scans coded on it, pixels turned by its kernels)."""
     return _run([_buffer(data, "data")], ops, format, jpeg_edge, quality, strip, device)[0]
 
 
@@ -74,7 +146,7 @@ def transform_encoded_many(
     jpeg_edge: str = "reencode",
     quality: Optional[int] = None,
     strip: bool = False,
-    device: str = "cpu",
+    device: Any = "cpu",
 ) -> list[bytes]:
     """`transform_encoded` of each of `inputs` (a list of bytes), the same `ops` and options for all, in one
     call that releases the GIL once: a list of bytes in the same order. The first image that fails raises,

@@ -149,11 +149,23 @@ def augment_reads(path: str) -> bool:
     Whether augment reads a file named `path` (its extension, any case, names a format this program reads).
     """
 
-def transform_encoded(inputs: Sequence[bytes], element: int, format: str, jpeg_edge: str, quality: int, strip: bool) -> list[tuple[bytes, list[str]]]:
+class EncodedSession:
+    """
+    A GPU's resources for transform_encoded, opened once: CUDA's start-up, a stream and its buffers,
+    a JPEG scan coder. Raises gpurotate.DeviceError where the GPU does not start.
+    """
+
+    def __init__(self, device: int, gpu_memory: int) -> None: ...
+
+    @property
+    def device(self) -> int: ...
+
+def transform_encoded(inputs: Sequence[bytes], element: int, format: str, jpeg_edge: str, quality: int, strip: bool, session: EncodedSession | None = None) -> list[tuple[bytes, list[str]]]:
     """
     Each encoded image of `inputs` (bytes) turned by `element` (a code 0-7) as `gpurotate IN --OP -o OUT` writes it:
     (the output's bytes, its warnings). format: an extension (png, jpg, ...), empty for the input's own; jpeg_edge:
     reencode, trim, keep or error; quality: 1-100, 0 for none (a JPEG then stays lossless); strip: --strip.
     The GIL is released while they are converted, one after another; the first failure raises gpurotate.Error
-    with the CLI's message, its `code` the CLI's exit status.
+    with the CLI's message, its `code` the CLI's exit status. session: an EncodedSession to convert on its GPU,
+    or None for the CPU.
     """

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import _gpurotate
 from ._draw import _ops_text, _weights_text
-from ._encoded import transform_encoded_many
+from ._encoded import Session, transform_encoded_many
 from ._gpurotate import Error, UsageError
 
 __all__ = ["Augment"]
@@ -105,8 +105,9 @@ class Augment:
     as it is (a webdataset sample's .cls, .txt, .json); labels are not turned (augment --labels does that).
 
     errors: "skip" (augment's rule: a sample that fails is left out alone, logged on the logger
-    "gpurotate.ray" with its key and the cause) or "raise" (gpurotate.Error naming it). device: "cpu";
-    GPU actors need a gpurotate.Session, which this version does not have."""
+    "gpurotate.ray" with its key and the cause) or "raise" (gpurotate.Error naming it). device: "cpu", or
+    "cuda" / "cuda:N" for a GPU actor (`num_gpus=1` in map_batches: Ray sets the actor's visible device, which
+    is then "cuda"), which opens one gpurotate.Session and converts every batch on it, with the CPU's bytes."""
 
     def __init__(
         self,
@@ -128,9 +129,8 @@ class Augment:
         errors: str = "skip",
         device: str = "cpu",
     ) -> None:
-        if device != "cpu":
-            raise ValueError(f"device '{device}': gpurotate.ray converts on the CPU (device='cpu'); GPU actors need "
-                             "gpurotate.Session, which this version does not have")
+        # A GPU actor holds one Session: CUDA starts once per actor, not per batch.
+        session = None if device == "cpu" else Session(device)
         if errors not in _ERRORS:
             raise ValueError(f"errors '{errors}': 'skip' (a failed sample is left out, logged) or 'raise'")
         if random is None:
@@ -151,7 +151,7 @@ class Augment:
         self._seed = 0 if seed is None else int(seed)
         self._format = "" if format is None else format  # as augment takes --format: "same", "png", ... (names keep its case)
         self._name = name or ""
-        self._convert = dict(jpeg_edge=jpeg_edge, quality=quality, strip=strip, device=device)
+        self._convert = dict(jpeg_edge=jpeg_edge, quality=quality, strip=strip, device="cpu" if session is None else session)
         self._image_column = image_column
         self._errors = errors
         # augment's refusals of these flags (an unknown op, a bad weight, --name without {op}, a quality outside

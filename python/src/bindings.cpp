@@ -37,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -860,10 +861,40 @@ std::vector<std::uint8_t> bytes_of(const nb::bytes& data) {
     return std::vector<std::uint8_t>(begin, begin + data.size());
 }
 
-// Each image of `inputs` converted in turn (the first failure raised): its bytes and its warnings.
+// A GPU's resources for encoded conversions, opened once and kept (gpurotate.Session): CUDA's start-up, a stream
+// with its buffers, and a JPEG scan coder, as one augment worker holds them. One conversion at a time.
+class EncodedSession {
+public:
+    EncodedSession(int device, std::size_t gpu_memory)
+        : device_(device),
+          resources_(convert::dataset_gpu_policy(convert::ConversionOptions{}, {device}, 1, gpu_memory, true, false), observer_) {
+        GilReleased released;
+        resources_.ready();  // throws the start-up's Error (device): no GPU, no such GPU, no CUDA in this build
+    }
+    int device() const { return device_; }
+    convert::GpuResources& resources() { return resources_; }
+    std::mutex& mutex() { return mutex_; }
+
+private:
+    // The start-up's notices: a session that starts says nothing, one that fails throws.
+    class Quiet final : public convert::ConversionObserver {
+    public:
+        void notice(const std::string&, convert::Notice, const std::string&) override {}
+        void written(std::size_t, const convert::OutputReport&) override {}
+        void output_failed(std::size_t, const convert::OutputReport&, const Error& error) override { throw error; }
+        void input_failed(const Error& error, convert::Step) override { throw error; }
+    };
+    int device_;
+    Quiet observer_;
+    convert::GpuResources resources_;
+    std::mutex mutex_;
+};
+
+// Each image of `inputs` converted in turn (the first failure raised): its bytes and its warnings; on the
+// session's GPU where one is given.
 std::vector<std::pair<nb::bytes, std::vector<std::string>>> transform_encoded_list(const std::vector<nb::bytes>& inputs, int element,
                                                                                    const std::string& format, const std::string& jpeg_edge,
-                                                                                   int quality, bool strip) {
+                                                                                   int quality, bool strip, EncodedSession* session) {
     if (element < 0 || element > 7) throw nb::value_error(("element code " + std::to_string(element) + " is not one of 0-7").c_str());
     const convert::ConversionOptions options = encoded_options(jpeg_edge, quality, strip);
     std::vector<std::vector<std::uint8_t>> copies;
@@ -872,9 +903,13 @@ std::vector<std::pair<nb::bytes, std::vector<std::string>>> transform_encoded_li
     std::vector<convert::EncodedResult> results;
     {
         GilReleased released;
+        std::unique_lock<std::mutex> lock;
+        if (session) lock = std::unique_lock<std::mutex>(session->mutex());
         for (std::size_t i = 0; i < copies.size(); ++i) {
             const std::string name = copies.size() == 1 ? "bytes" : "bytes[" + std::to_string(i) + "]";
-            results.push_back(convert::convert_encoded(std::move(copies[i]), name, static_cast<Orientation>(element), format, options));
+            results.push_back(session ? convert::convert_encoded(std::move(copies[i]), name, static_cast<Orientation>(element), format, options,
+                                                                 Backend::cuda, &session->resources())
+                                      : convert::convert_encoded(std::move(copies[i]), name, static_cast<Orientation>(element), format, options));
         }
     }
     std::vector<std::pair<nb::bytes, std::vector<std::string>>> out;
@@ -1020,11 +1055,17 @@ NB_MODULE(_gpurotate, m) {
           "Raises gpurotate.UsageError with augment's message for what augment refuses.");
     m.def("augment_reads", [](const std::string& path) { return detail::is_read_path(path); }, nb::arg("path"),
           "Whether augment reads a file named `path` (its extension, any case, names a format this program reads).");
+    nb::class_<EncodedSession>(m, "EncodedSession",
+                               "A GPU's resources for transform_encoded, opened once: CUDA's start-up, a stream and its buffers,\n"
+                               "a JPEG scan coder. Raises gpurotate.DeviceError where the GPU does not start.")
+        .def(nb::init<int, std::size_t>(), nb::arg("device"), nb::arg("gpu_memory"))
+        .def_prop_ro("device", &EncodedSession::device);
     m.def("transform_encoded", &transform_encoded_list, nb::arg("inputs"), nb::arg("element"), nb::arg("format"), nb::arg("jpeg_edge"),
-          nb::arg("quality"), nb::arg("strip"),
+          nb::arg("quality"), nb::arg("strip"), nb::arg("session").none() = nb::none(),
           "Each encoded image of `inputs` (bytes) turned by `element` (a code 0-7) as `gpurotate IN --OP -o OUT` writes it:\n"
           "(the output's bytes, its warnings). format: an extension (png, jpg, ...), empty for the input's own; jpeg_edge:\n"
           "reencode, trim, keep or error; quality: 1-100, 0 for none (a JPEG then stays lossless); strip: --strip.\n"
           "The GIL is released while they are converted, one after another; the first failure raises gpurotate.Error\n"
-          "with the CLI's message, its `code` the CLI's exit status.");
+          "with the CLI's message, its `code` the CLI's exit status. session: an EncodedSession to convert on its GPU,\n"
+          "or None for the CPU.");
 }

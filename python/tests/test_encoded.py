@@ -143,8 +143,8 @@ def test_usage_errors():
         gpurotate.transform_encoded("not bytes", "rot90")
     with pytest.raises(ValueError):
         gpurotate.transform_encoded(data, "rot91")
-    with pytest.raises(ValueError, match="device 'cuda'"):
-        gpurotate.transform_encoded(data, "rot90", device="cuda")
+    with pytest.raises(ValueError, match="device 'gpu'"):
+        gpurotate.transform_encoded(data, "rot90", device="gpu")
 
 
 def test_many_names_the_image_that_fails():
@@ -170,3 +170,58 @@ def test_the_gil_is_released():
     worker.join()
     gaps = np.diff(steps) if len(steps) > 1 else [alone]
     assert len(steps) > 10 and max(gaps) < alone / 2, (alone, len(steps), max(gaps))
+
+
+# ---- gpurotate.Session: the GPU's resources opened once; the CLI's bytes (which are the CPU backend's).
+
+requires_gpu = pytest.mark.skipif(not gpurotate.cuda_available(), reason="no CUDA device")
+
+
+@pytest.fixture(scope="module")
+def session():
+    return gpurotate.Session("cuda:0")
+
+
+@requires_gpu
+@pytest.mark.parametrize("op", ELEMENTS)
+def test_a_session_gives_the_clis_bytes(cli, tmp_path, op, aligned_jpeg, session):
+    assert session.transform_encoded(aligned_jpeg, op) == _cli_bytes(cli, tmp_path, aligned_jpeg, "in.jpg", "out.jpg", *_flags(op))
+    rng = np.random.default_rng(11)
+    png = png_bytes(rng.integers(0, 65536, size=(37, 53, 3), dtype=np.uint16))
+    assert session.transform_encoded(png, op) == _cli_bytes(cli, tmp_path, png, "in.png", "out.png", *_flags(op))
+    assert session.transform_encoded(aligned_jpeg, op, quality=90) == _cli_bytes(cli, tmp_path, aligned_jpeg, "in.jpg", "q.jpg",
+                                                                                 *_flags(op), "--quality", "90")
+
+
+@requires_gpu
+def test_a_device_names_this_processs_session(aligned_jpeg, session):
+    # device="cuda" opens one Session per process and device, kept for the next call; it gives a session's bytes.
+    first = gpurotate.transform_encoded(aligned_jpeg, "rot90", device="cuda")
+    assert gpurotate.transform_encoded_many([aligned_jpeg, aligned_jpeg], "rot90", device="cuda:0") == [first, first]
+    assert first == session.transform_encoded(aligned_jpeg, "rot90")
+    assert session.device == "cuda:0" and "cuda:0" in repr(session)
+
+
+@requires_gpu
+def test_a_session_fails_as_the_cli(session):
+    with pytest.raises(gpurotate.Error) as failed:
+        session.transform_encoded(b"\xff\xd8\xff\xe0 damaged", "rot90")
+    assert failed.value.code == 3 and "bytes" in str(failed.value)
+    with pytest.raises(gpurotate.Error) as failed:  # and is usable after a failure
+        session.transform_encoded_many([b"not an image"], "rot90")
+    assert failed.value.code == 3
+
+
+def test_a_session_without_a_gpu_says_why():
+    with pytest.raises(ValueError, match="'cpu', 'cuda', 'cuda:N'"):
+        gpurotate.Session("gpu")
+    with pytest.raises(ValueError, match="gpu_memory"):
+        gpurotate.Session("cuda", gpu_memory=-1)
+    if gpurotate.cuda_available():
+        with pytest.raises(gpurotate.DeviceError):
+            gpurotate.Session(1000)  # no such device
+    else:
+        with pytest.raises(gpurotate.DeviceError):
+            gpurotate.Session()
+        with pytest.raises(gpurotate.DeviceError):
+            gpurotate.transform_encoded(b"x", "rot90", device="cuda")

@@ -286,7 +286,10 @@ def test_refusals(dataset):
         gpurotate.ray.Augment(random=2, seed=1, name="{stem}_{op}.{ext}")
     with pytest.raises(gpurotate.UsageError, match="index"):
         gpurotate.ray.Augment(name="{index}_{op}.{ext}")
-    with pytest.raises(ValueError, match="Session"):
-        gpurotate.ray.Augment(device="cuda")
+    with pytest.raises(ValueError, match="'cpu', 'cuda', 'cuda:N'"):
+        gpurotate.ray.Augment(device="tpu")
+    if not gpurotate.cuda_available():  # a GPU actor's Session says why it cannot start
+        with pytest.raises(gpurotate.DeviceError):
+            gpurotate.ray.Augment(device="cuda")
     with pytest.raises(gpurotate.UsageError, match="include_paths"):
         gpurotate.ray.Augment()({"bytes": _objects([b"x"])})
