@@ -9,9 +9,18 @@
 # Wall time from start until the outputs are on disk (each run is followed by `sync` inside the timing:
 # gpurotate flushes its outputs before it reports success, the peers leave them in the page cache; the
 # flush's share is a column of its own: gpurotate's from its summary, the peers' the `sync` after them);
-# images/s = input images / s; MB/s = output bytes / s (10^6 B). The disk-floor row is no tool: it copies
-# the first tool's outputs (from the page cache) to new files and syncs, the least time any tool can take
-# to put those bytes on this machine's disk.
+# images/s = input images / s; MB/s = output bytes / s (10^6 B). The disk-floor row is no tool: `cp -r` of
+# the first tool's outputs (from the page cache) to new files followed by `sync`, both inside its timing, in
+# the same run: the same bytes made durable, the least time any tool can take to put them on this machine's
+# disk (augment flushes its outputs once at the end, so its floor flushes too). "x floor" is a row's wall
+# time over the floor's.
+#
+# The stage account: gpurotate's rows run with -v, whose summary ends with where the time went (docs/augment.md,
+# "Where the time goes"): the listing and the final flush as wall time, and each worker stage (read, entropy
+# decode, coefficient transform, scan coding on the CPU or the GPU, pixel decode, kernels, nvJPEG, encode,
+# write, rename, manifest, other, idle) as worker-seconds, their share of the workers' time (workers x the
+# pipeline's wall) and the pipeline wall time they stand for (worker-seconds / workers). Printed as a table
+# below the main one, with the summaries.
 #
 #   bench/augment_bench.sh [--jpeg N] [--png N] [--jpeg-optimize] [--keep] [--tools a,b]   (env: GPUROTATE=build/gpurotate, WORK=/tmp/...)
 #
@@ -19,7 +28,7 @@
 #
 # WORK on a RAM disk (/dev/shm) takes the disk out of the comparison.
 #
-# Prints a Markdown table, and gpurotate's own summaries (where the worker time goes) below it.
+# Prints a Markdown table, the stage account of gpurotate's rows, and gpurotate's own summaries below them.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,9 +59,11 @@ fi
 now() { date +%s.%N; }
 calc() { awk "BEGIN { print $* }"; }  # bc is not everywhere
 summaries=$work/summaries.txt
+stages=$work/stages.txt
 : > "$summaries"
-echo "| set | tool | images | wall s | of it flushing s | images/s | output MB | MB/s | vs best CPU peer |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+: > "$stages"
+echo "| set | tool | images | wall s | of it flushing s | images/s | output MB | MB/s | vs best CPU peer | x floor |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for set in jpeg png; do
   [ -d "$data/$set" ] || continue
   images=$(find "$data/$set" -type f | wc -l)
@@ -79,13 +90,16 @@ for set in jpeg png; do
         # The re-encoding rows do the peers' job: JPEG at quality 95 (without --quality, JPEG to JPEG is lossless).
         [ "$set" = jpeg ] && [[ $tool != gpurotate-lossless* ]] && mode+=(--quality 95)
         start=$(now)
-        if ! "$exe" augment "$data/$set" -r -o "$out" --ops all "${mode[@]}" 2> "$work/log-$tool"; then
+        if ! "$exe" augment "$data/$set" -r -o "$out" --ops all -v "${mode[@]}" 2> "$work/log-$tool"; then
           echo "| $set | $tool | failed: $(tail -1 "$work/log-$tool") |" ; continue
         fi
         sync
         end=$(now)
         flush=$(grep -o '([0-9.]* s of it flushing' "$work/log-$tool" | tr -d '(' | cut -d' ' -f1)
-        { echo "== $set, $tool"; tail -4 "$work/log-$tool"; } >> "$summaries" ;;
+        { echo "== $set, $tool"; grep '^gpurotate: ' "$work/log-$tool" | grep -v '^gpurotate: \(progress\|stage\)'; } >> "$summaries"
+        # "gpurotate: stage NAME: S worker-s, P% of the workers' time, ~W s of the pipeline's wall" (or "S s wall, P% of the run").
+        sed -n "s/^gpurotate: stage \([^:]*\): \([0-9.]*\) \(worker-s\|s wall\), \([0-9.]*\)% of the \([a-z' ]*\)\(, ~\([0-9.]*\) s.*\)\{0,1\}$/| $set | $tool | \1 | \2 \3 | \4% of the \5 | \7 |/p" \
+          "$work/log-$tool" >> "$stages" ;;
       opencv|vips)
         start=$(now)
         if ! python3 "$here/augment_peers.py" --tool "$tool" --jobs "$cores" "$data/$set" "$out" > "$work/log-$tool" 2>&1; then
@@ -121,11 +135,20 @@ for set in jpeg png; do
   for row in "${rows[@]}"; do
     IFS='|' read -r s t n w f r mb mbs <<< "$row"
     ratio=$( [ "$best" != 0 ] && printf '%.2fx' "$(calc "${rate[$t]} / $best")" || echo "-")
-    echo "| $s | $t | $n | $w | $f | $r | $mb | $mbs | $ratio |"
+    floor=$( [ -n "${rate[disk-floor]:-}" ] && printf '%.2fx' "$(calc "${rate[disk-floor]} / ${rate[$t]}")" || echo "-")
+    echo "| $s | $t | $n | $w | $f | $r | $mb | $mbs | $ratio | $floor |"
   done
   unset rate
 done
 echo
 echo "machine: $cores cores; $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo 'no GPU')"
 echo
+if [ -s "$stages" ]; then
+  echo "Stage account (gpurotate -v; worker stages as worker-seconds and the pipeline wall they stand for, the listing and the flush as wall time):"
+  echo
+  echo "| set | tool | stage | time | share | ~ pipeline wall s |"
+  echo "|---|---|---|---:|---:|---:|"
+  cat "$stages"
+  echo
+fi
 cat "$summaries"

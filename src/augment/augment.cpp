@@ -13,6 +13,7 @@
 #include "augment/sample_labels.hpp"
 #include "augment/shard_pipeline.hpp"
 #include "augment/shard_plan.hpp"
+#include "augment/stage_report.hpp"
 #include "formats/file_bytes.hpp"
 #include "convert/run_conversion.hpp"
 #include "jpeg/nvjpeg_codec.hpp"
@@ -214,6 +215,9 @@ PipelineTotals sum_of(PipelineTotals a, const PipelineTotals& b) {
     a.nvjpeg_inputs += b.nvjpeg_inputs;
     a.hardware_decoded += b.hardware_decoded;
     a.fell_back_to_cpu = a.fell_back_to_cpu || b.fell_back_to_cpu;
+    a.stage_seconds += b.stage_seconds;
+    a.pipeline_seconds += b.pipeline_seconds;
+    a.worker_seconds_available += b.worker_seconds_available;
     return a;
 }
 
@@ -400,6 +404,7 @@ std::vector<int> parse_device_list(const std::string& text) {
 }
 
 int run_augment(const AugmentOptions& o) {
+    const auto run_start = std::chrono::steady_clock::now();  // -v's listing is counted from here
     if (o.inputs.empty()) throw Error(ErrorCode::usage, "augment: no input given (files, folders or @list files)");
     if (o.output_dir.empty()) throw Error(ErrorCode::usage, "augment: no output folder given: use -o OUTDIR");
     if (o.resume && o.overwrite) throw Error(ErrorCode::usage, "augment: --resume and --overwrite exclude each other");
@@ -559,6 +564,7 @@ int run_augment(const AugmentOptions& o) {
         if (!jobs.empty()) totals = run_pipeline(jobs, settings, manifest, progress);
         if (!shard_jobs.empty() && !stop_requested()) totals = sum_of(totals, run_shard_pipeline(shard_jobs, settings, options, shard_yolo, manifest, progress));
     }
+    const auto pipeline_end = std::chrono::steady_clock::now();
     // The COCO file lists every variant the manifest records as written, this run's and an earlier one's.
     if (labels && labels->format() == LabelOptions::Format::coco) {
         std::set<std::string> complete;
@@ -577,6 +583,12 @@ int run_augment(const AugmentOptions& o) {
     const double wall = std::chrono::duration<double>(end - start).count();
     const double flush = std::chrono::duration<double>(end - flush_start).count();
     if (!o.quiet) print_summary(totals, existing, wall, flush, settings, std::cerr);
+    if (o.verbose) {
+        const auto since = [](std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
+            return std::chrono::duration<double>(to - from).count();
+        };
+        print_stage_account(totals, RunWall{since(run_start, end), since(run_start, start), since(pipeline_end, flush_start), flush}, std::cerr);
+    }
     bool label_errors = false;
     if (labels) {
         // What a COCO file holds for no image fails no sample; it is an input error of the run, recorded.

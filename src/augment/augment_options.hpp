@@ -66,6 +66,7 @@ struct AugmentOptions {
     std::string manifest_path;                ///< empty: OUTDIR/manifest.jsonl
     bool dry_run = false;
     bool quiet = false;
+    bool verbose = false;                     ///< -v: the summary ends with the stage account (stage_report.hpp)
 };
 
 /// Parses "--ops rot90,flip-h" or "all" (the 7 elements other than identity). Throws Error (usage).

@@ -2,6 +2,7 @@
 
 #include "augment/input_list.hpp"
 
+#include "core/stage_account.hpp"
 #include "core/text.hpp"
 
 #include <gpurotate/error.hpp>
@@ -308,6 +309,7 @@ ManifestWriter::~ManifestWriter() {
 }
 
 void ManifestWriter::append(const ManifestRecord& record) {
+    detail::StageScope account(detail::WorkStage::manifest);  // the wait for another worker's line included
     const std::string line = to_json_line(record) + "\n";
     std::lock_guard<std::mutex> lock(mutex_);
     append_raw(line);

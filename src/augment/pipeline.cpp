@@ -45,10 +45,7 @@ public:
     }
 
     PipelineTotals run() {
-        std::vector<std::thread> workers;
-        for (unsigned i = 1; i < settings_.workers; ++i) workers.emplace_back([this] { work(); });
-        work();
-        for (auto& w : workers) w.join();
+        run_workers(settings_.workers, [this] { work(); }, totals_);
         if (gpu_) gpu_->finish();  // no more coders wanted
         if (fatal_) std::rethrow_exception(fatal_);
         totals_.decode_seconds = static_cast<double>(decode_ns_.load()) * 1e-9;
@@ -273,6 +270,7 @@ private:
         std::optional<detail::ImageSource> opened;
         try {
             detail::NvtxRange range("read");
+            detail::StageScope account(detail::WorkStage::read);
             opened.emplace(job.input.path, settings_.convert.max_jpeg_scans);
         } catch (const Error& e) {
             decode_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - run.started).count();
@@ -394,6 +392,27 @@ void add_run_totals(PipelineTotals& totals, convert::GpuResources* gpu, const On
         totals.fell_back_to_cpu = gpu->fell_back();
     }
     totals.reencoded_jpeg_outputs = notices.reencoded();
+}
+
+void run_workers(unsigned workers, const std::function<void()>& work, PipelineTotals& totals) {
+    const auto start = std::chrono::steady_clock::now();
+    std::mutex adding;
+    const auto accounted = [&] {
+        detail::StageSeconds mine;
+        {
+            detail::ThreadStageAccount account(mine);
+            work();
+        }
+        std::lock_guard<std::mutex> lock(adding);
+        totals.stage_seconds += mine;
+    };
+    std::vector<std::thread> threads;
+    for (unsigned i = 1; i < workers; ++i) threads.emplace_back(accounted);
+    accounted();
+    for (auto& t : threads) t.join();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    totals.pipeline_seconds += wall;
+    totals.worker_seconds_available += wall * std::max(1u, workers);
 }
 
 PipelineTotals run_pipeline(const std::vector<Job>& jobs, const PipelineSettings& settings, ManifestWriter& manifest,

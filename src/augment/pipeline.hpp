@@ -11,10 +11,12 @@
 #include "augment/sample_labels.hpp"
 #include "convert/conversion_options.hpp"
 #include "convert/gpu_resources.hpp"
+#include "core/stage_account.hpp"
 
 #include <gpurotate/transform.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace gpurotate::augment {
@@ -56,6 +58,11 @@ struct PipelineTotals {
     std::int64_t nvjpeg_inputs = 0;  ///< inputs encoded by nvJPEG (the others took the CPU codecs)
     std::int64_t hardware_decoded = 0;  ///< of them, inputs the GPU's hardware JPEG decoder decoded
     bool fell_back_to_cpu = false;
+    /// -v's account: the workers' seconds by stage (core/stage_account.hpp), the pipelines' wall time, and the
+    /// workers' seconds they had (workers x wall: what the stages did not take, the workers waited).
+    detail::StageSeconds stage_seconds;
+    double pipeline_seconds = 0;
+    double worker_seconds_available = 0;
 };
 
 /// How one output is made: the run's options, with its drawn angle (--degrees) after its element.
@@ -64,6 +71,10 @@ convert::ConversionOptions conversion_options_for(const PipelineSettings& settin
 /// What the GPU's sessions (`gpu`, nullptr on the CPU) and the run's notices add to `totals`, once the workers
 /// have stopped.
 void add_run_totals(PipelineTotals& totals, convert::GpuResources* gpu, const OncePerRun& notices);
+
+/// Runs `work` on `workers` threads (this one among them), each with a stage account of its own, added to
+/// `totals` with the wall time once they have all returned.
+void run_workers(unsigned workers, const std::function<void()>& work, PipelineTotals& totals);
 
 /// Runs every job (until a stop is requested) and returns what happened. Throws Error when the manifest
 /// cannot be written (it must never lie), after the workers have stopped.

@@ -21,7 +21,6 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include <sys/stat.h>
 
@@ -70,10 +69,7 @@ public:
     }
 
     PipelineTotals run() {
-        std::vector<std::thread> workers;
-        for (unsigned i = 1; i < workers_; ++i) workers.emplace_back([this] { work(); });
-        work();
-        for (auto& w : workers) w.join();
+        run_workers(workers_, [this] { work(); }, totals_);
         if (gpu_) gpu_->finish();
         if (fatal_) std::rethrow_exception(fatal_);
         totals_.decode_seconds = static_cast<double>(stage_ns_[0].load()) * 1e-9;

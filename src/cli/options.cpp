@@ -338,7 +338,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     augment_cmd->add_flag("--overwrite", augment_options.overwrite, "replace existing outputs and start a new manifest")->excludes(resume_flag);
     augment_cmd->add_option("--manifest", augment_options.manifest_path, "JSON Lines record of every output (default OUTDIR/manifest.jsonl)");
     augment_cmd->add_flag("-n,--dry-run", augment_options.dry_run, "print what would be written, write nothing");
-    augment_cmd->add_flag("-q,--quiet", augment_options.quiet, "no progress and no summary (errors are still printed)");
+    CLI::Option* augment_quiet = augment_cmd->add_flag("-q,--quiet", augment_options.quiet, "no progress and no summary (errors are still printed)");
+    augment_cmd->add_flag("-v,--verbose", augment_options.verbose,
+                          "end the summary with the stage account: each stage's worker-seconds and share, the listing and the final flush")
+        ->excludes(augment_quiet);
 
     // The man pages and completions, from this table (manual.hpp); not in --help (no group).
     // A value of 0 or 1 words, so that a bare --generate is said here with its name (CLI11 names no option).

@@ -3,6 +3,7 @@
 #include "convert/output_fit.hpp"
 #include "convert/rotation_step.hpp"
 #include "core/nvtx.hpp"
+#include "core/stage_account.hpp"
 #include "formats/png_codec.hpp"
 #include "metadata/metadata.hpp"
 
@@ -177,8 +178,10 @@ private:
         const auto gpu_start = Clock::now();
         const int quality = outputs_[remaining_.front().output].plan.encoding.quality;
         if (own_codec) {
+            detail::StageScope account(detail::WorkStage::nvjpeg);
             encoded = run_.gpu_jpeg(source_, elements, quality, decoded, report);
         } else {
+            detail::StageScope account(detail::WorkStage::nvjpeg);
             auto coder = coders->acquire();
             encoded = coder->variants(source_.bytes(), source_.path(), elements, quality, options_.read_options(), report, decoded);
         }
@@ -222,6 +225,7 @@ private:
         const detail::ImageSink& sink = outputs_[remaining_.front().output].sink;  // the outputs of one input share their format
         try {
             detail::NvtxRange range("decode");
+            detail::StageScope account(detail::WorkStage::pixel_decode);
             // A PNG whose outputs are all PNG keeps its stored format (palette indices, 1/2/4-bit samples).
             input = source_.decode(options_.max_pixels, all_remaining([](const ConversionPlan& plan) { return plan.keep_stored_png; }));
         } catch (const Error& e) {
@@ -238,6 +242,7 @@ private:
         }
         try {
             // --depth 8 and --flatten/--background; a refusal where the format still cannot hold the pixels.
+            detail::StageScope account(detail::WorkStage::pixel_decode);
             input = fit_to_output(std::move(input), options_, sink);
         } catch (const Error& e) {
             observer_.stage(Stage::decode, lap());
@@ -270,6 +275,7 @@ private:
     }
 
     void transform(const Image& input, const std::vector<TransformTarget>& targets, bool gpu_usable) {
+        detail::StageScope account(detail::WorkStage::kernels);  // a GPU session's wait, upload and downloads too
         ResourcePool<GpuSession>* const sessions = gpu_usable ? run_.gpu->sessions() : nullptr;
         if (sessions) {
             try {
@@ -299,6 +305,7 @@ private:
         // Flattened pixels were composed over white unless --background says otherwise: so are the corners.
         const std::string fill = options_.flatten && options_.background.empty() ? "white" : options_.background;
         write_output(r, OutputReport{Route::pixels, extent.width, extent.height, false, pixels.extent()}, [&] {
+            std::optional<detail::StageScope> rotating(std::in_place, detail::WorkStage::kernels);  // until the encode
             Image rotated;
             const Backend backend = gpu_usable ? run_.backend : Backend::cpu;
             try {
@@ -309,6 +316,7 @@ private:
                 observer_.notice({}, Notice::gpu_failed_image, "GPU failed on '" + source_.path() + "' (" + e.what() + "); done on the CPU");
                 rotated = rotate_pixels(pixels, angle, fill, Backend::cpu, options_.max_pixels, source_.path());
             }
+            rotating.reset();
             ImageMetadata metadata = out.plan.metadata;
             detail::set_exif_dimensions(metadata.exif, rotated.width(), rotated.height());
             WriteOptions write = out.plan.encoding;

@@ -2,6 +2,7 @@
 
 #include "core/descriptor.hpp"
 #include "core/path_names.hpp"
+#include "core/stage_account.hpp"
 #include "formats/content_signature.hpp"
 #include "formats/format_registry.hpp"
 #include "formats/image_end.hpp"
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <new>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -443,6 +445,7 @@ void write_file_streamed_at(int folder, const std::string& name, const std::stri
     if (overwrite && exists && S_ISREG(info.st_mode)) {
         check_replaceable(shown, info, ::faccessat(folder, name.c_str(), W_OK, AT_EACCESS) == 0);
     }
+    std::optional<StageScope> renaming;  // declared before the temporary: its name's removal is part of the rename
     TemporaryFile temp = create_temporary_in(folder, name, shown);
     if (overwrite) keep_attributes_of(folder, name, shown, temp, links == LinkPolicy::replace);
     fill(temp.fd());
@@ -452,6 +455,7 @@ void write_file_streamed_at(int folder, const std::string& name, const std::stri
     // Without --overwrite, linkat() refuses an existing name atomically, closing the window between the
     // existence check and the rename; with it, renameat() replaces the old name in one step (a link planted
     // there since the check is replaced, not followed).
+    renaming.emplace(WorkStage::rename);
     if (!overwrite) {
         if (::linkat(folder, temp.name().c_str(), folder, name.c_str(), 0) != 0) {
             if (errno == EEXIST) throw Error(ErrorCode::output, already_exists(shown));

@@ -1,5 +1,6 @@
 #include "formats/image_sink.hpp"
 
+#include "core/stage_account.hpp"
 #include "formats/file_bytes.hpp"
 #include "metadata/tiff_exif.hpp"
 
@@ -25,6 +26,7 @@ void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
     if (!folder_) check_output_path(path_, overwrite_, links_);  // fail before the encoding work, not after
     std::vector<std::uint8_t> bytes;
     try {
+        StageScope account(WorkStage::encode);
         bytes = encode_as(pixels, *row_, options);
     } catch (const Error& e) {
         // The encoders know the pixels, not the file: the message names it here.
@@ -35,6 +37,7 @@ void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
 }
 
 void ImageSink::write_encoded(const std::vector<std::uint8_t>& bytes) const {
+    StageScope account(WorkStage::write);  // its rename is a stage of its own (file_bytes.cpp)
     if (folder_) {
         folder_->write_file(relative_, bytes, overwrite_, durable_);
     } else {

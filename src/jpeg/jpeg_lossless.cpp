@@ -8,6 +8,7 @@
 
 #include "jpeg/dct_blocks.hpp"
 #include "core/decode_limits.hpp"
+#include "core/stage_account.hpp"
 #include "jpeg/jpeg_scan_coder.hpp"
 #include "jpeg/jpeg_work_limits.hpp"
 #include "jpeg/jpeg_signature.hpp"
@@ -22,6 +23,7 @@
 #include <cstdio>  // jpeglib.h uses FILE and size_t without including their headers
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -541,6 +543,9 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     reports.assign(variants.size(), LosslessJpegReport{});
     if (!is_jpeg(jpeg)) return results;
     if (jpeg.size() > std::numeric_limits<unsigned long>::max()) throw Error(ErrorCode::input, "cannot read '" + path + "': file too large");
+    // Until the coefficients are in memory (the scopes sit outside the functions that setjmp: a longjmp
+    // skips no destructor of theirs).
+    std::optional<StageScope> decoding(std::in_place, WorkStage::entropy_decode);
     check_jpeg_work(jpeg, path, options.max_jpeg_scans);
     Reader reader;
     const auto damaged = [&] { return Error(ErrorCode::input, "cannot transform '" + path + "': corrupt JPEG: " + reader.errors.message); };
@@ -587,6 +592,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     ScanCoding coding;
     int table_numbers[MAX_COMPONENTS][2] = {};
     const bool coded_elsewhere = coder && scans_codable_elsewhere(reader, coding, table_numbers);
+    decoding.reset();
 
     // Every variant's scan coded at once by `coder`, where it takes this file; what it cannot code (or all,
     // where it fails) libjpeg codes below. A variant whose edge stays in place (JpegEdge::keep) is libjpeg's
@@ -596,6 +602,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     std::vector<std::size_t> layout_of(plans.size(), none);
     std::vector<std::optional<CodedScan>> coded;
     if (coded_elsewhere) {
+        StageScope account(WorkStage::scan_coding_gpu);
         SourceCoefficients coefficients;
         for (int c = 0; c < info.num_components; ++c) {
             const BlockShape shape = array_shape(info.comp_info[c], false);
@@ -631,6 +638,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     const auto write = [&](const Plan& plan, const ScanLayout* layout, const CodedScan* scan) -> std::optional<std::vector<std::uint8_t>> {
         ComponentArrays* arrays = &source;
         if (from_axis_map(plan.map) != Orientation::identity && !scan) {
+            StageScope account(WorkStage::coefficient_transform);
             arrays = &scratch_of(plan.map.swap_axes);
             for (int c = 0; c < info.num_components; ++c) {
                 const jpeg_component_info& component = info.comp_info[c];
@@ -646,6 +654,8 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
                                      blocks(plan.mirrored_height, component.v_samp_factor, info.max_v_samp_factor));
             }
         }
+        // A precoded scan is spliced in: what is left to libjpeg then is the headers and markers.
+        StageScope account(scan ? WorkStage::encode : WorkStage::scan_coding_cpu);
         std::vector<std::uint8_t> out(jpeg.size() + 4096);
         VectorDestination destination{{}, &out};  // declared first: it outlives the writer that points at it
         Writer writer;
@@ -667,6 +677,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
         // The EXIF and the XMP as they belong on this variant (orientation, pixel dimensions: a trimmed variant's
         // own; the EXIF's thumbnail turned, which may change its size).
         if (!strip && variant.metadata) {
+            StageScope account(WorkStage::encode);
             const bool swap = plan.map.swap_axes;
             const std::int64_t width = swap ? plan.region_height : plan.region_width, height = swap ? plan.region_width : plan.region_height;
             if (!variant.metadata->exif.empty()) {
