@@ -256,3 +256,24 @@ TEST_CASE("a CMYK TIFF's ICC profile does not follow its pixels, made RGB, into 
         }
     }
 }
+
+TEST_CASE("-i refuses a TIFF of several pages, which it would replace by its first: the file is left as it was") {
+    test_support::TempDir dir;
+    const std::string a = dir.file("a.png"), b = dir.file("b.png"), in = dir.file("pages.tif");
+    gpurotate::write_image(a, ramps(13, 7, 3).view());
+    gpurotate::write_image(b, ramps(13, 7, 1).view());
+    REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(a) + " " + quote(b) + " " + quote(in)).status == 0);
+    REQUIRE(run(std::string(GPUROTATE_TIFFINFO) + " " + quote(in)).output.find("TIFF Directory at offset", 30) != std::string::npos);  // two
+    const std::string before = test_support::file_bytes(in);
+    const auto turned = run(quote(GPUROTATE_EXE) + " -i " + quote(in) + " --rot90");
+    CAPTURE(turned.output);
+    CHECK(turned.status == 4);
+    CHECK(turned.output.find("'" + in + "'") != std::string::npos);
+    CHECK(turned.output.find("2 pages") != std::string::npos);
+    CHECK(test_support::file_bytes(in) == before);
+    // One page: turned in place.
+    const std::string one = dir.file("one.tif");
+    REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(a) + " " + quote(one)).status == 0);
+    CHECK(run(quote(GPUROTATE_EXE) + " -i " + quote(one) + " --rot90").status == 0);
+    CHECK(test_support::first_difference(gpurotate::read_image(one).view(), reference::transform(ramps(13, 7, 3), Orientation::rot90).view()) == -1);
+}
