@@ -214,3 +214,66 @@ TEST_CASE("a TIFF or WebP run maps none of OpenCV's libraries") {
         CHECK(traced.output.find("opencv") == std::string::npos);
     }
 }
+
+namespace {
+
+// The 128-byte header of an ICC profile and nothing else: its size, class and data colour space (bytes 16-19),
+// the 'acsp' signature. Enough for ImageMagick to embed it and for a reader to say what it describes.
+std::string icc_header(const char space[4]) {
+    std::string icc(132, '\0');
+    test_support::put_be(icc, 0, 132, 4);
+    icc.replace(12, 4, "prtr");
+    icc.replace(16, 4, space, 4);
+    icc.replace(20, 4, "Lab ");
+    icc.replace(36, 4, "acsp");
+    return icc;
+}
+
+}  // namespace
+
+TEST_CASE("a CMYK TIFF's ICC profile does not follow its pixels, made RGB, into an output: the warning names it") {
+    test_support::TempDir dir;
+    const std::string png = dir.file("in.png");
+    gpurotate::write_image(png, ramps(23, 17, 3).view());
+    for (const bool cmyk : {true, false}) {
+        CAPTURE(cmyk);
+        const std::string icc = dir.file("p.icc"), in = dir.file("in.tif");
+        test_support::write_bytes(icc, icc_header(cmyk ? "CMYK" : "RGB "));
+        const std::string colourspace = cmyk ? " -colorspace CMYK" : "";
+        REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(png) + colourspace + " -profile " + quote(icc) + " -compress None " + quote(in)).status == 0);
+        REQUIRE(coding_lines(in).find(cmyk ? "separated" : "RGB") != std::string::npos);
+        for (const std::string ext : {".tif", ".png"}) {
+            CAPTURE(ext);
+            const std::string out = dir.file("out" + ext);
+            const auto turned = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 --overwrite -o " + quote(out));
+            REQUIRE(turned.status == 0);
+            // An RGB profile travels; a CMYK one would say the RGB pixels are inks.
+            const std::string bytes = test_support::file_bytes(out);
+            const bool has_profile = ext == ".png" ? bytes.find("iCCP") != std::string::npos
+                                                   : run(std::string(GPUROTATE_TIFFINFO) + " " + quote(out)).output.find("ICC Profile") != std::string::npos;
+            CHECK(has_profile == !cmyk);
+            CHECK((turned.output.find("ICC profile") != std::string::npos) == cmyk);
+        }
+    }
+}
+
+TEST_CASE("-i refuses a TIFF of several pages, which it would replace by its first: the file is left as it was") {
+    test_support::TempDir dir;
+    const std::string a = dir.file("a.png"), b = dir.file("b.png"), in = dir.file("pages.tif");
+    gpurotate::write_image(a, ramps(13, 7, 3).view());
+    gpurotate::write_image(b, ramps(13, 7, 1).view());
+    REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(a) + " " + quote(b) + " " + quote(in)).status == 0);
+    REQUIRE(run(std::string(GPUROTATE_TIFFINFO) + " " + quote(in)).output.find("TIFF Directory at offset", 30) != std::string::npos);  // two
+    const std::string before = test_support::file_bytes(in);
+    const auto turned = run(quote(GPUROTATE_EXE) + " -i " + quote(in) + " --rot90");
+    CAPTURE(turned.output);
+    CHECK(turned.status == 4);
+    CHECK(turned.output.find("'" + in + "'") != std::string::npos);
+    CHECK(turned.output.find("2 pages") != std::string::npos);
+    CHECK(test_support::file_bytes(in) == before);
+    // One page: turned in place.
+    const std::string one = dir.file("one.tif");
+    REQUIRE(run(std::string(GPUROTATE_CONVERT) + " " + quote(a) + " " + quote(one)).status == 0);
+    CHECK(run(quote(GPUROTATE_EXE) + " -i " + quote(one) + " --rot90").status == 0);
+    CHECK(test_support::first_difference(gpurotate::read_image(one).view(), reference::transform(ramps(13, 7, 3), Orientation::rot90).view()) == -1);
+}

@@ -126,7 +126,7 @@ public:
                        "refuse JPEGs with more scans (each is a pass over the whole image; a progressive file has 6-10): a count, or none")
             ->default_str(std::to_string(default_max_jpeg_scans));
         app.add_flag("--auto-orient", options.auto_orient,
-                     "first make the image upright by its EXIF orientation (JPEG, PNG, WebP), and write the tag (and XMP's) as 1");
+                     "first make the image upright by its EXIF orientation (JPEG, PNG, WebP, TIFF), and write the tag (and XMP's) as 1");
         app.add_flag("--strip", options.strip,
                      "write no metadata (EXIF, ICC profile, XMP, IPTC, resolution, comments, PNG chunks, TIFF text tags; a lossless JPEG "
                      "keeps its JFIF density, as jpegtran -copy none does); by default every format that can hold them keeps them");
@@ -189,7 +189,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
                  "Several operations apply in the order given and run as one pass over the pixels.",
                  "gpurotate"};
     app.add_option("inputs", options.inputs,
-                   "input images (PNG, JPEG, BMP, TGA, HDR, PNM/PAM, GIF, PSD; TIFF, WebP, EXR with the codec plugin); - reads standard input");
+                   "input images (PNG, JPEG, TIFF, WebP, BMP, TGA, HDR, PNM/PAM, GIF, PSD; EXR with the codec plugin); - reads standard input");
     app.add_option("-o,--output", options.output,
                    "output image, its extension picking the format; a folder (DIR/) for several inputs; - writes standard output");
     app.add_option("--format", options.format, "the output format, whatever the output's name: png, jpg, ...; needed for -o - where the input is neither")

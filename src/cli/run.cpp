@@ -14,6 +14,7 @@
 #include "formats/format_registry.hpp"
 #include "formats/image_sink.hpp"
 #include "formats/image_source.hpp"
+#include "metadata/tiff_directory.hpp"
 #include "core/path_names.hpp"
 
 #include <chrono>
@@ -53,6 +54,13 @@ const detail::FormatRow& format_kept_in_place(const detail::ImageSource& source)
         throw Error(ErrorCode::output, "'" + source.path() + "' is a " + row->name + " file, which gpurotate reads but does not write: -i cannot keep its format (write it elsewhere: -o OUTPUT.png)");
     }
     if (!row->compiled_in()) throw Error(ErrorCode::output, "'" + source.path() + "' is a " + row->name + " file: " + row->name + " output needs " + row->writer() + ", which this build does not have");
+    // Only a TIFF's first page is read: replacing the file would lose the others.
+    if (row->format == detail::FileFormat::tiff) {
+        if (const auto directory = detail::read_tiff_directory(source.bytes()); directory && directory->pages > 1) {
+            throw Error(ErrorCode::output, "'" + source.path() + "' is a TIFF of " + std::to_string(directory->pages) +
+                                               " pages, and only the first is read: -i would replace the file by it (write it elsewhere: -o OUTPUT.tif)");
+        }
+    }
     return *row;
 }
 

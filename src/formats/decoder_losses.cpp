@@ -22,6 +22,7 @@ void tiff_losses(const std::vector<std::uint8_t>& file, const TiffDirectory& d, 
     const std::uint64_t channels = d.value(277).value_or(1), bits = d.value(258).value_or(1), photometric = d.value(262).value_or(1);
     if (photometric == 5) {
         out.image.emplace_back("its CMYK colours (read as RGB)");
+        if (d.entries.count(34675)) out.metadata.emplace_back("its CMYK ICC profile (the pixels are RGB)");
     } else if (photometric == 3) {
         out.image.emplace_back("its palette (read as RGB)");
     } else if (static_cast<std::uint64_t>(decoded.channels) < channels) {

@@ -303,8 +303,10 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
     if (is_png(file)) {
         read_png(file, meta);
     } else if (const auto tiff = read_tiff_directory(file)) {
-        // A TIFF's ICC profile (tag 34675, UNDEFINED bytes), and whether its alpha is premultiplied.
-        if (auto icc = tiff->bytes_of(file, 34675, 7)) meta.icc = std::move(*icc);
+        // A TIFF's ICC profile (tag 34675, UNDEFINED bytes), and whether its alpha is premultiplied. Not a CMYK
+        // file's (PhotometricInterpretation 5): its pixels are read as RGB, which a profile of inks would misdescribe
+        // (decoder_losses says it is left out).
+        if (auto icc = tiff->bytes_of(file, 34675, 7); icc && tiff->value(262) != 5u) meta.icc = std::move(*icc);
         meta.associated_alpha = tiff->value(338) == 1u;
         meta.tiff_text = tiff->text_tags(file);
         // IPTC (RichTIFFIPTC): the records' bytes, declared UNDEFINED, BYTE or, as Photoshop writes them, LONG (whose
