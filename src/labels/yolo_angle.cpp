@@ -1,6 +1,7 @@
 #include "labels/yolo_angle.hpp"
 
 #include "labels/canvas_clip.hpp"
+#include "labels/yolo_words.hpp"
 
 #include <gpurotate/error.hpp>
 
@@ -16,20 +17,9 @@ namespace {
     throw Error(ErrorCode::input, "'" + path + "' line " + std::to_string(line) + ": " + why);
 }
 
-bool is_separator(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
 std::vector<std::string_view> words_of(std::string_view line) {
     std::vector<std::string_view> words;
-    std::size_t i = 0;
-    while (i < line.size()) {
-        if (is_separator(line[i])) {
-            ++i;
-            continue;
-        }
-        const std::size_t begin = i;
-        while (i < line.size() && !is_separator(line[i])) ++i;
-        words.push_back(line.substr(begin, i - begin));
-    }
+    for (const YoloWord& w : yolo_words(line)) words.push_back(w.text);
     return words;
 }
 

@@ -1,4 +1,5 @@
 #include "labels/yolo_labels.hpp"
+#include "labels/yolo_words.hpp"
 
 #include <gpurotate/error.hpp>
 
@@ -33,28 +34,9 @@ std::optional<int> int_of(const YAML::Node& node) {
 
 // ---- label rows ----
 
-// A row's tokens: where each lies in the line, and the text it is written as in the output.
-struct Token {
-    std::size_t begin = 0, end = 0;
-    std::string_view text;
-};
-
-bool is_separator(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-std::vector<Token> tokens_of(std::string_view line) {
-    std::vector<Token> tokens;
-    std::size_t i = 0;
-    while (i < line.size()) {
-        if (is_separator(line[i])) {
-            ++i;
-            continue;
-        }
-        const std::size_t begin = i;
-        while (i < line.size() && !is_separator(line[i])) ++i;
-        tokens.push_back({begin, i, line.substr(begin, i - begin)});
-    }
-    return tokens;
-}
+using Token = YoloWord;
+constexpr auto is_separator = is_yolo_separator;
+constexpr auto tokens_of = yolo_words;
 
 // One row being turned: its values parsed, and the error messages that name its file and line.
 // Whether C's strtod reads all of `text` as a finite number (so that a value Decimal declines for its
