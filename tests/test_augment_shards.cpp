@@ -275,3 +275,34 @@ TEST_CASE("augment --labels yolo turns each WebDataset sample's .txt member with
     const auto flip = run("tar -xOf " + quote(dir.file("out/s.tar")) + " a_flip-h.txt");
     CHECK(flip.output == "3 0.75 0.5 0.1 0.2\n");
 }
+
+TEST_CASE("augment of a WebDataset shard: a sample whose members together exceed a worker's share of --host-memory fails alone") {
+    // Members of one key with dotted suffixes (s.0.bin, s.1.bin, ...): each under the share, together over it.
+    test_support::TempDir dir;
+    const auto samples = make_samples(dir.file("members"), dir.file("images"), 1);
+    REQUIRE(run(quote(exe) + " augment " + quote(dir.file("images")) + " -r -o " + quote(dir.file("folder_out")) + " --ops rot90,flip-h --device cpu -q").status == 0);
+    const std::size_t share = 1 << 20;
+    const std::string part(share / 3 + 1000, 'x');
+    ::mkdir(dir.file("big").c_str(), 0777);
+    ::mkdir(dir.file("big/cat").c_str(), 0777);
+    test_support::write_bytes(dir.file("big/cat/big.png"), test_support::file_bytes(dir.file("members/cat/s0.png")));
+    std::string big_members = " cat/big.png";
+    for (int i = 0; i < 3; ++i) {
+        test_support::write_bytes(dir.file("big/cat/big." + std::to_string(i) + ".bin"), part);
+        big_members += " cat/big." + std::to_string(i) + ".bin";
+    }
+    const std::string shard = dir.file("s.tar");
+    REQUIRE(run("tar -cf " + quote(shard) + " -C " + quote(dir.file("big")) + big_members).status == 0);
+    pack(dir.file("members"), samples, dir.file("good.tar"));
+    REQUIRE(run("tar -Af " + quote(shard) + " " + quote(dir.file("good.tar"))).status == 0);
+
+    const std::string out = dir.file("out");
+    const auto r = run(quote(exe) + " augment " + quote(shard) + " -o " + quote(out) + " --ops rot90,flip-h --device cpu -j 1 --host-memory " +
+                       std::to_string(share));
+    CAPTURE(r.output);
+    CHECK(r.status == 3);
+    CHECK(r.output.find("sample 'cat/big'") != std::string::npos);
+    CHECK(r.output.find("--host-memory") != std::string::npos);
+    CHECK(listing(out + "/s.tar") == expected_listing(samples));
+    check_members(out + "/s.tar", samples, dir.file("members"), dir.file("folder_out"), dir.file("x"));
+}
