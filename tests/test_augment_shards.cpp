@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using test_support::quote;
 using test_support::run;
@@ -305,4 +306,25 @@ TEST_CASE("augment of a WebDataset shard: a sample whose members together exceed
     CHECK(r.output.find("--host-memory") != std::string::npos);
     CHECK(listing(out + "/s.tar") == expected_listing(samples));
     check_members(out + "/s.tar", samples, dir.file("members"), dir.file("folder_out"), dir.file("x"));
+}
+
+TEST_CASE("augment of a WebDataset shard refuses a --name that puts a field after the file name's first dot, writing nothing") {
+    // WebDataset's key ends at the file name's first dot: {stem}.{op}.{ext} would give every variant the key {stem}.
+    test_support::TempDir dir;
+    const auto samples = make_samples(dir.file("members"), dir.file("images"), 1);
+    pack(dir.file("members"), samples, dir.file("s.tar"));
+    for (const char* name : {"{stem}.{op}.{ext}", "v/{stem}.aug_{op}.{ext}"}) {
+        CAPTURE(name);
+        const std::string out = dir.file("out");
+        const auto r = run(quote(exe) + " augment " + quote(dir.file("s.tar")) + " -o " + quote(out) + " --ops rot90,flip-h --device cpu --name '" + name + "'");
+        CAPTURE(r.output);
+        CHECK(r.status == 2);
+        CHECK(r.output.find(std::string("--name '") + name + "'") != std::string::npos);
+        CHECK(::access(out.c_str(), F_OK) != 0);
+    }
+    // A dot in a folder of --name, or before {ext} alone, keeps the keys apart.
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("s.tar")) + " -o " + quote(dir.file("ok")) + " --ops rot90,flip-h --device cpu -q --name 'v1.0/{stem}_{op}.{ext}'");
+    CAPTURE(r.output);
+    CHECK(r.status == 0);
+    CHECK(listing(dir.file("ok/s.tar")).size() == 2 * 4);
 }

@@ -16,6 +16,18 @@ std::vector<Job> plan_shard_jobs(const std::vector<InputFile>& shards, const Aug
         throw Error(ErrorCode::usage, "--name '" + options.name_template + "': a WebDataset shard's variant keys need {stem} (the sample's key), "
                                       "or every sample would write the same members");
     }
+    // WebDataset's key ends at the file name's first dot: a field after it ({stem}.{op}.{ext}) would be part of
+    // every variant's suffix, and all of a sample's variants would have one key.
+    const auto slash = options.name_template.find_last_of('/');
+    const std::string file = options.name_template.substr(slash == std::string::npos ? 0 : slash + 1);
+    if (const auto dot = file.find('.'); dot != std::string::npos) {
+        std::string suffix = file.substr(dot);
+        for (auto ext = suffix.find("{ext}"); ext != std::string::npos; ext = suffix.find("{ext}")) suffix.erase(ext, 5);
+        if (suffix.find('{') != std::string::npos) {
+            throw Error(ErrorCode::usage, "--name '" + options.name_template + "': a WebDataset key is the file name up to its first dot, so " +
+                                              "the fields after it would not tell the variants apart (put them before it: {stem}_{op}.{ext})");
+        }
+    }
     std::string out_dir = options.output_dir;
     while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
     std::vector<Job> jobs;

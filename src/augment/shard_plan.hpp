@@ -15,7 +15,7 @@ namespace gpurotate::augment {
 
 /// The shards of this --shard K/N (the same hash of the relative path as a file's), each a Job whose one output
 /// is OUTDIR/relative. Throws Error (usage) where two shards would be written to one path, or --name cannot
-/// give every sample keys of its own (it must hold {stem}).
+/// give every sample keys of its own (it must hold {stem}, and no field but {ext} after its file name's first dot).
 std::vector<Job> plan_shard_jobs(const std::vector<InputFile>& shards, const AugmentOptions& options);
 
 /// One variant of a sample: the element (and drawn angle) every image member of the sample gets, and the key
