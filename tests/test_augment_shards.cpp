@@ -328,3 +328,19 @@ TEST_CASE("augment of a WebDataset shard refuses a --name that puts a field afte
     CHECK(r.status == 0);
     CHECK(listing(dir.file("ok/s.tar")).size() == 2 * 4);
 }
+
+TEST_CASE("augment of a WebDataset shard: a key that comes again after another sample fails that part alone, saying why") {
+    // WebDataset's readers need a sample's members consecutive: s0.png s0.json s1.jpg ... s0.cls splits s0.
+    test_support::TempDir dir;
+    const auto samples = make_samples(dir.file("members"), dir.file("images"), 2);
+    const std::string shard = dir.file("s.tar");
+    REQUIRE(run("tar -cf " + quote(shard) + " -C " + quote(dir.file("members")) + " cat/s0.png cat/s0.json cat/s0.txt cat/s1.jpg cat/s1.json cat/s1.cls cat/s1.txt cat/s0.cls")
+                .status == 0);
+    const auto r = run(quote(exe) + " augment " + quote(shard) + " -o " + quote(dir.file("out")) + " --ops rot90,flip-h --device cpu");
+    CAPTURE(r.output);
+    CHECK(r.status == 3);
+    CHECK(r.output.find("sample 'cat/s0': key 'cat/s0' comes again after other samples") != std::string::npos);
+    CHECK(r.output.find("--name gives") == std::string::npos);
+    const std::vector<std::string> listed = listing(dir.file("out/s.tar"));
+    CHECK(listed.size() == 2 * 3 + 2 * 4);
+}

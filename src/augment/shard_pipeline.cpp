@@ -139,6 +139,7 @@ private:
         const std::size_t share = settings_.host_memory / workers_;
         std::vector<ManifestRecord> written;  // recorded once the shard is in place: the manifest never names a member of a missing shard
         std::set<std::string> keys;           // the variant keys written, which must differ from sample to sample
+        std::set<std::string> sample_keys;    // the input's, whose members must be consecutive
         try {
             settings_.output_folder->write_file_streamed(
                 out.relative,
@@ -147,6 +148,10 @@ private:
                     ShardReader reader(shard.input.path, share);
                     while (std::optional<ShardSample> sample = reader.next()) {
                         if (stop_requested()) throw Interrupted{};
+                        if (!sample_keys.insert(sample->key).second && sample->error.empty()) {
+                            sample->error = "key '" + sample->key + "' comes again after other samples (a WebDataset sample's members must be "
+                                            "consecutive; its first members were made a sample of their own)";
+                        }
                         make_sample(shard, *sample, staging, writer, written, keys);
                     }
                     writer.finish();
