@@ -344,3 +344,21 @@ TEST_CASE("augment of a WebDataset shard: a key that comes again after another s
     const std::vector<std::string> listed = listing(dir.file("out/s.tar"));
     CHECK(listed.size() == 2 * 3 + 2 * 4);
 }
+
+TEST_CASE("augment --format of a WebDataset shard converts the sample's image, and its other image members (a mask) keep their format") {
+    // A segmentation mask beside its JPEG: --format png/jpg is for the image; a mask made JPEG would lose its classes.
+    test_support::TempDir dir;
+    ::mkdir(dir.file("m").c_str(), 0777);
+    gpurotate::write_image(dir.file("m/a.png"), test_support::random_image(16, 8, {gpurotate::SampleType::u8, 3}, 5).view());
+    gpurotate::write_image(dir.file("m/a.seg.png"), test_support::random_image(16, 8, {gpurotate::SampleType::u8, 1}, 6).view());
+    REQUIRE(run("tar -cf " + quote(dir.file("s.tar")) + " -C " + quote(dir.file("m")) + " a.png a.seg.png").status == 0);
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("s.tar")) + " -o " + quote(dir.file("out")) + " --ops rot90 --format jpg --device cpu -q");
+    CAPTURE(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(listing(dir.file("out/s.tar")) == std::vector<std::string>{"a_rot90.jpg", "a_rot90.seg.png"});
+    // Each as the single-image command writes it.
+    REQUIRE(run(quote(exe) + " " + quote(dir.file("m/a.png")) + " --rot90 -o " + quote(dir.file("a.jpg"))).status == 0);
+    REQUIRE(run(quote(exe) + " " + quote(dir.file("m/a.seg.png")) + " --rot90 -o " + quote(dir.file("seg.png"))).status == 0);
+    CHECK(run("tar -xOf " + quote(dir.file("out/s.tar")) + " a_rot90.jpg").output == test_support::file_bytes(dir.file("a.jpg")));
+    CHECK(run("tar -xOf " + quote(dir.file("out/s.tar")) + " a_rot90.seg.png").output == test_support::file_bytes(dir.file("seg.png")));
+}

@@ -210,8 +210,9 @@ private:
                 }
             }
             std::vector<std::vector<OutputMember>> image_members(variants.size());
-            for (const ShardMember* image : images) {
-                make_image(shard, *image, variants, staging, image_members, records, lossless);
+            const std::size_t primary = primary_image(images);
+            for (std::size_t i = 0; i < images.size(); ++i) {
+                make_image(shard, *images[i], i == primary ? options_.format : "same", variants, staging, image_members, records, lossless);
             }
             for (std::size_t v = 0; v < variants.size(); ++v) {
                 for (OutputMember& m : image_members[v]) members.push_back(std::move(m));
@@ -241,8 +242,10 @@ private:
         for (ManifestRecord& r : records) written.push_back(std::move(r));
     }
 
-    // One image member's variants, made in memory by the folder mode's planner and conversion.
-    void make_image(const Job& shard, const ShardMember& image, const std::vector<SampleVariant>& variants, convert::StagingBuffer& staging,
+    // One image member's variants in `format` (--format's, or "same"), made in memory by the folder mode's
+    // planner and conversion.
+    void make_image(const Job& shard, const ShardMember& image, const std::string& format, const std::vector<SampleVariant>& variants,
+                    convert::StagingBuffer& staging,
                     std::vector<std::vector<OutputMember>>& made, std::vector<ManifestRecord>& records, std::int64_t& lossless) {
         const PlannedOutput& out = shard.outputs.front();
         const std::string input_name = shard.input.path + ":" + image.name;
@@ -251,7 +254,7 @@ private:
         std::vector<convert::ConversionOutput> outputs;
         std::vector<std::string> names;
         for (const SampleVariant& variant : variants) {
-            names.push_back(variant.key + "." + variant_image_suffix(image.suffix, options_.format));
+            names.push_back(variant.key + "." + variant_image_suffix(image.suffix, format));
             detail::ImageSink sink(out.path + ":" + names.back(), true, false, &capture, names.back());
             sink.chosen_by(detail::FormatChoice::format_option);
             convert::ConversionPlan plan =

@@ -45,20 +45,21 @@ std::vector<Job> plan_shard_jobs(const std::vector<InputFile>& shards, const Aug
     return jobs;
 }
 
+std::size_t primary_image(const std::vector<const ShardMember*>& images) {
+    for (std::size_t i = 0; i < images.size(); ++i) {
+        if (images[i]->suffix.find('.') == std::string::npos) return i;
+    }
+    return 0;
+}
+
 std::vector<SampleVariant> plan_sample_variants(const std::string& shard_path, const std::vector<const ShardMember*>& images,
                                                 const AugmentOptions& options) {
     // The name the file would have in a folder: one dot before its extension, which --name's {stem} and {ext}
     // split as the folder mode does ("001.seg.png" would give the key "001" to every variant).
-    std::string name;
-    for (const ShardMember* image : images) {
-        if (image->suffix.find('.') == std::string::npos) {
-            name = image->name;
-            break;
-        }
-    }
-    if (name.empty()) {
-        const std::string& suffix = images.front()->suffix;
-        name = images.front()->name.substr(0, images.front()->name.size() - suffix.size()) + suffix.substr(suffix.find_last_of('.') + 1);
+    const ShardMember& primary = *images[primary_image(images)];
+    std::string name = primary.name;
+    if (primary.suffix.find('.') != std::string::npos) {
+        name = primary.name.substr(0, primary.name.size() - primary.suffix.size()) + primary.suffix.substr(primary.suffix.find_last_of('.') + 1);
     }
     AugmentOptions sample_options = options;
     sample_options.shard = Shard{};  // the shard was chosen whole; every sample in it is made

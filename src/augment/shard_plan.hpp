@@ -25,10 +25,15 @@ struct SampleVariant {
     std::string key;        ///< WebDataset key of the variant's members
 };
 
+/// Which of a sample's image members (in order) is its image, the one it is planned and named by: the first
+/// whose suffix has no dot ("001.jpg", not "001.seg.png"), else the first. The others (a mask, a depth map) get
+/// its element and keep their own format, as --masks masks do.
+std::size_t primary_image(const std::vector<const ShardMember*>& images);
+
 /// The variants of a sample of the shard `shard_path` whose image members are `images` (in order), planned as
 /// the folder mode plans one file: the first image member whose suffix has no dot ("001.jpg"), its name the
-/// path below the folder (so that --random draws what it draws for that file); where every image's suffix has
-/// dots ("001.seg.png"), the first, named key.EXT. Throws Error (usage) as plan_jobs does.
+/// path below the folder (so that --random draws what it draws for that file): primary_image, named key.EXT
+/// where its suffix has dots. Throws Error (usage) as plan_jobs does.
 std::vector<SampleVariant> plan_sample_variants(const std::string& shard_path, const std::vector<const ShardMember*>& images,
                                                 const AugmentOptions& options);
 
