@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using test_support::quote;
 using test_support::run;
@@ -274,4 +275,90 @@ TEST_CASE("augment --labels yolo turns each WebDataset sample's .txt member with
     CHECK(rot90.output == "3 0.5 0.25 0.2 0.1\n");
     const auto flip = run("tar -xOf " + quote(dir.file("out/s.tar")) + " a_flip-h.txt");
     CHECK(flip.output == "3 0.75 0.5 0.1 0.2\n");
+}
+
+TEST_CASE("augment of a WebDataset shard: a sample whose members together exceed a worker's share of --host-memory fails alone") {
+    // Members of one key with dotted suffixes (s.0.bin, s.1.bin, ...): each under the share, together over it.
+    test_support::TempDir dir;
+    const auto samples = make_samples(dir.file("members"), dir.file("images"), 1);
+    REQUIRE(run(quote(exe) + " augment " + quote(dir.file("images")) + " -r -o " + quote(dir.file("folder_out")) + " --ops rot90,flip-h --device cpu -q").status == 0);
+    const std::size_t share = 1 << 20;
+    const std::string part(share / 3 + 1000, 'x');
+    ::mkdir(dir.file("big").c_str(), 0777);
+    ::mkdir(dir.file("big/cat").c_str(), 0777);
+    test_support::write_bytes(dir.file("big/cat/big.png"), test_support::file_bytes(dir.file("members/cat/s0.png")));
+    std::string big_members = " cat/big.png";
+    for (int i = 0; i < 3; ++i) {
+        test_support::write_bytes(dir.file("big/cat/big." + std::to_string(i) + ".bin"), part);
+        big_members += " cat/big." + std::to_string(i) + ".bin";
+    }
+    const std::string shard = dir.file("s.tar");
+    REQUIRE(run("tar -cf " + quote(shard) + " -C " + quote(dir.file("big")) + big_members).status == 0);
+    pack(dir.file("members"), samples, dir.file("good.tar"));
+    REQUIRE(run("tar -Af " + quote(shard) + " " + quote(dir.file("good.tar"))).status == 0);
+
+    const std::string out = dir.file("out");
+    const auto r = run(quote(exe) + " augment " + quote(shard) + " -o " + quote(out) + " --ops rot90,flip-h --device cpu -j 1 --host-memory " +
+                       std::to_string(share));
+    CAPTURE(r.output);
+    CHECK(r.status == 3);
+    CHECK(r.output.find("sample 'cat/big'") != std::string::npos);
+    CHECK(r.output.find("--host-memory") != std::string::npos);
+    CHECK(listing(out + "/s.tar") == expected_listing(samples));
+    check_members(out + "/s.tar", samples, dir.file("members"), dir.file("folder_out"), dir.file("x"));
+}
+
+TEST_CASE("augment of a WebDataset shard refuses a --name that puts a field after the file name's first dot, writing nothing") {
+    // WebDataset's key ends at the file name's first dot: {stem}.{op}.{ext} would give every variant the key {stem}.
+    test_support::TempDir dir;
+    const auto samples = make_samples(dir.file("members"), dir.file("images"), 1);
+    pack(dir.file("members"), samples, dir.file("s.tar"));
+    for (const char* name : {"{stem}.{op}.{ext}", "v/{stem}.aug_{op}.{ext}"}) {
+        CAPTURE(name);
+        const std::string out = dir.file("out");
+        const auto r = run(quote(exe) + " augment " + quote(dir.file("s.tar")) + " -o " + quote(out) + " --ops rot90,flip-h --device cpu --name '" + name + "'");
+        CAPTURE(r.output);
+        CHECK(r.status == 2);
+        CHECK(r.output.find(std::string("--name '") + name + "'") != std::string::npos);
+        CHECK(::access(out.c_str(), F_OK) != 0);
+    }
+    // A dot in a folder of --name, or before {ext} alone, keeps the keys apart.
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("s.tar")) + " -o " + quote(dir.file("ok")) + " --ops rot90,flip-h --device cpu -q --name 'v1.0/{stem}_{op}.{ext}'");
+    CAPTURE(r.output);
+    CHECK(r.status == 0);
+    CHECK(listing(dir.file("ok/s.tar")).size() == 2 * 4);
+}
+
+TEST_CASE("augment of a WebDataset shard: a key that comes again after another sample fails that part alone, saying why") {
+    // WebDataset's readers need a sample's members consecutive: s0.png s0.json s1.jpg ... s0.cls splits s0.
+    test_support::TempDir dir;
+    const auto samples = make_samples(dir.file("members"), dir.file("images"), 2);
+    const std::string shard = dir.file("s.tar");
+    REQUIRE(run("tar -cf " + quote(shard) + " -C " + quote(dir.file("members")) + " cat/s0.png cat/s0.json cat/s0.txt cat/s1.jpg cat/s1.json cat/s1.cls cat/s1.txt cat/s0.cls")
+                .status == 0);
+    const auto r = run(quote(exe) + " augment " + quote(shard) + " -o " + quote(dir.file("out")) + " --ops rot90,flip-h --device cpu");
+    CAPTURE(r.output);
+    CHECK(r.status == 3);
+    CHECK(r.output.find("sample 'cat/s0': key 'cat/s0' comes again after other samples") != std::string::npos);
+    CHECK(r.output.find("--name gives") == std::string::npos);
+    const std::vector<std::string> listed = listing(dir.file("out/s.tar"));
+    CHECK(listed.size() == 2 * 3 + 2 * 4);
+}
+
+TEST_CASE("augment --format of a WebDataset shard converts the sample's image, and its other image members (a mask) keep their format") {
+    // A segmentation mask beside its JPEG: --format png/jpg is for the image; a mask made JPEG would lose its classes.
+    test_support::TempDir dir;
+    ::mkdir(dir.file("m").c_str(), 0777);
+    gpurotate::write_image(dir.file("m/a.png"), test_support::random_image(16, 8, {gpurotate::SampleType::u8, 3}, 5).view());
+    gpurotate::write_image(dir.file("m/a.seg.png"), test_support::random_image(16, 8, {gpurotate::SampleType::u8, 1}, 6).view());
+    REQUIRE(run("tar -cf " + quote(dir.file("s.tar")) + " -C " + quote(dir.file("m")) + " a.png a.seg.png").status == 0);
+    const auto r = run(quote(exe) + " augment " + quote(dir.file("s.tar")) + " -o " + quote(dir.file("out")) + " --ops rot90 --format jpg --device cpu -q");
+    CAPTURE(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(listing(dir.file("out/s.tar")) == std::vector<std::string>{"a_rot90.jpg", "a_rot90.seg.png"});
+    // Each as the single-image command writes it.
+    REQUIRE(run(quote(exe) + " " + quote(dir.file("m/a.png")) + " --rot90 -o " + quote(dir.file("a.jpg"))).status == 0);
+    REQUIRE(run(quote(exe) + " " + quote(dir.file("m/a.seg.png")) + " --rot90 -o " + quote(dir.file("seg.png"))).status == 0);
+    CHECK(run("tar -xOf " + quote(dir.file("out/s.tar")) + " a_rot90.jpg").output == test_support::file_bytes(dir.file("a.jpg")));
+    CHECK(run("tar -xOf " + quote(dir.file("out/s.tar")) + " a_rot90.seg.png").output == test_support::file_bytes(dir.file("seg.png")));
 }

@@ -77,6 +77,12 @@ def _without_scheme(path: str) -> str:
     return _local(os.path.abspath(path))
 
 
+def _without_leading_dot_slash(name: str) -> str:
+    while name.startswith("./"):
+        name = name[2:]
+    return name
+
+
 class Augment:
     """augment's variants of each row of a batch: `ds.map_batches(gpurotate.ray.Augment,
     fn_constructor_kwargs=dict(...), concurrency=K)`.
@@ -96,7 +102,7 @@ class Augment:
 
     Rows in, by their columns: `bytes` and `path` (read_binary_files(include_paths=True)); `__key__` and a
     column per member (read_webdataset(decoder=None): the key of member `a/b.jpg` is "a/b.jpg", as augment
-    of the extracted folder keys it); or a Hugging Face image struct column {"bytes", "path"}
+    of the extracted folder or of the shard keys it, a leading "./" dropped); or a Hugging Face image struct column {"bytes", "path"}
     (read_parquet; `image_column` names it where there are several). Rows out, one per variant: the
     variant's bytes and its path below augment's OUTDIR (`bytes` and `path`; in the struct's two fields; or
     `__key__` and a column named by its extension), `element` (the code, the manifest's), and with random
@@ -288,10 +294,12 @@ class Augment:
                                        "(the others are turned with it, as augment turns a --masks mask)")
                 else:
                     main = present[0]
-                key = f"{sample_key}.{main}"
+                # tar -C DIR . stores "./a.jpg", whose key Ray gives as "./a": augment drops the "./", as tar does.
+                member = f"{sample_key}.{main}"
+                key = _without_leading_dot_slash(member)
                 if key.startswith("/") or any(part in ("", ".", "..") for part in key.split("/")):
                     # A member named "../x.jpg" or "/x.jpg": its variants' names would climb out of the output.
-                    raise _SampleError(f"member '{key}': a path that is absolute or has an empty, '.' or '..' component")
+                    raise _SampleError(f"member '{member}': a path that is absolute or has an empty, '.' or '..' component")
                 planned = self._plan(key, key)
             except (_SampleError, UsageError) as error:
                 self._fail(f"{sample_key}", error)

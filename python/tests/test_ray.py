@@ -260,7 +260,7 @@ def test_keys_as_augment_gives_them(dataset, root, path, key):
     assert list(out["path"]) == [f"{key[:-4]}_{op}.png"]
 
 
-@pytest.mark.parametrize("bad_key", ["../evil", "/etc/evil", "a//b", "./a"])
+@pytest.mark.parametrize("bad_key", ["../evil", "/etc/evil", "a//b", "a/./b", "./../evil"])
 def test_a_webdataset_member_that_climbs_out_fails_alone(dataset, bad_key, caplog):
     image = (dataset / "a.png").read_bytes()
     batch = {"__key__": _objects([bad_key, "good"]), "png": _objects([image, image])}
@@ -293,3 +293,18 @@ def test_refusals(dataset):
             gpurotate.ray.Augment(device="cuda")
     with pytest.raises(gpurotate.UsageError, match="include_paths"):
         gpurotate.ray.Augment()({"bytes": _objects([b"x"])})
+
+
+def test_a_webdataset_key_of_tar_c_dot_is_augments(dataset, cli, tmp_path):
+    # `tar -cf s.tar -C folder .` stores "./cat/a.png": Ray's __key__ is "./cat/a", and augment of the shard, as
+    # tar and WebDataset's extraction, drops the "./" (the variant's key "cat/a_OP").
+    (tmp_path / "m/cat").mkdir(parents=True)
+    shutil.copyfile(dataset / "a.png", tmp_path / "m/cat/a.png")
+    (tmp_path / "m/cat/a.cls").write_bytes(b"1")
+    cli("augment", "--random", "--seed", SEED, tmp_path / "m", "-r", "-o", tmp_path / "folder", "-q")
+    expected = {p.relative_to(tmp_path / "folder").as_posix(): p.read_bytes() for p in (tmp_path / "folder").rglob("*.png")}
+    image = (tmp_path / "m/cat/a.png").read_bytes()
+    batch = {"__key__": _objects(["./cat/a", "././cat/a"]), "png": _objects([image, image]), "cls": _objects([b"1", b"1"])}
+    out = gpurotate.ray.Augment(random=1, seed=SEED)(batch)
+    assert [f"{key}.png" for key in out["__key__"]] == [next(iter(expected))] * 2
+    assert list(out["png"]) == [next(iter(expected.values()))] * 2 and list(out["cls"]) == [b"1", b"1"]

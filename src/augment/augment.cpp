@@ -225,8 +225,8 @@ PipelineTotals sum_of(PipelineTotals a, const PipelineTotals& b) {
 // of shards alone (the folder mode's label layouts have no place for them). Throws Error (usage).
 void check_shard_labels(const AugmentOptions& o, bool image_files) {
     if (!o.labels.masks_dir.empty()) {
-        throw Error(ErrorCode::usage, "augment --masks with WebDataset shards: not supported yet (put each mask in its sample as a member; it "
-                                      "travels unchanged)");
+        throw Error(ErrorCode::usage, "augment --masks with WebDataset shards: not supported yet (put each mask in its sample as a member, "
+                                      "KEY.seg.png: it is turned with the sample's image, in its own format)");
     }
     if (o.labels.any() && o.labels.format != LabelOptions::Format::yolo) {
         throw Error(ErrorCode::usage, "augment --labels coco/voc with WebDataset shards: not supported yet (--labels yolo turns each sample's "

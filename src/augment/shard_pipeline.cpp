@@ -135,6 +135,7 @@ private:
         const std::size_t share = settings_.host_memory / workers_;
         std::vector<ManifestRecord> written;  // recorded once the shard is in place: the manifest never names a member of a missing shard
         std::set<std::string> keys;           // the variant keys written, which must differ from sample to sample
+        std::set<std::string> sample_keys;    // the input's, whose members must be consecutive
         try {
             settings_.output_folder->write_file_streamed(
                 out.relative,
@@ -143,6 +144,10 @@ private:
                     ShardReader reader(shard.input.path, share);
                     while (std::optional<ShardSample> sample = reader.next()) {
                         if (stop_requested()) throw Interrupted{};
+                        if (!sample_keys.insert(sample->key).second && sample->error.empty()) {
+                            sample->error = "key '" + sample->key + "' comes again after other samples (a WebDataset sample's members must be "
+                                            "consecutive; its first members were made a sample of their own)";
+                        }
                         make_sample(shard, *sample, staging, writer, written, keys);
                     }
                     writer.finish();
@@ -201,8 +206,9 @@ private:
                 }
             }
             std::vector<std::vector<OutputMember>> image_members(variants.size());
-            for (const ShardMember* image : images) {
-                make_image(shard, *image, variants, staging, image_members, records, lossless);
+            const std::size_t primary = primary_image(images);
+            for (std::size_t i = 0; i < images.size(); ++i) {
+                make_image(shard, *images[i], i == primary ? options_.format : "same", variants, staging, image_members, records, lossless);
             }
             for (std::size_t v = 0; v < variants.size(); ++v) {
                 for (OutputMember& m : image_members[v]) members.push_back(std::move(m));
@@ -232,8 +238,10 @@ private:
         for (ManifestRecord& r : records) written.push_back(std::move(r));
     }
 
-    // One image member's variants, made in memory by the folder mode's planner and conversion.
-    void make_image(const Job& shard, const ShardMember& image, const std::vector<SampleVariant>& variants, convert::StagingBuffer& staging,
+    // One image member's variants in `format` (--format's, or "same"), made in memory by the folder mode's
+    // planner and conversion.
+    void make_image(const Job& shard, const ShardMember& image, const std::string& format, const std::vector<SampleVariant>& variants,
+                    convert::StagingBuffer& staging,
                     std::vector<std::vector<OutputMember>>& made, std::vector<ManifestRecord>& records, std::int64_t& lossless) {
         const PlannedOutput& out = shard.outputs.front();
         const std::string input_name = shard.input.path + ":" + image.name;
@@ -242,7 +250,7 @@ private:
         std::vector<convert::ConversionOutput> outputs;
         std::vector<std::string> names;
         for (const SampleVariant& variant : variants) {
-            names.push_back(variant.key + "." + variant_image_suffix(image.suffix, options_.format));
+            names.push_back(variant.key + "." + variant_image_suffix(image.suffix, format));
             detail::ImageSink sink(out.path + ":" + names.back(), true, false, &capture, names.back());
             sink.chosen_by(detail::FormatChoice::format_option);
             convert::ConversionPlan plan =

@@ -16,6 +16,18 @@ std::vector<Job> plan_shard_jobs(const std::vector<InputFile>& shards, const Aug
         throw Error(ErrorCode::usage, "--name '" + options.name_template + "': a WebDataset shard's variant keys need {stem} (the sample's key), "
                                       "or every sample would write the same members");
     }
+    // WebDataset's key ends at the file name's first dot: a field after it ({stem}.{op}.{ext}) would be part of
+    // every variant's suffix, and all of a sample's variants would have one key.
+    const auto slash = options.name_template.find_last_of('/');
+    const std::string file = options.name_template.substr(slash == std::string::npos ? 0 : slash + 1);
+    if (const auto dot = file.find('.'); dot != std::string::npos) {
+        std::string suffix = file.substr(dot);
+        for (auto ext = suffix.find("{ext}"); ext != std::string::npos; ext = suffix.find("{ext}")) suffix.erase(ext, 5);
+        if (suffix.find('{') != std::string::npos) {
+            throw Error(ErrorCode::usage, "--name '" + options.name_template + "': a WebDataset key is the file name up to its first dot, so " +
+                                              "the fields after it would not tell the variants apart (put them before it: {stem}_{op}.{ext})");
+        }
+    }
     std::string out_dir = options.output_dir;
     while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
     std::vector<Job> jobs;
@@ -33,20 +45,21 @@ std::vector<Job> plan_shard_jobs(const std::vector<InputFile>& shards, const Aug
     return jobs;
 }
 
+std::size_t primary_image(const std::vector<const ShardMember*>& images) {
+    for (std::size_t i = 0; i < images.size(); ++i) {
+        if (images[i]->suffix.find('.') == std::string::npos) return i;
+    }
+    return 0;
+}
+
 std::vector<SampleVariant> plan_sample_variants(const std::string& shard_path, const std::vector<const ShardMember*>& images,
                                                 const AugmentOptions& options) {
     // The name the file would have in a folder: one dot before its extension, which --name's {stem} and {ext}
     // split as the folder mode does ("001.seg.png" would give the key "001" to every variant).
-    std::string name;
-    for (const ShardMember* image : images) {
-        if (image->suffix.find('.') == std::string::npos) {
-            name = image->name;
-            break;
-        }
-    }
-    if (name.empty()) {
-        const std::string& suffix = images.front()->suffix;
-        name = images.front()->name.substr(0, images.front()->name.size() - suffix.size()) + suffix.substr(suffix.find_last_of('.') + 1);
+    const ShardMember& primary = *images[primary_image(images)];
+    std::string name = primary.name;
+    if (primary.suffix.find('.') != std::string::npos) {
+        name = primary.name.substr(0, primary.name.size() - primary.suffix.size()) + primary.suffix.substr(primary.suffix.find_last_of('.') + 1);
     }
     AugmentOptions sample_options = options;
     sample_options.shard = Shard{};  // the shard was chosen whole; every sample in it is made

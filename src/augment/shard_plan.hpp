@@ -15,7 +15,7 @@ namespace gpurotate::augment {
 
 /// The shards of this --shard K/N (the same hash of the relative path as a file's), each a Job whose one output
 /// is OUTDIR/relative. Throws Error (usage) where two shards would be written to one path, or --name cannot
-/// give every sample keys of its own (it must hold {stem}).
+/// give every sample keys of its own (it must hold {stem}, and no field but {ext} after its file name's first dot).
 std::vector<Job> plan_shard_jobs(const std::vector<InputFile>& shards, const AugmentOptions& options);
 
 /// One variant of a sample: the element (and drawn angle) every image member of the sample gets, and the key
@@ -25,10 +25,15 @@ struct SampleVariant {
     std::string key;        ///< WebDataset key of the variant's members
 };
 
+/// Which of a sample's image members (in order) is its image, the one it is planned and named by: the first
+/// whose suffix has no dot ("001.jpg", not "001.seg.png"), else the first. The others (a mask, a depth map) get
+/// its element and keep their own format, as --masks masks do.
+std::size_t primary_image(const std::vector<const ShardMember*>& images);
+
 /// The variants of a sample of the shard `shard_path` whose image members are `images` (in order), planned as
 /// the folder mode plans one file: the first image member whose suffix has no dot ("001.jpg"), its name the
-/// path below the folder (so that --random draws what it draws for that file); where every image's suffix has
-/// dots ("001.seg.png"), the first, named key.EXT. Throws Error (usage) as plan_jobs does.
+/// path below the folder (so that --random draws what it draws for that file): primary_image, named key.EXT
+/// where its suffix has dots. Throws Error (usage) as plan_jobs does.
 std::vector<SampleVariant> plan_sample_variants(const std::string& shard_path, const std::vector<const ShardMember*>& images,
                                                 const AugmentOptions& options);
 

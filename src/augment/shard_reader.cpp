@@ -7,6 +7,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+
 namespace gpurotate::augment {
 
 std::optional<MemberName> webdataset_name(const std::string& name) {
@@ -40,7 +42,7 @@ struct ShardReader::Read {
     std::string error;
 };
 
-ShardReader::ShardReader(std::string path, std::size_t member_limit) : path_(std::move(path)), member_limit_(member_limit) {
+ShardReader::ShardReader(std::string path, std::size_t sample_limit) : path_(std::move(path)), sample_limit_(sample_limit) {
     archive_ = archive_read_new();
     if (!archive_) throw Error(ErrorCode::input, "'" + path_ + "': out of memory to read it");
     archive_read_support_format_tar(archive_);
@@ -62,7 +64,7 @@ void ShardReader::damaged(const std::string& where) const {
                                       " (the shard is not written)");
 }
 
-std::optional<ShardReader::Read> ShardReader::read_member() {
+std::optional<ShardReader::Read> ShardReader::read_member(const ShardSample* current) {
     while (true) {
         archive_entry* entry = nullptr;
         const int status = archive_read_next_header(archive_, &entry);
@@ -80,15 +82,23 @@ std::optional<ShardReader::Read> ShardReader::read_member() {
         read.key = split ? split->key : name;
         read.member.suffix = split ? split->suffix : "";
         const la_int64_t size = archive_entry_size(entry);
+        const bool same_sample = current && read.key == current->key;
+        const std::size_t left = same_sample ? sample_limit_ - std::min(sample_limit_, held_) : sample_limit_;
+        if (same_sample && !current->error.empty()) {
+            // Its sample fails already: the member is only passed over, so that a failed sample holds nothing.
+            if (archive_read_data_skip(archive_) < ARCHIVE_WARN) damaged("in member '" + name + "'");
+            return read;
+        }
         if (name.empty() || climbs_out(name)) {
             read.error = "member '" + name + "' has a path that leaves the shard's folder (absolute or with '..')";
         } else if (type != AE_IFREG || archive_entry_hardlink(entry)) {
             read.error = "member '" + name + "' is not a file (a link, a device or a FIFO)";
         } else if (!split) {
             read.error = "member '" + name + "' has no WebDataset key (its file name has no extension)";
-        } else if (size < 0 || static_cast<std::uint64_t>(size) > member_limit_) {
-            read.error = "member '" + name + "' is " + std::to_string(size) + " bytes, more than this worker's share of --host-memory (" +
-                         std::to_string(member_limit_) + " bytes)";
+        } else if (size < 0 || static_cast<std::uint64_t>(size) > left) {
+            read.error = "member '" + name + "' is " + std::to_string(size) + " bytes" +
+                         (same_sample ? ", and with its sample's other members (" + std::to_string(held_) + " bytes) more" : ", more") +
+                         " than this worker's share of --host-memory (" + std::to_string(sample_limit_) + " bytes)";
         }
         if (!read.error.empty()) {
             if (archive_read_data_skip(archive_) < ARCHIVE_WARN) damaged("in member '" + name + "'");
@@ -111,7 +121,7 @@ std::optional<ShardSample> ShardReader::next() {
     ShardSample sample;
     std::unique_ptr<Read> first = std::move(pending_);
     if (!first) {
-        std::optional<Read> read = read_member();
+        std::optional<Read> read = read_member(nullptr);
         if (!read) {
             ended_ = true;
             return std::nullopt;
@@ -119,18 +129,25 @@ std::optional<ShardSample> ShardReader::next() {
         first = std::make_unique<Read>(std::move(*read));
     }
     sample.key = first->key;
-    const auto add = [&sample](Read& read) {
+    held_ = 0;
+    const auto add = [this, &sample](Read& read) {
         for (const ShardMember& member : sample.members) {
             if (sample.error.empty() && member.suffix == read.member.suffix) {
                 sample.error = "members '" + member.name + "' and '" + read.member.name + "' have one key and one extension";
             }
         }
         if (sample.error.empty()) sample.error = read.error;
+        held_ += read.member.bytes.size();
+        if (!sample.error.empty()) {
+            held_ = 0;  // a failed sample's bytes are never used: they go now
+            for (ShardMember& member : sample.members) std::vector<std::uint8_t>().swap(member.bytes);
+            std::vector<std::uint8_t>().swap(read.member.bytes);
+        }
         sample.members.push_back(std::move(read.member));
     };
     add(*first);
     while (!ended_) {
-        std::optional<Read> read = read_member();
+        std::optional<Read> read = read_member(&sample);
         if (!read) {
             ended_ = true;
             break;

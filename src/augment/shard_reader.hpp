@@ -2,7 +2,7 @@
 // A WebDataset shard read one sample at a time: a sample is the consecutive tar members whose names share a
 // key (WebDataset's rule, webdataset.tariterators.base_plus_ext: the key is the path up to the first dot of
 // the file name, the suffix the rest). libarchive reads the tar (ustar, pax, GNU); only one sample and the
-// member after it are held, never the shard.
+// member after it are held, never the shard, and a sample's members together no more than the reader's limit.
 
 #include <cstddef>
 #include <cstdint>
@@ -44,9 +44,10 @@ struct ShardSample {
 
 class ShardReader {
 public:
-    /// Opens the shard at `path`; a member over `member_limit` bytes fails its sample unread. Throws Error
+    /// Opens the shard at `path`; a sample whose members are over `sample_limit` bytes together fails, its
+    /// members past the limit unread (a shard of one key and many suffixes is one sample). Throws Error
     /// (input) naming the file where it cannot be opened or is not a tar archive.
-    ShardReader(std::string path, std::size_t member_limit);
+    ShardReader(std::string path, std::size_t sample_limit);
     ~ShardReader();
     ShardReader(const ShardReader&) = delete;
     ShardReader& operator=(const ShardReader&) = delete;
@@ -57,11 +58,14 @@ public:
 
 private:
     struct Read;  // one member read, with what is wrong with it
-    std::optional<Read> read_member();
+    // The next member; its data is read where it belongs to `current` (the sample being gathered, or none)
+    // and fits what that sample leaves of the limit, and skipped where that sample has failed already.
+    std::optional<Read> read_member(const ShardSample* current);
     [[noreturn]] void damaged(const std::string& where) const;
 
     std::string path_;
-    std::size_t member_limit_;
+    std::size_t sample_limit_;
+    std::size_t held_ = 0;  // the bytes of the sample being gathered
     archive* archive_ = nullptr;
     std::unique_ptr<Read> pending_;  // the first member of the next sample, read already
     bool ended_ = false;
