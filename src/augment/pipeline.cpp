@@ -13,6 +13,7 @@
 #include <gpurotate/error.hpp>
 
 #include "core/nvtx.hpp"
+#include "core/worker_threads.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -23,7 +24,6 @@
 #include <optional>
 #include <set>
 #include <string_view>
-#include <thread>
 
 #include <sys/stat.h>
 
@@ -45,10 +45,7 @@ public:
     }
 
     PipelineTotals run() {
-        std::vector<std::thread> workers;
-        for (unsigned i = 1; i < settings_.workers; ++i) workers.emplace_back([this] { work(); });
-        work();
-        for (auto& w : workers) w.join();
+        detail::run_on_workers(settings_.workers, [this] { work(); });
         if (gpu_) gpu_->finish();  // no more coders wanted
         if (fatal_) std::rethrow_exception(fatal_);
         totals_.decode_seconds = static_cast<double>(decode_ns_.load()) * 1e-9;
