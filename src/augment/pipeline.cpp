@@ -13,6 +13,7 @@
 #include <gpurotate/error.hpp>
 
 #include "core/nvtx.hpp"
+#include "core/worker_threads.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -23,7 +24,6 @@
 #include <optional>
 #include <set>
 #include <string_view>
-#include <thread>
 
 #include <sys/stat.h>
 
@@ -397,7 +397,7 @@ void add_run_totals(PipelineTotals& totals, convert::GpuResources* gpu, const On
 void run_workers(unsigned workers, const std::function<void()>& work, PipelineTotals& totals) {
     const auto start = std::chrono::steady_clock::now();
     std::mutex adding;
-    const auto accounted = [&] {
+    detail::run_on_workers(workers, [&] {
         detail::StageSeconds mine;
         {
             detail::ThreadStageAccount account(mine);
@@ -405,11 +405,7 @@ void run_workers(unsigned workers, const std::function<void()>& work, PipelineTo
         }
         std::lock_guard<std::mutex> lock(adding);
         totals.stage_seconds += mine;
-    };
-    std::vector<std::thread> threads;
-    for (unsigned i = 1; i < workers; ++i) threads.emplace_back(accounted);
-    accounted();
-    for (auto& t : threads) t.join();
+    });
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     totals.pipeline_seconds += wall;
     totals.worker_seconds_available += wall * std::max(1u, workers);

@@ -2,17 +2,25 @@
 
 #include "cli/run.hpp"
 
+#include "core/parallel_for.hpp"
 #include "core/path_names.hpp"
 #include "core/text.hpp"
+#include "core/worker_threads.hpp"
 #include "formats/file_bytes.hpp"
 #include "formats/format_registry.hpp"
+#include "formats/temporaries_in_flight.hpp"
 
 #include <gpurotate/error.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <ostream>
 #include <set>
+#include <sstream>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -84,10 +92,11 @@ void remove_stale_temporaries(const std::vector<FileJob>& jobs) {
     }
 }
 
-// SIGINT and SIGTERM while a file is written: its temporary is removed, then the signal ends the process as
-// it would have (a shell reports 130 or 143), so that a loop calling gpurotate stops too.
+// SIGINT and SIGTERM while files are written: every temporary in flight is removed, then the signal ends the
+// process as it would have (a shell reports 130 or 143), so that a loop calling gpurotate stops too. The
+// handler runs on whichever thread the signal found; it only reads a fixed table and unlinks.
 extern "C" void on_signal_in_file_job(int signal) {
-    detail::remove_temporary_in_flight();
+    detail::remove_temporaries_in_flight();
     ::signal(signal, SIG_DFL);
     ::raise(signal);
 }
@@ -157,6 +166,68 @@ std::vector<FileJob> plan_file_jobs(const Options& options) {
     return jobs;
 }
 
+namespace {
+
+// Each file's messages (errors, notes, -v's account), printed whole and in the inputs' order, whichever
+// worker finished first: the same text as one file at a time, never two files' lines interleaved.
+class MessagesInInputOrder {
+public:
+    MessagesInInputOrder(std::ostream& log, std::size_t files) : log_(log), ready_(files) {}
+
+    void file_done(std::size_t index, std::string messages) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        ready_[index] = std::move(messages);
+        for (; next_ < ready_.size() && ready_[next_]; ++next_) {
+            log_ << *ready_[next_];
+            ready_[next_].reset();
+        }
+        log_.flush();
+    }
+
+private:
+    std::ostream& log_;
+    std::mutex mutex_;
+    std::vector<std::optional<std::string>> ready_;
+    std::size_t next_ = 0;
+};
+
+Options options_for(const Options& options, const FileJob& job) {
+    Options one = options;
+    one.input = job.input;
+    one.output = job.output;
+    one.output_format = job.format;
+    one.overwrite = options.overwrite || options.in_place;
+    return one;
+}
+
+// One of several files: its failure is its own, said on `log`; returns its exit status (0: written).
+int run_one_of_many(const Options& one, std::ostream& log) {
+    try {
+        check_input_is_a_file(one.input);
+        run_single_image(one, log);
+        return 0;
+    } catch (const Error& e) {
+        log << "gpurotate: error: " << e.what() << "\n";
+        return static_cast<int>(e.code());
+    } catch (const std::exception& e) {  // out of memory for one file: the next may fit
+        log << "gpurotate: internal error: '" << one.input << "': " << e.what() << "\n";
+        return static_cast<int>(ErrorCode::internal);
+    } catch (...) {  // nothing may leave a worker (std::terminate)
+        log << "gpurotate: internal error: '" << one.input << "': unknown exception\n";
+        return static_cast<int>(ErrorCode::internal);
+    }
+}
+
+// The workers: --jobs, else the cores, never more than the files. The GPU's files run one at a time: each
+// starts its own CUDA session and sizes its memory to the whole device (augment shares one session instead).
+unsigned worker_count(const Options& options, std::size_t files) {
+    if (options.device == Backend::cuda || options.convert.nvjpeg) return 1;
+    const unsigned wanted = options.jobs ? options.jobs : detail::usable_cores();
+    return static_cast<unsigned>(std::min<std::size_t>(wanted, files));
+}
+
+}  // namespace
+
 int run_file_jobs(const Options& options, std::ostream& log) {
     const std::vector<FileJob> jobs = plan_file_jobs(options);
     if (options.rotation_options_unused) {
@@ -165,34 +236,29 @@ int run_file_jobs(const Options& options, std::ostream& log) {
     }
     const TemporaryCleanupOnSignal cleanup;
     remove_stale_temporaries(jobs);
-    int status = 0;
-    std::size_t failed = 0;
-    for (const FileJob& job : jobs) {
-        Options one = options;
-        one.input = job.input;
-        one.output = job.output;
-        one.output_format = job.format;
-        one.overwrite = options.overwrite || options.in_place;
-        if (jobs.size() == 1) {
-            check_input_is_a_file(job.input);
-            run_single_image(one, log);
-            return 0;
-        }
-        try {
-            check_input_is_a_file(job.input);
-            run_single_image(one, log);
-        } catch (const Error& e) {
-            log << "gpurotate: error: " << e.what() << "\n";
-            if (status == 0) status = static_cast<int>(e.code());
-            ++failed;
-        } catch (const std::exception& e) {  // out of memory for one file: the next may fit
-            log << "gpurotate: internal error: '" << job.input << "': " << e.what() << "\n";
-            if (status == 0) status = static_cast<int>(ErrorCode::internal);
-            ++failed;
-        }
+    if (jobs.size() == 1) {  // its Error is the run's, with its own exit status
+        check_input_is_a_file(jobs.front().input);
+        run_single_image(options_for(options, jobs.front()), log);
+        return 0;
     }
+    const unsigned workers = worker_count(options, jobs.size());
+    std::vector<int> statuses(jobs.size(), 0);
+    MessagesInInputOrder messages(log, jobs.size());
+    std::atomic<std::size_t> next{0};
+    detail::run_on_workers(workers, [&] {
+        for (std::size_t index = next.fetch_add(1); index < jobs.size(); index = next.fetch_add(1)) {
+            Options one = options_for(options, jobs[index]);
+            if (workers > 1) one.cpu_threads = 1;  // the workers fill the cores
+            std::ostringstream said;
+            statuses[index] = run_one_of_many(one, said);
+            messages.file_done(index, said.str());
+        }
+    });
+    // The first failure in the inputs' order decides the exit status, whichever finished first.
+    const auto first_failed = std::find_if(statuses.begin(), statuses.end(), [](int status) { return status != 0; });
+    const auto failed = static_cast<std::size_t>(std::count_if(statuses.begin(), statuses.end(), [](int status) { return status != 0; }));
     if (failed > 0) log << "gpurotate: " << failed << " of " << jobs.size() << " files failed" << (failed < jobs.size() ? "; the others were written" : "") << "\n";
-    return status;
+    return first_failed == statuses.end() ? 0 : *first_failed;
 }
 
 }  // namespace gpurotate::cli

@@ -21,6 +21,8 @@ struct Options {
     std::vector<std::string> inputs;      ///< as given; "-" is standard input
     std::string output;                   ///< a file, a folder (DIR/ or an existing one), or "-" (standard output)
     bool in_place = false;                ///< -i: each input replaced by its result
+    unsigned jobs = 0;                    ///< -j: files converted at once (0: the cores this process may run on)
+    unsigned cpu_threads = 0;             ///< one file's CPU transform threads (0: every core; file_jobs.hpp: 1 beside other files)
     bool follow_symlinks = false;         ///< -i: a symbolic link's target is replaced, not the link (sed -i's flag)
     std::size_t max_input_bytes = detail::default_max_input_bytes;  ///< --max-input-bytes: a larger stream or file is refused
     std::string format;                   ///< --format: the outputs' format, whatever their names

@@ -114,6 +114,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     convert::ConversionRun run;
     run.backend = convert.nvjpeg || options.device == Backend::cuda ? Backend::cuda : Backend::cpu;
     run.kernel = options.kernel;
+    run.cpu_threads = options.cpu_threads;
     run.gpu_memory = options.gpu_memory;
     run.leave_identity_untouched = options.in_place;
     // The GPU starts now, on a thread of its own, while this one reads and decodes: a pool of one, with

@@ -6,6 +6,7 @@
 #include "formats/content_signature.hpp"
 #include "formats/format_registry.hpp"
 #include "formats/image_end.hpp"
+#include "formats/temporaries_in_flight.hpp"
 
 #include <gpurotate/error.hpp>
 
@@ -20,7 +21,6 @@
 #include <string>
 #include <utility>
 
-#include <atomic>
 #include <csignal>
 
 #include <dirent.h>
@@ -63,45 +63,28 @@ std::string directory_of(const std::string& path) {
     return path.substr(0, slash);
 }
 
-// The temporary file being written, for a signal handler to remove: a folder descriptor and a name in a
-// fixed buffer, set and read without allocation (remove_temporary_in_flight runs in a handler).
-std::atomic<bool> tracking{false};
-std::atomic<bool> in_flight{false};
-int in_flight_folder = -1;
-char in_flight_name[256];
-
-void register_in_flight(int folder, const std::string& name) {
-    if (!tracking.load() || name.size() >= sizeof in_flight_name) return;
-    in_flight.store(false);
-    in_flight_folder = folder;
-    std::memcpy(in_flight_name, name.c_str(), name.size() + 1);
-    in_flight.store(true);
-}
-
 // Closes a descriptor and removes the temporary file (a name in `folder`) unless released; keeps every
 // failure path clean.
 class TemporaryFile {
 public:
-    TemporaryFile(int folder, int fd, std::string name) : folder_(folder), fd_(fd), name_(std::move(name)) {}
+    TemporaryFile(int folder, int fd, std::string name, TemporaryInFlight in_flight)
+        : folder_(folder), fd_(fd), name_(std::move(name)), in_flight_(std::move(in_flight)) {}
     TemporaryFile(const TemporaryFile&) = delete;
     TemporaryFile& operator=(const TemporaryFile&) = delete;
     ~TemporaryFile() {
         if (fd_ >= 0) ::close(fd_);
         if (!name_.empty()) ::unlinkat(folder_, name_.c_str(), 0);
-        in_flight.store(false);
     }
     int fd() const { return fd_; }
     const std::string& name() const { return name_; }
     int close() { return ::close(std::exchange(fd_, -1)); }
-    void release() {
-        in_flight.store(false);
-        name_.clear();
-    }
+    void release() { name_.clear(); }
 
 private:
     int folder_;
     int fd_;
     std::string name_;
+    TemporaryInFlight in_flight_;  // freed after the file is renamed or removed (members go after the body)
 };
 
 // The temporary's name carries its writer's pid, so that a cleanup of a dead run's temporaries can tell a
@@ -112,10 +95,12 @@ TemporaryFile create_temporary_in(int folder, const std::string& name, const std
     for (int attempt = 0; attempt < 100; ++attempt) {
         const std::string candidate = base + std::to_string(entropy() % 100000) + temporary_suffix;
         // 0666 lets the process umask decide the final permissions, as for any file the user creates.
+        // Registered before it exists, so that a signal at any point finds it (temporaries_in_flight.hpp).
+        TemporaryInFlight in_flight(folder, candidate.c_str());
         const int fd = ::openat(folder, candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd >= 0) {
-            register_in_flight(folder, candidate);
-            return TemporaryFile(folder, fd, candidate);
+            in_flight.opened();
+            return TemporaryFile(folder, fd, candidate, std::move(in_flight));
         }
         if (errno != EEXIST) {
             throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": cannot create a file in " + quoted(directory_of(shown)) + ": " +
@@ -427,12 +412,6 @@ void remove_stale_temporaries_in(int folder, const std::set<std::string>& prefix
         if (::fstatat(folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(info.st_mode)) ::unlinkat(folder, name.c_str(), 0);
     }
     ::closedir(handle);
-}
-
-void track_temporaries_for_signals(bool on) { tracking.store(on); }
-
-void remove_temporary_in_flight() {
-    if (in_flight.load()) ::unlinkat(in_flight_folder, in_flight_name, 0);
 }
 
 void write_file_streamed_at(int folder, const std::string& name, const std::string& shown, const std::function<void(int)>& fill, bool overwrite,

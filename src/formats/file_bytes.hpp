@@ -76,14 +76,6 @@ std::string write_target(const std::string& path);
 /// (temporary_name_prefix) and whose writer is no longer running: what a killed run left behind.
 void remove_stale_temporaries_in(int folder, const std::set<std::string>& prefixes);
 
-/// While the single-image command runs, a SIGINT or SIGTERM removes the temporary file being written
-/// before the process exits (its handler calls remove_temporary_in_flight). Writes register their temporary
-/// only while tracking is on: the file command writes one file at a time; augment's threads do not register.
-void track_temporaries_for_signals(bool on);
-
-/// Removes the temporary file being written, if any; async-signal-safe.
-void remove_temporary_in_flight();
-
 /// Writes `bytes` to a new temporary file beside `path`, flushes it, and renames it to `path`: a reader
 /// never sees a partial file, and on any failure the temporary file is removed. Throws Error (output).
 /// With `durable`, the data reach the disk (fsync) before the rename. A `path` that is a symbolic link to
