@@ -82,7 +82,10 @@ EncodedResult convert_encoded(std::vector<std::uint8_t> bytes, const std::string
     StagingBuffer staging(false);
     run.staging = &staging;
     EncodedObserver observer(result.warnings);
-    const std::vector<ConversionOutput> outputs{{sink, plan_conversion(source, sink, element, options, Executor{backend, false})}};
+    // On a GPU whose resources code JPEG scans (a Python Session's, as augment's workers'), a JPEG stays a
+    // lossless transform, its scan coded there; without them the GPU moves pixels, as the CLI's --device cuda.
+    const bool scans_on_gpu = backend == Backend::cuda && gpu->policy().scan_coders;
+    const std::vector<ConversionOutput> outputs{{sink, plan_conversion(source, sink, element, options, Executor{backend, scans_on_gpu})}};
     run_conversion(source, outputs, options, run, observer);
     result.bytes = memory.take();
     return result;
