@@ -12,6 +12,7 @@ from typing import Any, Optional
 from . import _gpurotate
 from ._gpurotate import UsageError
 from ._api import compose
+from ._rotate import _number, interpolation_name
 
 JPEG_EDGES = ("reencode", "trim", "keep", "error")
 
@@ -91,16 +92,42 @@ def _session_of(device: Any) -> Optional[Session]:
         return _default_sessions[index]
 
 
-def _run(inputs: list[bytes], ops: Any, format: Optional[str], jpeg_edge: str, quality: Optional[int], strip: bool, device: Any) -> list[bytes]:
+def _background(fill: Any) -> str:
+    """fill= as the CLI's --background text: None (no --background), its text ("#rgb", "#rrggbb", "white",
+    "black") or an (r, g, b) of 0-255 ints."""
+    if fill is None:
+        return ""
+    if isinstance(fill, str):
+        if not fill:
+            raise UsageError("fill '': expected #rgb, #rrggbb, white, black, an (r, g, b) of 0-255, or None")
+        return fill
+    if isinstance(fill, (tuple, list)) and len(fill) == 3 and all(isinstance(v, int) and not isinstance(v, bool) for v in fill):
+        if not all(0 <= v <= 255 for v in fill):
+            raise UsageError(f"fill {tuple(fill)}: an (r, g, b) has values from 0 to 255")
+        return "#{:02x}{:02x}{:02x}".format(*fill)
+    raise TypeError(f"fill is the CLI's --background colour (#rgb, #rrggbb, white, black), an (r, g, b) of 0-255 ints or None, not {fill!r}")
+
+
+def _interpolation(interpolation: Any) -> str:
+    try:
+        return interpolation_name(interpolation)
+    except ValueError as error:
+        raise UsageError(str(error)) from None  # the CLI's --interpolate refusal: a usage error (code 2)
+
+
+def _run(inputs: list[bytes], ops: Any, format: Optional[str], jpeg_edge: str, quality: Optional[int], strip: bool, device: Any,
+         angle: Any = 0.0, interpolation: Any = "bilinear", expand: bool = True, fill: Any = None) -> list[bytes]:
     if quality is not None and (isinstance(quality, bool) or not isinstance(quality, int)):
         raise TypeError(f"quality is an int from 1 to 100 or None, not {type(quality).__name__}")
     if quality is not None and not 1 <= quality <= 100:
         raise UsageError(f"quality {quality}: expected 1 to 100, or None to keep a JPEG lossless")
+    degrees = _number(angle, "angle")  # TypeError for text; the module refuses nan and inf (UsageError), as the CLI's --rotate
     element = int(compose(ops))
     format_text = "" if format is None else format.lstrip(".")
     session = _session_of(device)
     results = _gpurotate.transform_encoded(inputs, element, format_text, jpeg_edge, 0 if quality is None else quality, bool(strip),
-                                           None if session is None else session._native)
+                                           None if session is None else session._native, degrees, _interpolation(interpolation),
+                                           not expand, _background(fill))
     for _, said in results:
         for text in said:
             warnings.warn(f"gpurotate: {text}", UserWarning, stacklevel=3)
@@ -116,6 +143,10 @@ def transform_encoded(
     quality: Optional[int] = None,
     strip: bool = False,
     device: Any = "cpu",
+    angle: float = 0.0,
+    interpolation: Any = "bilinear",
+    expand: bool = True,
+    fill: Any = None,
 ) -> bytes:
     """The encoded image `data` turned by `ops` (one element or a list, composed, as `apply` takes them): the
     bytes that ``gpurotate IN --OP... -o OUT`` writes to OUT, by the CLI's own planner and run.
@@ -134,8 +165,18 @@ def transform_encoded(
 
     device: "cpu" (default); "cuda", "cuda:N" or N for that GPU through this process's own gpurotate.Session
     for it (made at the first call: CUDA's start-up); or a gpurotate.Session. The GPU gives the CPU's bytes
-    (lossless JPEG scans coded on it, pixels turned by its kernels)."""
-    return _run([_buffer(data, "data")], ops, format, jpeg_edge, quality, strip, device)[0]
+    (lossless JPEG scans coded on it, pixels turned by its kernels).
+
+    angle: degrees clockwise after `ops`, as ``--rotate DEG`` after the ops' flags (gpurotate.rotate's
+    names): a whole number of quarter turns (90, -270, 450) is the D4 element (lossless for a JPEG); another
+    angle is interpolated (docs/cli.md, "Any angle"), and a JPEG is then re-encoded at the input's quality
+    (unless `quality` is given), said as a warning. interpolation: "nearest", "bilinear" (default) or
+    "bicubic" (--interpolate); expand: False for --keep-size (the input's size, corners cut); fill: the
+    uncovered corners' colour, the CLI's --background ("#rgb", "#rrggbb", "white", "black" or an (r, g, b)
+    of 0-255; None: 0 in every channel, transparent where there is alpha). As with --background, an output
+    that cannot hold alpha gets it composed over that colour. An angle that is text raises TypeError, nan
+    or inf UsageError (as the CLI's ``--rotate nan``)."""
+    return _run([_buffer(data, "data")], ops, format, jpeg_edge, quality, strip, device, angle, interpolation, expand, fill)[0]
 
 
 def transform_encoded_many(
@@ -147,8 +188,13 @@ def transform_encoded_many(
     quality: Optional[int] = None,
     strip: bool = False,
     device: Any = "cpu",
+    angle: float = 0.0,
+    interpolation: Any = "bilinear",
+    expand: bool = True,
+    fill: Any = None,
 ) -> list[bytes]:
     """`transform_encoded` of each of `inputs` (a list of bytes), the same `ops` and options for all, in one
     call that releases the GIL once: a list of bytes in the same order. The first image that fails raises,
     its message naming it as bytes[i]."""
-    return _run([_buffer(data, f"inputs[{i}]") for i, data in enumerate(inputs)], ops, format, jpeg_edge, quality, strip, device)
+    return _run([_buffer(data, f"inputs[{i}]") for i, data in enumerate(inputs)], ops, format, jpeg_edge, quality, strip, device,
+                angle, interpolation, expand, fill)

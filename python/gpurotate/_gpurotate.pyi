@@ -136,11 +136,12 @@ def draw(seed: int, key: str, draw: int, ops: str, weights: str, p_flip_h: float
     Draw `draw` alone of `draws`: (element, angle), the same as draws(..., COUNT)[draw] for any COUNT above draw.
     """
 
-def augment_outputs(path: str, relative: str, ops: str, weights: str, p_flip_h: float, p_flip_v: float, with_replacement: bool, random: int, seed: int, format: str, name_template: str) -> list[tuple[Orientation, str, int]]:
+def augment_outputs(path: str, relative: str, ops: str, weights: str, p_flip_h: float, p_flip_v: float, with_replacement: bool, random: int, seed: int, format: str, name_template: str, degrees: float = 0.0) -> list[tuple[Orientation, str, int, float]]:
     """
-    augment's outputs for the input at `path` (`relative` below the folder given): (element, path below OUTDIR, draw)
-    for each, draw -1 without --random. ops, weights: augment's --ops and --weights text; random: --random's N, 0 for
-    every element of ops; format: --format, empty for same; name_template: --name, empty for augment's default.
+    augment's outputs for the input at `path` (`relative` below the folder given): (element, path below OUTDIR, draw,
+    angle) for each, draw -1 without --random, angle 0 without --degrees. ops, weights: augment's --ops and --weights
+    text; random: --random's N, 0 for every element of ops; format: --format, empty for same; name_template: --name,
+    empty for augment's default; degrees: --degrees MAX (0: none).
     Raises gpurotate.UsageError with augment's message for what augment refuses.
     """
 
@@ -160,12 +161,13 @@ class EncodedSession:
     @property
     def device(self) -> int: ...
 
-def transform_encoded(inputs: Sequence[bytes], element: int, format: str, jpeg_edge: str, quality: int, strip: bool, session: EncodedSession | None = None) -> list[tuple[bytes, list[str]]]:
+def transform_encoded(inputs: Sequence[bytes], element: int, format: str, jpeg_edge: str, quality: int, strip: bool, session: EncodedSession | None = None, degrees: float = 0.0, interpolation: str = 'bilinear', keep_size: bool = False, background: str = '') -> list[tuple[bytes, list[str]]]:
     """
     Each encoded image of `inputs` (bytes) turned by `element` (a code 0-7) as `gpurotate IN --OP -o OUT` writes it:
     (the output's bytes, its warnings). format: an extension (png, jpg, ...), empty for the input's own; jpeg_edge:
     reencode, trim, keep or error; quality: 1-100, 0 for none (a JPEG then stays lossless); strip: --strip.
     The GIL is released while they are converted, one after another; the first failure raises gpurotate.Error
     with the CLI's message, its `code` the CLI's exit status. session: an EncodedSession to convert on its GPU,
-    or None for the CPU.
+    or None for the CPU. degrees, interpolation, keep_size, background: --rotate DEG after the element,
+    --interpolate, --keep-size, --background (empty: none).
     """

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import _gpurotate
 from ._draw import _ops_text, _weights_text
-from ._encoded import Session, transform_encoded_many
+from ._encoded import Session, _interpolation, transform_encoded_many
 from ._gpurotate import Error, UsageError
 
 __all__ = ["Augment"]
@@ -77,6 +77,14 @@ def _without_scheme(path: str) -> str:
     return _local(os.path.abspath(path))
 
 
+def _max_degrees(degrees: Any) -> float:
+    """degrees= as augment's --degrees MAX: a number from 0 to 180 (TypeError for another type; the module
+    gives augment's UsageError for one outside it, nan and inf included)."""
+    if isinstance(degrees, (bool, str, bytes)) or not isinstance(degrees, (int, float, np.integer, np.floating)):
+        raise TypeError(f"degrees is a number from 0 to 180 (augment's --degrees MAX), not {type(degrees).__name__}")
+    return float(degrees)
+
+
 def _without_leading_dot_slash(name: str) -> str:
     while name.startswith("./"):
         name = name[2:]
@@ -92,8 +100,11 @@ class Augment:
     ops), seed (--seed, needed with random: each actor constructs its own Augment, so a seed of its own
     would differ between them), weights, p_flip_h, p_flip_v, with_replacement (--weights, --p-flip-h,
     --p-flip-v, --with-replacement), format (--format; None: same), quality, jpeg_edge, strip (--quality,
-    --jpeg-edge, --strip) and name (--name: {stem}, {op}, {ext}, {dir} and {draw}; None: augment's
-    default, {stem}_{op}.{ext}, or {stem}_{draw}_{op}.{ext} with random over 1).
+    --jpeg-edge, --strip), name (--name: {stem}, {op}, {ext}, {dir} and {draw}; None: augment's
+    default, {stem}_{op}.{ext}, or {stem}_{draw}_{op}.{ext} with random over 1), and degrees (--degrees MAX,
+    0 to 180, needs random: each draw then rotated by augment's own angle, uniform in [-MAX, MAX), after its
+    element; a JPEG variant is re-encoded at the input's quality, said as a Python warning), interpolation and
+    keep_size (--interpolate, --keep-size: for those angles).
 
     root: the folder augment is given, as `read_binary_files` was (a local path or "s3://bucket/train"):
     an input's key, which its draws and its name come from, is its path below root, as augment's is. None:
@@ -106,8 +117,10 @@ class Augment:
     (read_parquet; `image_column` names it where there are several). Rows out, one per variant: the
     variant's bytes and its path below augment's OUTDIR (`bytes` and `path`; in the struct's two fields; or
     `__key__` and a column named by its extension), `element` (the code, the manifest's), and with random
-    `draw` and `seed` (for webdataset rows `__element__`, `__draw__`, `__seed__`, which
-    write_webdataset(encoder=None) leaves out of the shard). Every other column travels with each variant
+    `draw` and `seed`, with degrees `angle` (the manifest's, degrees clockwise) (for webdataset rows
+    `__element__`, `__draw__`, `__seed__`, `__angle__`, which write_webdataset(encoder=None) leaves out of the
+    shard). A webdataset sample's other images (image_column's companions, a mask) take its angle by nearest,
+    as augment turns a --masks mask. Every other column travels with each variant
     as it is (a webdataset sample's .cls, .txt, .json); labels are not turned (augment --labels does that).
 
     errors: "skip" (augment's rule: a sample that fails is left out alone, logged on the logger
@@ -131,6 +144,9 @@ class Augment:
         jpeg_edge: str = "reencode",
         strip: bool = False,
         name: Optional[str] = None,
+        degrees: Optional[float] = None,
+        interpolation: Any = "bilinear",
+        keep_size: bool = False,
         image_column: Optional[str] = None,
         errors: str = "skip",
         device: str = "cpu",
@@ -141,7 +157,7 @@ class Augment:
             raise ValueError(f"errors '{errors}': 'skip' (a failed sample is left out, logged) or 'raise'")
         if random is None:
             given = [flag for flag, value in (("seed", seed), ("weights", weights), ("p_flip_h", p_flip_h or None), ("p_flip_v", p_flip_v or None),
-                                              ("with_replacement", with_replacement or None)) if value is not None]
+                                              ("with_replacement", with_replacement or None), ("degrees", degrees or None)) if value is not None]
             if given:
                 raise UsageError(f"{given[0]} requires random=N, as augment's --{given[0].replace('_', '-')} requires --random")
         if random is not None and seed is None:
@@ -157,6 +173,9 @@ class Augment:
         self._seed = 0 if seed is None else int(seed)
         self._format = "" if format is None else format  # as augment takes --format: "same", "png", ... (names keep its case)
         self._name = name or ""
+        self._degrees = 0.0 if degrees is None else _max_degrees(degrees)
+        self._interpolation = _interpolation(interpolation)
+        self._keep_size = bool(keep_size)
         self._convert = dict(jpeg_edge=jpeg_edge, quality=quality, strip=strip, device="cpu" if session is None else session)
         self._image_column = image_column
         self._errors = errors
@@ -165,10 +184,10 @@ class Augment:
         self._plan("check.png", "check.png")
         transform_encoded_many([], 0, **self._convert)
 
-    def _plan(self, path: str, key: str) -> list[tuple[int, str, int]]:
+    def _plan(self, path: str, key: str) -> list[tuple[int, str, int, float]]:
         planned = _gpurotate.augment_outputs(path, key, self._ops, self._weights, self._p_flip[0], self._p_flip[1], self._with_replacement,
-                                             self._random, self._seed, self._format, self._name)
-        return [(int(element), relative, draw) for element, relative, draw in planned]
+                                             self._random, self._seed, self._format, self._name, self._degrees)
+        return [(int(element), relative, draw, angle) for element, relative, draw, angle in planned]
 
     def _key(self, path: Any) -> str:
         if _missing(path) or not isinstance(path, str) or not path:
@@ -185,21 +204,23 @@ class Augment:
             return posixpath.basename(path)
         return _local(path)
 
-    def _convert_all(self, jobs: list[tuple[bytes, int, str]]) -> list[Any]:
-        """The bytes of each (data, element, format): one call per (element, format), the GIL released once;
-        where one fails, each of that call's alone, so that one bad image fails its own sample only."""
+    def _convert_all(self, jobs: list[tuple[bytes, int, str, float, str]]) -> list[Any]:
+        """The bytes of each (data, element, format, angle, interpolation): one call per (element, format, angle,
+        interpolation), the GIL released once; where one fails, each of that call's alone, so that one bad image
+        fails its own sample only."""
         out: list[Any] = [None] * len(jobs)
-        groups: dict[tuple[int, str], list[int]] = {}
-        for i, (_, element, format) in enumerate(jobs):
-            groups.setdefault((element, format), []).append(i)
-        for (element, format), indices in groups.items():
+        groups: dict[tuple[int, str, float, str], list[int]] = {}
+        for i, (_, *how) in enumerate(jobs):
+            groups.setdefault(tuple(how), []).append(i)
+        for (element, format, angle, interpolation), indices in groups.items():
+            options = dict(format=format, angle=angle, interpolation=interpolation, expand=not self._keep_size, **self._convert)
             try:
-                results = transform_encoded_many([jobs[i][0] for i in indices], element, format=format, **self._convert)
+                results = transform_encoded_many([jobs[i][0] for i in indices], element, **options)
             except Error:
                 results = []
                 for i in indices:
                     try:
-                        results.append(transform_encoded_many([jobs[i][0]], element, format=format, **self._convert)[0])
+                        results.append(transform_encoded_many([jobs[i][0]], element, **options)[0])
                     except Error as error:
                         results.append(error)
             for i, result in zip(indices, results):
@@ -238,8 +259,8 @@ class Augment:
     def _files(self, columns: dict[str, np.ndarray], image: str, split: Any) -> dict[str, np.ndarray]:
         """Rows of read_binary_files (image "bytes", the path its own column) or of a Hugging Face image struct."""
         struct = image != "bytes"
-        plans: list[tuple[int, list[tuple[int, str, int]]]] = []
-        jobs: list[tuple[bytes, int, str]] = []
+        plans: list[tuple[int, list[tuple[int, str, int, float]]]] = []
+        jobs: list[tuple[bytes, int, str, float, str]] = []
         for row, value in enumerate(columns[image]):
             data, path = split(value)
             if not struct:
@@ -253,32 +274,34 @@ class Augment:
                 self._fail(str(path), error)
                 continue
             plans.append((row, planned))
-            jobs.extend((bytes(data), element, posixpath.splitext(relative)[1][1:]) for element, relative, _ in planned)
+            jobs.extend((bytes(data), element, posixpath.splitext(relative)[1][1:], angle, self._interpolation)
+                        for element, relative, _, angle in planned)
         results = iter(self._convert_all(jobs))
-        rows, images, paths, elements, draws = [], [], [], [], []
+        rows, images, paths, elements, draws, angles = [], [], [], [], [], []
         for row, planned in plans:
             outputs = [next(results) for _ in planned]
             failed = next((r for r in outputs if isinstance(r, Exception)), None)
             if failed is not None:
                 self._fail(str(split(columns[image][row])[1] if struct else columns["path"][row]), failed)
                 continue
-            for (element, relative, draw), data in zip(planned, outputs):
+            for (element, relative, draw, angle), data in zip(planned, outputs):
                 rows.append(row)
                 images.append({"bytes": data, "path": relative} if struct else data)
                 paths.append(relative)
                 elements.append(element)
                 draws.append(draw)
+                angles.append(angle)
         out = self._carried(columns, rows, {image} if struct else {"bytes", "path"})
         out[image] = _object_array(images)
         if not struct:
             out["path"] = _object_array(paths)
-        out.update(self._draw_columns(elements, draws, ""))
+        out.update(self._draw_columns(elements, draws, angles, ""))
         return out
 
     def _webdataset(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         images = [name for name in columns if not name.startswith("__") and _gpurotate.augment_reads("member." + name)]
-        plans: list[tuple[int, str, list[tuple[int, str, int]], list[str]]] = []
-        jobs: list[tuple[bytes, int, str]] = []
+        plans: list[tuple[int, str, list[tuple[int, str, int, float]], list[str]]] = []
+        jobs: list[tuple[bytes, int, str, float, str]] = []
         for row, sample_key in enumerate(columns["__key__"]):
             present = [name for name in images if not _missing(columns[name][row])]
             try:
@@ -306,29 +329,31 @@ class Augment:
                 continue
             others = [name for name in present if name != main]
             plans.append((row, main, planned, others))
-            for element, relative, _ in planned:
-                jobs.append((bytes(columns[main][row]), element, posixpath.splitext(relative)[1][1:]))
-                jobs.extend((bytes(columns[other][row]), element, other.rsplit(".", 1)[-1]) for other in others)
+            for element, relative, _, angle in planned:
+                jobs.append((bytes(columns[main][row]), element, posixpath.splitext(relative)[1][1:], angle, self._interpolation))
+                # The other images (a mask) by nearest, as augment turns a --masks mask: no sample is interpolated into a new label.
+                jobs.extend((bytes(columns[other][row]), element, other.rsplit(".", 1)[-1], angle, "nearest") for other in others)
         results = iter(self._convert_all(jobs))
-        rows, keys, members, elements, draws = [], [], [], [], []
+        rows, keys, members, elements, draws, angles = [], [], [], [], [], []
         for row, main, planned, others in plans:
             outputs = [[next(results) for _ in range(1 + len(others))] for _ in planned]
             failed = next((r for variant in outputs for r in variant if isinstance(r, Exception)), None)
             if failed is not None:
                 self._fail(str(columns["__key__"][row]), failed)
                 continue
-            for (element, relative, draw), variant in zip(planned, outputs):
+            for (element, relative, draw, angle), variant in zip(planned, outputs):
                 stem, ext = posixpath.splitext(relative)
                 rows.append(row)
                 keys.append(stem)
                 members.append({ext[1:]: variant[0], **dict(zip(others, variant[1:]))})
                 elements.append(element)
                 draws.append(draw)
+                angles.append(angle)
         out = self._carried(columns, rows, set(images) | {"__key__"})
         out["__key__"] = _object_array(keys)
         for name in sorted({name for m in members for name in m}):
             out[name] = _object_array([m.get(name) for m in members])
-        out.update(self._draw_columns(elements, draws, "__"))
+        out.update(self._draw_columns(elements, draws, angles, "__"))
         return out
 
     def _carried(self, columns: dict[str, np.ndarray], rows: list[int], taken: set[str]) -> dict[str, np.ndarray]:
@@ -343,9 +368,11 @@ class Augment:
                 out[name] = _object_array([None if _missing(values[r]) else values[r] for r in rows])
         return out
 
-    def _draw_columns(self, elements: list[int], draws: list[int], affix: str) -> dict[str, np.ndarray]:
+    def _draw_columns(self, elements: list[int], draws: list[int], angles: list[float], affix: str) -> dict[str, np.ndarray]:
         out = {f"{affix}element{affix}": np.asarray(elements, dtype=np.int64)}
         if self._random:
             out[f"{affix}draw{affix}"] = np.asarray(draws, dtype=np.int64)
             out[f"{affix}seed{affix}"] = np.full(len(elements), self._seed, dtype=np.uint64)
+        if self._degrees:
+            out[f"{affix}angle{affix}"] = np.asarray(angles, dtype=np.float64)  # the manifest's "angle": degrees clockwise after the element
         return out

@@ -18,6 +18,8 @@
 #include "augment/random_draw.hpp"
 #include "convert/conversion_options.hpp"
 #include "convert/encoded_conversion.hpp"
+#include "convert/output_fit.hpp"
+#include "convert/rotation_step.hpp"
 #include "core/parallel_for.hpp"
 #include "formats/format_registry.hpp"
 #include "cpu/transform_cpu.hpp"
@@ -801,20 +803,21 @@ std::pair<Orientation, double> draw_one(std::uint64_t seed, const std::string& k
 }
 
 // augment's outputs for one input, by the planner's own plan_jobs (src/augment/output_plan.cpp): each output's
-// element, its path below OUTDIR (--name's fields filled, the format's extension) and its draw (-1 without
-// --random), so that gpurotate.ray names and draws a row as augment names and draws the file. random: --random's
+// element, its path below OUTDIR (--name's fields filled, the format's extension), its draw (-1 without
+// --random) and its --degrees angle (0 without), so that gpurotate.ray names and draws a row as augment names and draws the file. random: --random's
 // N, 0 for every element of `ops`; format: --format, empty for "same"; name_template: --name, empty for
 // augment's default. One input a call: a sample's refusal is its own, and --name's {index} means nothing here.
-std::vector<std::tuple<Orientation, std::string, int>> augment_outputs(const std::string& path, const std::string& relative,
-                                                                      const std::string& ops, const std::string& weights, double p_flip_h,
-                                                                      double p_flip_v, bool with_replacement, std::uint64_t random,
-                                                                      std::uint64_t seed, const std::string& format,
-                                                                      const std::string& name_template) {
+std::vector<std::tuple<Orientation, std::string, int, double>> augment_outputs(const std::string& path, const std::string& relative,
+                                                                              const std::string& ops, const std::string& weights, double p_flip_h,
+                                                                              double p_flip_v, bool with_replacement, std::uint64_t random,
+                                                                              std::uint64_t seed, const std::string& format,
+                                                                              const std::string& name_template, double degrees) {
     augment::AugmentOptions options;
     options.operations = augment::parse_operation_list(ops);
     if (random > 0) {
         check_random_count(random);
-        const DrawModel m = draw_model(ops, weights, p_flip_h, p_flip_v, 0);
+        const DrawModel m = draw_model(ops, weights, p_flip_h, p_flip_v, degrees);
+        options.random.degrees = m.degrees;
         options.random.draws = static_cast<unsigned>(random);
         options.random.seed = seed;
         options.random.weights = weights.empty() ? std::vector<double>{} : augment::parse_weights(weights, options.operations);
@@ -828,18 +831,21 @@ std::vector<std::tuple<Orientation, std::string, int>> augment_outputs(const std
     } else if (random > 1) {
         options.name_template = "{stem}_{draw}_{op}.{ext}";  // augment's default with --random N over 1 (cli/options.cpp)
     }
+    if (random == 0 && degrees != 0) {  // augment's own refusal (cli/options.cpp)
+        throw Error(ErrorCode::usage, "--degrees " + shortest_text(degrees) + " draws an angle for each --random draw: it needs --random");
+    }
     options.output_dir = ".";
-    std::vector<std::tuple<Orientation, std::string, int>> out;
+    std::vector<std::tuple<Orientation, std::string, int, double>> out;
     const std::vector<augment::Job> jobs = augment::plan_jobs({{path, relative}}, options);
     for (const augment::PlannedOutput& o : jobs.at(0).outputs) {
-        out.emplace_back(o.operation, o.relative, o.draw ? static_cast<int>(o.draw->index) : -1);
+        out.emplace_back(o.operation, o.relative, o.draw ? static_cast<int>(o.draw->index) : -1, o.angle);
     }
     return out;
 }
 
 // Encoded bytes in and out (convert/encoded_conversion.hpp: the CLI's planner and run, the output kept in
 // memory). The options as the CLI's flags set them; the GIL released while the images are converted.
-convert::ConversionOptions encoded_options(const std::string& jpeg_edge, int quality, bool strip) {
+convert::ConversionOptions encoded_options(const std::string& jpeg_edge, int quality, bool strip, const std::string& background) {
     convert::ConversionOptions options;
     static const std::pair<const char*, detail::JpegEdge> edges[] = {
         {"reencode", detail::JpegEdge::reencode}, {"trim", detail::JpegEdge::trim}, {"keep", detail::JpegEdge::keep}, {"error", detail::JpegEdge::error}};
@@ -853,6 +859,8 @@ convert::ConversionOptions encoded_options(const std::string& jpeg_edge, int qua
         options.quality_given = true;
     }
     options.strip = strip;
+    if (!background.empty()) convert::parse_background(background);  // refused now, as the CLI refuses --background
+    options.background = background;
     return options;
 }
 
@@ -892,11 +900,22 @@ private:
 
 // Each image of `inputs` converted in turn (the first failure raised): its bytes and its warnings; on the
 // session's GPU where one is given.
-std::vector<std::pair<nb::bytes, std::vector<std::string>>> transform_encoded_list(const std::vector<nb::bytes>& inputs, int element,
+// The angle after the element as the CLI's `--OPS... --rotate DEG [--interpolate I] [--keep-size] [--background C]`.
+std::vector<std::pair<nb::bytes, std::vector<std::string>>> transform_encoded_list(const std::vector<nb::bytes>& inputs, int element_code,
                                                                                    const std::string& format, const std::string& jpeg_edge,
-                                                                                   int quality, bool strip, EncodedSession* session) {
-    if (element < 0 || element > 7) throw nb::value_error(("element code " + std::to_string(element) + " is not one of 0-7").c_str());
-    const convert::ConversionOptions options = encoded_options(jpeg_edge, quality, strip);
+                                                                                   int quality, bool strip, EncodedSession* session, double degrees,
+                                                                                   const std::string& interpolation, bool keep_size,
+                                                                                   const std::string& background) {
+    if (element_code < 0 || element_code > 7) throw nb::value_error(("element code " + std::to_string(element_code) + " is not one of 0-7").c_str());
+    auto element = static_cast<Orientation>(element_code);
+    convert::ConversionOptions options = encoded_options(jpeg_edge, quality, strip, background);
+    const auto how = gpurotate::parse_interpolation(interpolation);
+    if (!how) throw Error(ErrorCode::usage, "interpolation '" + interpolation + "': nearest, bilinear or bicubic");
+    convert::rotate_after(element, options, degrees, *how, keep_size, "angle");
+    if (options.rotation && options.jpeg_edge == detail::JpegEdge::error) {
+        throw Error(ErrorCode::usage, "angle " + shortest_text(degrees) +
+                                          " gives a JPEG new pixels, which jpeg_edge=\"error\" refuses (leave it out, or turn by a multiple of 90)");
+    }
     std::vector<std::vector<std::uint8_t>> copies;
     copies.reserve(inputs.size());
     for (const nb::bytes& data : inputs) copies.push_back(bytes_of(data));
@@ -907,9 +926,8 @@ std::vector<std::pair<nb::bytes, std::vector<std::string>>> transform_encoded_li
         if (session) lock = std::unique_lock<std::mutex>(session->mutex());
         for (std::size_t i = 0; i < copies.size(); ++i) {
             const std::string name = copies.size() == 1 ? "bytes" : "bytes[" + std::to_string(i) + "]";
-            results.push_back(session ? convert::convert_encoded(std::move(copies[i]), name, static_cast<Orientation>(element), format, options,
-                                                                 Backend::cuda, &session->resources())
-                                      : convert::convert_encoded(std::move(copies[i]), name, static_cast<Orientation>(element), format, options));
+            results.push_back(session ? convert::convert_encoded(std::move(copies[i]), name, element, format, options, Backend::cuda, &session->resources())
+                                      : convert::convert_encoded(std::move(copies[i]), name, element, format, options));
         }
     }
     std::vector<std::pair<nb::bytes, std::vector<std::string>>> out;
@@ -1049,9 +1067,11 @@ NB_MODULE(_gpurotate, m) {
           "Draw `draw` alone of `draws`: (element, angle), the same as draws(..., COUNT)[draw] for any COUNT above draw.");
     m.def("augment_outputs", &augment_outputs, nb::arg("path"), nb::arg("relative"), nb::arg("ops"), nb::arg("weights"), nb::arg("p_flip_h"),
           nb::arg("p_flip_v"), nb::arg("with_replacement"), nb::arg("random"), nb::arg("seed"), nb::arg("format"), nb::arg("name_template"),
-          "augment's outputs for the input at `path` (`relative` below the folder given): (element, path below OUTDIR, draw)\n"
-          "for each, draw -1 without --random. ops, weights: augment's --ops and --weights text; random: --random's N, 0 for\n"
-          "every element of ops; format: --format, empty for same; name_template: --name, empty for augment's default.\n"
+          nb::arg("degrees") = 0.0,
+          "augment's outputs for the input at `path` (`relative` below the folder given): (element, path below OUTDIR, draw,\n"
+          "angle) for each, draw -1 without --random, angle 0 without --degrees. ops, weights: augment's --ops and --weights\n"
+          "text; random: --random's N, 0 for every element of ops; format: --format, empty for same; name_template: --name,\n"
+          "empty for augment's default; degrees: --degrees MAX (0: none).\n"
           "Raises gpurotate.UsageError with augment's message for what augment refuses.");
     m.def("augment_reads", [](const std::string& path) { return detail::is_read_path(path); }, nb::arg("path"),
           "Whether augment reads a file named `path` (its extension, any case, names a format this program reads).");
@@ -1061,11 +1081,13 @@ NB_MODULE(_gpurotate, m) {
         .def(nb::init<int, std::size_t>(), nb::arg("device"), nb::arg("gpu_memory"))
         .def_prop_ro("device", &EncodedSession::device);
     m.def("transform_encoded", &transform_encoded_list, nb::arg("inputs"), nb::arg("element"), nb::arg("format"), nb::arg("jpeg_edge"),
-          nb::arg("quality"), nb::arg("strip"), nb::arg("session").none() = nb::none(),
+          nb::arg("quality"), nb::arg("strip"), nb::arg("session").none() = nb::none(), nb::arg("degrees") = 0.0,
+          nb::arg("interpolation") = "bilinear", nb::arg("keep_size") = false, nb::arg("background") = "",
           "Each encoded image of `inputs` (bytes) turned by `element` (a code 0-7) as `gpurotate IN --OP -o OUT` writes it:\n"
           "(the output's bytes, its warnings). format: an extension (png, jpg, ...), empty for the input's own; jpeg_edge:\n"
           "reencode, trim, keep or error; quality: 1-100, 0 for none (a JPEG then stays lossless); strip: --strip.\n"
           "The GIL is released while they are converted, one after another; the first failure raises gpurotate.Error\n"
           "with the CLI's message, its `code` the CLI's exit status. session: an EncodedSession to convert on its GPU,\n"
-          "or None for the CPU.");
+          "or None for the CPU. degrees, interpolation, keep_size, background: --rotate DEG after the element,\n"
+          "--interpolate, --keep-size, --background (empty: none).");
 }

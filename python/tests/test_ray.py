@@ -12,6 +12,7 @@ import os
 import pathlib
 import shutil
 import tarfile
+import warnings
 
 import numpy as np
 import pytest
@@ -90,6 +91,37 @@ def test_folder_is_augments(ray, dataset, expected):
     for r in rows:
         assert r["bytes"] == files[r["path"]], r["path"]
         assert r["element"] == elements[r["path"]] and r["seed"] == SEED and r["draw"] in (0, 1)
+
+
+@pytest.mark.ray
+def test_folder_with_degrees_is_augments(ray, cli, dataset, tmp_path):
+    # augment --random 2 --seed 7 --degrees 15: each draw's element, then its own angle; the rows carry the
+    # manifest's angle, and a JPEG variant is re-encoded at its input's quality in both.
+    out = tmp_path / "augment"
+    files, elements = _augment(cli, dataset, out, "--degrees", "15")
+    records = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+    angles = {os.path.relpath(r["output"], out).replace(os.sep, "/"): r["angle"] for r in records}
+    ds = ray.data.read_binary_files(str(dataset), include_paths=True)
+    rows = ds.map_batches(gpurotate.ray.Augment, batch_size=3, **_options(root=str(dataset), degrees=15)).take_all()
+    assert sorted(r["path"] for r in rows) == sorted(files)
+    for r in rows:
+        assert r["bytes"] == files[r["path"]], r["path"]
+        assert r["element"] == elements[r["path"]] and r["angle"] == angles[r["path"]] and -15 <= r["angle"] < 15
+
+
+@pytest.mark.parametrize("interpolation, keep_size", [("nearest", True), ("bicubic", False)])
+def test_degrees_interpolation_and_keep_size_are_augments(cli, dataset, tmp_path, interpolation, keep_size):
+    out = tmp_path / "augment"
+    files, _ = _augment(cli, dataset, out, "--degrees", "40", "--interpolate", interpolation, *(["--keep-size"] if keep_size else []))
+    names = sorted(p.relative_to(dataset).as_posix() for p in dataset.rglob("*") if p.is_file())
+    augment = gpurotate.ray.Augment(root=dataset, random=DRAWS, seed=SEED, degrees=40, interpolation=interpolation, keep_size=keep_size)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the JPEGs' re-encoding
+        rows = augment(_files_batch([(dataset / n, (dataset / n).read_bytes()) for n in names]))
+    assert dict(zip(rows["path"], rows["bytes"])) == files
+    keys = {n.rsplit(".", 1)[0]: n for n in names}  # "sub/b_1_rot90.png" is draw 1 of "sub/b.png"
+    for path, draw, angle in zip(rows["path"], rows["draw"], rows["angle"]):
+        assert angle == gpurotate.draw(SEED, keys[path.rsplit("_", 2)[0]], int(draw), degrees=40)[1], path
 
 
 @pytest.mark.ray
@@ -291,6 +323,15 @@ def test_refusals(dataset):
     if not gpurotate.cuda_available():  # a GPU actor's Session says why it cannot start
         with pytest.raises(gpurotate.DeviceError):
             gpurotate.ray.Augment(device="cuda")
+    with pytest.raises(gpurotate.UsageError, match="degrees requires random"):
+        gpurotate.ray.Augment(degrees=15)
+    for degrees in (181, -1, float("nan")):
+        with pytest.raises(gpurotate.UsageError, match="from 0 to 180"):
+            gpurotate.ray.Augment(random=1, seed=1, degrees=degrees)
+    with pytest.raises(TypeError, match="degrees is a number"):
+        gpurotate.ray.Augment(random=1, seed=1, degrees="15")
+    with pytest.raises(gpurotate.UsageError, match="interpolation 'cubic'"):
+        gpurotate.ray.Augment(random=1, seed=1, degrees=15, interpolation="cubic")
     with pytest.raises(gpurotate.UsageError, match="include_paths"):
         gpurotate.ray.Augment()({"bytes": _objects([b"x"])})
 

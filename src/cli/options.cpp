@@ -5,6 +5,7 @@
 #include "cli/near_miss.hpp"
 #include "cli/quantities.hpp"
 #include "convert/output_fit.hpp"
+#include "convert/rotation_step.hpp"
 #include "formats/tiff_coding.hpp"
 #include "core/text.hpp"
 
@@ -79,17 +80,6 @@ double parse_degrees(const std::string& text) {
     }
     throw Error(ErrorCode::usage, "--rotate " + text + ": expected a number of degrees (clockwise), such as 90 or -7.5");
 }
-
-// The D4 element of an angle that is a whole number of quarter turns (450 is rot90, -90 rot270); none for
-// another angle.
-std::optional<Orientation> quarter_turn(double degrees) {
-    const double turns = degrees / 90.0;
-    if (turns != std::floor(turns) || std::fabs(turns) > 1e15) return std::nullopt;
-    const long long quarters = static_cast<long long>(std::fmod(turns, 4.0) + 4.0) % 4;
-    constexpr Orientation by_quarters[] = {Orientation::identity, Orientation::rot90, Orientation::rot180, Orientation::rot270};
-    return by_quarters[quarters];
-}
-
 
 // The conversion options (convert/conversion_options.hpp), the same flags for the single-image command and
 // augment: one table, so that the two cannot drift.
@@ -439,7 +429,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
         if (opt != rotate_option) continue;
         const std::string& text = rotate_values.at(rotate_index++);
         const double degrees = parse_degrees(text);
-        if (const auto quarter = quarter_turn(degrees)) {
+        if (const auto quarter = convert::quarter_turn(degrees)) {
             options.operations.push_back(*quarter);
             continue;
         }

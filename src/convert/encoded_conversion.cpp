@@ -28,9 +28,14 @@ private:
 // What the CLI's single-image command does with what the run tells: warnings kept, failures thrown.
 class EncodedObserver final : public ConversionObserver {
 public:
-    explicit EncodedObserver(std::vector<std::string>& warnings) : warnings_(warnings) {}
+    /// `rotated`: a JPEG's re-encoding is said too, as the CLI's note says it: by an angle that is not a multiple
+    /// of 90 it is the rule, not a fallback, and the caller should know the output is not lossless.
+    EncodedObserver(std::vector<std::string>& warnings, bool rotated, std::string at_quality)
+        : warnings_(warnings), rotated_(rotated), at_quality_(std::move(at_quality)) {}
     void notice(const std::string& path, Notice kind, const std::string& text) override {
-        if (is_about_gpu(kind)) {
+        if (kind == Notice::reencoded) {
+            if (rotated_) warnings_.push_back("'" + path + "': JPEG re-encoded " + at_quality_ + ", not transformed losslessly: " + text);
+        } else if (is_about_gpu(kind)) {
             warnings_.push_back(text);
         } else if (is_warning(kind)) {
             warnings_.push_back("'" + path + "'" + (is_plan_warning(kind) ? " " : ": ") + text);
@@ -43,6 +48,8 @@ public:
 
 private:
     std::vector<std::string>& warnings_;
+    bool rotated_;
+    std::string at_quality_;
 };
 
 // The format asked for, or the input's own (as -i keeps it: by content, whatever the name).
@@ -81,7 +88,8 @@ EncodedResult convert_encoded(std::vector<std::uint8_t> bytes, const std::string
     run.gpu = backend == Backend::cuda ? gpu : nullptr;
     StagingBuffer staging(false);
     run.staging = &staging;
-    EncodedObserver observer(result.warnings);
+    EncodedObserver observer(result.warnings, options.rotation.has_value(),
+                             options.quality_given ? "at quality " + std::to_string(options.quality) : "at the input's quality");
     // On a GPU whose resources code JPEG scans (a Python Session's, as augment's workers'), a JPEG stays a
     // lossless transform, its scan coded there; without them the GPU moves pixels, as the CLI's --device cuda.
     const bool scans_on_gpu = backend == Backend::cuda && gpu->policy().scan_coders;

@@ -1,5 +1,6 @@
 #include "convert/rotation_step.hpp"
 #include "convert/output_fit.hpp"
+#include "core/text.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/rotate.hpp>
@@ -7,6 +8,27 @@
 #include <cmath>
 
 namespace gpurotate::convert {
+
+std::optional<Orientation> quarter_turn(double degrees) {
+    const double turns = degrees / 90.0;
+    if (turns != std::floor(turns) || std::fabs(turns) > 1e15) return std::nullopt;
+    const long long quarters = static_cast<long long>(std::fmod(turns, 4.0) + 4.0) % 4;
+    constexpr Orientation by_quarters[] = {Orientation::identity, Orientation::rot90, Orientation::rot180, Orientation::rot270};
+    return by_quarters[quarters];
+}
+
+void rotate_after(Orientation& element, ConversionOptions& options, double degrees, Interpolation interpolation, bool keep_size,
+                  const std::string& what) {
+    if (!std::isfinite(degrees)) {
+        throw Error(ErrorCode::usage, what + " " + detail::number_text(degrees) + ": expected a finite number of degrees (clockwise), such as 90 or -7.5");
+    }
+    if (const auto quarter = quarter_turn(degrees)) {
+        element = then(element, *quarter);
+        options.rotation.reset();
+        return;
+    }
+    options.rotation = AnyAngle{degrees, interpolation, keep_size, Orientation::identity};
+}
 
 std::array<double, 4> corner_fill(PixelFormat format, const std::string& background) {
     std::array<double, 4> fill{0, 0, 0, 0};

@@ -9,9 +9,20 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace gpurotate::convert {
+
+/// The D4 element of an angle that is a whole number of quarter turns (450 is rot90, -90 rot270): --rotate's
+/// lossless case; none for another angle.
+std::optional<Orientation> quarter_turn(double degrees);
+
+/// `--rotate degrees [--interpolate I] [--keep-size]` given after the flags of `element`, as the CLI reads it:
+/// a whole number of quarter turns joins `element` (lossless), another angle becomes `options.rotation`.
+/// Throws Error (usage) naming `what` for an angle that is not finite, as the CLI refuses `--rotate nan`.
+void rotate_after(Orientation& element, ConversionOptions& options, double degrees, Interpolation interpolation, bool keep_size,
+                  const std::string& what);
 
 /// The colour of the uncovered corners for pixels of `format`: 0 in every channel (black; transparent
 /// where there is alpha), or --background's colour (`background`, as parse_background reads it) in the
