@@ -2,6 +2,8 @@
 
 #include "cli/run.hpp"
 
+#include "augment/heap_reuse.hpp"
+
 #include "core/parallel_for.hpp"
 #include "core/path_names.hpp"
 #include "core/text.hpp"
@@ -255,6 +257,9 @@ int run_file_jobs(const Options& options, std::ostream& log) {
         return 0;
     }
     const unsigned workers = worker_count(options, jobs.size());
+    // Every file allocates the same few large buffers: kept for the next file, as augment keeps them, rather
+    // than mapped fresh for each (a page fault per 4 KiB touched).
+    detail::keep_large_blocks_for_reuse();
     std::vector<int> statuses(jobs.size(), 0);
     MessagesInInputOrder messages(log, jobs.size());
     std::atomic<std::size_t> next{0};
