@@ -112,7 +112,7 @@ TEST_CASE("-i on many files at once replaces each as -i on it alone does, and le
 
 TEST_CASE("SIGINT or SIGTERM with several files in flight removes every temporary file, and ends the process as the signal does") {
     if (!has("strace") || run("strace -o /dev/null true").status != 0) {
-        MESSAGE("SKIPPED: strace (which holds each file at its fsync, its temporary written) is missing or may not trace here");
+        MESSAGE("SKIPPED: strace (which holds each file at its rename, its temporary written) is missing or may not trace here");
         return;
     }
     test_support::TempDir dir;
@@ -127,10 +127,11 @@ TEST_CASE("SIGINT or SIGTERM with several files in flight removes every temporar
         CAPTURE(signal);
         const std::string out = dir.file(std::string("out-") + signal);
         REQUIRE(run("mkdir " + quote(out)).status == 0);
-        // Every fsync held for 3 s, so each worker's temporary sits there; the signal goes to the process (as
-        // Ctrl-C's does) once at least two are there, its pid read from a temporary's name.
+        // Every rename into place (a link to the new name, as no --overwrite is given) held for 3 s, so each
+        // worker's temporary sits there, written; the signal goes to the process (as Ctrl-C's does) once at
+        // least two are there, its pid read from a temporary's name.
         const std::string script =
-            "strace -f -o /dev/null -e inject=fsync:delay_enter=3000000 " + gpurotate_cli("--rot90 --jobs 4 -o " + quote(out) + "/" + listed(dir, names)) +
+            "strace -f -o /dev/null -e inject=linkat:delay_enter=3000000 " + gpurotate_cli("--rot90 --jobs 4 -o " + quote(out) + "/" + listed(dir, names)) +
             " & traced=$!; n=0; for i in $(seq 400); do n=$(ls -A " + quote(out) + " | grep -c 'gpurotate-.*[.]tmp$'); [ \"$n\" -ge 2 ] && break; sleep 0.05; done; "
             "echo in_flight=$n; pid=$(ls -A " + quote(out) + " | grep -m1 'gpurotate-' | sed 's/.*gpurotate-\\([0-9]*\\)-.*/\\1/'); "
             "kill -" + signal + " $pid; wait $traced; echo status=$?";
@@ -147,4 +148,98 @@ TEST_CASE("SIGINT or SIGTERM with several files in flight removes every temporar
             if (test_support::file_exists(out + "/" + name)) CHECK(test_support::file_bytes(out + "/" + name) == test_support::file_bytes(dir.file("one/" + name)));
         }
     }
+}
+
+namespace {
+
+// The flushes a command makes, as strace sees them: "fsync" and "syncfs" lines, one per call.
+struct Flushes {
+    int fsyncs = 0;
+    int syncfs = 0;
+};
+
+Flushes flushes_of(const test_support::TempDir& dir, const std::string& args) {
+    const std::string trace = dir.file("trace.txt");
+    const auto traced = run("strace -f -qq -o " + quote(trace) + " -e trace=fsync,fdatasync,syncfs,sync " + gpurotate_cli(args));
+    REQUIRE_MESSAGE(traced.status == 0, traced.output);
+    Flushes counted;
+    counted.fsyncs = std::stoi(run("grep -cE '(^|[^a-z])f(data)?sync[(]' " + quote(trace)).output);
+    counted.syncfs = std::stoi(run("grep -cE '(^|[^a-z])(syncfs|sync)[(]' " + quote(trace)).output);
+    return counted;
+}
+
+bool can_trace() { return has("strace") && run("strace -o /dev/null true").status == 0; }
+
+std::vector<std::string> jpegs(const test_support::TempDir& dir, int count) {
+    std::vector<std::string> names;
+    for (int i = 0; i < count; ++i) {
+        names.push_back("p" + std::to_string(i) + ".jpg");
+        gpurotate::write_image(dir.file(names.back()), test_support::random_image(23 + 8 * i, 17 + 3 * i, {gpurotate::SampleType::u8, 3}, static_cast<std::uint32_t>(40 + i)).view());
+    }
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("many files into a folder are flushed once at the end, -i and a single file each fsync before the rename") {
+    if (!can_trace()) {
+        MESSAGE("SKIPPED: strace (which counts the fsync and syncfs calls) is missing or may not trace here");
+        return;
+    }
+    test_support::TempDir dir;
+    const std::vector<std::string> names = jpegs(dir, 5);
+    REQUIRE(run("mkdir " + quote(dir.file("one")) + " " + quote(dir.file("in-place"))).status == 0);
+    for (const std::string& name : names) {
+        REQUIRE(run(gpurotate_cli("--rot90 " + quote(dir.file(name)) + " -o " + quote(dir.file("one/" + name)))).status == 0);
+        REQUIRE(run("cp " + quote(dir.file(name)) + " " + quote(dir.file("in-place/" + name))).status == 0);
+    }
+    for (const char* jobs : {"1", "3"}) {
+        CAPTURE(jobs);
+        const std::string out = dir.file(std::string("out") + jobs);
+        const Flushes into_folder = flushes_of(dir, "--rot90 --jobs " + std::string(jobs) + " -o " + quote(out) + "/" + listed(dir, names));
+        CHECK(into_folder.fsyncs == 0);
+        CHECK(into_folder.syncfs == 1);
+        for (const std::string& name : names) {
+            CAPTURE(name);
+            CHECK(test_support::file_bytes(out + "/" + name) == test_support::file_bytes(dir.file("one/" + name)));
+        }
+        CHECK(run("ls -A " + quote(out) + " | grep -c gpurotate-").output == "0\n");
+    }
+    std::vector<std::string> in_place;
+    for (const std::string& name : names) in_place.push_back("in-place/" + name);
+    const Flushes replaced = flushes_of(dir, "--rot90 -i --jobs 2" + listed(dir, in_place));
+    CHECK(replaced.fsyncs == static_cast<int>(names.size()));
+    CHECK(replaced.syncfs == 0);
+    const Flushes single = flushes_of(dir, "--rot90 " + quote(dir.file(names.front())) + " -o " + quote(dir.file("single/")));
+    CHECK(single.fsyncs == 1);
+    CHECK(single.syncfs == 0);
+    CHECK(test_support::file_bytes(dir.file("single/" + names.front())) == test_support::file_bytes(dir.file("one/" + names.front())));
+}
+
+TEST_CASE("a flush that fails after many files into a folder is an error naming the folder, exit 4") {
+    if (!can_trace()) {
+        MESSAGE("SKIPPED: strace (which makes syncfs fail with EIO, as a disk's write-back error would) is missing or may not trace here");
+        return;
+    }
+    test_support::TempDir dir;
+    const std::vector<std::string> names = jpegs(dir, 3);
+    const std::string out = dir.file("out");
+    const auto r = run("strace -f -qq -o /dev/null -e inject=syncfs:error=EIO " + gpurotate_cli("--rot90 -o " + quote(out) + "/" + listed(dir, names)));
+    CAPTURE(r.output);
+    CHECK(r.status == 4);
+    CHECK(r.output.find("gpurotate: error: cannot flush the outputs in '" + out + "' to disk: Input/output error") != std::string::npos);
+    CHECK(run("ls -A " + quote(out) + " | grep -c gpurotate-").output == "0\n");
+    // A file that failed decides the status before the flush does: the first failure in the inputs' order.
+    test_support::write_bytes(dir.file("bad.jpg"), "not an image");
+    const auto with_bad = run("strace -f -qq -o /dev/null -e inject=syncfs:error=EIO " +
+                              gpurotate_cli("--overwrite --rot90 -o " + quote(out) + "/" + listed(dir, {"bad.jpg", names[0]})));
+    CAPTURE(with_bad.output);
+    CHECK(with_bad.status == 3);
+    CHECK(with_bad.output.find("cannot flush the outputs in '" + out + "'") != std::string::npos);
+    // augment's one flush is the same, and fails its run the same way.
+    const auto augmented = run("strace -f -qq -o /dev/null -e inject=syncfs:error=EIO " +
+                               gpurotate_cli("augment --ops rot90 -q -o " + quote(dir.file("aug")) + listed(dir, names)));
+    CAPTURE(augmented.output);
+    CHECK(augmented.status == 4);
+    CHECK(augmented.output.find("cannot flush the outputs in '" + dir.file("aug") + "' to disk") != std::string::npos);
 }

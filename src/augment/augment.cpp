@@ -15,6 +15,7 @@
 #include "augment/shard_plan.hpp"
 #include "augment/stage_report.hpp"
 #include "formats/file_bytes.hpp"
+#include "formats/flush_file_system.hpp"
 #include "convert/run_conversion.hpp"
 #include "jpeg/nvjpeg_codec.hpp"
 #include "core/parallel_for.hpp"
@@ -573,11 +574,14 @@ int run_augment(const AugmentOptions& o) {
     }
     // Outputs were written without an fsync each: one flush of the file system makes them durable before
     // the run reports success. (A crash before it can leave a recorded output short; --resume compares
-    // sizes and redoes it.)
+    // sizes and redoes it.) A flush that fails fails the run (exit 4): its outputs may not be on the disk.
     const auto flush_start = std::chrono::steady_clock::now();
-    if (const int fd = ::open(out_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); fd >= 0) {
-        ::syncfs(fd);
-        ::close(fd);
+    bool flush_failed = false;
+    try {
+        detail::flush_file_system_of(out_dir);
+    } catch (const Error& e) {
+        std::cerr << "gpurotate: error: " << e.what() << "\n";
+        flush_failed = true;
     }
     const auto end = std::chrono::steady_clock::now();
     const double wall = std::chrono::duration<double>(end - start).count();
@@ -612,7 +616,7 @@ int run_augment(const AugmentOptions& o) {
         return 128 + signal;
     }
     if (totals.inputs_failed > 0 || label_errors) return static_cast<int>(ErrorCode::input);
-    if (totals.outputs_failed > 0) return static_cast<int>(ErrorCode::output);
+    if (totals.outputs_failed > 0 || flush_failed) return static_cast<int>(ErrorCode::output);
     return 0;
 }
 

@@ -2,11 +2,14 @@
 
 #include "cli/run.hpp"
 
+#include "augment/heap_reuse.hpp"
+
 #include "core/parallel_for.hpp"
 #include "core/path_names.hpp"
 #include "core/text.hpp"
 #include "core/worker_threads.hpp"
 #include "formats/file_bytes.hpp"
+#include "formats/flush_file_system.hpp"
 #include "formats/format_registry.hpp"
 #include "formats/temporaries_in_flight.hpp"
 
@@ -75,14 +78,18 @@ void check_in_place_inputs(const std::vector<std::string>& inputs) {
     }
 }
 
-// The folder a file's temporary is made in, and the prefixes of the temporaries its outputs make there.
+// The folder a file's temporary is made in: that of its output.
+std::string folder_of(const std::string& output) {
+    const auto slash = output.find_last_of('/');
+    return slash == std::string::npos ? "." : slash == 0 ? "/" : output.substr(0, slash);
+}
+
+// The prefixes of the temporaries each folder's outputs make there.
 void remove_stale_temporaries(const std::vector<FileJob>& jobs) {
     std::map<std::string, std::set<std::string>> prefixes_by_folder;
     for (const FileJob& job : jobs) {
         if (job.output == "-" || detail::is_stream_output(job.output)) continue;
-        const auto slash = job.output.find_last_of('/');
-        const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : job.output.substr(0, slash);
-        prefixes_by_folder[folder].insert(detail::temporary_name_prefix(detail::file_name_of(job.output)));
+        prefixes_by_folder[folder_of(job.output)].insert(detail::temporary_name_prefix(detail::file_name_of(job.output)));
     }
     for (const auto& [folder, prefixes] : prefixes_by_folder) {
         const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -191,12 +198,20 @@ private:
     std::size_t next_ = 0;
 };
 
-Options options_for(const Options& options, const FileJob& job) {
+// Several new files into one folder are flushed together once all are written (flush_file_system.hpp), as
+// augment's outputs are: a crash before that flush loses new files only. -i keeps an fsync per file before
+// its rename: the rename replaces the user's original, and a crash between the rename and a later flush
+// could leave an empty file where their photo was. A single file keeps it too: one fsync costs what the one
+// flush would.
+bool flushed_once_at_the_end(const Options& options, std::size_t files) { return !options.in_place && files > 1; }
+
+Options options_for(const Options& options, const FileJob& job, std::size_t files) {
     Options one = options;
     one.input = job.input;
     one.output = job.output;
     one.output_format = job.format;
     one.overwrite = options.overwrite || options.in_place;
+    one.flush_each_file = !flushed_once_at_the_end(options, files);
     return one;
 }
 
@@ -238,16 +253,19 @@ int run_file_jobs(const Options& options, std::ostream& log) {
     remove_stale_temporaries(jobs);
     if (jobs.size() == 1) {  // its Error is the run's, with its own exit status
         check_input_is_a_file(jobs.front().input);
-        run_single_image(options_for(options, jobs.front()), log);
+        run_single_image(options_for(options, jobs.front(), 1), log);
         return 0;
     }
     const unsigned workers = worker_count(options, jobs.size());
+    // Every file allocates the same few large buffers: kept for the next file, as augment keeps them, rather
+    // than mapped fresh for each (a page fault per 4 KiB touched).
+    detail::keep_large_blocks_for_reuse();
     std::vector<int> statuses(jobs.size(), 0);
     MessagesInInputOrder messages(log, jobs.size());
     std::atomic<std::size_t> next{0};
     detail::run_on_workers(workers, [&] {
         for (std::size_t index = next.fetch_add(1); index < jobs.size(); index = next.fetch_add(1)) {
-            Options one = options_for(options, jobs[index]);
+            Options one = options_for(options, jobs[index], jobs.size());
             if (workers > 1) one.cpu_threads = 1;  // the workers fill the cores
             std::ostringstream said;
             statuses[index] = run_one_of_many(one, said);
@@ -258,7 +276,16 @@ int run_file_jobs(const Options& options, std::ostream& log) {
     const auto first_failed = std::find_if(statuses.begin(), statuses.end(), [](int status) { return status != 0; });
     const auto failed = static_cast<std::size_t>(std::count_if(statuses.begin(), statuses.end(), [](int status) { return status != 0; }));
     if (failed > 0) log << "gpurotate: " << failed << " of " << jobs.size() << " files failed" << (failed < jobs.size() ? "; the others were written" : "") << "\n";
-    return first_failed == statuses.end() ? 0 : *first_failed;
+    int flush_status = 0;
+    if (flushed_once_at_the_end(options, jobs.size()) && failed < jobs.size()) {
+        try {
+            detail::flush_file_system_of(folder_of(jobs.front().output));
+        } catch (const Error& e) {
+            log << "gpurotate: error: " << e.what() << "\n";
+            flush_status = static_cast<int>(e.code());
+        }
+    }
+    return first_failed == statuses.end() ? flush_status : *first_failed;
 }
 
 }  // namespace gpurotate::cli

@@ -28,6 +28,7 @@ struct Options {
     std::string format;                   ///< --format: the outputs' format, whatever their names
     std::string input;                    ///< the one file a run_single_image call converts (file_jobs.hpp sets it)
     std::string output_format;            ///< its output's format where the name does not give it (file_jobs.hpp)
+    bool flush_each_file = true;          ///< fsync its output before the rename (file_jobs.hpp: off for many files into a folder)
     std::vector<Orientation> operations;  ///< in the order given on the command line
     Backend device = Backend::automatic;
     CudaKernel kernel = CudaKernel::automatic;

@@ -84,7 +84,8 @@ detail::ImageSink make_sink(const Options& options, const detail::ImageSource* s
         throw Error(ErrorCode::output, "cannot write '" + options.output + "': its name has no extension to pick the format by: add one (" + name +
                                            ".png), or name the format with --format EXT or as EXT:PATH (png:" + options.output + ")");
     }
-    detail::ImageSink sink = named ? detail::ImageSink(options.output, *named, options.overwrite, true) : detail::ImageSink(options.output, options.overwrite, true);
+    const bool durable = options.flush_each_file;
+    detail::ImageSink sink = named ? detail::ImageSink(options.output, *named, options.overwrite, durable) : detail::ImageSink(options.output, options.overwrite, durable);
     // -i replaces a symbolic link by the new file and leaves its target alone, as sed -i does.
     if (options.in_place && !options.follow_symlinks) sink.set_links(detail::LinkPolicy::replace);
     return sink;
