@@ -7,9 +7,24 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <sstream>
+#include <string>
 #include <vector>
 
 namespace angle_reference {
+
+/// The numbers of each non-empty line of a YOLO label text, read as the rows a trainer reads.
+inline std::vector<std::vector<double>> rows_of(const std::string& text) {
+    std::vector<std::vector<double>> rows;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::vector<double> row;
+        for (double v; words >> v;) row.push_back(v);
+        if (!row.empty()) rows.push_back(row);
+    }
+    return rows;
+}
 
 struct P {
     double x, y;

@@ -33,17 +33,7 @@ using test_support::write_bytes;
 
 const std::string exe = quote(GPUROTATE_EXE);
 
-std::vector<std::vector<double>> rows_of(const std::string& text) {
-    std::vector<std::vector<double>> rows;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        std::istringstream words(line);
-        std::vector<double> row;
-        for (double v; words >> v;) row.push_back(v);
-        if (!row.empty()) rows.push_back(row);
-    }
-    return rows;
-}
+using angle_reference::rows_of;
 
 // A grey 8-bit mask of w x h with classes 0..3 in bands, written as PNG.
 void write_mask(const std::string& path, std::int64_t w, std::int64_t h) {

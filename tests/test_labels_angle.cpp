@@ -32,17 +32,7 @@ const double angles[] = {7.5, 30, -60, 135};
 constexpr std::int64_t W = 61, H = 37;
 constexpr double tolerance = 2e-6;  // the 6 places written, and a double's rounding
 
-std::vector<std::vector<double>> rows_of(const std::string& text) {
-    std::vector<std::vector<double>> rows;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        std::istringstream words(line);
-        std::vector<double> row;
-        for (double v; words >> v;) row.push_back(v);
-        if (!row.empty()) rows.push_back(row);
-    }
-    return rows;
-}
+using angle_reference::rows_of;
 
 // A YOLO detect row's expected values: the normalised box rotated, re-boxed, clipped, as centre and size.
 std::vector<double> yolo_box(const Canvas& k, double cx, double cy, double w, double h) {
