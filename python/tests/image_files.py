@@ -35,3 +35,12 @@ def write_pngs(folder, names, seed=0):
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png_bytes(rng.integers(0, 256, size=(2 + i % 4, 3 + i % 4, 3), dtype=np.uint8)))
+
+
+def cli_output_bytes(cli, tmp_path, data, in_name, out_name, *flags):
+    """What the CLI writes for `data` saved as `in_name` under `flags`, into `out_name` (both in tmp_path)."""
+    source = tmp_path / in_name
+    source.write_bytes(data)
+    out = tmp_path / out_name
+    cli(source, *flags, "-o", out, "--overwrite")
+    return out.read_bytes()

@@ -10,18 +10,13 @@ import numpy as np
 import pytest
 
 import gpurotate
-from image_files import png_bytes
+from image_files import cli_output_bytes, png_bytes
 
 SAMPLES = pathlib.Path(__file__).resolve().parents[2] / "samples"
 ELEMENTS = [gpurotate.name(gpurotate.Orientation(code)) for code in range(8)]
 
 
-def _cli_bytes(cli, tmp_path, data, in_name, out_name, *flags):
-    source = tmp_path / in_name
-    source.write_bytes(data)
-    out = tmp_path / out_name
-    cli(source, *flags, "-o", out, "--overwrite")
-    return out.read_bytes()
+_cli_bytes = cli_output_bytes
 
 
 def _flags(op):
