@@ -1,6 +1,7 @@
 #include "augment/interrupt.hpp"
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 
 #include <unistd.h>
@@ -17,8 +18,10 @@ extern "C" void on_stop_signal(int signal) {
         _exit(128 + signal);
     }
     static const char message[] = "\ngpurotate: stopping after the images in flight (again to quit at once)\n";
+    const int interrupted_errno = errno;  // write sets it; the interrupted code reads its own
     const ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
     static_cast<void>(ignored);
+    errno = interrupted_errno;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <map>
 #include <mutex>
@@ -103,9 +104,13 @@ void remove_stale_temporaries(const std::vector<FileJob>& jobs) {
 // process as it would have (a shell reports 130 or 143), so that a loop calling gpurotate stops too. The
 // handler runs on whichever thread the signal found; it only reads a fixed table and unlinks.
 extern "C" void on_signal_in_file_job(int signal) {
+    // errno as the interrupted code left it: the signal raised again is blocked until this returns, and the
+    // unlinks set it (ThreadSanitizer: "signal handler spoils errno").
+    const int interrupted_errno = errno;
     detail::remove_temporaries_in_flight();
     ::signal(signal, SIG_DFL);
     ::raise(signal);
+    errno = interrupted_errno;
 }
 
 class TemporaryCleanupOnSignal {
