@@ -38,8 +38,8 @@ constexpr const char* augment_examples =
     "  gpurotate augment data/ -r -o aug/ --resume               go on after an interruption\n"
     "  gpurotate augment data/ -r -o aug/ -n                     print what would be written\n"
     "  gpurotate augment data/ -r -o aug/ --random --seed 7      one random element per image, the same again with seed 7\n"
-    "Exit status: 0 done, 3 some inputs failed, 4 some outputs failed, 130/143 interrupted; before any work 2 usage,\n"
-    "3 input, 4 output, 5 GPU (man gpurotate-augment)";
+    "Exit status: 0 done, 3 some inputs failed, 4 some outputs failed or the final flush did, 130/143 interrupted;\n"
+    "before any work 2 usage, 3 input, 4 output, 5 GPU (man gpurotate-augment)";
 
 class UsageFormatter final : public CLI::Formatter {
 public:
