@@ -28,9 +28,16 @@ inline constexpr int rotation_ab_scale = 1 << rotation_ab_bits;
 inline constexpr int rotation_coef_bits = 15;
 inline constexpr int rotation_coef_scale = 1 << rotation_coef_bits;
 
-/// Weights per table entry: the kernel's taps, 2x2 or 4x4.
+/// Taps a side of an interpolation's footprint (1, 2 or 4) and how many of them lie before the remap
+/// coordinate (remapBicubic starts one pixel up and left of it).
+GPUROTATE_HOST_DEVICE constexpr int rotation_side_taps(Interpolation interpolation) {
+    return interpolation == Interpolation::bicubic ? 4 : interpolation == Interpolation::bilinear ? 2 : 1;
+}
+GPUROTATE_HOST_DEVICE constexpr int rotation_lead_taps(Interpolation interpolation) { return interpolation == Interpolation::bicubic ? 1 : 0; }
+
+/// Weights per table entry: the footprint's taps, 2x2 or 4x4 (nearest reads no table).
 GPUROTATE_HOST_DEVICE constexpr int rotation_taps(Interpolation interpolation) {
-    return interpolation == Interpolation::bicubic ? 16 : interpolation == Interpolation::bilinear ? 4 : 0;
+    return interpolation == Interpolation::nearest ? 0 : rotation_side_taps(interpolation) * rotation_side_taps(interpolation);
 }
 
 /// Everything a pixel needs: the map from output to source (warpAffine's inverted matrix, in double), the
@@ -199,13 +206,6 @@ GPUROTATE_HOST_DEVICE inline void rotation_column_step(const RotationPlan& plan,
     dx = round_to_int(dmul(dmul(plan.inverse[0], xd), rotation_ab_scale));
     dy = round_to_int(dmul(dmul(plan.inverse[3], xd), rotation_ab_scale));
 }
-
-/// Taps a side of an interpolation's footprint (1, 2 or 4) and how many of them lie before the remap
-/// coordinate (remapBicubic starts one pixel up and left of it).
-GPUROTATE_HOST_DEVICE constexpr int rotation_side_taps(Interpolation interpolation) {
-    return interpolation == Interpolation::bicubic ? 4 : interpolation == Interpolation::bilinear ? 2 : 1;
-}
-GPUROTATE_HOST_DEVICE constexpr int rotation_lead_taps(Interpolation interpolation) { return interpolation == Interpolation::bicubic ? 1 : 0; }
 
 /// One sample at `at`: on the host at any address (a host view may hold samples anywhere), on the device at
 /// the sample's alignment, which every caller there guarantees.
