@@ -2,6 +2,8 @@
 // every byte, 16-bit and float as close as they come, the largest differences reported), rotated_extent
 // against its formula, 0 degrees as a copy, and the usage errors.
 
+#include "core/rotation_sampling.hpp"
+#include "core/rotation_tables.hpp"
 #include "rotate_cases.hpp"
 #include "test_support.hpp"
 
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -38,6 +41,23 @@ gpurotate::ErrorCode code_of(const std::function<void()>& call) {
 }
 
 }  // namespace
+
+TEST_CASE("the 8-bit bilinear weights a kernel computes are the table's, entry for entry") {
+    const auto& table = gpurotate::detail::rotation_tables().bilinear_fixed;
+    for (std::uint32_t b = 0; b < 32; ++b) {
+        for (std::uint32_t a = 0; a < 32; ++a) {
+            std::uint32_t top = 0, bottom = 0;
+            gpurotate::detail::bilinear_u8_weight_pairs(a, b, top, bottom);
+            const std::size_t entry = (b * 32 + a) * 4;
+            CAPTURE(a);
+            CAPTURE(b);
+            CHECK(static_cast<std::int16_t>(top & 0xffffu) == table[entry]);
+            CHECK(static_cast<std::int16_t>(top >> 16) == table[entry + 1]);
+            CHECK(static_cast<std::int16_t>(bottom & 0xffffu) == table[entry + 2]);
+            CHECK(static_cast<std::int16_t>(bottom >> 16) == table[entry + 3]);
+        }
+    }
+}
 
 TEST_CASE("rotated_extent follows its formula, keeps the size on request and turns multiples of 90 exactly") {
     const double pi = std::acos(-1.0);

@@ -4,7 +4,9 @@
 // per row and column) once, into shared memory. From their corners it knows the tile's footprint: the
 // rectangle every tap of the tile falls in, since both tables are rounded linear functions and so
 // monotonic. The footprint, clipped to the image, comes into shared memory by cp.async, as the weight
-// table does once a block; each thread then makes a run of pixels of one row from there and stores them as
+// table does once a block, while the block makes the previous tile's pixels (two sets of tables and
+// footprints, so a block waits for DRAM once, not once a tile); each thread makes a run of pixels of one
+// row from there and stores them as
 // 16-byte words at 16-byte addresses, whatever the row's alignment. A tile whose footprint misses the image
 // is the background; one whose footprint lies inside takes its taps without the border's tests; the others
 // follow sample_at's border rules, from the same shared copy. The arithmetic is core/rotation_sampling.hpp's,
@@ -38,15 +40,16 @@ struct RotationLaunch {
 
 /// The tile of a pixel width: a thread makes `run` pixels of a row, a whole number of 16-byte words (16 or
 /// 48 bytes), in several rows of the tile. Tiles are square (a footprint about twice a tile's area at 45
-/// degrees, the least for its area) and as large as keeps a footprint within 48 KiB: 128 pixels a side for
-/// 1-byte pixels, 64 up to 4 bytes, 32 above. A tile's fixed costs (its tables, its classification, the
-/// staging's bookkeeping, three barriers) were as many instructions as its pixels' at 32x32 (ncu, H100).
+/// degrees, the least for its area) and as large as keeps a footprint within 48 KiB: 64 pixels a side up to
+/// 4 bytes (1-byte bilinear keeps its footprint twice, rotation_footprint_paired), 32 above. A tile's fixed
+/// costs (its tables, its classification, the staging's bookkeeping, three barriers) were as many
+/// instructions as its pixels' at 32x32 (ncu, H100).
 template <int PixelBytes>
 struct RotateTileShape {
     static constexpr int alignment = PixelBytes % 16 == 0 ? 16 : PixelBytes % 8 == 0 ? 8 : PixelBytes % 4 == 0 ? 4 : PixelBytes % 2 == 0 ? 2 : 1;
     static constexpr int run = 16 / alignment;
     static constexpr int run_bytes = run * PixelBytes;
-    static constexpr int side = PixelBytes == 1 ? 128 : PixelBytes <= 4 ? 64 : 32;
+    static constexpr int side = PixelBytes <= 4 ? 64 : 32;
     static constexpr int runs_per_row = side / run;
     static constexpr int runs = side * side / run;
     static constexpr int threads = runs < 256 ? runs : 256;
@@ -68,9 +71,17 @@ struct SharedPixels {
 /// tiles read global memory.
 inline constexpr int rotation_footprint_cap = 48 * 1024;
 
+/// Whether a tile's footprint is held twice, the second copy two bytes later: 1-byte pixels under bilinear
+/// interpolation, whose two taps of a row then always lie in one aligned 32-bit word of one of the copies
+/// (a tap at byte 3 of a word is at byte 1 of the second copy's next word). A pixel reads two words where
+/// it read four bytes, and the bank conflicts of scattered reads are paid per load.
+__host__ __device__ constexpr bool rotation_footprint_paired(int pixel_bytes, Interpolation interpolation) {
+    return pixel_bytes == 1 && interpolation == Interpolation::bilinear;
+}
+
 /// Bytes of shared memory that hold any tile's footprint under `plan`: the span of a tile's coordinates
 /// (|m0| + |m1| pixels a column, |m3| + |m4| a row), two for the roundings, the taps, and a 16-byte word for
-/// the alignment of each row's start.
+/// the alignment of each row's start; twice that where the footprint is paired.
 template <int PixelBytes>
 int rotation_footprint_bytes(const RotationPlan& plan) {
     constexpr int side = RotateTileShape<PixelBytes>::side;
@@ -80,7 +91,7 @@ int rotation_footprint_bytes(const RotationPlan& plan) {
         return static_cast<long long>((a_abs + b_abs) * (side - 1)) + 3 + taps;
     };
     const long long columns = span(plan.inverse[0], plan.inverse[1]), rows = span(plan.inverse[3], plan.inverse[4]);
-    const long long bytes = rows * ((columns * PixelBytes + 15) / 16 * 16 + 16);
+    const long long bytes = rows * ((columns * PixelBytes + 15) / 16 * 16 + 16) * (rotation_footprint_paired(PixelBytes, plan.interpolation) ? 2 : 1);
     return static_cast<int>(bytes < rotation_footprint_cap ? bytes : rotation_footprint_cap);
 }
 
@@ -90,7 +101,18 @@ __device__ inline void copy_16_async(std::byte* to_shared, const std::byte* from
     const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(to_shared));
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to), "l"(from_global) : "memory");
 }
-__device__ inline void wait_copies_async() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+__device__ inline void commit_copies_async() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+/// Waits for all but the latest group of copies this thread committed.
+__device__ inline void wait_copies_async_but_one() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
+
+/// An output tile and its source footprint, as the block works it out from the tile's tables: the source
+/// rectangle x0.., y0.. (`rows` rows) staged from byte `first_byte` of each row at `pitch` bytes a row; a tile
+/// that misses the image, lies inside it, or (not staged) reads global memory.
+struct RotationTileSpan {
+    int tile_x, tile_y, tile_w, tile_h;
+    int x0, y0, first_byte, pitch, rows;
+    bool misses, inside, staged;
+};
 
 /// A pixel of up to 4 bytes as one word, its bytes in order (the taps' channels for dp2a).
 template <int PixelBytes>
@@ -105,9 +127,10 @@ __device__ inline unsigned pixel_word(const std::byte* p) {
 }
 
 /// Bilinear 8-bit samples inside the image as sample_inside computes them, two taps a dp2a instruction:
-/// int16 weights (the table's entry, two to a word) times unsigned bytes, summed in 32 bits. Integer sums
-/// are exact in any order, so the bytes are sample_inside's with half its instructions; each tap is one
-/// load of its whole pixel (the staged footprint keeps 2- and 4-byte pixels aligned).
+/// int16 weights (the table's entry, two to a word: bilinear_u8_weight_pairs) times unsigned bytes, summed
+/// in 32 bits. Integer sums are exact in any order, so the bytes are sample_inside's with half its
+/// instructions; each tap is one load of its whole pixel (the staged footprint keeps 2- and 4-byte pixels
+/// aligned).
 template <int Channels>
 __device__ inline void bilinear_u8_inside(const std::byte* p, int pitch, uint2 weights, std::uint8_t* out) {
     const unsigned t0 = pixel_word<Channels>(p), t1 = pixel_word<Channels>(p + Channels);
@@ -221,12 +244,13 @@ __device__ inline void store_run(const void* out, std::byte* dst, std::size_t ds
     }
 }
 
-/// Whether a block copies the interpolation's weight table into shared memory: the bilinear tables (8 KiB
-/// of int16, 16 of float) and the 8-bit bicubic one (32 KiB). A warp's 32 pixels read 32 scattered entries;
+/// Whether a block copies the interpolation's weight table into shared memory: the float bilinear table
+/// (16 KiB) and the 8-bit bicubic one (32 KiB); the 8-bit bilinear weights are computed. A warp's 32 pixels read 32 scattered entries;
 /// from L1 that cost a cycle per cache line touched, about 25 a warp, and bounded the kernel at a quarter
 /// of copy for 8-bit pixels; from shared memory it is a few bank conflicts.
 template <class Sample, Interpolation Interp>
-inline constexpr bool rotation_table_shared = Interp == Interpolation::bilinear || (Interp == Interpolation::bicubic && sizeof(Sample) == 1);
+inline constexpr bool rotation_table_shared = (Interp == Interpolation::bilinear && sizeof(Sample) != 1) ||
+                                              (Interp == Interpolation::bicubic && sizeof(Sample) == 1);
 
 template <class Sample, Interpolation Interp>
 constexpr int rotation_shared_table_bytes() {
@@ -242,7 +266,7 @@ inline constexpr int rotate_min_blocks = (PixelBytes % 3 == 0 && PixelBytes < 12
 
 /// Each block takes tiles blockIdx.x, + gridDim.x, ... of its image (blockIdx.z), so that the weight table
 /// it copies once serves many tiles, and the blocks in flight at any time hold neighbouring tiles, whose
-/// footprints overlap in L2. Dynamic shared memory: the table, then `launch.footprint_bytes`.
+/// footprints overlap in L2. Dynamic shared memory: the table, then two footprints of `launch.footprint_bytes`.
 template <class Sample, int Channels, Interpolation Interp>
 __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::threads,
                                   rotate_min_blocks<sizeof(Sample) * Channels, RotateTileShape<sizeof(Sample) * Channels>::threads>) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
@@ -255,10 +279,11 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     constexpr int taps = rotation_side_taps(Interp);
     constexpr int lead = rotation_lead_taps(Interp);
     constexpr int table_bytes = rotation_shared_table_bytes<Sample, Interp>();
+    constexpr bool paired = rotation_footprint_paired(pixel_bytes, Interp);
     extern __shared__ __align__(16) std::byte dynamic_shared[];
-    std::byte* const footprint = dynamic_shared + table_bytes;
-    __shared__ int2 row_origin[side];
-    __shared__ int2 column_step[side];
+    std::byte* const footprints = dynamic_shared + table_bytes;  // two of launch.footprint_bytes
+    __shared__ int2 origins[2][side];
+    __shared__ int2 steps[2][side];
 
     // The item in shared memory, read there by every pixel: from the launch's parameters or a group's table
     // in global memory, which the compiler re-read after each store it could not prove apart from it.
@@ -288,29 +313,35 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     std::byte* const dst = item.dst;
     const std::size_t dst_pitch = item.dst_pitch;
     const bool wide_src = (reinterpret_cast<std::uintptr_t>(item.src) | item.src_pitch) % 16 == 0;
-    const bool wide_dst = (reinterpret_cast<std::uintptr_t>(dst) | dst_pitch) % 16 == 0;
     const int column = (tid % Shape::runs_per_row) * run;
+    const int grid = static_cast<int>(gridDim.x);
 
-    for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
+    // The tables of `tile` into set `set`.
+    const auto fill_tables = [&](int tile, int set) {
         const int tile_x = (tile % tiles_x) * side, tile_y = (tile / tiles_x) * side;
         const int tile_w = min(side, plan.dst_width - tile_x), tile_h = min(side, plan.dst_height - tile_y);
-        __syncthreads();  // the previous tile's readers are done with the tables and the footprint
         for (int i = tid; i < side; i += Shape::threads) {
             int a = 0, b = 0;
             if (i < tile_h) {
                 rotation_row_origin(plan, tile_y + i, a, b);
-                row_origin[i] = make_int2(a, b);
+                origins[set][i] = make_int2(a, b);
             }
             if (i < tile_w) {
                 rotation_column_step(plan, tile_x + i, a, b);
-                column_step[i] = make_int2(a, b);
+                steps[set][i] = make_int2(a, b);
             }
         }
-        __syncthreads();
-
-        // The footprint from the tables' ends, in 64 bits; a coordinate past 2^30 (a plan no rotation of a
-        // side under 32767 makes) leaves the tile to the global path, whose 32-bit sums wrap as OpenCV's do.
-        const int2 o0 = row_origin[0], o1 = row_origin[tile_h - 1], c0 = column_step[0], c1 = column_step[tile_w - 1];
+    };
+    // The tile's footprint from its tables' ends (set `set`, filled and visible), in 64 bits; a coordinate
+    // past 2^30 (a plan no rotation of a side under 32767 makes) leaves the tile to the global path, whose
+    // 32-bit sums wrap as OpenCV's do.
+    const auto span_of = [&](int tile, int set) {
+        RotationTileSpan t;
+        t.tile_x = (tile % tiles_x) * side;
+        t.tile_y = (tile / tiles_x) * side;
+        t.tile_w = min(side, plan.dst_width - t.tile_x);
+        t.tile_h = min(side, plan.dst_height - t.tile_y);
+        const int2 o0 = origins[set][0], o1 = origins[set][t.tile_h - 1], c0 = steps[set][0], c1 = steps[set][t.tile_w - 1];
         const long long fx_lo = static_cast<long long>(min(o0.x, o1.x)) + min(c0.x, c1.x);
         const long long fx_hi = static_cast<long long>(max(o0.x, o1.x)) + max(c0.x, c1.x);
         const long long fy_lo = static_cast<long long>(min(o0.y, o1.y)) + min(c0.y, c1.y);
@@ -319,43 +350,92 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         const bool wild = fx_lo < -tame || fx_hi > tame || fy_lo < -tame || fy_hi > tame;
         const long long sx_lo = (fx_lo >> rotation_ab_bits) - lead, sx_hi = (fx_hi >> rotation_ab_bits) - lead + taps - 1;
         const long long sy_lo = (fy_lo >> rotation_ab_bits) - lead, sy_hi = (fy_hi >> rotation_ab_bits) - lead + taps - 1;
-        const bool misses = !wild && (sx_hi < 0 || sx_lo >= width || sy_hi < 0 || sy_lo >= height);
-        const bool inside = !wild && sx_lo >= 0 && sx_hi < width && sy_lo >= 0 && sy_hi < height;
-        const int x0 = static_cast<int>(sx_lo < 0 ? 0 : sx_lo), x1 = static_cast<int>(sx_hi >= width ? width - 1 : sx_hi);
-        const int y0 = static_cast<int>(sy_lo < 0 ? 0 : sy_lo), y1 = static_cast<int>(sy_hi >= height ? height - 1 : sy_hi);
-        const int first_byte = (x0 * pixel_bytes) & ~15;
-        const int pitch = (((x1 + 1) * pixel_bytes - first_byte + 15) & ~15);
-        const int rows = y1 - y0 + 1;
-        const bool staged = !wild && !misses && static_cast<long long>(rows) * pitch <= launch.footprint_bytes;
-
-        if (staged) {
-            // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
-            const int row_bytes = width * pixel_bytes;
-            const int words = pitch / 16;
-            // Word (r, c) of the footprint; each step moves on by the block's threads without a division.
-            const int step_rows = Shape::threads / words, step_words = Shape::threads - step_rows * words;
-            int r = tid / words, c = tid - r * words;
-            while (r < rows) {
-                const int byte = first_byte + c * 16;
-                const std::byte* from = item.src + static_cast<std::size_t>(y0 + r) * item.src_pitch + byte;
-                std::byte* to = footprint + r * pitch + c * 16;
-                if (wide_src && byte + 16 <= row_bytes) {
-                    copy_16_async(to, from);
-                } else {
-                    for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
-                        *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
-                    }
-                }
-                r += step_rows;
-                c += step_words;
-                if (c >= words) {
-                    c -= words;
-                    ++r;
+        t.misses = !wild && (sx_hi < 0 || sx_lo >= width || sy_hi < 0 || sy_lo >= height);
+        t.inside = !wild && sx_lo >= 0 && sx_hi < width && sy_lo >= 0 && sy_hi < height;
+        t.x0 = static_cast<int>(sx_lo < 0 ? 0 : sx_lo);
+        const int x1 = static_cast<int>(sx_hi >= width ? width - 1 : sx_hi);
+        t.y0 = static_cast<int>(sy_lo < 0 ? 0 : sy_lo);
+        const int y1 = static_cast<int>(sy_hi >= height ? height - 1 : sy_hi);
+        t.first_byte = (t.x0 * pixel_bytes) & ~15;
+        t.pitch = (((x1 + 1) * pixel_bytes - t.first_byte + 15) & ~15);
+        t.rows = y1 - t.y0 + 1;
+        t.staged = !wild && !t.misses && static_cast<long long>(t.rows) * t.pitch * (paired ? 2 : 1) <= launch.footprint_bytes;
+        return t;
+    };
+    // The footprint's loads, not waited for: whole 16-byte words where the source allows, the row's last
+    // partial word a sample at a time.
+    const auto stage = [&](const RotationTileSpan& t, std::byte* into) {
+        if (!t.staged) return;
+        const int row_bytes = width * pixel_bytes;
+        const int words = t.pitch / 16;
+        // Word (r, c) of the footprint; each step moves on by the block's threads without a division.
+        const int step_rows = Shape::threads / words, step_words = Shape::threads - step_rows * words;
+        int r = tid / words, c = tid - r * words;
+        while (r < t.rows) {
+            const int byte = t.first_byte + c * 16;
+            const std::byte* from = item.src + static_cast<std::size_t>(t.y0 + r) * item.src_pitch + byte;
+            std::byte* to = into + r * t.pitch + c * 16;
+            if (wide_src && byte + 16 <= row_bytes) {
+                copy_16_async(to, from);
+            } else {
+                for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
+                    *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
                 }
             }
+            r += step_rows;
+            c += step_words;
+            if (c >= words) {
+                c -= words;
+                ++r;
+            }
         }
-        wait_copies_async();  // the footprint's, and the first time the table's
+    };
+
+    // Two sets of tables, spans and footprints: the next tile's loads are in flight while this one's pixels
+    // are made. Every thread works out the span it stages; the first keeps it for the pixels' pass, in shared
+    // memory, where it costs no registers across the loop.
+    __shared__ RotationTileSpan spans[2];
+    const auto prepare = [&](int tile, int set) {
+        const RotationTileSpan t = span_of(tile, set);
+        stage(t, footprints + set * launch.footprint_bytes);
+        if (tid == 0) spans[set] = t;
+    };
+    int set = 0;
+    fill_tables(static_cast<int>(blockIdx.x), 0);
+    __syncthreads();
+    prepare(static_cast<int>(blockIdx.x), 0);
+    commit_copies_async();  // with the weight table's
+    for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += grid) {
+        const int next_tile = tile + grid;
+        if (next_tile < tiles) fill_tables(next_tile, set ^ 1);
         __syncthreads();
+        if (next_tile < tiles) prepare(next_tile, set ^ 1);
+        commit_copies_async();
+        wait_copies_async_but_one();  // this tile's footprint (and the first time the weight table)
+        __syncthreads();
+
+        const RotationTileSpan now = spans[set];
+        const int tile_x = now.tile_x, tile_y = now.tile_y, tile_w = now.tile_w, tile_h = now.tile_h;
+        const int y0 = now.y0, first_byte = now.first_byte, pitch = now.pitch;
+        const bool misses = now.misses, inside = now.inside, staged = now.staged;
+        const int copy_words = now.rows * pitch / 4;  // a copy of the footprint, in 32-bit words
+        std::byte* const footprint = footprints + set * launch.footprint_bytes;
+        const int2* const row_origin = origins[set];
+        const int2* const column_step = steps[set];
+        if constexpr (paired) {
+            if (staged) {
+                // The second copy: its word i holds bytes 4i - 2 to 4i + 1 of the first (word 0 is never read).
+                const unsigned* const first = reinterpret_cast<const unsigned*>(footprint);
+                unsigned* const second = reinterpret_cast<unsigned*>(footprint) + copy_words;
+                for (int i = 4 * tid; i < copy_words; i += 4 * Shape::threads) {
+                    const uint4 v = *reinterpret_cast<const uint4*>(first + i);
+                    const unsigned before = i > 0 ? first[i - 1] : 0u;
+                    *reinterpret_cast<uint4*>(second + i) = make_uint4(__byte_perm(before, v.x, 0x5432), __byte_perm(v.x, v.y, 0x5432),
+                                                                       __byte_perm(v.y, v.z, 0x5432), __byte_perm(v.z, v.w, 0x5432));
+                }
+                __syncthreads();
+            }
+        }
 
         const bool in_tile = column < tile_w;
         const int count = in_tile ? min(run, tile_w - column) : 0;
@@ -392,8 +472,24 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                     } else if (inside && staged) {
                         const RotationTap tap = rotation_tap<Interp, false>(origin.x + step.x, origin.y + step.y);
                         const std::byte* p = shared.at(tap.x, tap.y);
-                        if constexpr (sizeof(Sample) == 1 && Interp == Interpolation::bilinear) {
-                            bilinear_u8_inside<Channels>(p, pitch, reinterpret_cast<const uint2*>(shared_weights)[tap.entry], pixel);
+                        if constexpr (paired) {
+                            // Both taps of a row in one word of one copy; the four taps then in one word.
+                            const int offset = (tap.y - y0) * pitch + tap.x - first_byte;
+                            const bool straddles = (offset & 3) == 3;
+                            const int at = offset + (straddles ? 2 : 0);
+                            const unsigned* const word = reinterpret_cast<const unsigned*>(footprint) + (straddles ? copy_words : 0) + (at >> 2);
+                            const unsigned taps4 = __byte_perm(word[0], word[pitch >> 2], static_cast<unsigned>(at & 3) * 0x1111u + 0x5410u);
+                            std::uint32_t top = 0, bottom = 0;
+                            bilinear_u8_weight_pairs(static_cast<std::uint32_t>(tap.entry) & 31u, static_cast<std::uint32_t>(tap.entry) >> 5, top, bottom);
+                            int sum = 1 << (rotation_coef_bits - 1);  // the cast's rounding; the weights sum to 2^15, so no clamp
+                            asm("dp2a.lo.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(top), "r"(taps4));
+                            asm("dp2a.hi.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(bottom), "r"(taps4));
+                            pixel[0] = static_cast<Sample>(sum >> rotation_coef_bits);
+                        } else if constexpr (sizeof(Sample) == 1 && Interp == Interpolation::bilinear) {
+                            uint2 weights;
+                            bilinear_u8_weight_pairs(static_cast<std::uint32_t>(tap.entry) & 31u, static_cast<std::uint32_t>(tap.entry) >> 5, weights.x,
+                                                     weights.y);
+                            bilinear_u8_inside<Channels>(p, pitch, weights, pixel);
                         } else if constexpr (Interp == Interpolation::nearest) {
                             const Weight none[1] = {};
                             sample_inside<Sample, Channels, Interp>(p, shared.stride(), none, pixel);
@@ -424,6 +520,8 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             }
             store_run<Shape::run_bytes, Shape::runs_per_row>(out, dst, dst_pitch, tile_x, tile_y + row, tile_w, column, count, pixel_bytes, active);
         }
+        __syncthreads();  // this set's readers are done before the next tile but one fills it
+        set ^= 1;
     }
 }
 

@@ -255,6 +255,22 @@ GPUROTATE_HOST_DEVICE inline RotationTap rotation_tap(std::int32_t fixed_x, std:
     return {x - lead, y - lead, entry};
 }
 
+/// The 8-bit bilinear table's entry for the fractions `a` (x) and `b` (y), in 1/32 pixel, as int16 pairs:
+/// .x the top row's two weights (left in the low half), .y the bottom row's, as the table holds them. Each
+/// weight is (32-a or a)(32-b or b) * 32 exactly (1/32 fractions multiply exactly in float), except entry 0,
+/// whose 32768 saturates and is corrected as initInterTab2D corrects it: 32767, 0, 0, 1. A kernel computes
+/// an entry in four instructions where it would load 8 bytes from a table (tests/test_rotation_tables.cpp
+/// checks every entry against the table).
+GPUROTATE_HOST_DEVICE inline void bilinear_u8_weight_pairs(std::uint32_t a, std::uint32_t b, std::uint32_t& top, std::uint32_t& bottom) {
+    const std::uint32_t columns = (a << 16) + (rotation_tab_size - a);  // (32 - a) low, a high: no carry, both under 2^16
+    top = columns * ((rotation_tab_size - b) << 5);
+    bottom = columns * (b << 5);
+    if ((a | b) == 0) {
+        top = rotation_coef_scale - 1;
+        bottom = 1u << 16;
+    }
+}
+
 /// The table entry's weights into `w`: on the device as 8- or 16-byte read-only loads (the tables start at a
 /// multiple of 16 bytes and each entry is 8, 16, 32 or 64 bytes long).
 template <class Weight, int Count>
