@@ -5,6 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <initializer_list>
+
 using gpurotate::detail::tuning::FusedKernel;
 using gpurotate::detail::tuning::select_fused;
 
