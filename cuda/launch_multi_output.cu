@@ -1,6 +1,6 @@
 // The dispatch of the multi-output transform: the vectorized fused kernel, the shared-memory fused kernel, or
-// one automatic launch per element, as tuning::select_fused (cuda/tuning/tuning_transform.hpp) measured fastest for
-// the pixel width, size and device and the vectorized kernel's alignment rules allow. The launchers themselves are
+// one automatic launch per element, as tuning::select_fused (cuda/tuning/tuning_transform.hpp) picks for
+// the pixel width and size where the vectorized kernel's alignment rules allow it or not. The launchers themselves are
 // instantiated one pixel width a unit (launch_multi_output.cuh).
 
 #include "check.cuh"
@@ -41,7 +41,7 @@ bool launch_fused(tuning::FusedKernel kernel, ConstImageView src, const Transfor
 void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {
     const bool fits = fused_vectorized_fits(src, targets, count);
     const tuning::FusedKernel kernel =
-        tuning::select_fused(current_device_class(), static_cast<int>(src.format.pixel_bytes()), src.width * src.height, fits);
+        tuning::select_fused(static_cast<int>(src.format.pixel_bytes()), src.width * src.height, fits);
     launch_fused(kernel, src, targets, count, stream);
 }
 

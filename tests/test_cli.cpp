@@ -237,7 +237,8 @@ TEST_CASE("usage errors exit 2") {
     for (const std::string& args : {quote(in) + " --rot90", quote(in) + " --rot45 -o " + quote(dir.file("o.png")),
                                     quote(in) + " --quality 0 -o " + quote(dir.file("o.jpg")),
                                     quote(in) + " --device tpu -o " + quote(dir.file("o.png")), std::string(""),
-                                    std::string("bench --size 8192"), std::string("bench --grouped 8 --grouped-sizes 640x480,640")}) {
+                                    std::string("bench --size 8192"), std::string("bench --grouped 8 --grouped-sizes 640x480,640"),
+                                    std::string("bench --fused-sweep --grouped 8"), std::string("bench --fused-sweep --op rot90")}) {
         const auto result = run(command_line(args));
         CAPTURE(args);
         CAPTURE(result.output);

@@ -5,6 +5,7 @@
 // practice: warm-up launches, L2 flushed before every sample, CUDA events, median of many samples.
 
 #include "bench/bench.hpp"
+#include "bench/fused_sweep.hpp"
 #include "bench/peers.hpp"
 #include "bench/repeated_passes.cuh"
 #include "bench/study_launch.hpp"
@@ -493,10 +494,15 @@ void print_rows(std::ostream& out, const std::vector<Row>& rows, double memcpy_g
     }
 }
 
-void write_json(const std::string& path, const cudaDeviceProp& prop, const BenchOptions& o, const std::vector<Row>& rows,
-                const std::vector<std::pair<std::string, double>>& memcpy_by_type) {
+std::ofstream open_json(const std::string& path) {
     std::ofstream f(path);
     if (!f) throw Error(ErrorCode::output, "cannot write '" + path + "'");
+    return f;
+}
+
+void write_json(const std::string& path, const cudaDeviceProp& prop, const BenchOptions& o, const std::vector<Row>& rows,
+                const std::vector<std::pair<std::string, double>>& memcpy_by_type) {
+    std::ofstream f = open_json(path);
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
@@ -514,6 +520,24 @@ void write_json(const std::string& path, const cudaDeviceProp& prop, const Bench
           << "\n";
     }
     f << "  ]\n}\n";
+}
+
+/// A random never-zero source on the device and its copy on the host, the CPU backend's input for the expected outputs.
+struct RandomSource {
+    DeviceImage device;
+    Image host;
+};
+
+RandomSource random_source(const Harness& harness, std::int64_t width, std::int64_t height, PixelFormat format) {
+    RandomSource s{DeviceImage(width, height, format), Image(width, height, format, HostMemory::pinned)};
+    detail::fill_random_kernel<<<4096, 256, 0, harness.stream()>>>(reinterpret_cast<std::uint8_t*>(s.device.view.data), s.device.bytes(),
+                                                                   0x5eed1234u ^ static_cast<std::uint32_t>(format.pixel_bytes()),
+                                                                   format.sample == SampleType::f32);
+    GPUROTATE_CUDA_CHECK(cudaGetLastError());
+    GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(s.host.data(), s.host.view().pitch, s.device.view.data, s.device.view.pitch, s.device.view.row_bytes(),
+                                           static_cast<std::size_t>(height), cudaMemcpyDeviceToHost, harness.stream()));
+    GPUROTATE_CUDA_CHECK(cudaStreamSynchronize(harness.stream()));
+    return s;
 }
 
 // A row for a launch timed outside the kernel table (multi-output, grouped): timed only where verified;
@@ -753,6 +777,64 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     return rows;
 }
 
+const char* fused_kernel_name(detail::tuning::FusedKernel kernel) {
+    switch (kernel) {
+        case detail::tuning::FusedKernel::vectorized: return "vectorized";
+        case detail::tuning::FusedKernel::tiled: return "tiled";
+        case detail::tuning::FusedKernel::separate: break;
+    }
+    return "separate";
+}
+
+// `--fused-sweep`: at every size and type, the library's fused choice against the three ways it picks among, each
+// timed and verified by bench_multi_output, one line a row as it is measured. Non-zero where an output was wrong.
+int run_fused_sweep(const Harness& harness, const BenchOptions& options, const std::vector<PixelFormat>& types,
+                    const std::vector<Orientation>& ops, std::ostream& out) {
+    const std::vector<Extent> sizes = options.size_given ? std::vector<Extent>{{options.width, options.height}} : fused_sweep_sizes();
+    const double tolerance = detail::tuning::fused_choice_tolerance;
+    std::vector<FusedSweepRow> rows;
+    print_fused_sweep_heading(out);
+    for (const Extent size : sizes) {
+        for (const PixelFormat format : types) {
+            const RandomSource src = random_source(harness, size.width, size.height, format);
+            FusedSweepRow row;
+            row.type = to_string(format);
+            row.size = size;
+            bool fits = false;
+            for (const Row& r : bench_multi_output(harness, ops, src.device.view, src.host)) {
+                row.verified = row.verified && r.verified;
+                const double ms = r.verified ? r.median_ms : 0;
+                if (r.kernel == "multi-output") {
+                    row.choice_ms = ms;
+                } else if (r.kernel == "multi-out-vector") {
+                    row.vectorized_ms = ms;
+                    fits = true;
+                } else if (r.kernel == "multi-out-tile32") {
+                    row.tiled_ms = ms;
+                } else {
+                    row.separate_ms = ms;
+                }
+            }
+            row.chosen = fused_kernel_name(detail::tuning::select_fused(static_cast<int>(format.pixel_bytes()), size.width * size.height, fits));
+            print_fused_sweep_row(out, row, tolerance);
+            rows.push_back(row);
+        }
+    }
+    print_fused_sweep_summary(out, rows, tolerance);
+    if (!options.json_path.empty()) {
+        const cudaDeviceProp& prop = harness.device();
+        FusedSweepContext context{prop.name, 0, 0, options.reps, tolerance};
+        GPUROTATE_CUDA_CHECK(cudaDriverGetVersion(&context.driver));
+        GPUROTATE_CUDA_CHECK(cudaRuntimeGetVersion(&context.runtime));
+        std::ofstream f = open_json(options.json_path);
+        write_fused_sweep_json(f, context, rows);
+    }
+    for (const FusedSweepRow& r : rows) {
+        if (!r.verified) return static_cast<int>(ErrorCode::internal);
+    }
+    return 0;
+}
+
 }  // namespace
 
 int run_bench(const BenchOptions& options, std::ostream& out) {
@@ -785,18 +867,24 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         << (runtime % 1000) / 10 << ", NPP " << (Peers::npp_compiled_in() ? "yes" : "not compiled in") << "\n"
         << "DRAM " << static_cast<int>(detail::current_device_dram_bandwidth_per_sm() / 1e9) << " GB/s per SM at peak: the production kernels' blocks-per-SM caps "
         << (detail::current_device_class() == detail::tuning::DeviceClass::h200 ? "of the H200 class (3-byte transposes only)" : "of the H100 class")
-        << "\n"
-        << "size " << options.width << "x" << options.height << ", " << options.reps
-        << " samples per kernel (median, L2 flushed before each), GB/s = (bytes read + bytes written) / time;\n"
-        << "loop GB/s: " << options.reps << " launches back to back; inside GB/s: one launch whose blocks repeat their work "
-        << options.reps << " times (the paper's two timings)\n\n";
-
+        << "\n";
     std::vector<PixelFormat> types = options.types;
     if (types.empty()) {
         for (const auto& t : bench_types()) types.push_back(t.second);
     }
     std::vector<Orientation> ops = options.operations;
     if (ops.empty() && options.rotations.empty()) ops.assign(std::begin(all_orientations) + 1, std::end(all_orientations));
+    if (options.fused_sweep) {
+        out << "fused sweep: all " << ops.size() << " elements from one image, " << options.reps
+            << " samples per way (median, L2 flushed before each), every output verified; choice/fastest: the library's choice's time\n"
+            << "over the fastest way's, SLOW over " << detail::tuning::fused_choice_tolerance << "\n\n";
+        return run_fused_sweep(harness, options, types, ops, out);
+    }
+    out << "size " << options.width << "x" << options.height << ", " << options.reps
+        << " samples per kernel (median, L2 flushed before each), GB/s = (bytes read + bytes written) / time;\n"
+        << "loop GB/s: " << options.reps << " launches back to back; inside GB/s: one launch whose blocks repeat their work "
+        << options.reps << " times (the paper's two timings)\n\n";
+
 
     std::vector<Row> all_rows;
     std::vector<std::pair<std::string, double>> memcpy_by_type;
@@ -825,15 +913,9 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         const std::string type_name = to_string(format);
         const int n = options.batch;
         // The batch is one tall image of n images stacked: image i starts i * pitch * height bytes in.
-        DeviceImage src(options.width, options.height * n, format);
-        detail::fill_random_kernel<<<4096, 256, 0, harness.stream()>>>(reinterpret_cast<std::uint8_t*>(src.view.data), src.bytes(),
-                                                                       0x5eed1234u ^ static_cast<std::uint32_t>(format.pixel_bytes()),
-                                                                       format.sample == SampleType::f32);
-        GPUROTATE_CUDA_CHECK(cudaGetLastError());
-        Image host_src(options.width, options.height * n, format, HostMemory::pinned);
-        GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(host_src.data(), host_src.view().pitch, src.view.data, src.view.pitch, src.view.row_bytes(),
-                                               static_cast<std::size_t>(options.height * n), cudaMemcpyDeviceToHost, harness.stream()));
-        GPUROTATE_CUDA_CHECK(cudaStreamSynchronize(harness.stream()));
+        RandomSource random = random_source(harness, options.width, options.height * n, format);
+        const DeviceImage& src = random.device;
+        const Image& host_src = random.host;
         const double bytes = 2.0 * static_cast<double>(src.view.row_bytes()) * static_cast<double>(options.height * n);
 
         std::vector<Row> rows;

@@ -2,7 +2,7 @@
 // One read, k writes, the textbook way: a block parks one source tile in padded shared memory and
 // writes it to every requested output through that output's map. Correct for any size and alignment, one
 // pixel per access: the library runs it where it measured faster than the vectorized fused kernel
-// (multi_output_vectorized.cuh): 8- and 16-byte pixels, 6-byte pixels of images up to 16 MP, and where the
+// (multi_output_vectorized.cuh): 8- and 16-byte pixels, 6-byte pixels of images under 85 MB, and where the
 // vectorized kernel's alignment rules refuse the buffers or the sides (launch_multi_output.cu).
 //
 // The tile is indexed by source coordinates (rows along source x, loaded coalesced). Each output then

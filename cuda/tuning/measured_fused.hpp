@@ -1,5 +1,5 @@
 #pragma once
-// The measurements the fused multi-output choice is made from (tuning_transform.hpp's select_fused): for each
+// The measurements the fused multi-output rule is checked against (tuning_transform.hpp's select_fused): for each
 // device class, pixel type and size, the median milliseconds of all 7 elements at once by the vectorized fused
 // kernel (`multi-out-vector`; 0 where its alignment rules refuse the size), the shared-memory fused kernel
 // (`multi-out-tile32`) and one automatic launch per element (`auto-x7`).

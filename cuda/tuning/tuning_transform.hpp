@@ -6,7 +6,7 @@
 // bench and the tests read the same answers. The launchers only check whether a choice applies (alignment,
 // sizes) and launch it; the bench swaps in other shapes through its own header (src/bench/study_launch.hpp),
 // never through the production seam. The measurements behind each rule are named beside it; the fused
-// choice is computed from the table in measured_fused.hpp.
+// choice is a rule by pixel width, fit and size, checked at compile time against the table in measured_fused.hpp.
 
 #include "tuning/measured_fused.hpp"
 
@@ -138,74 +138,90 @@ enum class FusedKernel : std::uint8_t {
     separate,    ///< one automatic launch per element
 };
 
+/// Pixel widths that the shared-memory fused kernel moves as one aligned 8- or 16-byte word a thread: as wide as
+/// the vectorized fused kernel's accesses, with a fraction of its registers, so the tile wins at every measured
+/// size, on both devices (u16c4 and f32c4: 0.55-0.66 of seven launches against the vectorized 0.62-0.74).
+constexpr bool fused_tile_word_is_wide(int pixel_bytes) { return pixel_bytes == 8 || pixel_bytes == 16; }
+
+/// 6-byte pixels, whose vectorized fused kernel holds seven bodies of 238 registers (multi_output_vectorized.cuh):
+/// below this many source bytes the shared-memory fused kernel is faster (12.4 MB: 0.057 against 0.061 ms on the
+/// H100, 0.046 against 0.049 on the H200; 72 MB: 0.259 against 0.290 on the H200), from it the vectorized one (101 MB,
+/// 4096x4096 u16c3 on the H200: 0.674 of seven launches against the tile's 0.754, issue 51; 403 MB: 0.994 against
+/// 1.125 ms). Set between 72 and 101 MB; the bench's `--fused-sweep` rows of u16c3 place it.
+inline constexpr std::int64_t fused_vectorized_6byte_least_bytes = 85'000'000;
+
+/// Where the vectorized fused kernel's alignment rules refuse the targets, pixels of 1 to 3 bytes: the
+/// shared-memory fused kernel moves one narrow word a thread, about 550 G pixel-accesses/s whatever the width (u8c1
+/// 540-556 GB/s of 8 bytes a pixel, u16c1 1130-1170 of 16, u8c3 1480-1530 of 24, at every size on both devices),
+/// so its time grows as the pixels; seven launches move 14 bytes a pixel near DRAM speed but pay a floor of about
+/// 35 us (1920x1080: 0.037-0.040 ms whatever the width). The two meet near 3.6 MP for 1-byte pixels on the H100
+/// (3.2 on the H200); 1920x1080 u8c1 (2.1 MP) is the tile's (0.036 against 0.040 ms), 4000x3000 (12 MP) the
+/// launches' (0.072 against 0.178). Wider pixels meet later (2-byte about 5-8 MP), so this bound is conservative
+/// for them; the sweep's odd sizes (1921x1081, 2999x4001, 4095x4097) show where.
+inline constexpr std::int64_t fused_narrow_tiled_most_pixels = 3'500'000;
+
+/// The way to make several elements of one image of `pixels` S-byte pixels, from what each way does: the
+/// vectorized fused kernel reads once and writes every target with 16-byte accesses; the shared-memory fused
+/// kernel reads once and writes through a padded tile, one pixel word a thread; seven launches read the source
+/// seven times. So:
+/// - 8- and 16-byte pixels: the tile (fused_tile_word_is_wide);
+/// - where the vectorized kernel fits: it, but for 6-byte pixels of fewer than fused_vectorized_6byte_least_bytes
+///   source bytes (the tile); at every measured 1-, 2-, 3-, 4- and 12-byte row it is fastest or within 2.3%
+///   (4000x3000 u8c4 and f32c1 on the H100: 0.174-0.175 against the tile's 0.171 ms; u16c1 on the H200: 0.110
+///   against seven launches' 0.109);
+/// - where it does not fit: the tile for 4-, 6- and 12-byte pixels (a word of 4 bytes or more a thread: 0.61-0.97
+///   of seven launches at every measured row); for 1- to 3-byte pixels, the tile up to fused_narrow_tiled_most_pixels
+///   and seven launches above.
+/// The rule does not depend on the device: the measured rows of the H100 and the H200 pick the same ways at every
+/// width (measured_fused.hpp). Before issue 51 the choice snapped to the nearest measured size, and at 4096x4096,
+/// between 4000x3000 and 8192x8192, took seven launches for 2-byte pixels where the vectorized kernel took 0.65
+/// of their time.
+constexpr FusedKernel select_fused(int pixel_bytes, std::int64_t pixels, bool vectorized_fits) {
+    if (fused_tile_word_is_wide(pixel_bytes)) return FusedKernel::tiled;
+    if (vectorized_fits) {
+        const bool small_6byte = pixel_bytes == 6 && pixels * pixel_bytes < fused_vectorized_6byte_least_bytes;
+        return small_6byte ? FusedKernel::tiled : FusedKernel::vectorized;
+    }
+    if (pixel_bytes >= 4) return FusedKernel::tiled;
+    return pixels <= fused_narrow_tiled_most_pixels ? FusedKernel::tiled : FusedKernel::separate;
+}
+
+/// How far a way may be from its row's fastest and still count as right: the run-to-run spread of these medians.
+inline constexpr double fused_choice_tolerance = 1.03;
+
 namespace fused_detail {
-
-constexpr double pixels_of(const FusedMeasurement& m) { return static_cast<double>(m.width) * static_cast<double>(m.height); }
-
-/// How far apart two pixel counts are: the larger over the smaller (a distance on a log scale).
-constexpr double apart(double a, double b) { return a > b ? a / b : b / a; }
 
 constexpr double ms_of(const FusedMeasurement& m, FusedKernel k) {
     return k == FusedKernel::vectorized ? m.vectorized_ms : k == FusedKernel::tiled ? m.tiled_ms : m.separate_ms;
 }
 
-/// The measured size of `device` and `pixel_bytes` nearest `pixels` (with `with_vectorized`, among the sizes where
-/// the vectorized fused kernel was measured); 0 where none was measured.
-constexpr double nearest_measured(DeviceClass device, int pixel_bytes, double pixels, bool with_vectorized) {
-    double best = 0;
-    for (const FusedMeasurement& m : fused_measurements) {
-        if (m.device != device || m.pixel_bytes != pixel_bytes || (with_vectorized && m.vectorized_ms <= 0)) continue;
-        if (best == 0 || apart(pixels_of(m), pixels) < apart(best, pixels)) best = pixels_of(m);
+/// Whether the way select_fused picks for measured row `m`, with the vectorized kernel fitting or not, takes at
+/// most fused_choice_tolerance times the fastest way of that row that could run (the vectorized one only where it
+/// fits; a row where it was not measured is checked only as not fitting).
+constexpr bool choice_within_tolerance(const FusedMeasurement& m, bool fits) {
+    const double chosen = ms_of(m, select_fused(m.pixel_bytes, static_cast<std::int64_t>(m.width) * m.height, fits));
+    for (int k = 0; k < 3; ++k) {
+        const auto way = static_cast<FusedKernel>(k);
+        const double other = ms_of(m, way);
+        if (way == FusedKernel::vectorized && !fits) continue;
+        if (other > 0 && chosen > other * fused_choice_tolerance) return false;
     }
-    return best;
+    return chosen > 0;
 }
 
 }  // namespace fused_detail
 
-/// The fastest measured way to make several elements of one image of `pixels` S-byte pixels on `device`: among
-/// the rows of measured_fused.hpp for that device and pixel width at the measured size nearest `pixels` (on a log
-/// scale: 8192x8192 above 28 MP, 4000x3000 above 5 MP, 1920x1080 below), the one whose summed time is least
-/// (types of one width, u8c4 and f32c1, add up); ties go to fewer launches. Where the vectorized fused kernel's
-/// alignment rules refuse the targets (`vectorized_fits` false) it is left out; where they allow it, only sizes at
-/// which it was measured count (the 1-byte rows at 4000x3000 and 1920x1080 could not run it). A width never
-/// measured on `device` reads the other device's rows.
-constexpr FusedKernel select_fused(DeviceClass device, int pixel_bytes, std::int64_t pixels, bool vectorized_fits) {
-    using namespace fused_detail;
-    const double p = static_cast<double>(pixels);
-    if (nearest_measured(device, pixel_bytes, p, vectorized_fits) == 0) device = device == DeviceClass::h100 ? DeviceClass::h200 : DeviceClass::h100;
-    const double size = nearest_measured(device, pixel_bytes, p, vectorized_fits);
-    if (size == 0) return vectorized_fits ? FusedKernel::vectorized : FusedKernel::tiled;  // a width no table holds
-    double total[3] = {0, 0, 0};
-    bool measured[3] = {true, true, true};
+/// Whether, for every measured row, select_fused picks a way within fused_choice_tolerance of that row's fastest:
+/// as measured (the vectorized kernel where it was measured), and for the 1-byte rows, which also stand for the
+/// sizes where it does not fit, without it. Checked at compile time below.
+constexpr bool fused_choice_within_tolerance() {
     for (const FusedMeasurement& m : fused_measurements) {
-        if (m.device != device || m.pixel_bytes != pixel_bytes || pixels_of(m) != size) continue;
-        for (int k = 0; k < 3; ++k) {
-            const double ms = ms_of(m, static_cast<FusedKernel>(k));
-            measured[k] = measured[k] && ms > 0;
-            total[k] += ms;
-        }
-    }
-    measured[0] = measured[0] && vectorized_fits;
-    int best = -1;
-    for (int k = 0; k < 3; ++k) {
-        if (measured[k] && (best < 0 || total[k] < total[best])) best = k;
-    }
-    return best < 0 ? FusedKernel::separate : static_cast<FusedKernel>(best);
-}
-
-/// Whether, for every measured row, select_fused picks a way at least as fast as every other way measured in
-/// that row (the vectorized one counted where it was measured, i.e. where it fits). Checked at compile time below.
-constexpr bool fused_choice_never_slower() {
-    for (const FusedMeasurement& m : fused_measurements) {
-        const bool fits = m.vectorized_ms > 0;
-        const double chosen = fused_detail::ms_of(m, select_fused(m.device, m.pixel_bytes, static_cast<std::int64_t>(m.width) * m.height, fits));
-        for (int k = 0; k < 3; ++k) {
-            const double other = fused_detail::ms_of(m, static_cast<FusedKernel>(k));
-            if (other > 0 && other < chosen) return false;
-        }
+        if (!fused_detail::choice_within_tolerance(m, m.vectorized_ms > 0)) return false;
+        if (m.pixel_bytes == 1 && !fused_detail::choice_within_tolerance(m, false)) return false;
     }
     return true;
 }
-static_assert(fused_choice_never_slower(), "a fused choice is slower than another measured way in its row of measured_fused.hpp");
+static_assert(fused_choice_within_tolerance(),
+              "select_fused picks a way more than 3% slower than another measured way in a row of measured_fused.hpp");
 
 }  // namespace gpurotate::detail::tuning

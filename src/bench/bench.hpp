@@ -28,6 +28,7 @@ struct BenchOptions {
     std::string json_path;                 ///< write every row as JSON here, if set
     bool list_kernels = false;             ///< print the kernel names and exit
     bool no_ceilings = false;              ///< time only the named kernels, not the copies the shares of copy need
+    bool fused_sweep = false;              ///< the fused multi-output choice against its three ways over sizes (fused_sweep.hpp)
     bool cpu = false;                      ///< time the CPU backend against OpenCV and memcpy instead of the GPU kernels
     bool size_given = false;               ///< --size was on the command line (the CPU rows default to two sizes otherwise)
     unsigned threads = 0;                  ///< CPU rows: threads for gpurotate and OpenCV (0: all cores)

@@ -120,6 +120,10 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
     app.add_option("--cpu-stores", bench_options.cpu_stores,
                    "with --cpu, how the mirrors store: plain or streaming (default: streaming for outputs of 16 MiB, or half the L3 if less)")
         ->check(CLI::IsMember({"plain", "streaming"}));
+    app.add_flag("--fused-sweep", bench_options.fused_sweep,
+                 "the library's fused multi-output choice against the vectorized and tile32 fused kernels and auto-x7, all 7 "
+                 "elements, for every --type at sizes 512x512 to 16384x16384 (or --size alone); rows over 1.03 of the fastest "
+                 "are flagged SLOW; --json writes them");
     app.add_flag("--no-ceilings", bench_options.no_ceilings,
                         "run only the kernels --kernel names, not the copy ceilings too (for profilers; no shares of copy)");
 
@@ -130,6 +134,15 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
     }
     if (!bench_options.rotations.empty() && (bench_options.cpu || bench_options.grouped > 0 || bench_options.batch > 1)) {
         throw Error(ErrorCode::usage, "--op rotateDEG: the GPU rows of one image only (not with --cpu, --grouped or --batch)");
+    }
+    const bool other_mode = bench_options.cpu || bench_options.grouped > 0 || bench_options.batch > 1 || !bench_options.rotations.empty() ||
+                            !bench_options.kernels.empty();
+    if (bench_options.fused_sweep && other_mode) {
+        throw Error(ErrorCode::usage, "--fused-sweep: times its own four ways on one image of each size (not with --cpu, --grouped, --batch, "
+                                      "--kernel or --op rotateDEG)");
+    }
+    if (bench_options.fused_sweep && bench_options.operations.size() == 1) {
+        throw Error(ErrorCode::usage, "--fused-sweep: --op names one element; a fused launch makes two or more");
     }
     return bench_options;
 }
