@@ -20,6 +20,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 
@@ -322,4 +323,100 @@ TEST_CASE("every input the fuzzers found a defect with is refused cleanly by eve
         CHECK(message.find("truncated") != std::string::npos);
     }
     CHECK(gpurotate::read_image(tmp.file("t.hdr")).height() == 12);
+}
+
+namespace {
+
+// The expanded canvas of a W x H image turned by `degrees`, as the issue states it (ceil(W|cos| + H|sin| - 1e-6)
+// by ceil(W|sin| + H|cos| - 1e-6)), written out here rather than taken from the library.
+std::string expanded_size(double width, double height, double degrees) {
+    const double radians = degrees * 3.14159265358979323846 / 180.0, c = std::fabs(std::cos(radians)), s = std::fabs(std::sin(radians));
+    return std::to_string(static_cast<long long>(std::ceil(width * c + height * s - 1e-6))) + "x" +
+           std::to_string(static_cast<long long>(std::ceil(width * s + height * c - 1e-6)));
+}
+
+// Headers that declare `side` x `side` pixels and then end (or hold a few bytes of nonsense): no decoder can
+// make pixels of them, so a refusal that is not "cannot decode" was given from the header alone.
+std::vector<std::pair<std::string, std::string>> headers_declaring(test_support::TempDir& dir, std::uint16_t side) {
+    std::string png = png_declaring(dir, side, side);
+    png.resize(png.size() / 2);  // into the image data
+    std::string jpeg = jpeg_declaring(dir, side, side);
+    jpeg.resize(jpeg.size() - 40);  // into the entropy-coded data, after the frame and scan headers
+    std::string bmp(54, '\0');  // BITMAPINFOHEADER, 24-bit, no pixels
+    bmp.replace(0, 2, "BM"), put_le(bmp, 2, 54, 4), put_le(bmp, 10, 54, 4), put_le(bmp, 14, 40, 4);
+    put_le(bmp, 18, side, 4), put_le(bmp, 22, side, 4), put_le(bmp, 26, 1, 2), put_le(bmp, 28, 24, 2);
+    std::string tga(18, '\0');  // uncompressed true colour, 24-bit, no pixels
+    tga[2] = 2, put_le(tga, 12, side, 2), put_le(tga, 14, side, 2), tga[16] = 24;
+    std::string webp = "RIFF" + std::string(4, '\0') + "WEBPVP8L" + std::string(4, '\0') + "\x2f" + std::string(4, '\0') + std::string(16, '\x55');
+    put_le(webp, 4, webp.size() - 8, 4), put_le(webp, 16, webp.size() - 20, 4);
+    put_le(webp, 21, (std::uint32_t{side} - 1) | (std::uint32_t{side} - 1) << 14, 4);  // VP8L: 14-bit sides minus one
+    return {{"png", png},
+            {"jpg", jpeg},
+            {"ppm", "P6\n" + std::to_string(side) + " " + std::to_string(side) + "\n255\n" + std::string(12, '\x7f')},
+            {"bmp", bmp},
+            {"tga", tga},
+            {"tif", tiff_declaring(side, side)},
+            {"webp", webp}};
+}
+
+}  // namespace
+
+TEST_CASE("--rotate: a canvas over --max-pixels is refused exactly at the limit, naming the file, and nothing is written") {
+    test_support::TempDir dir;
+    gpurotate::write_image(dir.file("in.png"), test_support::random_image(100, 60, {SampleType::u8, 3}, 11).view());
+    const std::string size = expanded_size(100, 60, 30);  // 117x102 = 11934 pixels
+    REQUIRE(size == "117x102");
+    const auto rotate = [&](const std::string& args, const std::string& out) {
+        return test_support::run(quote(exe) + " " + quote(dir.file("in.png")) + " --rotate 30 " + args + " -o " + quote(dir.file(out)));
+    };
+    const auto refused = rotate("--max-pixels 11933", "no.png");
+    CHECK(refused.status == 3);
+    CHECK(refused.output.find("'" + dir.file("in.png") + "' rotated would be 117x102, over --max-pixels 11933") != std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("no.png")));
+    REQUIRE(rotate("--max-pixels 11934", "yes.png").status == 0);
+    CHECK(gpurotate::read_image(dir.file("yes.png")).width() == 117);
+    CHECK(rotate("--max-pixels 11933 --keep-size", "kept.png").status == 0);  // 100x60 is under it
+}
+
+TEST_CASE("--rotate: a header declaring an image whose canvas is over --max-pixels is refused before its body is decoded") {
+    test_support::TempDir dir;
+    // 16000 x 16000 = 256,000,000 pixels is under the limit; turned by 45 degrees its canvas is about twice as large.
+    const std::string limit = " --max-pixels 300000000";
+    const std::string canvas = expanded_size(16000, 16000, 45);
+    for (const auto& file : headers_declaring(dir, 16000)) {
+        const std::string& extension = file.first;
+        CAPTURE(extension);
+        const std::string in = dir.file("declared." + extension);
+        test_support::write_bytes(in, file.second);
+        const auto refused = test_support::run(quote(exe) + " " + quote(in) + " --rotate 45" + limit + " -o " + quote(dir.file("r.png")));
+        INFO(refused.output);
+        CHECK(refused.status == 3);
+        CHECK(refused.output.find("'" + in + "' rotated would be " + canvas + ", over --max-pixels 300000000") != std::string::npos);
+        CHECK(refused.output.find("cannot decode") == std::string::npos);
+        // The same file to the decoder: its body does not decode, which the refusal above never reached.
+        const auto decoded = test_support::run(quote(exe) + " " + quote(in) + " --rotate 45 --keep-size" + limit + " -o " + quote(dir.file("k.png")));
+        CHECK(decoded.status == 3);
+        CHECK(decoded.output.find("cannot decode '" + in + "'") != std::string::npos);
+        CHECK_FALSE(test_support::file_exists(dir.file("r.png")));
+    }
+    // A side at OpenCV's limit, also from the header alone: 40000 x 10 is well under the pixel limit.
+    test_support::write_bytes(dir.file("wide.png"), png_declaring(dir, 40000, 10).substr(0, 40));
+    const auto wide = test_support::run(quote(exe) + " " + quote(dir.file("wide.png")) + " --rotate 1 -o " + quote(dir.file("w.png")));
+    CHECK(wide.status == 3);
+    CHECK(wide.output.find("is 40000x10: --rotate by an angle that is not a multiple of 90 takes sides under 32767") != std::string::npos);
+}
+
+TEST_CASE("augment --degrees: a variant whose declared canvas is over --max-pixels fails alone, undecoded") {
+    test_support::TempDir dir;
+    std::filesystem::create_directories(dir.file("in"));
+    test_support::write_bytes(dir.file("in/declared.png"), headers_declaring(dir, 16000).front().second);
+    gpurotate::write_image(dir.file("in/small.png"), test_support::random_image(21, 13, {SampleType::u8, 3}, 4).view());
+    // Any angle of the draw but a multiple of 90 takes 16000 x 16000 over 256,000,000 pixels.
+    const auto r = test_support::run(quote(exe) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("out")) +
+                                     " --random --ops identity --degrees 15 --seed 3 --device cpu --quiet --max-pixels 256000000");
+    INFO(r.output);
+    CHECK(r.status == 4);  // an output failed (as a canvas found over the limit after the decode always did), no input
+    CHECK(r.output.find("declared.png' rotated would be") != std::string::npos);
+    CHECK(r.output.find("cannot decode") == std::string::npos);
+    CHECK(test_support::file_exists(dir.file("out/small_identity.png")));
 }

@@ -4,6 +4,8 @@ interpolation, expanded and kept, to PNG and JPEG; a whole number of quarter tur
 CLI's refusals of an angle are the package's."""
 
 import math
+import struct
+import zlib
 import warnings
 
 import numpy as np
@@ -128,3 +130,20 @@ def test_refusals_of_the_other_options(inputs):
         gpurotate.transform_encoded(data, [], angle=5, fill=0.5)
     with pytest.raises(gpurotate.UsageError, match="jpeg_edge=\"error\" refuses"):
         gpurotate.transform_encoded(inputs["in.jpg"], [], angle=5, jpeg_edge="error")
+
+
+def test_a_canvas_over_the_pixel_limit_is_refused_from_the_header_as_the_cli_refuses_it(cli, tmp_path):
+    """A PNG whose IHDR declares 30000 x 30000 (under the default limit of 2^30 pixels) and whose data end at
+    once: turned by 45 degrees its canvas, 42427 x 42427 by the issue's formula, is over the limit, and that is the
+    refusal, not the truncated body's (which --keep-size, needing no larger canvas, reaches)."""
+    header = struct.pack(">IIBBBBB", 30000, 30000, 8, 2, 0, 0, 0)
+    data = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + header + struct.pack(">I", zlib.crc32(b"IHDR" + header))
+    side = math.ceil(30000 * 2 * math.cos(math.radians(45)) - 1e-6)
+    with pytest.raises(gpurotate.Error, match=f"rotated would be {side}x{side}, over --max-pixels 1073741824") as raised:
+        gpurotate.transform_encoded(data, [], angle=45)
+    (tmp_path / "in.png").write_bytes(data)
+    refused = cli(tmp_path / "in.png", "--rotate", "45", "-o", tmp_path / "out.png", check=False)
+    assert raised.value.code == refused.returncode == 3
+    assert f"rotated would be {side}x{side}" in refused.stderr.decode()
+    with pytest.raises(gpurotate.Error, match="cannot decode"):
+        gpurotate.transform_encoded(data, [], angle=45, expand=False)

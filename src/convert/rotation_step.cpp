@@ -50,6 +50,23 @@ Extent rotated_output_extent(Extent turned, const AnyAngle& angle) {
     return output_extent(angle.after, rotated_extent(turned, options));
 }
 
+Extent checked_rotated_extent(Extent turned, const AnyAngle& angle, std::int64_t max_pixels, const std::string& path) {
+    if (turned.width >= max_rotation_side || turned.height >= max_rotation_side) {
+        throw Error(ErrorCode::input, "'" + path + "' is " + std::to_string(turned.width) + "x" + std::to_string(turned.height) +
+                                          ": --rotate by an angle that is not a multiple of 90 takes sides under " + std::to_string(max_rotation_side) +
+                                          " pixels (OpenCV's limit, whose bytes it gives)");
+    }
+    RotateOptions options;
+    options.degrees = angle.degrees;
+    options.keep_size = angle.keep_size;
+    const Extent extent = rotated_extent(turned, options);
+    if (max_pixels > 0 && extent.width > max_pixels / extent.height) {
+        throw Error(ErrorCode::input, "'" + path + "' rotated would be " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
+                                          ", over --max-pixels " + std::to_string(max_pixels) + " (--keep-size keeps its size)");
+    }
+    return extent;
+}
+
 Image rotate_pixels(ConstImageView turned, const AnyAngle& angle, const std::string& background, Backend backend, std::int64_t max_pixels,
                     const std::string& path) {
     RotateOptions options;
@@ -57,16 +74,7 @@ Image rotate_pixels(ConstImageView turned, const AnyAngle& angle, const std::str
     options.interpolation = angle.interpolation;
     options.keep_size = angle.keep_size;
     options.background = corner_fill(turned.format, background);
-    if (turned.width >= max_rotation_side || turned.height >= max_rotation_side) {
-        throw Error(ErrorCode::input, "'" + path + "' is " + std::to_string(turned.width) + "x" + std::to_string(turned.height) +
-                                          ": --rotate by an angle that is not a multiple of 90 takes sides under " + std::to_string(max_rotation_side) +
-                                          " pixels (OpenCV's limit, whose bytes it gives)");
-    }
-    const Extent extent = rotated_extent(turned.extent(), options);
-    if (max_pixels > 0 && extent.width > max_pixels / extent.height) {
-        throw Error(ErrorCode::input, "'" + path + "' rotated would be " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
-                                          ", over --max-pixels " + std::to_string(max_pixels) + " (--keep-size keeps its size)");
-    }
+    const Extent extent = checked_rotated_extent(turned.extent(), angle, max_pixels, path);
     Image rotated(extent.width, extent.height, turned.format);
     rotate(turned, rotated.view(), options, backend);
     if (angle.after == Orientation::identity) return rotated;

@@ -32,6 +32,11 @@ std::array<double, 4> corner_fill(PixelFormat format, const std::string& backgro
 /// The output's size: rotated_extent of `turned`'s size, the axes swapped by `angle.after`.
 Extent rotated_output_extent(Extent turned, const AnyAngle& angle);
 
+/// The size `turned` (the element's result) takes when rotated by `angle` (before `angle.after`). Throws Error
+/// (input) naming `path` where a side of `turned` is at OpenCV's limit or the output would be over `max_pixels`
+/// (0: no limit): run_conversion asks it of the size a header declares, before decoding; rotate_pixels again.
+Extent checked_rotated_extent(Extent turned, const AnyAngle& angle, std::int64_t max_pixels, const std::string& path);
+
 /// `turned` rotated by `angle` on `backend`, then turned by `angle.after`. Throws Error (input) naming
 /// `path` where the output would be over `max_pixels` (0: no limit), before anything is allocated.
 Image rotate_pixels(ConstImageView turned, const AnyAngle& angle, const std::string& background, Backend backend, std::int64_t max_pixels,

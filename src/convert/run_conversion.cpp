@@ -2,8 +2,10 @@
 
 #include "convert/output_fit.hpp"
 #include "convert/rotation_step.hpp"
+#include "core/decode_limits.hpp"
 #include "core/nvtx.hpp"
 #include "core/stage_account.hpp"
+#include "formats/format_registry.hpp"
 #include "formats/png_codec.hpp"
 #include "metadata/metadata.hpp"
 
@@ -42,6 +44,11 @@ public:
         observer_.stage(Stage::read, seconds_since(run_.started));
         clock_ = Clock::now();
         for (std::size_t i = 0; i < outputs_.size(); ++i) remaining_.push_back({i, outputs_[i].plan.why_reencoded});
+        refuse_rotations_over_limit();
+        if (remaining_.empty()) {
+            observer_.finished(trip_);
+            return;
+        }
         if (std::any_of(outputs_.begin(), outputs_.end(), [](const ConversionOutput& out) { return out.plan.route == Route::lossless_jpeg; })) {
             if (!transform_losslessly()) return;
             if (remaining_.empty()) {
@@ -83,6 +90,45 @@ private:
         if (!r.why_reencoded.empty()) observer_.notice(source_.path(), Notice::reencoded, r.why_reencoded);
         observer_.written(r.output, report);
         return true;
+    }
+
+    /// Fails the outputs rotated by an angle whose canvas, from the size the input's header declares, would be
+    /// over --max-pixels (or a side at OpenCV's limit), before the input is decoded: a small file declaring an
+    /// image whose rotation is a bomb is refused with nothing allocated. An input that declares more than the
+    /// limit itself, or nothing readable, is left to its decoder's message; rotate_pixels checks the decoded size.
+    void refuse_rotations_over_limit() {
+        const bool rotates = std::any_of(remaining_.begin(), remaining_.end(), [&](const Remaining& r) { return outputs_[r.output].plan.rotation; });
+        const std::optional<Extent> declared = rotates ? declared_within_limit() : std::nullopt;
+        if (!declared) return;
+        std::vector<Remaining> kept;
+        for (const Remaining& r : remaining_) {
+            const ConversionPlan& plan = outputs_[r.output].plan;
+            if (!plan.rotation) {
+                kept.push_back(r);
+                continue;
+            }
+            const Extent turned = output_extent(plan.element, *declared);
+            try {
+                checked_rotated_extent(turned, *plan.rotation, options_.max_pixels, source_.path());
+                kept.push_back(r);
+            } catch (const Error& e) {
+                const Extent rotated = rotated_output_extent(turned, *plan.rotation);
+                observer_.output_failed(r.output, OutputReport{Route::pixels, rotated.width, rotated.height, false, turned}, e);
+            }
+        }
+        remaining_ = std::move(kept);
+    }
+
+    /// The size the input's header declares; nothing where it says none, or one its decoder refuses in its own words.
+    std::optional<Extent> declared_within_limit() const {
+        const std::optional<Extent> declared = detail::declared_extent_of_any_format(source_.bytes());
+        if (!declared) return std::nullopt;
+        try {
+            detail::check_declared_size(source_.path(), declared->width, declared->height, options_.read_options());
+        } catch (const Error&) {
+            return std::nullopt;
+        }
+        return declared;
     }
 
     /// The JPEG outputs the lossless transform makes, one coefficient read for all; the others stay in

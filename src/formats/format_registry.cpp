@@ -1,6 +1,7 @@
 #include "formats/format_registry.hpp"
 
 #include "formats/content_signature.hpp"
+#include "formats/declared_extent.hpp"
 #include "formats/jpeg_codec.hpp"
 #include "formats/opencv_codec.hpp"
 #include "formats/png_codec.hpp"
@@ -39,30 +40,31 @@ const std::vector<FormatRow>& format_rows() {
     static const std::vector<FormatRow> rows = {
         {FileFormat::png, "PNG", {".png"}, {}, {S::u8, S::u16}, {1, 2, 3, 4}, false, true, exif_icc_xmp | M::resolution | M::png_chunks, always,
          [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_png(b, p, o); },
+         png_declared_extent,
          [] { return std::string("libspng"); },
          [](ConstImageView i, const WriteOptions& o) { return encode_png(i, o.png_level, o.metadata); }, [] { return std::string("libspng"); },
          nullptr, starts_as_png},
         // stb's JPEG encoder writes three components; a grey image is stored as three equal channels.
         {FileFormat::jpeg, "JPEG", {".jpg", ".jpeg"}, {".jpe", ".jfif"}, {S::u8}, {1, 3}, false, false,
          exif_icc_xmp | M::iptc | M::resolution | M::jpeg_comments, always,
-         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return turbojpeg_decode(b, p, o); },
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return turbojpeg_decode(b, p, o); }, turbojpeg_declared_extent,
          jpeg_reader, encode_jpeg, jpeg_writer, nullptr, starts_as_jpeg, /*takes_quality*/ true},
         // Netpbm, read by gpurotate's own decoder (pnm_codec.hpp), never written.
         {FileFormat::pnm, "PNM PAM", {}, {".pnm", ".pbm", ".pgm", ".ppm", ".pam"}, {}, {}, false, false, {}, always,
-         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_pnm(b, p, o); },
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_pnm(b, p, o); }, pnm_declared_extent,
          [] { return std::string("gpurotate"); }, nullptr, nullptr, nullptr, starts_as_pnm},
-        {FileFormat::bmp, "BMP", {".bmp"}, {}, {S::u8}, {3, 4}, false, false, M::resolution, always, stb_decode, by_stb,
+        {FileFormat::bmp, "BMP", {".bmp"}, {}, {S::u8}, {3, 4}, false, false, M::resolution, always, stb_decode, stb_declared_extent, by_stb,
          [](ConstImageView i, const WriteOptions& o) { return stb_encode_bmp(i, o.metadata ? o.metadata->resolution : std::nullopt); }, by_stb,
          nullptr, starts_as_bmp},
-        {FileFormat::tga, "TGA", {".tga"}, {}, {S::u8}, {1, 2, 3, 4}, false, false, {}, always, stb_decode, by_stb,
+        {FileFormat::tga, "TGA", {".tga"}, {}, {S::u8}, {1, 2, 3, 4}, false, false, {}, always, stb_decode, stb_declared_extent, by_stb,
          [](ConstImageView i, const WriteOptions&) { return stb_encode_tga(i); }, by_stb, nullptr, starts_as_tga},
-        {FileFormat::hdr, "Radiance HDR", {".hdr"}, {}, {S::f32}, {3}, false, false, {}, always, stb_decode, by_stb,
+        {FileFormat::hdr, "Radiance HDR", {".hdr"}, {}, {S::f32}, {3}, false, false, {}, always, stb_decode, stb_declared_extent, by_stb,
          [](ConstImageView i, const WriteOptions&) { return stb_encode_hdr(i); }, by_stb, nullptr, starts_as_hdr},
         // libtiff, linked in: a TIFF carries the ICC profile, EXIF, XMP and its text tags, says whether the alpha is
         // premultiplied, and keeps a TIFF input's compression, predictor, planes and strips (tiff_coding.hpp).
         {FileFormat::tiff, "TIFF", {".tif", ".tiff"}, {}, {S::u8, S::u16, S::f32}, {1, 2, 3, 4}, true, false,
          exif_icc_xmp | M::iptc | M::resolution | M::tiff_text, always,
-         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_tiff(b, p, o); },
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_tiff(b, p, o); }, declared_extent,
          tiff_library, encode_tiff, tiff_library,
          // the directories it takes from the EXIF block (tiff_exif.cpp)
          [](const ImageMetadata& m) {
@@ -72,14 +74,14 @@ const std::vector<FormatRow>& format_rows() {
          }, starts_as_tiff},
         // libwebp, linked in: lossy at --quality, lossless in its exact mode; libwebpmux adds the ICC profile, EXIF and XMP.
         {FileFormat::webp, "WebP", {".webp"}, {}, {S::u8}, {3, 4}, false, false, exif_icc_xmp, always,
-         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_webp(b, p, o); },
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_webp(b, p, o); }, webp_declared_extent,
          webp_library, encode_webp, webp_library, nullptr, starts_as_webp, /*takes_quality*/ true, /*keeps_lossless_coding*/ true},
-        {FileFormat::exr, "OpenEXR", {".exr"}, {}, {S::f32}, {1, 3, 4}, false, false, {}, opencv_codecs_available, read_with_opencv, by_opencv,
+        {FileFormat::exr, "OpenEXR", {".exr"}, {}, {S::f32}, {1, 3, 4}, false, false, {}, opencv_codecs_available, read_with_opencv, nullptr, by_opencv,
          [](ConstImageView i, const WriteOptions& o) { return opencv_encode(i, FileFormat::exr, o.quality); }, by_opencv, nullptr, starts_as_exr},
-        {FileFormat::gif, "GIF", {}, {".gif"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr, starts_as_gif},
-        {FileFormat::psd, "PSD", {}, {".psd"}, {}, {}, false, false, {}, always, stb_decode, by_stb, nullptr, nullptr, nullptr, starts_as_psd},
+        {FileFormat::gif, "GIF", {}, {".gif"}, {}, {}, false, false, {}, always, stb_decode, stb_declared_extent, by_stb, nullptr, nullptr, nullptr, starts_as_gif},
+        {FileFormat::psd, "PSD", {}, {".psd"}, {}, {}, false, false, {}, always, stb_decode, stb_declared_extent, by_stb, nullptr, nullptr, nullptr, starts_as_psd},
         // Whatever else OpenCV reads (JPEG 2000, Sun raster, ...), by its contents.
-        {FileFormat::opencv_others, "and more", {}, {}, {}, {}, false, false, {}, opencv_codecs_available, read_with_opencv, by_opencv, nullptr,
+        {FileFormat::opencv_others, "and more", {}, {}, {}, {}, false, false, {}, opencv_codecs_available, read_with_opencv, nullptr, by_opencv, nullptr,
          nullptr, nullptr, nullptr},
     };
     return rows;
@@ -165,6 +167,12 @@ Image decode_any_format(const std::vector<std::uint8_t>& bytes, const std::strin
         if (auto image = row.decode(bytes, path, options, why_not)) return std::move(*image);
     }
     throw Error(ErrorCode::input, "cannot decode '" + path + "': not an image in a supported format (" + why_not + ")");
+}
+
+std::optional<Extent> declared_extent_of_any_format(const std::vector<std::uint8_t>& bytes) {
+    const FormatRow* row = format_of_content(bytes.data(), bytes.size());
+    if (!row || !row->declared_extent || !row->compiled_in()) return std::nullopt;
+    return row->declared_extent(bytes);
 }
 
 std::string describe_capacity(const FormatRow& row) {

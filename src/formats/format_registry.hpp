@@ -56,6 +56,10 @@ constexpr MetadataKinds operator|(MetadataKind a, MetadataKind b) { return Metad
 using DecodeFunction = std::optional<Image> (*)(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options,
                                                 std::string& why_not);
 
+/// The width and height a file's header declares, read as its decoder reads them, without decoding; nothing where
+/// `bytes` are not its format or the header is too damaged to say (its decoder then names the damage).
+using DeclaredExtentFunction = std::optional<Extent> (*)(const std::vector<std::uint8_t>& bytes);
+
 /// An encoder: `image` (one of the pixel formats its row holds) as a file, with what of `options.metadata`
 /// the format carries. Throws Error (output).
 using EncodeFunction = std::vector<std::uint8_t> (*)(ConstImageView image, const WriteOptions& options);
@@ -73,6 +77,7 @@ struct FormatRow {
     MetadataKinds metadata;                       ///< what of ImageMetadata an output of it carries
     bool (*compiled_in)();                        ///< whether this build (with its plugin) has the codecs
     DecodeFunction decode;                        ///< nothing: not read, or read by an earlier row's decoder
+    DeclaredExtentFunction declared_extent;       ///< its decoder's header read; nothing: none without decoding
     std::string (*reader)();                      ///< the library that decodes it, for --version
     EncodeFunction encode;                        ///< nothing: read only
     std::string (*writer)();                      ///< the library that encodes it, for --version
@@ -115,6 +120,11 @@ bool is_jpeg_path(const std::string& path);
 /// The image in `bytes`, decoded by the first row's decoder that takes it. Throws Error (input) naming `path`
 /// where none does, or where one finds the file damaged.
 Image decode_any_format(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
+
+/// The width and height `bytes`' header declares, read by the codec of the format its content signature names,
+/// before anything is decoded or allocated; nothing where that format has no such read (EXR and OpenCV's others),
+/// no format's signature matches, or the header is damaged.
+std::optional<Extent> declared_extent_of_any_format(const std::vector<std::uint8_t>& bytes);
 
 /// "8-bit/16-bit with 1, 2, 3, 4 channel(s)"
 std::string describe_capacity(const FormatRow& row);

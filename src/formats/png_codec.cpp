@@ -166,6 +166,11 @@ void set_compression(spng_ctx* ctx, int level) {
 
 }  // namespace
 
+std::optional<Extent> png_declared_extent(const std::vector<std::uint8_t>& bytes) {
+    if (!is_png(bytes) || bytes.size() < 24 || std::memcmp(&bytes[12], "IHDR", 4) != 0) return std::nullopt;
+    return Extent{static_cast<std::int64_t>(*read_unsigned(bytes, 16, 4, true)), static_cast<std::int64_t>(*read_unsigned(bytes, 20, 4, true))};
+}
+
 std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
     if (!is_png(bytes)) return std::nullopt;
     const auto fail = [&](int code) {
@@ -182,9 +187,8 @@ std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const st
     if (const int ret = spng_set_png_buffer(ctx.get(), bytes.data(), bytes.size())) throw fail(ret);
     // The declared size is checked from IHDR's bytes, before libspng reads them: it refuses some huge sizes
     // as an arithmetic overflow, which would not say what the file declares.
-    if (bytes.size() >= 24 && std::memcmp(&bytes[12], "IHDR", 4) == 0) {
-        const auto width = static_cast<std::int64_t>(*read_unsigned(bytes, 16, 4, true));
-        const auto height = static_cast<std::int64_t>(*read_unsigned(bytes, 20, 4, true));
+    if (const auto declared = png_declared_extent(bytes)) {
+        const std::int64_t width = declared->width, height = declared->height;
         // PNG allows 2^31 - 1 per side, which also keeps the product inside 64 bits (found by fuzz_png).
         constexpr std::int64_t side_limit = 0x7fffffff;
         if (width > side_limit || height > side_limit) {

@@ -20,6 +20,10 @@ namespace gpurotate::detail {
 /// refused from its header before any pixel memory is allocated.
 std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
 
+/// The width and height a PNG's IHDR declares (up to 2^32 - 1 a side, unchecked), read from its bytes without
+/// libspng; nothing where `bytes` are not a PNG beginning with IHDR.
+std::optional<Extent> png_declared_extent(const std::vector<std::uint8_t>& bytes);
+
 /// Encodes `image` (u8 or u16, 1 to 4 channels) as a PNG at deflate `level` (0-9). With `metadata`, in its
 /// `png_storage`'s format where `image` has that format's samples (its pixel format, and 1-, 2- and 4-bit
 /// values below 2^depth: checked), with PLTE and tRNS; and with its ICC profile, EXIF and the PNG chunks

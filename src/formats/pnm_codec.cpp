@@ -156,10 +156,24 @@ PnmHeader read_header(const std::vector<std::uint8_t>& bytes, const std::string&
     return h;
 }
 
+bool starts_as_netpbm(const std::vector<std::uint8_t>& bytes) {
+    return bytes.size() >= 3 && bytes[0] == 'P' && bytes[1] >= '1' && bytes[1] <= '7' && std::isspace(bytes[2]);
+}
+
 }  // namespace
 
+std::optional<Extent> pnm_declared_extent(const std::vector<std::uint8_t>& bytes) {
+    if (!starts_as_netpbm(bytes)) return std::nullopt;
+    try {
+        const PnmHeader h = read_header(bytes, {});
+        return Extent{h.width, h.height};
+    } catch (const Error&) {
+        return std::nullopt;  // a damaged header: decode_pnm names the damage
+    }
+}
+
 std::optional<Image> decode_pnm(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
-    if (bytes.size() < 3 || bytes[0] != 'P' || bytes[1] < '1' || bytes[1] > '7' || !std::isspace(bytes[2])) return std::nullopt;
+    if (!starts_as_netpbm(bytes)) return std::nullopt;
     const char kind = static_cast<char>(bytes[1]);
     const PnmHeader h = read_header(bytes, path);
     check_declared_size(path, h.width, h.height, options);

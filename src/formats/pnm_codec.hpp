@@ -20,4 +20,8 @@ namespace gpurotate::detail {
 /// a tuple type other than grey or RGB (with alpha).
 std::optional<Image> decode_pnm(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
 
+/// The width and height a Netpbm header declares, read as decode_pnm reads it; nothing where `bytes` are not a
+/// Netpbm file or the header is damaged.
+std::optional<Extent> pnm_declared_extent(const std::vector<std::uint8_t>& bytes);
+
 }  // namespace gpurotate::detail

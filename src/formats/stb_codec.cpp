@@ -240,17 +240,9 @@ std::vector<std::uint8_t> encode_with(ConstImageView image, const char* format, 
     return out;
 }
 
-}  // namespace
-
-std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options,
-                                std::string& why) {
-    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-        why = "file too large for stb_image";
-        return std::nullopt;
-    }
-    if (auto readable = bmp_for_stb(bytes, path, options)) return stb_decode(*readable, path, options, why);
-    const auto* data = bytes.data();
-    const int size = static_cast<int>(bytes.size());
+// stbi_info, after the checks of what stb would read wrong in the header. Throws Error (input) naming `path`
+// for those; false where stb does not take the bytes.
+bool stb_header(const std::vector<std::uint8_t>& bytes, const std::string& path, int& width, int& height, int& channels) {
     // With libjpeg-turbo every JPEG is its: one that reaches stb here did not begin with the start-of-image
     // marker (stb takes fill bytes before it), which libjpeg refuses too. stb's JPEG decoder, whose
     // defects the fuzzers keep finding, then only ever runs in builds without libjpeg-turbo.
@@ -263,8 +255,34 @@ std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const st
     if (!pnm_header_fits(bytes)) {  // before stbi_info, which reads the header too
         throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt PNM: a header number is larger than 2147483647");
     }
+    return stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &width, &height, &channels) != 0;
+}
+
+}  // namespace
+
+std::optional<Extent> stb_declared_extent(const std::vector<std::uint8_t>& bytes) {
+    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) return std::nullopt;
     int width = 0, height = 0, channels = 0;
-    if (!stbi_info_from_memory(data, size, &width, &height, &channels)) {
+    try {
+        // A run-length BMP, which stb_decode rewrites for stb first, says nothing here: its decode checks it.
+        if (!stb_header(bytes, {}, width, height, channels)) return std::nullopt;
+    } catch (const Error&) {
+        return std::nullopt;  // damage that stb_decode names
+    }
+    return Extent{width, height};
+}
+
+std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options,
+                                std::string& why) {
+    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+        why = "file too large for stb_image";
+        return std::nullopt;
+    }
+    if (auto readable = bmp_for_stb(bytes, path, options)) return stb_decode(*readable, path, options, why);
+    const auto* data = bytes.data();
+    const int size = static_cast<int>(bytes.size());
+    int width = 0, height = 0, channels = 0;
+    if (!stb_header(bytes, path, width, height, channels)) {
         why = stbi_failure_reason() ? stbi_failure_reason() : "unknown format";
         // A Radiance file stb refuses (a +Y or +X scan order, XYZE): OpenCV's reader would print its own errors
         // before refusing it too.

@@ -18,6 +18,10 @@ namespace gpurotate::detail {
 std::optional<Image> stb_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options,
                                 std::string& why);
 
+/// The width and height stb reads from the header of a file it decodes (BMP, TGA, HDR, GIF, PSD, ...), without
+/// decoding; nothing where stb does not take the bytes or stb_decode would refuse its header.
+std::optional<Extent> stb_declared_extent(const std::vector<std::uint8_t>& bytes);
+
 /// A GIF's block structure: how many images it holds (an animation's frames; 1 for a still GIF; 0 for bytes
 /// that are not a GIF), and whether the first, which gpurotate decodes, has all its data in the file.
 struct GifLayout {

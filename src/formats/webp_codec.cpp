@@ -72,6 +72,12 @@ void add_metadata(std::vector<std::uint8_t>& webp, const ImageMetadata& m) {
 
 }  // namespace
 
+std::optional<Extent> webp_declared_extent(const std::vector<std::uint8_t>& bytes) {
+    WebPBitstreamFeatures features;
+    if (!is_webp(bytes) || WebPGetFeatures(bytes.data(), bytes.size(), &features) != VP8_STATUS_OK) return std::nullopt;
+    return Extent{features.width, features.height};
+}
+
 std::optional<Image> decode_webp(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
     if (!is_webp(bytes)) return std::nullopt;
     WebPBitstreamFeatures features;

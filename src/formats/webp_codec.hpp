@@ -17,6 +17,10 @@ namespace gpurotate::detail {
 /// damaged or animated WebP, or one over `options.max_pixels` (from its header, before any pixel memory).
 std::optional<Image> decode_webp(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
 
+/// The width and height of a WebP (its canvas), as libwebp reads them for decode_webp; nothing where `bytes` are
+/// not a WebP or libwebp cannot read the header.
+std::optional<Extent> webp_declared_extent(const std::vector<std::uint8_t>& bytes);
+
 /// `image` (8-bit RGB or RGBA) as a WebP: lossless where `options.lossless`, else lossy at `options.quality`;
 /// with `options.metadata`'s ICC profile, EXIF and XMP. Throws Error (output).
 std::vector<std::uint8_t> encode_webp(ConstImageView image, const WriteOptions& options);

@@ -33,9 +33,31 @@ tjhandle compressor() {
     return handle.get();
 }
 
+// The frame header's size and colour space, read by TurboJPEG into the thread's decompressor (false where it
+// cannot: the handle is then left for the caller's message, and reset).
+struct JpegHeader {
+    int width = 0, height = 0, subsampling = 0, colorspace = 0;
+};
+
+bool read_header(tjhandle h, const std::vector<std::uint8_t>& bytes, JpegHeader& header) {
+    return tjDecompressHeader3(h, bytes.data(), bytes.size(), &header.width, &header.height, &header.subsampling, &header.colorspace) == 0;
+}
+
 }  // namespace
 
 bool turbojpeg_available() { return true; }
+
+std::optional<Extent> turbojpeg_declared_extent(const std::vector<std::uint8_t>& bytes) {
+    if (!is_jpeg(bytes) || bytes.size() > std::numeric_limits<unsigned long>::max()) return std::nullopt;
+    Handle& handle = thread_decompressor();
+    JpegHeader header;
+    if (!read_header(handle.get(), bytes, header)) {
+        handle.reset();  // left mid-header (turbojpeg_decode says why)
+        return std::nullopt;
+    }
+    if (header.width <= 0 || header.height <= 0) return std::nullopt;
+    return Extent{header.width, header.height};
+}
 
 std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {
     if (!is_jpeg(bytes)) return std::nullopt;
@@ -50,8 +72,9 @@ std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, co
     if (bytes.size() > std::numeric_limits<unsigned long>::max()) throw Error(ErrorCode::input, "cannot decode '" + path + "': file too large");
     check_jpeg_work(bytes, path, options.max_jpeg_scans);
     tjhandle h = handle.get();
-    int width = 0, height = 0, subsampling = 0, colorspace = 0;
-    if (tjDecompressHeader3(h, bytes.data(), bytes.size(), &width, &height, &subsampling, &colorspace) != 0) throw corrupt(h);
+    JpegHeader header;
+    if (!read_header(h, bytes, header)) throw corrupt(h);
+    const int width = header.width, height = header.height, colorspace = header.colorspace;
     if (width <= 0 || height <= 0) throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt JPEG: no image size");
     check_declared_size(path, width, height, options);
     if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) {

@@ -24,6 +24,10 @@ std::string libjpeg_description();
 /// is refused, never half-decoded into grey.
 std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options);
 
+/// The width and height a JPEG's frame header declares, as TurboJPEG reads it before decoding; nothing without
+/// TurboJPEG, for bytes that are not a JPEG, or where the header does not read.
+std::optional<Extent> turbojpeg_declared_extent(const std::vector<std::uint8_t>& bytes);
+
 /// Encodes an 8-bit grey or RGB image at `quality` with `chroma` subsampling (automatic: 4:4:4 from quality
 /// 90 up, 4:2:0 below, as libvips does). Throws Error (output) on failure or without TurboJPEG.
 std::vector<std::uint8_t> turbojpeg_encode(ConstImageView image, int quality, ChromaSubsampling chroma = ChromaSubsampling::automatic);

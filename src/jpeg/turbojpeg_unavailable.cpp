@@ -14,6 +14,8 @@ std::string libjpeg_description() { return "none"; }
 
 std::optional<Image> turbojpeg_decode(const std::vector<std::uint8_t>&, const std::string&, const ReadOptions&) { return std::nullopt; }
 
+std::optional<Extent> turbojpeg_declared_extent(const std::vector<std::uint8_t>&) { return std::nullopt; }
+
 std::vector<std::uint8_t> turbojpeg_encode(ConstImageView, int, ChromaSubsampling) {
     throw Error(ErrorCode::internal, "built without TurboJPEG");
 }
