@@ -56,7 +56,7 @@ struct FamilyTable {
         const long long tiles = static_cast<long long>(tiles_x) * tiles_y * g.planes;
         if (tiles >= (1LL << 31)) throw Error(ErrorCode::usage, "a grouped image of " + std::to_string(tiles) + " tiles (fewer than 2^31)");
         images.push_back({TransformArgs{g.src.data, g.src.pitch, g.dst.data, g.dst.pitch, g.src.extent(), static_cast<int>(g.dst.width),
-                                        static_cast<int>(g.dst.height), map, tiles_y, g.src_plane_stride, g.dst_plane_stride},
+                                        static_cast<int>(g.dst.height), map, tiles_y, g.src_plane_stride, g.dst_plane_stride, g.scratch_padding},
                           (map.mirror_x ? 1 : 0) + (map.mirror_y ? 2 : 0), tiles_x, tiles_x * tiles_y, static_cast<int>(tiles)});
         first.push_back(total);
         total += (tiles + tiles_per_item - 1) / tiles_per_item;
