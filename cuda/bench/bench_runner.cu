@@ -730,6 +730,9 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     std::vector<GroupedTransform> kept_items = items;
     for (GroupedTransform& g : kept_items) g.scratch_padding = false;
     const GroupedPlan kept_plan(kept_items, harness.stream());
+    // The launch before work descriptors: each block searches the images' first items.
+    const detail::GroupedSchedule search{0, true};
+    const detail::GroupedPlanHandle search_plan = detail::build_grouped_plan_cuda(items.data(), items.size(), harness.stream(), search);
     std::vector<std::pair<std::string, std::function<void()>>> variants = {
         {"memcpy-d2d", [&] { GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), copy_src.get(), total, cudaMemcpyDeviceToDevice, harness.stream())); }},
         {"grouped", grouped},
@@ -737,10 +740,14 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
         {"auto-per-image", per_image},
         {"per-image-graph", [&] { graph.launch(harness.stream()); }}};
     if (scratch_padding) variants.push_back({"grouped-plan-kept-padding", [&] { kept_plan.run(harness.stream()); }});
+    variants.push_back({"grouped-search", [&] { transform_device_grouped_study(items.data(), items.size(), harness.stream(), search); }});
+    variants.push_back({"grouped-plan-search", [&] { detail::run_grouped_plan_cuda(*search_plan, harness.stream()); }});
     // Study rows: a block runs N tiles of one image one after another (grouped_tiles_per_item is the default).
     for (const int per_item : {1, 2, 4, 8}) {
         variants.push_back({"grouped-" + std::to_string(per_item) + "-tiles",
-                            [&items, &harness, per_item] { transform_device_grouped_tiles(items.data(), items.size(), harness.stream(), per_item); }});
+                            [&items, &harness, per_item] {
+                                transform_device_grouped_study(items.data(), items.size(), harness.stream(), {per_item, false});
+                            }});
     }
     // The median times a call from an event recorded before it, so the host's share counts where the GPU
     // has nothing else to do meanwhile; the loop column times calls back to back, where it overlaps the
@@ -757,7 +764,8 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     std::vector<Row> rows;
     for (const auto& [kernel_name, launch] : variants) {
         const bool ceiling = kernel_name == "memcpy-d2d";
-        const bool study = kernel_name.find("-tiles") != std::string::npos || kernel_name.find("-kept-padding") != std::string::npos;
+        const bool study = kernel_name.find("-tiles") != std::string::npos || kernel_name.find("-kept-padding") != std::string::npos ||
+                           kernel_name.find("-search") != std::string::npos;
         const char* family = ceiling ? "ceiling" : study ? "study" : "production";
         rows.push_back(timed_row(harness, kernel_name, family, ceiling || verify(launch), launch, bytes));
         rows.back().type = to_string(format);
