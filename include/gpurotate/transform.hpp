@@ -148,7 +148,7 @@ public:
     /// Checks `images` as `transform_device_grouped` does (throws `Error` (usage)), builds their table and
     /// copies it to the current GPU on `stream`; returns when it is there (having waited for the work enqueued
     /// on `stream` before). The images' memory must outlive every run; the plan holds a little device memory
-    /// (about 110 bytes an image) until it is destroyed, which waits for the GPU's work in flight (cudaFree).
+    /// (about 110 bytes an image and 8 for each block's work) until it is destroyed, which waits for the GPU's work in flight (cudaFree).
     GroupedPlan(const std::vector<GroupedTransform>& images, CUstream_st* stream);
     ~GroupedPlan();
     GroupedPlan(GroupedPlan&&) noexcept;
