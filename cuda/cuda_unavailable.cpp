@@ -32,7 +32,7 @@ void transform_in_place_cuda(ImageView, AxisMap, CUstream_st*) { no_cuda(); }
 void transform_device_grouped_cuda(const GroupedTransform*, std::size_t, CUstream_st*) { no_cuda(); }
 struct GroupedPlanTables {};
 void GroupedPlanTablesDeleter::operator()(GroupedPlanTables* plan) const noexcept { delete plan; }
-GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform*, std::size_t, CUstream_st*) { no_cuda(); }
+GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform*, std::size_t, CUstream_st*, GroupedSchedule) { no_cuda(); }
 void run_grouped_plan_cuda(const GroupedPlanTables&, CUstream_st*) { no_cuda(); }
 void transform_device_batch_elements_cuda(ConstImageView, ImageView, const Orientation*, int, std::size_t, std::size_t, CUstream_st*) { no_cuda(); }
 void transform_device_multi_cuda(ConstImageView, const TransformTarget*, std::size_t, CUstream_st*) { no_cuda(); }

@@ -130,16 +130,16 @@ void launch_tiled(const Launch& l, CudaKernel kernel, bool aligned_word);
 template <int S>
 void launch_in_place(ImageView image, AxisMap map, bool aligned_word, cudaStream_t stream);
 
-/// The grouped launch of `count` images of S-byte pixels (launch_grouped.cuh); `tiles_per_item` 0 for the tuned
-/// tiles of a work item (tuning::grouped_tiles_per_item; the bench's study names others).
+/// The grouped launch of `count` images of S-byte pixels (launch_grouped.cuh); `schedule` {} but in the bench's studies.
 template <int S>
-void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream, int tiles_per_item);
+void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream, GroupedSchedule schedule);
 
 struct GroupedPlanTables;
 struct GroupedTables;
 /// A GroupedPlan's tables for `count` images of S-byte pixels, built and copied to the current GPU once.
 template <int S>
-void build_grouped_plan(const GroupedTransform* images, std::size_t count, GroupedPlanTables& plan, cudaStream_t stream);
+void build_grouped_plan(const GroupedTransform* images, std::size_t count, GroupedPlanTables& plan, cudaStream_t stream,
+                        GroupedSchedule schedule);
 /// The launches of a grouped call whose tables are on the GPU already.
 template <int S>
 void launch_grouped_tables(const GroupedTables& tables, cudaStream_t stream);

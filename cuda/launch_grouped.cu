@@ -32,7 +32,7 @@ cudaMemPool_t table_pool() {
 }
 
 void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
-    with_pixel_width(images[0].src.format.pixel_bytes(), [&](auto width) { launch_grouped<decltype(width)::value>(images, count, stream, 0); });
+    with_pixel_width(images[0].src.format.pixel_bytes(), [&](auto width) { launch_grouped<decltype(width)::value>(images, count, stream, {}); });
 }
 
 void GroupedPlanTablesDeleter::operator()(GroupedPlanTables* plan) const noexcept {
@@ -47,13 +47,13 @@ void GroupedPlanTablesDeleter::operator()(GroupedPlanTables* plan) const noexcep
     delete plan;
 }
 
-GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform* images, std::size_t count, cudaStream_t stream) {
+GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform* images, std::size_t count, cudaStream_t stream, GroupedSchedule schedule) {
     int device = 0;
     GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
     GroupedPlanHandle plan(new GroupedPlanTables);
     plan->device = device;
     with_pixel_width(images[0].src.format.pixel_bytes(),
-                     [&](auto width) { build_grouped_plan<decltype(width)::value>(images, count, *plan, stream); });
+                     [&](auto width) { build_grouped_plan<decltype(width)::value>(images, count, *plan, stream, schedule); });
     return plan;
 }
 

@@ -46,28 +46,37 @@ constexpr int grouped_tiles_per_item(int pixel_bytes, GroupedFamily family) {
 
 struct FamilyTable {
     std::vector<GroupedImage> images;
-    std::vector<long long> first;
+    std::vector<GroupedWork> work;  ///< one per item (the product's schedule)
+    std::vector<long long> first;   ///< one per image (the search's schedule)
     long long total = 0;
     int tiles_per_item = 1;
+    bool search = false;
 
     void add(const GroupedTransform& g, AxisMap map, Extent tile) {
         const int tiles_x = static_cast<int>((g.dst.width + tile.width - 1) / tile.width);
         const int tiles_y = static_cast<int>((g.dst.height + tile.height - 1) / tile.height);
         const long long tiles = static_cast<long long>(tiles_x) * tiles_y * g.planes;
         if (tiles >= (1LL << 31)) throw Error(ErrorCode::usage, "a grouped image of " + std::to_string(tiles) + " tiles (fewer than 2^31)");
+        if (search) {
+            first.push_back(total);
+        } else {
+            const auto image = static_cast<std::uint32_t>(images.size());
+            for (long long t = 0; t < tiles; t += tiles_per_item) work.push_back({image, static_cast<std::uint32_t>(t)});
+        }
         images.push_back({TransformArgs{g.src.data, g.src.pitch, g.dst.data, g.dst.pitch, g.src.extent(), static_cast<int>(g.dst.width),
-                                        static_cast<int>(g.dst.height), map, tiles_y, g.src_plane_stride, g.dst_plane_stride},
+                                        static_cast<int>(g.dst.height), map, tiles_y, g.src_plane_stride, g.dst_plane_stride, g.scratch_padding},
                           (map.mirror_x ? 1 : 0) + (map.mirror_y ? 2 : 0), tiles_x, tiles_x * tiles_y, static_cast<int>(tiles)});
-        first.push_back(total);
         total += (tiles + tiles_per_item - 1) / tiles_per_item;
     }
 
-    /// Empty, with work items of `tiles` tiles.
-    void clear(int tiles) {
+    /// Empty, with work items of `tiles` tiles, found by `searching` each image's first item or by their descriptors.
+    void clear(int tiles, bool searching) {
         images.clear();
+        work.clear();
         first.clear();
         total = 0;
         tiles_per_item = tiles;
+        search = searching;
     }
 };
 
@@ -79,19 +88,19 @@ void launch_family(const GroupedTable& table, cudaStream_t stream, bool overlap)
     launch_overlapping(transform_grouped_kernel<FamilyBodies>, dim3(blocks), dim3(vectorized_threads), 0, stream, overlap, table);
 }
 
-/// The host side of one grouped call: its images sorted into families, and where each family's two arrays
-/// go in one block of bytes (images, then first items).
+/// The host side of one grouped call: its images sorted into families, and where each family's three arrays
+/// go in one block of bytes (images, first items, work descriptors; the empty one of the last two takes none).
 struct GroupedFamilies {
     FamilyTable table[grouped_families];
     bool tiles_aligned = true;
-    std::size_t offsets[grouped_families][2]{};
+    std::size_t offsets[grouped_families][3]{};
     std::size_t bytes = 0;
 
-    /// `tiles_per_item`: 0 for grouped_tiles_per_item.
     template <int S>
-    void sort(const GroupedTransform* images, std::size_t count, int tiles_per_item) {
+    void sort(const GroupedTransform* images, std::size_t count, GroupedSchedule schedule) {
         for (int f = 0; f < grouped_families; ++f) {
-            table[f].clear(tiles_per_item > 0 ? tiles_per_item : grouped_tiles_per_item(S, static_cast<GroupedFamily>(f)));
+            const int tiles = schedule.tiles_per_item > 0 ? schedule.tiles_per_item : grouped_tiles_per_item(S, static_cast<GroupedFamily>(f));
+            table[f].clear(tiles, schedule.search);
         }
         tiles_aligned = true;
         for (std::size_t i = 0; i < count; ++i) {
@@ -113,6 +122,8 @@ struct GroupedFamilies {
             bytes += table[f].images.size() * sizeof(GroupedImage);
             offsets[f][1] = bytes;
             bytes += table[f].first.size() * sizeof(long long);
+            offsets[f][2] = bytes;  // 8-byte aligned, as the two arrays before are
+            bytes += table[f].work.size() * sizeof(GroupedWork);
         }
     }
 
@@ -121,7 +132,9 @@ struct GroupedFamilies {
         for (int f = 0; f < grouped_families; ++f) {
             if (!table[f].images.empty()) {
                 std::memcpy(host + offsets[f][0], table[f].images.data(), table[f].images.size() * sizeof(GroupedImage));
-                std::memcpy(host + offsets[f][1], table[f].first.data(), table[f].first.size() * sizeof(long long));
+                // One of the two is empty (its data() may be null, which memcpy must not get).
+                if (!table[f].first.empty()) std::memcpy(host + offsets[f][1], table[f].first.data(), table[f].first.size() * sizeof(long long));
+                if (!table[f].work.empty()) std::memcpy(host + offsets[f][2], table[f].work.data(), table[f].work.size() * sizeof(GroupedWork));
             }
         }
     }
@@ -131,9 +144,11 @@ struct GroupedFamilies {
         GroupedTables tables;
         const std::byte* base = static_cast<const std::byte*>(device);
         for (int f = 0; f < grouped_families; ++f) {
+            const FamilyTable& t = table[f];
             tables.family[f] = GroupedTable{reinterpret_cast<const GroupedImage*>(base + offsets[f][0]),
-                                            reinterpret_cast<const long long*>(base + offsets[f][1]), static_cast<int>(table[f].images.size()),
-                                            table[f].tiles_per_item, table[f].total};
+                                            t.search ? nullptr : reinterpret_cast<const GroupedWork*>(base + offsets[f][2]),
+                                            reinterpret_cast<const long long*>(base + offsets[f][1]), static_cast<int>(t.images.size()),
+                                            t.tiles_per_item, t.total};
         }
         tables.tiles_aligned = tiles_aligned;
         return tables;
@@ -161,14 +176,14 @@ void launch_grouped_tables(const GroupedTables& tables, cudaStream_t stream) {
     }
 }
 
-/// `tiles_per_item`: 0 for grouped_tiles_per_item (the bench's study rows name others).
+/// `schedule`: {} but in the bench's study rows.
 template <int S>
-void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream, int tiles_per_item) {
+void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream, GroupedSchedule schedule) {
     // Kept from call to call by each thread, cleared but not freed: built anew, the tables' vectors grew
     // and were freed on every call, and the host's share of a call rose by 42 ns an image at 1024 images
     // and 63 at 4096 (bench/RESULTS.md, 2026-11-23).
     thread_local GroupedFamilies families;
-    families.sort<S>(images, count, tiles_per_item);
+    families.sort<S>(images, count, schedule);
     // One allocation for every family's two arrays, filled from one page-locked buffer.
     TableStaging& staging = TableStaging::for_this_thread();
     std::byte* const host_table = staging.reserve(families.bytes);
@@ -184,9 +199,9 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
 /// A plan's tables: built as launch_grouped builds them, copied once into `plan.memory` on the current GPU.
 /// Returns when they are there.
 template <int S>
-void build_grouped_plan(const GroupedTransform* images, std::size_t count, GroupedPlanTables& plan, cudaStream_t stream) {
+void build_grouped_plan(const GroupedTransform* images, std::size_t count, GroupedPlanTables& plan, cudaStream_t stream, GroupedSchedule schedule) {
     GroupedFamilies families;
-    families.sort<S>(images, count, 0);
+    families.sort<S>(images, count, schedule);
     std::vector<std::byte> host(families.bytes);
     families.pack(host.data());
     plan.memory = DeviceBuffer(families.bytes);
@@ -218,7 +233,7 @@ void launch_batch_elements(ConstImageView src, ImageView dst, const Orientation*
                                                              dst.pitch, dst.format},
                                                    elements[k]};
         }
-        launch_grouped<S>(images.data(), images.size(), stream, 0);
+        launch_grouped<S>(images.data(), images.size(), stream, {});
         return;
     }
     GroupedFamily family_of[8];

@@ -11,9 +11,11 @@
 #include <cuda_runtime.h>
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <functional>
 #include <random>
 #include <utility>
+#include <vector>
 
 using gpurotate::Orientation;
 
@@ -262,6 +264,108 @@ TEST_CASE("a grouped launch of thousands of small images finds every image's til
         CHECK(wrong == 0);
         REQUIRE_CUDA(cudaFree(d_src));
         REQUIRE_CUDA(cudaFree(d_dst));
+    }
+    REQUIRE_CUDA(cudaStreamDestroy(stream));
+}
+
+namespace {
+
+// One output's bytes as the GPU left them: `pitch` x `height` and a guard after, all poisoned before the launch.
+constexpr std::byte poison{0xa5};
+constexpr std::size_t guard_bytes = 64;
+
+struct PaddedCase {
+    gpurotate::Image src, expected;
+    std::byte* d_src = nullptr;
+    std::byte* d_dst = nullptr;  // pitch x height + guard_bytes
+    gpurotate::GroupedTransform item;
+};
+
+// Checks one output against its reference, byte by byte: the pixels equal; the padding of each row unchanged
+// without scratch padding, and with it unchanged from the row's 32-byte sector end on; the guard unchanged.
+void check_padded_output(const PaddedCase& c, const std::vector<std::byte>& got) {
+    const gpurotate::ImageView dst = c.item.dst;
+    const std::size_t row_bytes = dst.row_bytes(), sector_end = std::min(dst.pitch, (row_bytes + 31) / 32 * 32);
+    CAPTURE(gpurotate::to_string(dst.format));
+    CAPTURE(c.src.width());
+    CAPTURE(c.src.height());
+    CAPTURE(dst.pitch);
+    CAPTURE(gpurotate::name(c.item.orientation));
+    CAPTURE(c.item.scratch_padding);
+    const gpurotate::ConstImageView pixels(got.data(), dst.width, dst.height, dst.pitch, dst.format);
+    CHECK(test_support::first_difference(pixels, c.expected.view()) == -1);
+    int changed_padding = 0, changed_past_sector = 0;
+    for (std::int64_t y = 0; y < dst.height; ++y) {
+        for (std::size_t b = row_bytes; b < dst.pitch; ++b) {
+            if (got[static_cast<std::size_t>(y) * dst.pitch + b] == poison) continue;
+            ++changed_padding;
+            if (b >= sector_end) ++changed_past_sector;
+        }
+    }
+    if (!c.item.scratch_padding) CHECK(changed_padding == 0);
+    CHECK(changed_past_sector == 0);
+    for (std::size_t b = 0; b < guard_bytes; ++b) CHECK(got[dst.pitch * static_cast<std::size_t>(dst.height) + b] == poison);
+}
+
+}  // namespace
+
+TEST_CASE("grouped outputs whose rows end inside a 32-byte sector: exact pixels, and the padding written only when it is scratch") {
+    cudaStream_t stream = nullptr;
+    REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    std::mt19937 random(11);
+    // 800x600 and 320x240 rot90 give 600- and 240-byte u8 rows (the sizes that lost most); 1x1, 1xN and Nx1;
+    // widths whose mirrored rows are not whole vectors (the shifted families).
+    const test_support::Size sizes[] = {{800, 600}, {320, 240}, {1, 1}, {1, 37}, {37, 1}, {600, 20}, {33, 31}, {257, 129}};
+    for (const std::size_t pixel_bytes : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{4}, std::size_t{6}, std::size_t{12}}) {
+        const gpurotate::PixelFormat format = test_support::format_with_width(pixel_bytes);
+        // Pitches: the library's (whole sectors), 16 bytes over a multiple of 16 (rows starting mid-sector), and
+        // 64 bytes over (padding past the row's last sector).
+        for (int layout = 0; layout < 3; ++layout) {
+            for (const bool scratch : {false, true}) {
+                std::vector<PaddedCase> cases;
+                std::vector<gpurotate::GroupedTransform> items;
+                for (const auto& size : sizes) {
+                    for (const Orientation o : {Orientation::rot90, Orientation::rot270, Orientation::flip_h, Orientation::rot180, Orientation::transverse}) {
+                        PaddedCase c;
+                        c.src = test_support::random_image(size.width, size.height, format, static_cast<std::uint32_t>(random()));
+                        c.expected = reference::transform(c.src, o);
+                        const auto pitch_of = [&](std::size_t row) {
+                            return layout == 0 ? (row + 31) / 32 * 32 : layout == 1 ? (row + 15) / 16 * 16 + 16 : (row + 15) / 16 * 16 + 64;
+                        };
+                        const std::size_t dst_pitch = pitch_of(c.expected.view().row_bytes());
+                        c.d_src = test_support::upload(c.src, pitch_of(c.src.view().row_bytes()), 0, stream);
+                        REQUIRE_CUDA(cudaMalloc(&c.d_dst, dst_pitch * static_cast<std::size_t>(c.expected.height()) + guard_bytes));
+                        c.item = {gpurotate::ConstImageView(c.d_src, c.src.width(), c.src.height(), pitch_of(c.src.view().row_bytes()), format),
+                                  gpurotate::ImageView{c.d_dst, c.expected.width(), c.expected.height(), dst_pitch, format}, o};
+                        c.item.scratch_padding = scratch;
+                        items.push_back(c.item);
+                        cases.push_back(std::move(c));
+                    }
+                }
+                const auto run_and_check = [&](const char* how, const std::function<void()>& run) {
+                    for (const PaddedCase& c : cases) {
+                        REQUIRE_CUDA(cudaMemsetAsync(c.d_dst, static_cast<int>(poison),
+                                                     c.item.dst.pitch * static_cast<std::size_t>(c.item.dst.height) + guard_bytes, stream));
+                    }
+                    run();
+                    REQUIRE_CUDA(cudaStreamSynchronize(stream));
+                    for (const PaddedCase& c : cases) {
+                        std::vector<std::byte> got(c.item.dst.pitch * static_cast<std::size_t>(c.item.dst.height) + guard_bytes);
+                        REQUIRE_CUDA(cudaMemcpy(got.data(), c.d_dst, got.size(), cudaMemcpyDeviceToHost));
+                        CAPTURE(how);
+                        CAPTURE(layout);
+                        check_padded_output(c, got);
+                    }
+                };
+                run_and_check("one call", [&] { gpurotate::transform_device_grouped(items, stream); });
+                const gpurotate::GroupedPlan plan(items, stream);
+                run_and_check("plan", [&] { plan.run(stream); });
+                for (PaddedCase& c : cases) {
+                    REQUIRE_CUDA(cudaFree(c.d_src));
+                    REQUIRE_CUDA(cudaFree(c.d_dst));
+                }
+            }
+        }
     }
     REQUIRE_CUDA(cudaStreamDestroy(stream));
 }

@@ -10,6 +10,7 @@
 #include <gpurotate/transform.hpp>
 
 #include <algorithm>  // std::transform, which argument-dependent lookup finds beside gpurotate::transform
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -253,6 +254,14 @@ TEST_CASE("transform refuses bad arguments with usage errors") {
     // A plan checks them the same way, before any GPU work; a plan moved from has nothing to run.
     CHECK(code_of([&] { gpurotate::GroupedPlan({}, nullptr); }) == gpurotate::ErrorCode::usage);
     CHECK(code_of([&] { gpurotate::GroupedPlan({{src.view(), wrong_size.view(), Orientation::rot90}}, nullptr); }) == gpurotate::ErrorCode::usage);
+    // A destination whose padding is scratch owns its last row's padding too: a source that starts there overlaps it.
+    std::vector<std::byte> bytes(512);
+    const gpurotate::PixelFormat u8{gpurotate::SampleType::u8, 1};
+    gpurotate::GroupedTransform into_padding{gpurotate::ConstImageView(bytes.data() + 7 * 16 + 8, 8, 8, 16, u8),
+                                             gpurotate::ImageView{bytes.data(), 8, 8, 16, u8}, Orientation::rot90};
+    into_padding.scratch_padding = true;
+    CHECK(code_of([&] { gpurotate::transform_device_grouped({into_padding}, nullptr); }) == gpurotate::ErrorCode::usage);
+    CHECK(code_of([&] { gpurotate::GroupedPlan({into_padding}, nullptr); }) == gpurotate::ErrorCode::usage);
 }
 
 TEST_CASE("an unqualified transform of two mutable views calls gpurotate's, not std::transform") {

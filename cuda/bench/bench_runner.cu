@@ -702,8 +702,10 @@ private:
 // per image (enqueued one by one, and replayed from a CUDA graph) and against one device-to-device copy of the
 // same bytes. `one_element` for every image, or without it each image its own (every size meets every element). Every
 // image verified; GB/s counts the bytes read and written.
+// `scratch_padding`: the outputs' pitch padding is the bench's (GroupedTransform::scratch_padding); a study row runs
+// the plan without it, so that one run shows what it gains.
 std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vector<Extent>& chosen_sizes, PixelFormat format,
-                               std::optional<Orientation> one_element, std::ostream& notes) {
+                               std::optional<Orientation> one_element, bool scratch_padding, std::ostream& notes) {
     static const std::vector<Extent> mixed = {{64, 64}, {128, 96}, {256, 256}, {320, 240}, {512, 384}, {640, 480}, {800, 600}, {1024, 768}};
     const std::vector<Extent>& sizes = chosen_sizes.empty() ? mixed : chosen_sizes;
     std::vector<DeviceImage> srcs, dsts, expected;
@@ -726,7 +728,9 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     }
     for (int i = 0; i < count; ++i) {  // the expected outputs, by the single-image launcher the tests check
         detail::transform_device_cuda(srcs[i].view, expected[i].view, axis_map(element_of(i)), CudaKernel::automatic, harness.stream());
-        items.push_back({srcs[i].view, dsts[i].view, element_of(i)});
+        GroupedTransform item{srcs[i].view, dsts[i].view, element_of(i)};
+        item.scratch_padding = scratch_padding;  // DeviceImage holds pitch x height bytes
+        items.push_back(item);
     }
     const auto verify = [&](const std::function<void()>& launch) {
         for (auto& d : dsts) GPUROTATE_CUDA_CHECK(cudaMemsetAsync(d.view.data, 0, d.bytes(), harness.stream()));
@@ -747,16 +751,27 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     const auto grouped = [&] { detail::transform_device_grouped_cuda(items.data(), items.size(), harness.stream()); };
     const GroupedPlan plan(items, harness.stream());
     const auto planned = [&] { plan.run(harness.stream()); };
+    std::vector<GroupedTransform> kept_items = items;
+    for (GroupedTransform& g : kept_items) g.scratch_padding = false;
+    const GroupedPlan kept_plan(kept_items, harness.stream());
+    // The launch before work descriptors: each block searches the images' first items.
+    const detail::GroupedSchedule search{0, true};
+    const detail::GroupedPlanHandle search_plan = detail::build_grouped_plan_cuda(items.data(), items.size(), harness.stream(), search);
     std::vector<std::pair<std::string, std::function<void()>>> variants = {
         {"memcpy-d2d", [&] { GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), copy_src.get(), total, cudaMemcpyDeviceToDevice, harness.stream())); }},
         {"grouped", grouped},
         {"grouped-plan", planned},
         {"auto-per-image", per_image},
         {"per-image-graph", [&] { graph.launch(harness.stream()); }}};
+    if (scratch_padding) variants.push_back({"grouped-plan-kept-padding", [&] { kept_plan.run(harness.stream()); }});
+    variants.push_back({"grouped-search", [&] { transform_device_grouped_study(items.data(), items.size(), harness.stream(), search); }});
+    variants.push_back({"grouped-plan-search", [&] { detail::run_grouped_plan_cuda(*search_plan, harness.stream()); }});
     // Study rows: a block runs N tiles of one image one after another (grouped_tiles_per_item is the default).
     for (const int per_item : {1, 2, 4, 8}) {
         variants.push_back({"grouped-" + std::to_string(per_item) + "-tiles",
-                            [&items, &harness, per_item] { transform_device_grouped_tiles(items.data(), items.size(), harness.stream(), per_item); }});
+                            [&items, &harness, per_item] {
+                                transform_device_grouped_study(items.data(), items.size(), harness.stream(), {per_item, false});
+                            }});
     }
     // The median times a call from an event recorded before it, so the host's share counts where the GPU
     // has nothing else to do meanwhile; the loop column times calls back to back, where it overlaps the
@@ -765,11 +780,17 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     notes << to_string(format) << " " << element_name << " x" << count << ": the host's share of one grouped call (table built and copied, "
           << "launches) " << std::fixed << std::setprecision(1) << harness.median_host_us(grouped) << " us; of one planned run "
           << harness.median_host_us(planned) << " us\n";
+    notes << to_string(format) << " " << element_name << " x" << count << ": the outputs' pitch padding is "
+          << (scratch_padding ? "scratch (rows end on whole 32-byte sectors; grouped-plan-kept-padding is the plan without it)"
+                              : "kept (--grouped-padding kept)")
+          << "\n";
     const std::string sizes_name = sizes.size() > 1 ? "mixed" : std::to_string(sizes.front().width) + "x" + std::to_string(sizes.front().height);
     std::vector<Row> rows;
     for (const auto& [kernel_name, launch] : variants) {
         const bool ceiling = kernel_name == "memcpy-d2d";
-        const char* family = ceiling ? "ceiling" : kernel_name.find("-tiles") != std::string::npos ? "study" : "production";
+        const bool study = kernel_name.find("-tiles") != std::string::npos || kernel_name.find("-kept-padding") != std::string::npos ||
+                           kernel_name.find("-search") != std::string::npos;
+        const char* family = ceiling ? "ceiling" : study ? "study" : "production";
         rows.push_back(timed_row(harness, kernel_name, family, ceiling || verify(launch), launch, bytes));
         rows.back().type = to_string(format);
         rows.back().op = element_name + " x" + std::to_string(count) + " " + sizes_name;
@@ -897,7 +918,7 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
             std::vector<std::optional<Orientation>> elements(ops.begin(), ops.end());
             elements.push_back(std::nullopt);
             for (const std::optional<Orientation> o : elements) {
-                for (Row& row : bench_grouped(harness, options.grouped, options.grouped_sizes, format, o, notes)) {
+                for (Row& row : bench_grouped(harness, options.grouped, options.grouped_sizes, format, o, options.grouped_scratch_padding, notes)) {
                     all_verified = all_verified && row.verified;
                     rows.push_back(row);
                 }

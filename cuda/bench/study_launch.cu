@@ -25,9 +25,9 @@ void transform_device_multi_tiled(ConstImageView src, const TransformTarget* tar
     detail::launch_fused(detail::tuning::FusedKernel::tiled, src, targets, count, stream);
 }
 
-void transform_device_grouped_tiles(const GroupedTransform* images, std::size_t count, CUstream_st* stream, int tiles_per_item) {
+void transform_device_grouped_study(const GroupedTransform* images, std::size_t count, CUstream_st* stream, detail::GroupedSchedule schedule) {
     detail::with_pixel_width(images[0].src.format.pixel_bytes(),
-                             [&](auto width) { detail::launch_grouped<decltype(width)::value>(images, count, stream, tiles_per_item); });
+                             [&](auto width) { detail::launch_grouped<decltype(width)::value>(images, count, stream, schedule); });
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // Many images of mixed sizes in one launch. Blocks walk the concatenated list of every image's work items
-// (runs of consecutive output tiles of one image, grouped_tiles_per_item of them); a block finds the image
-// its item belongs to by a warp-wide search of the table of each image's first item (8 bytes an image, so
-// it stays in the cache), and runs that image's tile body with its arguments on each tile of the item.
+// (runs of consecutive output tiles of one image, grouped_tiles_per_item of them); a block reads its item's
+// image and first tile from the item's descriptor, built on the host with the table, and runs that image's tile
+// body with its arguments on each tile of the item. (The bench's study of the launch before descriptors finds
+// the image by a warp-wide search of each image's first item instead.)
 //
 // The launcher splits a group into up to five launches by tile body family, because a kernel's register
 // count is that of its largest body: the vectorized transposes of vectorized.cuh (up to 240 registers
@@ -124,14 +125,21 @@ __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(G
     __shared__ alignas(16) unsigned char shared[Family::shared_bytes];
     let_the_next_launch_start();
     for (long long item = blockIdx.x; item < table.total_items; item += gridDim.x) {
-        const int lo = image_of_item(table, item);
+        int lo = 0, first = 0;  // the item's image, and its first tile there
+        if (table.work != nullptr) {  // the same for the whole launch
+            const GroupedWork work = table.work[item];
+            lo = static_cast<int>(work.image);
+            first = static_cast<int>(work.first_tile);
+        } else {
+            lo = image_of_item(table, item);
+            // An image has fewer than 2^31 tiles: 32-bit division.
+            first = static_cast<int>(item - table.first_item[lo]) * table.tiles_per_item;
+        }
         // A copy in registers, not a reference into the table: the compiler cannot tell that the image's
         // stores leave the table alone, so through a reference it reloaded the arguments after every store
         // (about 110 table loads to 16 pixel loads in the 1-byte transpose body): 1024 mixed u8c1 images
         // rotated at 58% of copy against 67-73% now (H100, bench/RESULTS.md, 2026-11-22).
         const GroupedImage image = table.images[lo];
-        // An image has fewer than 2^31 tiles: 32-bit division.
-        const int first = static_cast<int>(item - table.first_item[lo]) * table.tiles_per_item;
         const int end = first + min(table.tiles_per_item, image.tiles - first);  // no int overflow near 2^31 tiles
         for (int local = first; local < end; ++local) {
             const int plane = local / image.plane_tiles, in_plane = local - plane * image.plane_tiles;

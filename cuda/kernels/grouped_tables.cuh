@@ -6,6 +6,7 @@
 #include "kernels/pixel_access.cuh"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace gpurotate::detail {
 
@@ -17,11 +18,21 @@ struct GroupedImage {
     int tiles;  ///< all its tiles (plane_tiles * planes)
 };
 
-/// One launch's table, in device memory: one GroupedImage and first work item per image. A work item is
-/// tiles_per_item consecutive tiles of one image (fewer at its end), run by one block one after another.
+/// One work item's place, built on the host with the table: its image and the first of its tiles.
+struct GroupedWork {
+    std::uint32_t image;
+    std::uint32_t first_tile;
+};
+
+/// One launch's table, in device memory: one GroupedImage per image and one GroupedWork per work item. A work item
+/// is tiles_per_item consecutive tiles of one image (fewer at its end), run by one block one after another.
 struct GroupedTable {
     const GroupedImage* images;
-    const long long* first_item;  ///< ascending; image i owns items [first_item[i], first_item[i + 1])
+    /// One per item, so that a block's first load is its own work, not a search (CUTLASS's host-precomputed grouped
+    /// schedule, DALI's per-block BlockSetup). Null in the bench's study of the search it replaced, which reads
+    /// first_item instead.
+    const GroupedWork* work;
+    const long long* first_item;  ///< the search's: ascending; image i owns items [first_item[i], first_item[i + 1])
     int count;
     int tiles_per_item;
     long long total_items;

@@ -21,6 +21,9 @@ struct TransformArgs {
     int tiles_y;  ///< tile rows of the output; blocks stride over them when gridDim.y is smaller
     std::size_t src_image_stride = 0;  ///< bytes from one image of a batch to the next (blockIdx.z picks one)
     std::size_t dst_image_stride = 0;
+    /// Whether the bytes between each output row's end and the pitch are scratch (GroupedTransform::scratch_padding):
+    /// a row's last block may then store into them up to the end of the row's last 32-byte sector.
+    bool scratch_padding = false;
 };
 
 /// How many times each block of a tiled kernel walks its tile rows: once, in the product. The kernels take it as

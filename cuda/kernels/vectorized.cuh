@@ -137,6 +137,21 @@ __device__ __forceinline__ void store_prefix(std::byte* p, const std::uint32_t* 
     }
 }
 
+/// The bytes a block of `block_bytes` bytes stores from byte `x_bytes` of the output row at `row`: those inside the
+/// row, and where its padding is scratch (TransformArgs::scratch_padding) also those up to the end of the row's last
+/// 32-byte sector, never past the pitch. L2 fills a sector written in part from DRAM before writing it back: an
+/// 800x600 1-byte rot90 read one extra sector for each 600-byte output row (bench/RESULTS.md, 2026-11-23).
+/// 0 for a block wholly past the stored bytes.
+__device__ __forceinline__ int stored_bytes(const TransformArgs& a, const std::byte* row, long long x_bytes, int block_bytes, int pixel_bytes) {
+    constexpr long long sector = 32;
+    long long end = static_cast<long long>(a.dst_width) * pixel_bytes;
+    if (a.scratch_padding) {
+        const long long lead = static_cast<long long>(reinterpret_cast<std::uintptr_t>(row) % sector);  // the row's offset in its first sector
+        end = min(static_cast<long long>(a.dst_pitch), (lead + end + sector - 1) / sector * sector - lead);
+    }
+    return static_cast<int>(max(0LL, min(static_cast<long long>(block_bytes), end - x_bytes)));
+}
+
 /// The Bytes bytes from byte `shift` (0-15) on of the chunks `w`, into `words`.
 template <int Bytes, int Chunks>
 __device__ __forceinline__ void shift_chunks(std::uint32_t (&w)[4 * Chunks], int shift, std::uint32_t* words) {
@@ -407,9 +422,11 @@ struct VectorizedTranspose {
     /// blocks the last source rows cut, ran at 64% of copy with such blocks pixel by pixel, 70% so, and 77%
     /// with the warp's whole blocks on this path too (H100, bench/RESULTS.md, 2026-11-22 and 2026-11-23; the
     /// rest is mostly part-written sectors: every 600-byte output row ends inside one).
+    /// With scratch padding a block past the row's end, inside its last sector, comes here too: it loads nothing
+    /// (no source row inside) and stores zeros into the padding.
     template <bool Shifted>
     __device__ __forceinline__ static void cut_block(const TransformArgs& a, int x_out, int y_out) {
-        const int rows_inside = min(R, a.dst_width - x_out);
+        const int rows_inside = max(0, min(R, a.dst_width - x_out));
         const int columns_inside = min(K, a.dst_height - y_out);  // = output rows inside
         std::uint32_t rows[R * row_words];
         load_block<false, Shifted>(a, x_out, y_out, rows_inside, columns_inside * S, rows);
@@ -419,11 +436,13 @@ struct VectorizedTranspose {
             if (row >= columns_inside) continue;
             std::uint32_t out[out_words];
             gather_output_row(rows, i, out);
-            std::byte* const out_row = a.dst + static_cast<std::size_t>(y_out + row) * a.dst_pitch + static_cast<std::size_t>(x_out) * S;
-            if (rows_inside == R) {
+            std::byte* const row_start = a.dst + static_cast<std::size_t>(y_out + row) * a.dst_pitch;
+            const int stored = stored_bytes(a, row_start, static_cast<long long>(x_out) * S, R * S, S);
+            std::byte* const out_row = row_start + static_cast<std::size_t>(x_out) * S;
+            if (stored == R * S) {
                 store_words<R * S>(out_row, out);
-            } else {
-                store_prefix<R * S>(out_row, out, rows_inside * S);
+            } else if (stored > 0) {
+                store_prefix<R * S>(out_row, out, stored);
             }
         }
     }
@@ -457,7 +476,7 @@ struct VectorizedTranspose {
             // after the other, and the tiles holding cut blocks took about twice as long. Every lane of the
             // warp comes here the same number of times, and whole_tile is the same for the whole block.
             if (!whole_tile && __any_sync(0xffffffffu, !(y_out + K <= a.dst_height && x_out + R <= a.dst_width))) {
-                if (y_out < a.dst_height && x_out < a.dst_width) cut_block<Shifted>(a, x_out, y_out);
+                if (y_out < a.dst_height && (x_out < a.dst_width || a.scratch_padding)) cut_block<Shifted>(a, x_out, y_out);
                 continue;
             }
             std::uint32_t rows[R * row_words];
@@ -597,21 +616,25 @@ struct VectorizedMirror {
         const int y_first = tile_row * Tile::tile_h + lane_y * Tile::rows_per_lane;
         if (!(x0 + Tile::tile_w <= a.dst_width && (tile_row + 1) * Tile::tile_h <= a.dst_height)) {
             // An overhanging tile: each of the lane's rows inside, whole or cut by the image's right edge
-            // (only the bytes inside are read, and the output row's prefix inside is stored).
-            if (x_out >= a.dst_width) return;
-            const int bytes_inside = min(K, a.dst_width - x_out) * S;
+            // (only the bytes inside are read, and the output row's prefix inside is stored; with scratch
+            // padding, up to the row's sector end, where a lane wholly past the row's end stores zeros).
+            if (x_out >= a.dst_width && !a.scratch_padding) return;
+            const int bytes_inside = max(0, min(K, a.dst_width - x_out)) * S;
 #pragma unroll 1
             for (int r = 0; r < Tile::rows_per_lane; ++r) {
                 const int y = y_first + r;
                 if (y >= a.dst_height) break;
-                std::uint32_t in[row_words], out[row_words];
-                load_row<Shifted, false>(a, MirrorY ? H - 1 - y : y, source_x, bytes_inside, in);
+                std::byte* const row_start = a.dst + static_cast<std::size_t>(y) * a.dst_pitch;
+                const int stored = stored_bytes(a, row_start, static_cast<long long>(x_out) * S, K * S, S);
+                if (stored == 0) continue;
+                std::uint32_t in[row_words]{}, out[row_words];
+                if (bytes_inside > 0) load_row<Shifted, false>(a, MirrorY ? H - 1 - y : y, source_x, bytes_inside, in);
                 mirror_row(in, 0, out);
-                std::byte* const out_row = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + static_cast<std::size_t>(x_out) * S;
-                if (bytes_inside == K * S) {
+                std::byte* const out_row = row_start + static_cast<std::size_t>(x_out) * S;
+                if (stored == K * S) {
                     store_words<K * S>(out_row, out);
                 } else {
-                    store_prefix<K * S>(out_row, out, bytes_inside);
+                    store_prefix<K * S>(out_row, out, stored);
                 }
             }
             return;

@@ -121,6 +121,13 @@ struct GroupedTransform {
     int planes = 1;
     std::size_t src_plane_stride = 0;  ///< bytes from one plane's first pixel to the next's (with planes > 1)
     std::size_t dst_plane_stride = 0;
+    /// Whether the bytes between the end of each destination row and its pitch are scratch, as in a buffer the
+    /// caller allocated at pitch x height for this output: the launch may then write them (up to the end of the
+    /// row's last 32-byte sector, never past the pitch), so that no sector of the output is written in part,
+    /// which the GPU's memory reads back to merge (one extra 32-byte read a row: an 800x600 u8 rot90 ran 1.38x
+    /// slower than at a 608-byte row). Off by default: a view into a larger image keeps its neighbours' bytes.
+    /// With it on, the destination's memory must hold `pitch * height` bytes (the last row's padding too).
+    bool scratch_padding = false;
 };
 
 /// Transforms every image of `images` (device memory; any sizes, one pixel width; each with its own
@@ -141,7 +148,7 @@ public:
     /// Checks `images` as `transform_device_grouped` does (throws `Error` (usage)), builds their table and
     /// copies it to the current GPU on `stream`; returns when it is there (having waited for the work enqueued
     /// on `stream` before). The images' memory must outlive every run; the plan holds a little device memory
-    /// (about 110 bytes an image) until it is destroyed, which waits for the GPU's work in flight (cudaFree).
+    /// (about 110 bytes an image and 8 for each block's work) until it is destroyed, which waits for the GPU's work in flight (cudaFree).
     GroupedPlan(const std::vector<GroupedTransform>& images, CUstream_st* stream);
     ~GroupedPlan();
     GroupedPlan(GroupedPlan&&) noexcept;

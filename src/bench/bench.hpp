@@ -24,6 +24,7 @@ struct BenchOptions {
     int batch = 1;                         ///< images of width x height per launch (production kernel only)
     int grouped = 0;                       ///< > 0: that many images of mixed sizes (64x64 to 1024x768), one launch
     std::vector<Extent> grouped_sizes;     ///< the sizes grouped images cycle through; empty: the 8 from 64x64 to 1024x768
+    bool grouped_scratch_padding = true;   ///< the grouped images' output padding is scratch (the bench's own buffers)
     int reps = 20;                         ///< timed samples per kernel (median reported)
     std::string json_path;                 ///< write every row as JSON here, if set
     bool list_kernels = false;             ///< print the kernel names and exit

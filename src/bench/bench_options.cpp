@@ -108,6 +108,11 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
     app.add_option("--grouped-sizes", grouped_sizes_text,
                           "with --grouped, the sizes the images cycle through, comma-separated WxH (default 64x64,128x96,256x256,320x240,"
                           "512x384,640x480,800x600,1024x768)");
+    std::string grouped_padding = "scratch";
+    app.add_option("--grouped-padding", grouped_padding,
+                   "with --grouped, whether rows may write their outputs' pitch padding up to the sector end: scratch (default, the "
+                   "bench's own buffers) or kept (as for a caller's views)")
+        ->check(CLI::IsMember({"scratch", "kept"}));
     app.add_option("--reps", bench_options.reps, "timed samples per kernel (median)")->check(CLI::Range(1, 100000));
     app.add_option("--json", bench_options.json_path, "also write every row to this JSON file");
     app.add_flag("--list", bench_options.list_kernels, "list the kernels and exit");
@@ -129,6 +134,7 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
 
     if (!cli::parse_command_line(app, argc, argv, exit_status, "gpurotate bench --help")) return std::nullopt;
     parse_bench_lists(size_text, grouped_sizes_text, types_text, ops_text, kernels_text, bench_options);
+    bench_options.grouped_scratch_padding = grouped_padding == "scratch";
     for (const auto& [name, interpolation] : bench_interpolations()) {
         if (name == interpolation_text) bench_options.interpolation = interpolation;
     }

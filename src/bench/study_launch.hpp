@@ -49,7 +49,7 @@ bool multi_output_fused_vectorized(ConstImageView src, const TransformTarget* ta
 /// The shared-memory fused kernel alone (32x33 tile, one pixel per access).
 void transform_device_multi_tiled(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream);
 
-/// The grouped launch with work items of `tiles_per_item` tiles of one image (the policy's: grouped_tiles_per_item).
-void transform_device_grouped_tiles(const GroupedTransform* images, std::size_t count, CUstream_st* stream, int tiles_per_item);
+/// The grouped launch, per call, with a study's schedule (other tiles a work item, or the search before descriptors).
+void transform_device_grouped_study(const GroupedTransform* images, std::size_t count, CUstream_st* stream, detail::GroupedSchedule schedule);
 
 }  // namespace gpurotate::bench

@@ -55,10 +55,15 @@ void validate_pair(ConstImageView src, ConstImageView dst, Orientation o) {
     check_disjoint(src, dst);
 }
 
-void check_disjoint(ConstImageView src, ConstImageView dst) {
+namespace {
+const std::byte* span_end(ConstImageView v) { return v.data + (static_cast<std::size_t>(v.height) - 1) * v.pitch + v.row_bytes(); }
+}  // namespace
+
+void check_disjoint(ConstImageView src, ConstImageView dst) { check_disjoint(src, dst.data, span_end(dst)); }
+
+void check_disjoint(ConstImageView src, const std::byte* dst_begin, const std::byte* dst_end) {
     // Kernels read the source while writing the destination: the two must not share bytes.
-    const auto span_end = [](ConstImageView v) { return v.data + (static_cast<std::size_t>(v.height) - 1) * v.pitch + v.row_bytes(); };
-    if (std::less<const std::byte*>()(src.data, span_end(dst)) && std::less<const std::byte*>()(dst.data, span_end(src))) {
+    if (std::less<const std::byte*>()(src.data, dst_end) && std::less<const std::byte*>()(dst_begin, span_end(src))) {
         throw Error(ErrorCode::usage, "source and destination overlap");
     }
 }

@@ -22,6 +22,8 @@ void validate_pair(ConstImageView src, ConstImageView dst, Orientation o);
 
 /// Throws Error (usage) where `src` and `dst` share bytes (kernels read the source while writing the destination).
 void check_disjoint(ConstImageView src, ConstImageView dst);
+/// The same for a destination that may write the bytes [dst_begin, dst_end) (its rows' padding, where that is scratch).
+void check_disjoint(ConstImageView src, const std::byte* dst_begin, const std::byte* dst_end);
 
 /// Throws Error (usage) unless there are 1 to 8 targets, each the right size and format for its element
 /// applied to `src`, none overlapping `src`.

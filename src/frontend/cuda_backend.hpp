@@ -38,6 +38,12 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
 /// Enqueues one launch for all `count` images of a grouped transform (arguments already validated).
 void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream);
 
+/// How a grouped launch's blocks find their work: the product's schedule by default; the bench's studies name others.
+struct GroupedSchedule {
+    int tiles_per_item = 0;  ///< tiles of one image a block runs in a row; 0: tuning::grouped_tiles_per_item
+    bool search = false;     ///< blocks search each image's first item (the launch before work descriptors)
+};
+
 /// A grouped transform's tables in device memory, built once (cuda/launch_grouped.cu).
 struct GroupedPlanTables;
 struct GroupedPlanTablesDeleter {
@@ -46,7 +52,8 @@ struct GroupedPlanTablesDeleter {
 using GroupedPlanHandle = std::unique_ptr<GroupedPlanTables, GroupedPlanTablesDeleter>;
 /// Builds the tables of `count` images (arguments already validated) and copies them to the current GPU on
 /// `stream`; returns when they are there.
-GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream);
+GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream,
+                                          GroupedSchedule schedule = {});
 /// Enqueues a plan's launches on `stream`. Throws Error (usage) where another GPU than the plan's is current.
 void run_grouped_plan_cuda(const GroupedPlanTables& plan, CUstream_st* stream);
 

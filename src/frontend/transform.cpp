@@ -131,6 +131,8 @@ void validate_grouped(const std::vector<GroupedTransform>& images) {
     if (images.empty()) throw Error(ErrorCode::usage, "a grouped launch needs at least one image");
     for (const GroupedTransform& g : images) {
         validate_pair(g.src, g.dst, g.orientation);
+        // Scratch padding may be written to the end of the last row's pitch, a little past the view's last pixel.
+        if (g.scratch_padding) detail::check_disjoint(g.src, g.dst.data, g.dst.data + g.dst.pitch * static_cast<std::size_t>(g.dst.height));
         if (g.planes < 1) throw Error(ErrorCode::usage, "a grouped image of " + std::to_string(g.planes) + " planes (1 or more)");
         if (g.planes > 1 && (g.src_plane_stride < g.src.pitch * static_cast<std::size_t>(g.src.height) ||
                              g.dst_plane_stride < g.dst.pitch * static_cast<std::size_t>(g.dst.height))) {
