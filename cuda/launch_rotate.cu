@@ -73,7 +73,7 @@ void launch_kernel(const RotationItem* items, std::size_t count, RotationLaunch&
         const long long tiles = (items[i].plan.dst_width + Shape::side - 1LL) / Shape::side * ((items[i].plan.dst_height + Shape::side - 1LL) / Shape::side);
         most_tiles = std::max(most_tiles, tiles);
     }
-    const int shared = table_bytes + 2 * launch.footprint_bytes;  // the tile's footprint and the next one's
+    const int shared = table_bytes + launch.footprint_bytes;
     // Past 48 KiB a kernel must ask (the 8-bit bicubic table and a large footprint); once per kernel and GPU,
     // for the most any plan asks.
     thread_local std::map<std::pair<int, const void*>, bool> opted_in;
@@ -81,7 +81,7 @@ void launch_kernel(const RotationItem* items, std::size_t count, RotationLaunch&
     GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
     bool& opted = opted_in[{device, reinterpret_cast<const void*>(kernel)}];
     if (!opted) {
-        GPUROTATE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, table_bytes + 2 * rotation_footprint_cap));
+        GPUROTATE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, table_bytes + rotation_footprint_cap));
         opted = true;
     }
     int per_sm = 0;

@@ -49,6 +49,10 @@ TEST_CASE("fused sweep sizes span 512 to 16384 with odd and power-of-two sides a
 TEST_CASE("fused sweep ratio is the choice over the fastest way that ran") {
     FusedSweepRow r = slow_row();
     CHECK(gpurotate::bench::choice_over_fastest(r) == doctest::Approx(1.5));
+    // The chosen way's own median counts, not the choice's second timing of the same kernel.
+    r.choice_ms = 1.6;
+    CHECK(gpurotate::bench::choice_over_fastest(r) == doctest::Approx(1.5));
+    r.choice_ms = 1.5;
     CHECK(gpurotate::bench::fastest_way(r) == "tiled");
     // A way that did not run (the vectorized kernel where it does not fit) is no candidate.
     r.vectorized_ms = 0;
@@ -65,6 +69,7 @@ TEST_CASE("fused sweep ratio is the choice over the fastest way that ran") {
 TEST_CASE("fused sweep flags rows over the tolerance and wrong outputs") {
     FusedSweepRow fine = slow_row();
     fine.choice_ms = 1.02;  // 2% over the tile: within 3%
+    fine.vectorized_ms = 1.02;
     FusedSweepRow wrong = slow_row();
     wrong.verified = false;
     std::ostringstream out;

@@ -4,9 +4,7 @@
 // per row and column) once, into shared memory. From their corners it knows the tile's footprint: the
 // rectangle every tap of the tile falls in, since both tables are rounded linear functions and so
 // monotonic. The footprint, clipped to the image, comes into shared memory by cp.async, as the weight
-// table does once a block, while the block makes the previous tile's pixels (two sets of tables and
-// footprints, so a block waits for DRAM once, not once a tile); each thread makes a run of pixels of one
-// row from there and stores them as
+// table does once a block; each thread then makes a run of pixels of one row from there and stores them as
 // 16-byte words at 16-byte addresses, whatever the row's alignment. A tile whose footprint misses the image
 // is the background; one whose footprint lies inside takes its taps without the border's tests; the others
 // follow sample_at's border rules, from the same shared copy. The arithmetic is core/rotation_sampling.hpp's,
@@ -74,7 +72,7 @@ inline constexpr int rotation_footprint_cap = 48 * 1024;
 /// Whether a tile's footprint is held twice, the second copy two bytes later: 1-byte pixels under bilinear
 /// interpolation, whose two taps of a row then always lie in one aligned 32-bit word of one of the copies
 /// (a tap at byte 3 of a word is at byte 1 of the second copy's next word). A pixel reads two words where
-/// it read four bytes, and the bank conflicts of scattered reads are paid per load.
+/// it read four bytes.
 __host__ __device__ constexpr bool rotation_footprint_paired(int pixel_bytes, Interpolation interpolation) {
     return pixel_bytes == 1 && interpolation == Interpolation::bilinear;
 }
@@ -101,18 +99,7 @@ __device__ inline void copy_16_async(std::byte* to_shared, const std::byte* from
     const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(to_shared));
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to), "l"(from_global) : "memory");
 }
-__device__ inline void commit_copies_async() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-/// Waits for all but the latest group of copies this thread committed.
-__device__ inline void wait_copies_async_but_one() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
-
-/// An output tile and its source footprint, as the block works it out from the tile's tables: the source
-/// rectangle x0.., y0.. (`rows` rows) staged from byte `first_byte` of each row at `pitch` bytes a row; a tile
-/// that misses the image, lies inside it, or (not staged) reads global memory.
-struct RotationTileSpan {
-    int tile_x, tile_y, tile_w, tile_h;
-    int x0, y0, first_byte, pitch, rows;
-    bool misses, inside, staged;
-};
+__device__ inline void wait_copies_async() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
 /// A pixel of up to 4 bytes as one word, its bytes in order (the taps' channels for dp2a).
 template <int PixelBytes>
@@ -266,7 +253,7 @@ inline constexpr int rotate_min_blocks = (PixelBytes % 3 == 0 && PixelBytes < 12
 
 /// Each block takes tiles blockIdx.x, + gridDim.x, ... of its image (blockIdx.z), so that the weight table
 /// it copies once serves many tiles, and the blocks in flight at any time hold neighbouring tiles, whose
-/// footprints overlap in L2. Dynamic shared memory: the table, then two footprints of `launch.footprint_bytes`.
+/// footprints overlap in L2. Dynamic shared memory: the table, then `launch.footprint_bytes`.
 template <class Sample, int Channels, Interpolation Interp>
 __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::threads,
                                   rotate_min_blocks<sizeof(Sample) * Channels, RotateTileShape<sizeof(Sample) * Channels>::threads>) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
@@ -281,9 +268,9 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     constexpr int table_bytes = rotation_shared_table_bytes<Sample, Interp>();
     constexpr bool paired = rotation_footprint_paired(pixel_bytes, Interp);
     extern __shared__ __align__(16) std::byte dynamic_shared[];
-    std::byte* const footprints = dynamic_shared + table_bytes;  // two of launch.footprint_bytes
-    __shared__ int2 origins[2][side];
-    __shared__ int2 steps[2][side];
+    std::byte* const footprint = dynamic_shared + table_bytes;
+    __shared__ int2 row_origin[side];
+    __shared__ int2 column_step[side];
 
     // The item in shared memory, read there by every pixel: from the launch's parameters or a group's table
     // in global memory, which the compiler re-read after each store it could not prove apart from it.
@@ -314,34 +301,27 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     const std::size_t dst_pitch = item.dst_pitch;
     const bool wide_src = (reinterpret_cast<std::uintptr_t>(item.src) | item.src_pitch) % 16 == 0;
     const int column = (tid % Shape::runs_per_row) * run;
-    const int grid = static_cast<int>(gridDim.x);
 
-    // The tables of `tile` into set `set`.
-    const auto fill_tables = [&](int tile, int set) {
+    for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
         const int tile_x = (tile % tiles_x) * side, tile_y = (tile / tiles_x) * side;
         const int tile_w = min(side, plan.dst_width - tile_x), tile_h = min(side, plan.dst_height - tile_y);
+        __syncthreads();  // the previous tile's readers are done with the tables and the footprint
         for (int i = tid; i < side; i += Shape::threads) {
             int a = 0, b = 0;
             if (i < tile_h) {
                 rotation_row_origin(plan, tile_y + i, a, b);
-                origins[set][i] = make_int2(a, b);
+                row_origin[i] = make_int2(a, b);
             }
             if (i < tile_w) {
                 rotation_column_step(plan, tile_x + i, a, b);
-                steps[set][i] = make_int2(a, b);
+                column_step[i] = make_int2(a, b);
             }
         }
-    };
-    // The tile's footprint from its tables' ends (set `set`, filled and visible), in 64 bits; a coordinate
-    // past 2^30 (a plan no rotation of a side under 32767 makes) leaves the tile to the global path, whose
-    // 32-bit sums wrap as OpenCV's do.
-    const auto span_of = [&](int tile, int set) {
-        RotationTileSpan t;
-        t.tile_x = (tile % tiles_x) * side;
-        t.tile_y = (tile / tiles_x) * side;
-        t.tile_w = min(side, plan.dst_width - t.tile_x);
-        t.tile_h = min(side, plan.dst_height - t.tile_y);
-        const int2 o0 = origins[set][0], o1 = origins[set][t.tile_h - 1], c0 = steps[set][0], c1 = steps[set][t.tile_w - 1];
+        __syncthreads();
+
+        // The footprint from the tables' ends, in 64 bits; a coordinate past 2^30 (a plan no rotation of a
+        // side under 32767 makes) leaves the tile to the global path, whose 32-bit sums wrap as OpenCV's do.
+        const int2 o0 = row_origin[0], o1 = row_origin[tile_h - 1], c0 = column_step[0], c1 = column_step[tile_w - 1];
         const long long fx_lo = static_cast<long long>(min(o0.x, o1.x)) + min(c0.x, c1.x);
         const long long fx_hi = static_cast<long long>(max(o0.x, o1.x)) + max(c0.x, c1.x);
         const long long fy_lo = static_cast<long long>(min(o0.y, o1.y)) + min(c0.y, c1.y);
@@ -350,78 +330,44 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         const bool wild = fx_lo < -tame || fx_hi > tame || fy_lo < -tame || fy_hi > tame;
         const long long sx_lo = (fx_lo >> rotation_ab_bits) - lead, sx_hi = (fx_hi >> rotation_ab_bits) - lead + taps - 1;
         const long long sy_lo = (fy_lo >> rotation_ab_bits) - lead, sy_hi = (fy_hi >> rotation_ab_bits) - lead + taps - 1;
-        t.misses = !wild && (sx_hi < 0 || sx_lo >= width || sy_hi < 0 || sy_lo >= height);
-        t.inside = !wild && sx_lo >= 0 && sx_hi < width && sy_lo >= 0 && sy_hi < height;
-        t.x0 = static_cast<int>(sx_lo < 0 ? 0 : sx_lo);
-        const int x1 = static_cast<int>(sx_hi >= width ? width - 1 : sx_hi);
-        t.y0 = static_cast<int>(sy_lo < 0 ? 0 : sy_lo);
-        const int y1 = static_cast<int>(sy_hi >= height ? height - 1 : sy_hi);
-        t.first_byte = (t.x0 * pixel_bytes) & ~15;
-        t.pitch = (((x1 + 1) * pixel_bytes - t.first_byte + 15) & ~15);
-        t.rows = y1 - t.y0 + 1;
-        t.staged = !wild && !t.misses && static_cast<long long>(t.rows) * t.pitch * (paired ? 2 : 1) <= launch.footprint_bytes;
-        return t;
-    };
-    // The footprint's loads, not waited for: whole 16-byte words where the source allows, the row's last
-    // partial word a sample at a time.
-    const auto stage = [&](const RotationTileSpan& t, std::byte* into) {
-        if (!t.staged) return;
-        const int row_bytes = width * pixel_bytes;
-        const int words = t.pitch / 16;
-        // Word (r, c) of the footprint; each step moves on by the block's threads without a division.
-        const int step_rows = Shape::threads / words, step_words = Shape::threads - step_rows * words;
-        int r = tid / words, c = tid - r * words;
-        while (r < t.rows) {
-            const int byte = t.first_byte + c * 16;
-            const std::byte* from = item.src + static_cast<std::size_t>(t.y0 + r) * item.src_pitch + byte;
-            std::byte* to = into + r * t.pitch + c * 16;
-            if (wide_src && byte + 16 <= row_bytes) {
-                copy_16_async(to, from);
-            } else {
-                for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
-                    *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
+        const bool misses = !wild && (sx_hi < 0 || sx_lo >= width || sy_hi < 0 || sy_lo >= height);
+        const bool inside = !wild && sx_lo >= 0 && sx_hi < width && sy_lo >= 0 && sy_hi < height;
+        const int x0 = static_cast<int>(sx_lo < 0 ? 0 : sx_lo), x1 = static_cast<int>(sx_hi >= width ? width - 1 : sx_hi);
+        const int y0 = static_cast<int>(sy_lo < 0 ? 0 : sy_lo), y1 = static_cast<int>(sy_hi >= height ? height - 1 : sy_hi);
+        const int first_byte = (x0 * pixel_bytes) & ~15;
+        const int pitch = (((x1 + 1) * pixel_bytes - first_byte + 15) & ~15);
+        const int rows = y1 - y0 + 1;
+        const int copy_words = rows * pitch / 4;  // a copy of the footprint, in 32-bit words
+        const bool staged = !wild && !misses && static_cast<long long>(rows) * pitch * (paired ? 2 : 1) <= launch.footprint_bytes;
+
+        if (staged) {
+            // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
+            const int row_bytes = width * pixel_bytes;
+            const int words = pitch / 16;
+            // Word (r, c) of the footprint; each step moves on by the block's threads without a division.
+            const int step_rows = Shape::threads / words, step_words = Shape::threads - step_rows * words;
+            int r = tid / words, c = tid - r * words;
+            while (r < rows) {
+                const int byte = first_byte + c * 16;
+                const std::byte* from = item.src + static_cast<std::size_t>(y0 + r) * item.src_pitch + byte;
+                std::byte* to = footprint + r * pitch + c * 16;
+                if (wide_src && byte + 16 <= row_bytes) {
+                    copy_16_async(to, from);
+                } else {
+                    for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
+                        *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
+                    }
+                }
+                r += step_rows;
+                c += step_words;
+                if (c >= words) {
+                    c -= words;
+                    ++r;
                 }
             }
-            r += step_rows;
-            c += step_words;
-            if (c >= words) {
-                c -= words;
-                ++r;
-            }
         }
-    };
-
-    // Two sets of tables, spans and footprints: the next tile's loads are in flight while this one's pixels
-    // are made. Every thread works out the span it stages; the first keeps it for the pixels' pass, in shared
-    // memory, where it costs no registers across the loop.
-    __shared__ RotationTileSpan spans[2];
-    const auto prepare = [&](int tile, int set) {
-        const RotationTileSpan t = span_of(tile, set);
-        stage(t, footprints + set * launch.footprint_bytes);
-        if (tid == 0) spans[set] = t;
-    };
-    int set = 0;
-    fill_tables(static_cast<int>(blockIdx.x), 0);
-    __syncthreads();
-    prepare(static_cast<int>(blockIdx.x), 0);
-    commit_copies_async();  // with the weight table's
-    for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += grid) {
-        const int next_tile = tile + grid;
-        if (next_tile < tiles) fill_tables(next_tile, set ^ 1);
+        wait_copies_async();  // the footprint's, and the first time the table's
         __syncthreads();
-        if (next_tile < tiles) prepare(next_tile, set ^ 1);
-        commit_copies_async();
-        wait_copies_async_but_one();  // this tile's footprint (and the first time the weight table)
-        __syncthreads();
-
-        const RotationTileSpan now = spans[set];
-        const int tile_x = now.tile_x, tile_y = now.tile_y, tile_w = now.tile_w, tile_h = now.tile_h;
-        const int y0 = now.y0, first_byte = now.first_byte, pitch = now.pitch;
-        const bool misses = now.misses, inside = now.inside, staged = now.staged;
-        const int copy_words = now.rows * pitch / 4;  // a copy of the footprint, in 32-bit words
-        std::byte* const footprint = footprints + set * launch.footprint_bytes;
-        const int2* const row_origin = origins[set];
-        const int2* const column_step = steps[set];
         if constexpr (paired) {
             if (staged) {
                 // The second copy: its word i holds bytes 4i - 2 to 4i + 1 of the first (word 0 is never read).
@@ -520,8 +466,6 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             }
             store_run<Shape::run_bytes, Shape::runs_per_row>(out, dst, dst_pitch, tile_x, tile_y + row, tile_w, column, count, pixel_bytes, active);
         }
-        __syncthreads();  // this set's readers are done before the next tile but one fills it
-        set ^= 1;
     }
 }
 

@@ -31,7 +31,8 @@ struct FusedSweepRow {
 /// The fastest way of the row that was timed: "vectorized", "tiled" or "separate" ("" where none was).
 std::string fastest_way(const FusedSweepRow& row);
 
-/// The library's choice's time over the fastest way's (0 where either is missing).
+/// The chosen way's median (its separate timing where that way did not run) over the fastest way's (0 where
+/// either is missing).
 double choice_over_fastest(const FusedSweepRow& row);
 
 /// What the run was made on, for the report and its JSON.
