@@ -41,7 +41,7 @@ bool launch_fused(tuning::FusedKernel kernel, ConstImageView src, const Transfor
 void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {
     const bool fits = fused_vectorized_fits(src, targets, count);
     const tuning::FusedKernel kernel =
-        tuning::select_fused(static_cast<int>(src.format.pixel_bytes()), src.width * src.height, fits);
+        tuning::select_fused(static_cast<int>(src.format.pixel_bytes()), src.width, src.height, fits);
     launch_fused(kernel, src, targets, count, stream);
 }
 

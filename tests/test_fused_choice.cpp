@@ -14,17 +14,29 @@ using gpurotate::detail::tuning::select_fused;
 TEST_CASE("fused choice at 4096x4096 is the vectorized kernel issue 51 measured fastest") {
     // H200, all 7 elements: the vectorized fused kernel took 0.645 (u16c1), 0.647 (u8c2) and 0.674 (u16c3) of the
     // time of 7 launches; the old choice 0.999, 0.993 and 0.754.
-    constexpr std::int64_t pixels = 4096LL * 4096LL;
-    CHECK(select_fused(2, pixels, true) == FusedKernel::vectorized);
-    CHECK(select_fused(6, pixels, true) == FusedKernel::vectorized);
+    CHECK(select_fused(2, 4096, 4096, true) == FusedKernel::vectorized);
+    CHECK(select_fused(6, 4096, 4096, true) == FusedKernel::vectorized);
+}
+
+TEST_CASE("fused choice follows the sweep where the old rule missed") {
+    // H100, --fused-sweep 2026-12-06 (ms of the vectorized kernel, the tile, seven launches).
+    CHECK(select_fused(2, 512, 512, true) == FusedKernel::tiled);        // 0.011, 0.009, 0.027
+    CHECK(select_fused(3, 512, 512, true) == FusedKernel::tiled);        // 0.017, 0.010, 0.055
+    CHECK(select_fused(4, 512, 512, true) == FusedKernel::vectorized);   // 0.008, 0.009, 0.024
+    CHECK(select_fused(6, 1000, 1000, true) == FusedKernel::vectorized); // 0.029, 0.036, 0.051
+    CHECK(select_fused(6, 3000, 4000, true) == FusedKernel::vectorized); // 0.266, 0.315, 0.380
+    CHECK(select_fused(6, 4000, 3000, true) == FusedKernel::tiled);      // 0.361, 0.343, 0.387 (2026-11-25)
+    CHECK(select_fused(3, 3000, 4000, false) == FusedKernel::tiled);     // -, 0.194, 0.236
+    CHECK(select_fused(4, 8191, 8193, false) == FusedKernel::separate);  // -, 1.446, 1.335
+    CHECK(select_fused(6, 4095, 4097, false) == FusedKernel::separate);  // -, 0.587, 0.541
 }
 
 TEST_CASE("fused choice never takes the vectorized kernel where it does not fit") {
     for (const int bytes : {1, 2, 3, 4, 6, 8, 12, 16}) {
-        for (const std::int64_t pixels : {1LL, 512LL * 512LL, 4095LL * 4097LL, 16384LL * 16384LL}) {
+        for (const std::int64_t side : {1LL, 512LL, 4095LL, 16384LL}) {
             CAPTURE(bytes);
-            CAPTURE(pixels);
-            CHECK(select_fused(bytes, pixels, false) != FusedKernel::vectorized);
+            CAPTURE(side);
+            CHECK(select_fused(bytes, side, side + 2, false) != FusedKernel::vectorized);
         }
     }
 }

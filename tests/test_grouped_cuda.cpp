@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <random>
 #include <utility>
@@ -282,10 +283,16 @@ struct PaddedCase {
 };
 
 // Checks one output against its reference, byte by byte: the pixels equal; the padding of each row unchanged
-// without scratch padding, and with it unchanged from the row's 32-byte sector end on; the guard unchanged.
+// without scratch padding, and with it unchanged from the end of the 32-byte sector (of device addresses) the
+// row ends in, or from the pitch where that comes first; the guard unchanged.
 void check_padded_output(const PaddedCase& c, const std::vector<std::byte>& got) {
     const gpurotate::ImageView dst = c.item.dst;
-    const std::size_t row_bytes = dst.row_bytes(), sector_end = std::min(dst.pitch, (row_bytes + 31) / 32 * 32);
+    const std::size_t row_bytes = dst.row_bytes();
+    const std::size_t base = reinterpret_cast<std::uintptr_t>(dst.data) % 32;
+    const auto sector_end = [&](std::size_t row_start) {  // from the row's start
+        const std::size_t end = (base + row_start + row_bytes + 31) / 32 * 32 - base - row_start;
+        return std::min(dst.pitch, end);
+    };
     CAPTURE(gpurotate::to_string(dst.format));
     CAPTURE(c.src.width());
     CAPTURE(c.src.height());
@@ -299,7 +306,7 @@ void check_padded_output(const PaddedCase& c, const std::vector<std::byte>& got)
         for (std::size_t b = row_bytes; b < dst.pitch; ++b) {
             if (got[static_cast<std::size_t>(y) * dst.pitch + b] == poison) continue;
             ++changed_padding;
-            if (b >= sector_end) ++changed_past_sector;
+            if (b >= sector_end(static_cast<std::size_t>(y) * dst.pitch)) ++changed_past_sector;
         }
     }
     if (!c.item.scratch_padding) CHECK(changed_padding == 0);

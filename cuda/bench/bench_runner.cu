@@ -836,7 +836,7 @@ int run_fused_sweep(const Harness& harness, const BenchOptions& options, const s
                     row.separate_ms = ms;
                 }
             }
-            row.chosen = fused_kernel_name(detail::tuning::select_fused(static_cast<int>(format.pixel_bytes()), size.width * size.height, fits));
+            row.chosen = fused_kernel_name(detail::tuning::select_fused(static_cast<int>(format.pixel_bytes()), size.width, size.height, fits));
             print_fused_sweep_row(out, row, tolerance);
             rows.push_back(row);
         }

@@ -143,47 +143,68 @@ enum class FusedKernel : std::uint8_t {
 /// size, on both devices (u16c4 and f32c4: 0.55-0.66 of seven launches against the vectorized 0.62-0.74).
 constexpr bool fused_tile_word_is_wide(int pixel_bytes) { return pixel_bytes == 8 || pixel_bytes == 16; }
 
+/// Below this many source bytes the shared-memory fused kernel is the fastest way whatever the width: the
+/// launch is all there is (`--fused-sweep`, H100, 2026-12-06: 512x512 u8c1, u8c2, u16c1 and u8c3 0.009-0.010 ms
+/// against the vectorized kernel's 0.010-0.017; from 1 MB on, 1024x1024 u8c1 and 512x512 u8c4, the vectorized
+/// kernel's 0.008-0.011 against 0.009-0.020).
+inline constexpr std::int64_t fused_tiny_most_bytes = 1'000'000;
+
 /// 6-byte pixels, whose vectorized fused kernel holds seven bodies of 238 registers (multi_output_vectorized.cuh):
-/// below this many source bytes the shared-memory fused kernel is faster (12.4 MB: 0.057 against 0.061 ms on the
-/// H100, 0.046 against 0.049 on the H200; 72 MB: 0.259 against 0.290 on the H200), from it the vectorized one (101 MB,
-/// 4096x4096 u16c3 on the H200: 0.674 of seven launches against the tile's 0.754, issue 51; 403 MB: 0.994 against
-/// 1.125 ms). Set between 72 and 101 MB; the bench's `--fused-sweep` rows of u16c3 place it.
+/// on landscape images under this many source bytes the shared-memory fused kernel is faster (1920x1080: 0.057
+/// against 0.061 ms on the H100, 0.046 against 0.049 on the H200; 4000x3000: 0.343 against 0.361 on the H100, 0.259
+/// against 0.290 on the H200), while on square and portrait ones the vectorized kernel is, at every size the sweep
+/// measured (H100, 2026-12-06: 1000x1000 0.029 against 0.036 ms, 2048x2048 0.079 against 0.087, 3000x4000 0.266
+/// against 0.315), as it is on large landscape ones (4096x4096 on the H200, issue 51: 0.674 of seven launches
+/// against the tile's 0.754; 8192x8192 1.268 against 1.331 on the H100).
 inline constexpr std::int64_t fused_vectorized_6byte_least_bytes = 85'000'000;
 
-/// Where the vectorized fused kernel's alignment rules refuse the targets, pixels of 1 to 3 bytes: the
-/// shared-memory fused kernel moves one narrow word a thread, about 550 G pixel-accesses/s whatever the width (u8c1
-/// 540-556 GB/s of 8 bytes a pixel, u16c1 1130-1170 of 16, u8c3 1480-1530 of 24, at every size on both devices),
-/// so its time grows as the pixels; seven launches move 14 bytes a pixel near DRAM speed but pay a floor of about
-/// 35 us (1920x1080: 0.037-0.040 ms whatever the width). The two meet near 3.6 MP for 1-byte pixels on the H100
-/// (3.2 on the H200); 1920x1080 u8c1 (2.1 MP) is the tile's (0.036 against 0.040 ms), 4000x3000 (12 MP) the
-/// launches' (0.072 against 0.178). Wider pixels meet later (2-byte about 5-8 MP), so this bound is conservative
-/// for them; the sweep's odd sizes (1921x1081, 2999x4001, 4095x4097) show where.
-inline constexpr std::int64_t fused_narrow_tiled_most_pixels = 3'500'000;
+/// Where the vectorized fused kernel's alignment rules refuse the targets, the most pixels for which the
+/// shared-memory fused kernel beats seven launches, by pixel width; above, seven launches. The tile moves one
+/// pixel word a thread, so its time grows as the pixels; seven launches read the source seven times near DRAM
+/// speed after a floor of about 35 us. Measured (H100; `--fused-sweep` 2026-12-06 for the odd sizes):
+/// - 1 and 2 bytes: 1920x1080 and 1921x1081 the tile's (0.035-0.036 against 0.043-0.056 ms), 2999x4001 the
+///   launches' (u8c1 0.101 against 0.178, u16c1 0.162 against 0.170): 3.5 MP;
+/// - 3 bytes: the tile's up to 4095x4097 (0.310 against 0.317; 2999x4001 0.216 against 0.245), 8191x8193 the
+///   launches' (1.052 against 1.351): 20 MP;
+/// - 4 bytes: the tile's up to 4095x4097 (0.346 against 0.352), 8191x8193 the launches' (1.335 against 1.446):
+///   32 MP;
+/// - 6 bytes: 1921x1081 the tile's, 2999x4001 the launches' (0.402 against 0.417), 4095x4097 (0.541 against
+///   0.587): 6 MP;
+/// - 8, 12 and 16 bytes: the tile's at every size (f32c3 8191x8193 within 1% of the launches).
+constexpr std::int64_t fused_tiled_most_pixels(int pixel_bytes) {
+    switch (pixel_bytes) {
+        case 1:
+        case 2: return 3'500'000;
+        case 3: return 20'000'000;
+        case 4: return 32'000'000;
+        case 6: return 6'000'000;
+        default: return INT64_MAX;
+    }
+}
 
-/// The way to make several elements of one image of `pixels` S-byte pixels, from what each way does: the
+/// The way to make several elements of one width x height image of S-byte pixels, from what each way does: the
 /// vectorized fused kernel reads once and writes every target with 16-byte accesses; the shared-memory fused
 /// kernel reads once and writes through a padded tile, one pixel word a thread; seven launches read the source
 /// seven times. So:
-/// - 8- and 16-byte pixels: the tile (fused_tile_word_is_wide);
-/// - where the vectorized kernel fits: it, but for 6-byte pixels of fewer than fused_vectorized_6byte_least_bytes
-///   source bytes (the tile); at every measured 1-, 2-, 3-, 4- and 12-byte row it is fastest or within 2.3%
-///   (4000x3000 u8c4 and f32c1 on the H100: 0.174-0.175 against the tile's 0.171 ms; u16c1 on the H200: 0.110
-///   against seven launches' 0.109);
-/// - where it does not fit: the tile for 4-, 6- and 12-byte pixels (a word of 4 bytes or more a thread: 0.61-0.97
-///   of seven launches at every measured row); for 1- to 3-byte pixels, the tile up to fused_narrow_tiled_most_pixels
-///   and seven launches above.
+/// - 8- and 16-byte pixels, and images under fused_tiny_most_bytes: the tile;
+/// - where the vectorized kernel fits: it, but for landscape 6-byte images of fewer than
+///   fused_vectorized_6byte_least_bytes source bytes (the tile); at every measured 1-, 2-, 3-, 4- and 12-byte row
+///   it is fastest or within 2.3% (4000x3000 u8c4 and f32c1 on the H100: 0.174-0.175 against the tile's 0.171 ms),
+///   except 12000x9000 at 2 and 3 bytes, where seven launches took 0.82-0.88 of its time on the H100 (not
+///   understood; bench/RESULTS.md);
+/// - where it does not fit: the tile up to fused_tiled_most_pixels(S), seven launches above.
 /// The rule does not depend on the device: the measured rows of the H100 and the H200 pick the same ways at every
 /// width (measured_fused.hpp). Before issue 51 the choice snapped to the nearest measured size, and at 4096x4096,
 /// between 4000x3000 and 8192x8192, took seven launches for 2-byte pixels where the vectorized kernel took 0.65
 /// of their time.
-constexpr FusedKernel select_fused(int pixel_bytes, std::int64_t pixels, bool vectorized_fits) {
-    if (fused_tile_word_is_wide(pixel_bytes)) return FusedKernel::tiled;
+constexpr FusedKernel select_fused(int pixel_bytes, std::int64_t width, std::int64_t height, bool vectorized_fits) {
+    const std::int64_t pixels = width * height;
+    if (fused_tile_word_is_wide(pixel_bytes) || pixels * pixel_bytes < fused_tiny_most_bytes) return FusedKernel::tiled;
     if (vectorized_fits) {
-        const bool small_6byte = pixel_bytes == 6 && pixels * pixel_bytes < fused_vectorized_6byte_least_bytes;
-        return small_6byte ? FusedKernel::tiled : FusedKernel::vectorized;
+        const bool landscape_6byte = pixel_bytes == 6 && width > height && pixels * pixel_bytes < fused_vectorized_6byte_least_bytes;
+        return landscape_6byte ? FusedKernel::tiled : FusedKernel::vectorized;
     }
-    if (pixel_bytes >= 4) return FusedKernel::tiled;
-    return pixels <= fused_narrow_tiled_most_pixels ? FusedKernel::tiled : FusedKernel::separate;
+    return pixels <= fused_tiled_most_pixels(pixel_bytes) ? FusedKernel::tiled : FusedKernel::separate;
 }
 
 /// How far a way may be from its row's fastest and still count as right: the run-to-run spread of these medians.
@@ -199,7 +220,7 @@ constexpr double ms_of(const FusedMeasurement& m, FusedKernel k) {
 /// most fused_choice_tolerance times the fastest way of that row that could run (the vectorized one only where it
 /// fits; a row where it was not measured is checked only as not fitting).
 constexpr bool choice_within_tolerance(const FusedMeasurement& m, bool fits) {
-    const double chosen = ms_of(m, select_fused(m.pixel_bytes, static_cast<std::int64_t>(m.width) * m.height, fits));
+    const double chosen = ms_of(m, select_fused(m.pixel_bytes, m.width, m.height, fits));
     for (int k = 0; k < 3; ++k) {
         const auto way = static_cast<FusedKernel>(k);
         const double other = ms_of(m, way);
