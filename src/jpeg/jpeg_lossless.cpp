@@ -8,6 +8,7 @@
 
 #include "jpeg/dct_blocks.hpp"
 #include "core/decode_limits.hpp"
+#include "core/parallel_for.hpp"
 #include "core/stage_account.hpp"
 #include "jpeg/jpeg_scan_coder.hpp"
 #include "jpeg/jpeg_work_limits.hpp"
@@ -43,6 +44,10 @@ static_assert(sizeof(JCOEF) == sizeof(std::int16_t) && DCTSIZE2 == 64, "libjpeg'
 
 namespace gpurotate::detail {
 namespace {
+
+// The smallest image whose scans the CPU coder codes in segments, where no GPU coder is given: below it,
+// waking the second core costs about what it saves (2-core VM, bench/RESULTS.md 2026-12-06).
+constexpr std::uint64_t segment_coded_pixels = 1 << 20;
 
 // libjpeg reports a fatal error by calling error_exit, which must not return: it jumps back to the
 // setjmp of the call that started the work (every libjpeg call below sits in a function whose only
@@ -538,7 +543,8 @@ bool jpeg_transform_is_perfect(Orientation element, std::int64_t width, std::int
 std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                                        const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
                                                                                        bool strip, const ReadOptions& options,
-                                                                                       std::vector<LosslessJpegReport>& reports, JpegScanCoder* coder) {
+                                                                                       std::vector<LosslessJpegReport>& reports, JpegScanCoder* coder,
+                                                                                       unsigned cpu_threads) {
     std::vector<std::optional<std::vector<std::uint8_t>>> results;
     reports.assign(variants.size(), LosslessJpegReport{});
     if (!is_jpeg(jpeg)) return results;
@@ -591,6 +597,13 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     // file left out (motion-JPEG frames), which may make its tables its own.
     ScanCoding coding;
     int table_numbers[MAX_COMPONENTS][2] = {};
+    // Without a GPU coder, a large image's scans are coded in segments on the cores (segment_coded_pixels).
+    std::unique_ptr<JpegScanCoder> cpu_coder;
+    if (!coder && cpu_threads != 1 && (cpu_threads > 1 || usable_cores() > 1) &&
+        std::uint64_t{info.image_width} * info.image_height >= segment_coded_pixels) {
+        cpu_coder = open_cpu_jpeg_scan_coder(cpu_threads);
+        coder = cpu_coder.get();
+    }
     const bool coded_elsewhere = coder && scans_codable_elsewhere(reader, coding, table_numbers);
     decoding.reset();
 
@@ -602,7 +615,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     std::vector<std::size_t> layout_of(plans.size(), none);
     std::vector<std::optional<CodedScan>> coded;
     if (coded_elsewhere) {
-        StageScope account(WorkStage::scan_coding_gpu);
+        StageScope account(cpu_coder ? WorkStage::scan_coding_cpu : WorkStage::scan_coding_gpu);
         SourceCoefficients coefficients;
         for (int c = 0; c < info.num_components; ++c) {
             const BlockShape shape = array_shape(info.comp_info[c], false);
