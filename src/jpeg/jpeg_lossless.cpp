@@ -42,9 +42,10 @@ static_assert(sizeof(JCOEF) == sizeof(std::int16_t) && DCTSIZE2 == 64, "libjpeg'
 namespace gpurotate::detail {
 namespace {
 
-// The smallest image whose scans the CPU coder codes in segments, where no GPU coder is given: below it,
-// waking the second core costs about what it saves (2-core VM, bench/RESULTS.md 2026-12-06).
-constexpr std::uint64_t segment_coded_pixels = 1 << 20;
+// The smallest image (4 MP) whose scans the CPU coder codes in segments, where no GPU coder is given: a
+// --rot90 on two cores took as long as libjpeg's at 1, 2 and 4 MP (7, 14, 20, 33 ms) and 8% less at 12 MP
+// 4:4:4 (2-core VM, bench/RESULTS.md 2026-12-06).
+constexpr std::uint64_t segment_coded_pixels = std::uint64_t{1} << 22;
 
 // libjpeg reports a fatal error by calling error_exit, which must not return: it jumps back to the
 // setjmp of the call that started the work (every libjpeg call below sits in a function whose only
