@@ -19,6 +19,10 @@ namespace {
 // symbols with theirs (16 + 10 each) and their zero runs stay under 52 words.
 constexpr std::uint64_t words_per_block = 64;
 
+// Segments a thread codes of a scan: more than one, so that a thread slowed by another process's work on its
+// core (the 2-core VM is shared) leaves the rest to the others rather than holding up the splice.
+constexpr std::int64_t segments_per_thread = 4;
+
 // One segment's coded bits, as BitWriter writes them: whole words, the last filled with zeros.
 struct CodedSegment {
     std::unique_ptr<std::uint32_t[]> words;  // uninitialized: BitWriter stores every word but the last
@@ -137,11 +141,11 @@ private:
         return true;
     }
 
-    // [first, last) slot of each segment: whole MCUs, one run of them a thread unless told smaller.
+    // [first, last) slot of each segment: whole MCUs, segments_per_thread runs of them a thread unless told smaller.
     std::vector<std::pair<std::int64_t, std::int64_t>> segments_of(const ScanLayout& layout) const {
         const std::int64_t mcus = layout.mcus_per_row * layout.mcu_rows;
-        const std::int64_t threads = threads_ ? threads_ : usable_cores();
-        const std::int64_t per_segment = mcus_per_segment_ > 0 ? mcus_per_segment_ : std::max<std::int64_t>(1, (mcus + threads - 1) / threads);
+        const std::int64_t wanted = std::int64_t{threads_ ? threads_ : usable_cores()} * segments_per_thread;
+        const std::int64_t per_segment = mcus_per_segment_ > 0 ? mcus_per_segment_ : std::max<std::int64_t>(1, (mcus + wanted - 1) / wanted);
         std::vector<std::pair<std::int64_t, std::int64_t>> segments;
         for (std::int64_t first = 0; first < mcus; first += per_segment) {
             segments.emplace_back(first * layout.blocks_in_mcu, std::min(mcus, first + per_segment) * layout.blocks_in_mcu);
@@ -149,11 +153,13 @@ private:
         return segments;
     }
 
-    // Calls body(segment) for every segment, on the coder's threads.
+    // Calls body(segment) for every segment, on the coder's threads. On every core (threads_ 0), the pool
+    // hands the segments out one at a time: a core another process holds leaves its share to the others.
     void for_each_segment(std::size_t count, const std::function<void(std::size_t)>& body) const {
-        parallel_for(static_cast<std::int64_t>(count), 1, [&](std::int64_t begin, std::int64_t end) {
+        const auto chunks = static_cast<std::int64_t>(count);
+        parallel_for(chunks, 1, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t s = begin; s < end; ++s) body(static_cast<std::size_t>(s));
-        }, threads_);
+        }, threads_ ? threads_ : static_cast<unsigned>(chunks));
     }
 
     std::optional<CodedScan> code_scan(const ScanLayout& layout, const ScanCoding& coding, const ComponentBlocks& store) const {
