@@ -580,3 +580,38 @@ TEST_CASE("a JPEG of more scans than --max-scans, or of more marker segments tha
     CHECK(test_support::file_exists(dir.file("out/plain_rot90.jpg")));
     CHECK(test_support::file_exists(dir.file("out/64_rot90.jpg")));
 }
+
+TEST_CASE("a photograph large enough to be coded in segments on the cores is jpegtran's, byte for byte, for every element and table kind") {
+    // Over 4 megapixels (jpeg_lossless.cpp's segment_coded_pixels), odd sides: where the machine has two cores
+    // or more, the scans are coded in segments and spliced; the bytes must be jpegtran's (-optimize where the
+    // input's tables were made for it, -trim for the partial edges, as --jpeg-edge trim).
+    struct Input {
+        const char* sampling;  // cjpeg -sample, or "grey"
+        bool optimized;
+        int restart;  // cjpeg -restart, in MCU rows (0: none)
+    };
+    const Input inputs[] = {{"1x1", false, 0}, {"1x1", true, 0}, {"2x2", false, 0}, {"2x2", true, 0}, {"2x1", false, 0},
+                            {"grey", false, 0}, {"grey", true, 0}, {"2x2", false, 1}};
+    test_support::TempDir dir;
+    const int width = 2053, height = 2047;
+    for (const Input& input : inputs) {
+        const bool grey = std::string(input.sampling) == "grey";
+        const std::string pnm = dir.file("in.pnm"), in = dir.file("in.jpg");
+        write_pnm(pnm, width, height, grey);
+        const std::string options = std::string(grey ? " -grayscale" : std::string(" -sample ") + input.sampling) + (input.optimized ? " -optimize" : "") +
+                                    (input.restart ? " -restart " + std::to_string(input.restart) : "");
+        REQUIRE(run(std::string(GPUROTATE_CJPEG) + " -quality 90" + options + " -outfile " + quote(in) + " " + quote(pnm)).status == 0);
+        for (const Element& e : elements) {
+            CAPTURE(options);
+            CAPTURE(e.ours);
+            const std::string ours = dir.file("ours.jpg"), theirs = dir.file("theirs.jpg");
+            const auto r = run(quote(GPUROTATE_EXE) + " " + quote(in) + " " + e.ours + " --jpeg-edge trim --overwrite -o " + quote(ours));
+            CAPTURE(r.output);
+            REQUIRE(r.status == 0);
+            REQUIRE(run(std::string(GPUROTATE_JPEGTRAN) + " " + e.jpegtran + " -trim -copy all" + (input.optimized ? " -optimize" : "") + " -outfile " +
+                        quote(theirs) + " " + quote(in))
+                        .status == 0);
+            CHECK(test_support::file_bytes(ours) == test_support::file_bytes(theirs));
+        }
+    }
+}

@@ -148,7 +148,8 @@ private:
         std::vector<std::optional<std::vector<std::uint8_t>>> encoded;
         try {
             detail::NvtxRange range("lossless JPEG transform");
-            encoded = source_.transform_losslessly(variants, options_.jpeg_edge, options_.strip, options_.max_pixels, reports, scan_coder);
+            encoded = source_.transform_losslessly(variants, options_.jpeg_edge, options_.strip, options_.max_pixels, reports, scan_coder,
+                                                 run_.cpu_threads);
             // The plan chose this route for a JPEG with libjpeg-turbo's transcoding API, which answers every variant.
             if (encoded.size() != variants.size()) throw Error(ErrorCode::internal, "'" + source_.path() + "': the lossless JPEG transform answered nothing");
         } catch (const Error& e) {

@@ -19,7 +19,7 @@ enum class WorkStage {
     read,                   ///< the file's bytes, its marker walk and its metadata parse
     entropy_decode,         ///< a JPEG's coefficients read by libjpeg (the lossless transform)
     coefficient_transform,  ///< its DCT blocks moved for a variant
-    scan_coding_cpu,        ///< a variant's scan entropy-coded by libjpeg (with its headers)
+    scan_coding_cpu,        ///< a variant's scan entropy-coded by libjpeg (with its headers), or every variant's in segments on the cores
     scan_coding_gpu,        ///< every variant's scan coded by the GPU's scan coder, the wait for it included
     pixel_decode,           ///< an input decoded to pixels, and fitted to the output (--depth, --flatten)
     kernels,                ///< the transform of the pixels: GPU upload, kernels and downloads, or the CPU's loops

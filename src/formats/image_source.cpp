@@ -60,9 +60,9 @@ ImageMetadata ImageSource::metadata_for(Orientation element, bool strip, bool or
 std::vector<std::optional<std::vector<std::uint8_t>>> ImageSource::transform_losslessly(const std::vector<LosslessJpegVariant>& variants,
                                                                                         JpegEdge edge, bool strip, std::int64_t max_pixels,
                                                                                         std::vector<LosslessJpegReport>& reports,
-                                                                                        JpegScanCoder* coder) const {
+                                                                                        JpegScanCoder* coder, unsigned cpu_threads) const {
     return transform_jpeg_lossless_variants(bytes_, path_, variants, edge, strip, ReadOptions{HostMemory::pageable, max_pixels, false, max_jpeg_scans_},
-                                            reports, coder);
+                                            reports, coder, cpu_threads);
 }
 
 std::optional<JpegCharacter> ImageSource::jpeg_character() const { return is_jpeg() ? detail::jpeg_character(bytes_) : std::nullopt; }

@@ -59,11 +59,12 @@ public:
 
     /// A JPEG's transforms in the compressed domain, all from one decode of its entropy-coded data
     /// (transform_jpeg_lossless_variants, its scans coded by `coder` where it takes them); empty where the
-    /// format has none (not a JPEG, no libjpeg-turbo).
+    /// format has none (not a JPEG, no libjpeg-turbo). Without a `coder`, a large image's scans are coded on
+    /// `cpu_threads` threads (0: every core, 1: by libjpeg alone).
     std::vector<std::optional<std::vector<std::uint8_t>>> transform_losslessly(const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
                                                                                bool strip, std::int64_t max_pixels,
                                                                                std::vector<LosslessJpegReport>& reports,
-                                                                               JpegScanCoder* coder = nullptr) const;
+                                                                               JpegScanCoder* coder = nullptr, unsigned cpu_threads = 1) const;
 
     /// A JPEG's quality and chroma subsampling, which its re-encodes keep; nothing for other formats.
     std::optional<JpegCharacter> jpeg_character() const;

@@ -8,8 +8,10 @@
 
 #include "jpeg/dct_blocks.hpp"
 #include "core/decode_limits.hpp"
+#include "core/parallel_for.hpp"
 #include "core/stage_account.hpp"
 #include "jpeg/jpeg_scan_coder.hpp"
+#include "jpeg/libjpeg_huge_pages.hpp"
 #include "jpeg/jpeg_work_limits.hpp"
 #include "jpeg/jpeg_signature.hpp"
 #include "metadata/metadata.hpp"
@@ -25,10 +27,6 @@
 #include <limits>
 #include <optional>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include <jpeglib.h>
 #include <jerror.h>   // after jpeglib.h, which they need
 
@@ -43,6 +41,11 @@ static_assert(sizeof(JCOEF) == sizeof(std::int16_t) && DCTSIZE2 == 64, "libjpeg'
 
 namespace gpurotate::detail {
 namespace {
+
+// The smallest image (4 MP) whose scans the CPU coder codes in segments, where no GPU coder is given: a
+// --rot90 on two cores took as long as libjpeg's at 1, 2 and 4 MP (7, 14, 20, 33 ms) and 8% less at 12 MP
+// 4:4:4 (2-core VM, bench/RESULTS.md 2026-12-06).
+constexpr std::uint64_t segment_coded_pixels = std::uint64_t{1} << 22;
 
 // libjpeg reports a fatal error by calling error_exit, which must not return: it jumps back to the
 // setjmp of the call that started the work (every libjpeg call below sits in a function whose only
@@ -168,11 +171,12 @@ BlockShape array_shape(const jpeg_component_info& component, bool swap) {
 int mcu_width_of(const jpeg_decompress_struct& info) { return info.num_components == 1 ? DCTSIZE : info.max_h_samp_factor * DCTSIZE; }
 int mcu_height_of(const jpeg_decompress_struct& info) { return info.num_components == 1 ? DCTSIZE : info.max_v_samp_factor * DCTSIZE; }
 
-bool read_header(Reader& reader, const std::vector<std::uint8_t>& jpeg, bool keep_markers) {
+bool read_header(Reader& reader, ZeroedArrayAdvice& advice, const std::vector<std::uint8_t>& jpeg, bool keep_markers) {
     if (setjmp(reader.errors.jump)) return false;
     reader.info.err = &reader.errors.manager;
     jpeg_create_decompress(&reader.info);
     reader.created = true;
+    ask_for_huge_pages_when_realized(reader.info, advice);
     jpeg_mem_src(&reader.info, jpeg.data(), static_cast<unsigned long>(jpeg.size()));
     if (keep_markers) {
         jpeg_save_markers(&reader.info, JPEG_COM, 0xffff);
@@ -217,22 +221,12 @@ bool map_rows(Reader& reader, ComponentArrays& arrays, bool swap, bool writable)
     return true;
 }
 
-// A scratch array is written first by our transform, so where the kernel gives huge pages on request
-// (transparent huge pages in "madvise" mode, Debian's default), asking first saves one page fault per 4 KiB.
-void ask_for_huge_pages(const std::vector<JBLOCKROW>& rows, JDIMENSION blocks_per_row) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+// A scratch array is written first by our transform: asked for huge pages before (libjpeg_huge_pages.hpp).
+void ask_for_huge_pages_for_rows(const std::vector<JBLOCKROW>& rows, JDIMENSION blocks_per_row) {
     for (std::size_t i = 1; i < rows.size(); ++i) {
         if (rows[i] != rows[i - 1] + blocks_per_row) return;  // not one allocation
     }
-    if (rows.empty()) return;
-    constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(rows.front()), end = reinterpret_cast<std::uintptr_t>(rows.back() + blocks_per_row);
-    const std::uintptr_t first = (begin + huge - 1) / huge * huge, last = end / huge * huge;
-    if (first < last) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // advice: failure costs nothing
-#else
-    (void)rows;
-    (void)blocks_per_row;
-#endif
+    if (!rows.empty()) ask_for_huge_pages(rows.front(), rows.back() + blocks_per_row);
 }
 
 bool is_app_marker(const jpeg_saved_marker_ptr marker, int app, const char* signature, unsigned length) {
@@ -538,7 +532,8 @@ bool jpeg_transform_is_perfect(Orientation element, std::int64_t width, std::int
 std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                                        const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
                                                                                        bool strip, const ReadOptions& options,
-                                                                                       std::vector<LosslessJpegReport>& reports, JpegScanCoder* coder) {
+                                                                                       std::vector<LosslessJpegReport>& reports, JpegScanCoder* coder,
+                                                                                       unsigned cpu_threads) {
     std::vector<std::optional<std::vector<std::uint8_t>>> results;
     reports.assign(variants.size(), LosslessJpegReport{});
     if (!is_jpeg(jpeg)) return results;
@@ -547,9 +542,10 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     // skips no destructor of theirs).
     std::optional<StageScope> decoding(std::in_place, WorkStage::entropy_decode);
     check_jpeg_work(jpeg, path, options.max_jpeg_scans);
+    ZeroedArrayAdvice advice;  // before the reader, which uses it until destroyed
     Reader reader;
     const auto damaged = [&] { return Error(ErrorCode::input, "cannot transform '" + path + "': corrupt JPEG: " + reader.errors.message); };
-    if (!read_header(reader, jpeg, !strip)) throw damaged();
+    if (!read_header(reader, advice, jpeg, !strip)) throw damaged();
     const jpeg_decompress_struct& info = reader.info;
     check_declared_size(path, info.image_width, info.image_height, options);
     const int mcu_width = mcu_width_of(info), mcu_height = mcu_height_of(info);
@@ -591,6 +587,13 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     // file left out (motion-JPEG frames), which may make its tables its own.
     ScanCoding coding;
     int table_numbers[MAX_COMPONENTS][2] = {};
+    // Without a GPU coder, a large image's scans are coded in segments on the cores (segment_coded_pixels).
+    std::unique_ptr<JpegScanCoder> cpu_coder;
+    if (!coder && cpu_threads != 1 && (cpu_threads > 1 || usable_cores() > 1) &&
+        std::uint64_t{info.image_width} * info.image_height >= segment_coded_pixels) {
+        cpu_coder = open_cpu_jpeg_scan_coder(cpu_threads);
+        coder = cpu_coder.get();
+    }
     const bool coded_elsewhere = coder && scans_codable_elsewhere(reader, coding, table_numbers);
     decoding.reset();
 
@@ -602,7 +605,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     std::vector<std::size_t> layout_of(plans.size(), none);
     std::vector<std::optional<CodedScan>> coded;
     if (coded_elsewhere) {
-        StageScope account(WorkStage::scan_coding_gpu);
+        StageScope account(cpu_coder ? WorkStage::scan_coding_cpu : WorkStage::scan_coding_gpu);
         SourceCoefficients coefficients;
         for (int c = 0; c < info.num_components; ++c) {
             const BlockShape shape = array_shape(info.comp_info[c], false);
@@ -628,7 +631,7 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
     const auto scratch_of = [&](bool swap) -> ComponentArrays& {
         if (!mapped[swap]) {
             if (!map_rows(reader, scratch[swap], swap, true)) throw damaged();
-            for (int c = 0; c < info.num_components; ++c) ask_for_huge_pages(scratch[swap].rows[c], array_shape(info.comp_info[c], swap).columns);
+            for (int c = 0; c < info.num_components; ++c) ask_for_huge_pages_for_rows(scratch[swap].rows[c], array_shape(info.comp_info[c], swap).columns);
             mapped[swap] = true;
         }
         return scratch[swap];

@@ -61,12 +61,14 @@ struct LosslessJpegVariant {
 /// perfect and `edge` is not trim (reports[i].perfect says so; the caller re-encodes or refuses). Nothing
 /// at all (an empty vector) without libjpeg-turbo or when `jpeg` is not a JPEG. Throws Error (input) naming
 /// `path` for a damaged JPEG or one over `options.max_pixels`. With a `coder`, the scans it can code (baseline
-/// Huffman coding) are coded by it, all variants at once, with the same bytes as libjpeg's.
+/// Huffman coding) are coded by it, all variants at once, with the same bytes as libjpeg's. Without one, a
+/// large image's scans are coded in segments on `cpu_threads` threads (0: every usable core; 1: libjpeg codes
+/// them, as in augment, whose workers fill the cores), with the same bytes.
 std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_variants(const std::vector<std::uint8_t>& jpeg, const std::string& path,
                                                                                        const std::vector<LosslessJpegVariant>& variants, JpegEdge edge,
                                                                                        bool strip, const ReadOptions& options,
                                                                                        std::vector<LosslessJpegReport>& reports,
-                                                                                       JpegScanCoder* coder = nullptr);
+                                                                                       JpegScanCoder* coder = nullptr, unsigned cpu_threads = 1);
 
 /// `jpeg` (an EXIF thumbnail) turned by `element` as `jpegtran -trim` turns it, its markers kept, within
 /// `max_pixels` and the default scan limit: metadata_after's JpegTurner (metadata/metadata.hpp). One result

@@ -1,7 +1,7 @@
 #pragma once
 // Who entropy-codes a lossless JPEG transform's variants, where not libjpeg: the GPU coder
 // (cuda/jpeg_scan_coder.cu), which codes every variant of a JPEG in a few launches from one upload of its
-// coefficients. jpeg_lossless.cpp decides which files it may take (baseline Huffman coding, with the
+// coefficients, or the CPU coder (cpu_jpeg_scan_coder.cpp), which codes segments of a scan on several cores. jpeg_lossless.cpp decides which files it may take (baseline Huffman coding, with the
 // standard tables or tables made for each variant) and writes everything but the scan's bits itself.
 
 #include "jpeg/jpeg_scan_coding.hpp"
@@ -84,5 +84,11 @@ public:
 /// more than `budget` bytes of device memory (0: no limit) is refused with Error (device), before anything
 /// is allocated for it.
 std::unique_ptr<JpegScanCoder> open_gpu_jpeg_scan_coder(int device, std::size_t budget = 0);
+
+/// A coder on the CPU: each scan cut into segments of whole MCUs, coded on `threads` threads (0: every usable
+/// core) and spliced into libjpeg's bytes. `mcus_per_segment` 0 makes one segment a thread; the tests make
+/// them small, so that a small image is spliced many times. A scan it cannot code in place (a component's
+/// blocks not in one array) is left to libjpeg.
+std::unique_ptr<JpegScanCoder> open_cpu_jpeg_scan_coder(unsigned threads = 0, std::int64_t mcus_per_segment = 0);
 
 }  // namespace gpurotate::detail

@@ -6,12 +6,19 @@
 // a variant on one CPU core. A block depends on its neighbour only through the DC difference, and the
 // neighbour's DC is read from the source like the block's own.
 //
-// Host and device code alike: the tests run the same functions on the CPU against libjpeg's bytes.
+// Host and device code alike: the tests run the same functions on the CPU against libjpeg's bytes, but for the
+// AC walk, which the CPU does from a mask of the nonzero coefficients (code_acs_by_mask) and the GPU unrolled
+// (code_acs, tested on the GPU by test_jpeg_scan_cuda.cpp).
 
 #include <gpurotate/orientation.hpp>
 
+#include <array>
 #include <cstdint>
 #include <utility>
+
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#include <emmintrin.h>
+#endif
 
 namespace gpurotate::detail {
 
@@ -110,28 +117,46 @@ GPUROTATE_HOST_DEVICE inline std::int64_t source_block(const ScanLayout& layout,
     return c.first_block + source_y * c.stride + source_x;
 }
 
+/// A block's 64 coefficients in the GPU's store: every component's blocks one after another, as the layouts
+/// index them (ScanComponent::first_block).
+GPUROTATE_HOST_DEVICE inline const std::int16_t* block_at(const std::int16_t* store, int, std::int64_t block) { return store + block * 64; }
+
+/// The store as libjpeg holds it on the CPU: each component's blocks in an array of their own (row after row),
+/// which the CPU coder reads in place rather than copying them into one.
+struct ComponentBlocks {
+    const std::int16_t* first[max_scan_components] = {};  ///< the component's first block
+    std::int64_t first_block[max_scan_components] = {};   ///< its index in the layouts' numbering
+};
+
+inline const std::int16_t* block_at(const ComponentBlocks& store, int component, std::int64_t block) {
+    return store.first[component] + (block - store.first_block[component]) * 64;
+}
+
 /// The DC coefficient libjpeg codes for block (x, y) of MCU column mcu_x. A dummy block (past the
 /// component's blocks, filling an MCU at the right or bottom edge) takes the DC of the block before it in
 /// the MCU (jctrans.c): a dummy in a row of real blocks that row's last real block's, a dummy row that of
 /// the last real block of the last real row in the MCU.
-GPUROTATE_HOST_DEVICE inline int coded_dc(const ScanLayout& layout, const ScanComponent& c, const std::int16_t* store, std::int64_t mcu_x,
-                                          std::int64_t x, std::int64_t y) {
+template <class Store>
+GPUROTATE_HOST_DEVICE inline int coded_dc(const ScanLayout& layout, int component, const Store& store, std::int64_t mcu_x, std::int64_t x,
+                                          std::int64_t y) {
+    const ScanComponent& c = layout.component[component];
     if (y >= c.height_in_blocks) {
         y = c.height_in_blocks - 1;
         x = mcu_x * c.h + c.h - 1;
     }
     if (x >= c.width_in_blocks) x = c.width_in_blocks - 1;
-    return store[source_block(layout, c, x, y) * 64];
+    return block_at(store, component, source_block(layout, c, x, y))[0];
 }
 
 /// The DC coefficient coded just before `b` in its component (0 for the scan's first block of it).
-GPUROTATE_HOST_DEVICE inline int previous_dc(const ScanLayout& layout, const ScanBlock& b, const std::int16_t* store) {
+template <class Store>
+GPUROTATE_HOST_DEVICE inline int previous_dc(const ScanLayout& layout, const ScanBlock& b, const Store& store) {
     const ScanComponent& c = layout.component[b.component];
-    if (b.across > 0) return coded_dc(layout, c, store, b.mcu_x, b.x - 1, b.y);
-    if (b.down > 0) return coded_dc(layout, c, store, b.mcu_x, b.x + c.h - 1, b.y - 1);
+    if (b.across > 0) return coded_dc(layout, b.component, store, b.mcu_x, b.x - 1, b.y);
+    if (b.down > 0) return coded_dc(layout, b.component, store, b.mcu_x, b.x + c.h - 1, b.y - 1);
     if (b.mcu_x == 0 && b.mcu_y == 0) return 0;
     const std::int64_t mcu_x = b.mcu_x > 0 ? b.mcu_x - 1 : layout.mcus_per_row - 1, mcu_y = b.mcu_x > 0 ? b.mcu_y : b.mcu_y - 1;
-    return coded_dc(layout, c, store, mcu_x, mcu_x * c.h + c.h - 1, mcu_y * c.v + c.v - 1);
+    return coded_dc(layout, b.component, store, mcu_x, mcu_x * c.h + c.h - 1, mcu_y * c.v + c.v - 1);
 }
 
 /// A block's 64 coefficients as 32 words of two (the low half first), so that a GPU thread holds them in
@@ -197,34 +222,109 @@ GPUROTATE_HOST_DEVICE bool code_acs(const BlockWords& block, std::uint64_t negat
     return ok;
 }
 
-/// Codes the scan's block `slot` into `sink` (which takes codes of up to 27 bits through put(code, size)),
+#if !defined(__CUDA_ARCH__)
+/// The natural index of each output coefficient in zigzag order k, or with `source` that of the source
+/// coefficient it is read from: natural_index at run time would build its table on every call.
+template <bool SwapAxes>
+constexpr std::array<std::uint8_t, 64> zigzag_naturals(bool source) {
+    std::array<std::uint8_t, 64> naturals{};
+    for (int k = 0; k < 64; ++k) {
+        const int n = natural_index(k);
+        naturals[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(source && SwapAxes ? (n % 8) * 8 + n / 8 : n);
+    }
+    return naturals;
+}
+
+/// For each row of a source block and each set of its nonzero coefficients (a byte, a bit a column), the
+/// output's zigzag positions they take, as bits: eight lookups turn a block's nonzero mask into zigzag order.
+template <bool SwapAxes>
+constexpr std::array<std::array<std::uint64_t, 256>, 8> zigzag_masks() {
+    constexpr std::array<std::uint8_t, 64> sources = zigzag_naturals<SwapAxes>(true);
+    std::array<int, 64> position{};
+    for (int k = 0; k < 64; ++k) position[sources[static_cast<std::size_t>(k)]] = k;
+    std::array<std::array<std::uint64_t, 256>, 8> masks{};
+    for (int row = 0; row < 8; ++row) {
+        for (int set = 0; set < 256; ++set) {
+            std::uint64_t mask = 0;
+            for (int column = 0; column < 8; ++column) {
+                if ((set >> column) & 1) mask |= std::uint64_t{1} << position[static_cast<std::size_t>(row * 8 + column)];
+            }
+            masks[static_cast<std::size_t>(row)][static_cast<std::size_t>(set)] = mask;
+        }
+    }
+    return masks;
+}
+
+/// A bit for each nonzero coefficient of a block, in natural order.
+inline std::uint64_t nonzero_coefficients(const std::int16_t* coefficients) {
+    std::uint64_t mask = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (int i = 0; i < 4; ++i) {
+        const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(coefficients + 16 * i));
+        const __m128i high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(coefficients + 16 * i + 8));
+        const __m128i zeros = _mm_packs_epi16(_mm_cmpeq_epi16(low, zero), _mm_cmpeq_epi16(high, zero));
+        mask |= static_cast<std::uint64_t>(~_mm_movemask_epi8(zeros) & 0xffff) << (16 * i);
+    }
+#else
+    for (int n = 0; n < 64; ++n) mask |= std::uint64_t{coefficients[n] != 0} << n;
+#endif
+    return mask;
+}
+
+/// code_acs on the CPU: the same symbols from a mask of the nonzero coefficients in zigzag order, so that a
+/// zero costs nothing (as libjpeg-turbo's jchuff.c codes), where the GPU's unrolled walk keeps a block in
+/// registers and every thread of a warp on the same instruction. The walk took three times as long on the CPU.
+template <bool SwapAxes, class Sink>
+bool code_acs_by_mask(const std::int16_t* coefficients, std::uint64_t negated, const ScanTables& tables, int slot, Sink& sink) {
+    static constexpr std::array<std::uint8_t, 64> sources = zigzag_naturals<SwapAxes>(true), naturals = zigzag_naturals<SwapAxes>(false);
+    static constexpr std::array<std::array<std::uint64_t, 256>, 8> masks = zigzag_masks<SwapAxes>();
+    const std::uint64_t natural = nonzero_coefficients(coefficients);
+    std::uint64_t nonzero = 0;
+    for (int row = 0; row < 8; ++row) nonzero |= masks[static_cast<std::size_t>(row)][(natural >> (8 * row)) & 0xff];
+    nonzero &= ~std::uint64_t{1};  // the DC is coded apart
+    bool ok = true;
+    int last = 0;  // the zigzag index of the last nonzero coefficient coded
+    for (; nonzero; nonzero &= nonzero - 1) {
+        const int k = __builtin_ctzll(nonzero);
+        int run = k - last - 1;
+        for (; run > 15; run -= 16) ok &= put_symbol(tables, slot, 0xf0, 0, 0, sink);  // ZRL: sixteen zeros
+        int value = coefficients[sources[static_cast<std::size_t>(k)]];
+        if ((negated >> naturals[static_cast<std::size_t>(k)]) & 1) value = static_cast<std::int16_t>(-value);  // modulo 2^16, as dct_blocks.cpp negates
+        const int bits = magnitude_bits(static_cast<unsigned>(value < 0 ? -value : value));
+        ok &= bits <= 10 && put_symbol(tables, slot, run * 16 + bits, value, bits, sink);  // 8-bit JPEG: AC within 10 bits
+        last = k;
+    }
+    if (last < 63) ok &= put_symbol(tables, slot, 0x00, 0, 0, sink);  // EOB
+    return ok;
+}
+#endif
+
+/// Codes the scan's block `slot` of `store` (block_at's) into `sink` (which takes codes of up to 27 bits through put(code, size)),
 /// as libjpeg's encode_one_block would: false where libjpeg could not code it (a coefficient or DC
 /// difference out of 8-bit JPEG's range, a symbol without a code), which leaves the scan to libjpeg.
-template <bool SwapAxes, class Sink>
-GPUROTATE_HOST_DEVICE bool code_scan_block(const ScanLayout& layout, const ScanTables& tables, const std::int16_t* store, std::int64_t slot,
-                                           Sink& sink) {
+template <bool SwapAxes, class Store, class Sink>
+GPUROTATE_HOST_DEVICE bool code_scan_block(const ScanLayout& layout, const ScanTables& tables, const Store& store, std::int64_t slot, Sink& sink) {
     const ScanBlock b = scan_block(layout, slot);
     const ScanComponent& c = layout.component[b.component];
     const int dc_slot = c.dc_table, ac_slot = 4 + c.ac_table;
-    const int difference = coded_dc(layout, c, store, b.mcu_x, b.x, b.y) - previous_dc(layout, b, store);
+    const int difference = coded_dc(layout, b.component, store, b.mcu_x, b.x, b.y) - previous_dc(layout, b, store);
     const int dc_bits = magnitude_bits(static_cast<unsigned>(difference < 0 ? -difference : difference));
     if (dc_bits > 11 || !put_symbol(tables, dc_slot, dc_bits, difference, dc_bits, sink)) return false;
     if (b.x >= c.width_in_blocks || b.y >= c.height_in_blocks) return put_symbol(tables, ac_slot, 0x00, 0, 0, sink);  // a dummy's ACs are 0
-    BlockWords block;
-    const std::int16_t* coefficients = store + source_block(layout, c, b.x, b.y) * 64;
+    const std::int16_t* coefficients = block_at(store, b.component, source_block(layout, c, b.x, b.y));
 #if defined(__CUDA_ARCH__)
+    BlockWords block;
     const uint4* vectors = reinterpret_cast<const uint4*>(coefficients);
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
         const uint4 v = __ldg(vectors + i);
         block.word[4 * i] = v.x, block.word[4 * i + 1] = v.y, block.word[4 * i + 2] = v.z, block.word[4 * i + 3] = v.w;
     }
-#else
-    for (int i = 0; i < 32; ++i) {
-        block.word[i] = static_cast<std::uint16_t>(coefficients[2 * i]) | static_cast<std::uint32_t>(static_cast<std::uint16_t>(coefficients[2 * i + 1])) << 16;
-    }
-#endif
     return code_acs<SwapAxes>(block, layout.negated, tables, ac_slot, sink, std::make_integer_sequence<int, 63>{});
+#else
+    return code_acs_by_mask<SwapAxes>(coefficients, layout.negated, tables, ac_slot, sink);
+#endif
 }
 
 /// A sink that counts each table's symbols (`counts[slot * 256 + symbol]`), for tables made for the scan;

@@ -22,7 +22,8 @@ std::vector<std::uint8_t> turbojpeg_encode(ConstImageView, int, ChromaSubsamplin
 
 std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_variants(const std::vector<std::uint8_t>&, const std::string&,
                                                                                        const std::vector<LosslessJpegVariant>&, JpegEdge, bool,
-                                                                                       const ReadOptions&, std::vector<LosslessJpegReport>&, JpegScanCoder*) {
+                                                                                       const ReadOptions&, std::vector<LosslessJpegReport>&, JpegScanCoder*,
+                                                                                       unsigned) {
     return {};  // the caller decodes and encodes instead
 }
 
