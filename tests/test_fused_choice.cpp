@@ -23,6 +23,7 @@ TEST_CASE("fused choice follows the sweep where the old rule missed") {
     CHECK(select_fused(2, 512, 512, true) == FusedKernel::tiled);        // 0.011, 0.009, 0.027
     CHECK(select_fused(3, 512, 512, true) == FusedKernel::tiled);        // 0.017, 0.010, 0.055
     CHECK(select_fused(4, 512, 512, true) == FusedKernel::vectorized);   // 0.008, 0.009, 0.024
+    CHECK(select_fused(6, 512, 512, true) == FusedKernel::tiled);        // 0.017, 0.011, 0.035
     CHECK(select_fused(6, 1000, 1000, true) == FusedKernel::vectorized); // 0.029, 0.036, 0.051
     CHECK(select_fused(6, 3000, 4000, true) == FusedKernel::vectorized); // 0.266, 0.315, 0.380
     CHECK(select_fused(6, 4000, 3000, true) == FusedKernel::tiled);      // 0.361, 0.343, 0.387 (2026-11-25)

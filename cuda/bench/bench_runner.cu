@@ -754,8 +754,8 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     std::vector<GroupedTransform> kept_items = items;
     for (GroupedTransform& g : kept_items) g.scratch_padding = false;
     const GroupedPlan kept_plan(kept_items, harness.stream());
-    // The launch before work descriptors: each block searches the images' first items.
-    const detail::GroupedSchedule search{0, true};
+    // The other way of finding work, each: a call whose blocks read work descriptors, a plan whose blocks search.
+    const detail::GroupedSchedule descriptors{0, false}, search{0, true};
     const detail::GroupedPlanHandle search_plan = detail::build_grouped_plan_cuda(items.data(), items.size(), harness.stream(), search);
     std::vector<std::pair<std::string, std::function<void()>>> variants = {
         {"memcpy-d2d", [&] { GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), copy_src.get(), total, cudaMemcpyDeviceToDevice, harness.stream())); }},
@@ -764,13 +764,13 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
         {"auto-per-image", per_image},
         {"per-image-graph", [&] { graph.launch(harness.stream()); }}};
     if (scratch_padding) variants.push_back({"grouped-plan-kept-padding", [&] { kept_plan.run(harness.stream()); }});
-    variants.push_back({"grouped-search", [&] { transform_device_grouped_study(items.data(), items.size(), harness.stream(), search); }});
+    variants.push_back({"grouped-descriptors", [&] { transform_device_grouped_study(items.data(), items.size(), harness.stream(), descriptors); }});
     variants.push_back({"grouped-plan-search", [&] { detail::run_grouped_plan_cuda(*search_plan, harness.stream()); }});
     // Study rows: a block runs N tiles of one image one after another (grouped_tiles_per_item is the default).
     for (const int per_item : {1, 2, 4, 8}) {
         variants.push_back({"grouped-" + std::to_string(per_item) + "-tiles",
                             [&items, &harness, per_item] {
-                                transform_device_grouped_study(items.data(), items.size(), harness.stream(), {per_item, false});
+                                transform_device_grouped_study(items.data(), items.size(), harness.stream(), {per_item, true});
                             }});
     }
     // The median times a call from an event recorded before it, so the host's share counts where the GPU

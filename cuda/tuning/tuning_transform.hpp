@@ -157,6 +157,9 @@ inline constexpr std::int64_t fused_tiny_most_bytes = 1'000'000;
 /// against 0.315), as it is on large landscape ones (4096x4096 on the H200, issue 51: 0.674 of seven launches
 /// against the tile's 0.754; 8192x8192 1.268 against 1.331 on the H100).
 inline constexpr std::int64_t fused_vectorized_6byte_least_bytes = 85'000'000;
+/// ... and on any 6-byte image under this many (512x512 u16c3: the tile's 0.011 ms against 0.017; 1000x1000, 6 MB,
+/// the vectorized kernel's 0.029 against 0.036).
+inline constexpr std::int64_t fused_6byte_tiled_most_bytes = 4'000'000;
 
 /// Where the vectorized fused kernel's alignment rules refuse the targets, the most pixels for which the
 /// shared-memory fused kernel beats seven launches, by pixel width; above, seven launches. The tile moves one
@@ -187,8 +190,8 @@ constexpr std::int64_t fused_tiled_most_pixels(int pixel_bytes) {
 /// kernel reads once and writes through a padded tile, one pixel word a thread; seven launches read the source
 /// seven times. So:
 /// - 8- and 16-byte pixels, and images under fused_tiny_most_bytes: the tile;
-/// - where the vectorized kernel fits: it, but for landscape 6-byte images of fewer than
-///   fused_vectorized_6byte_least_bytes source bytes (the tile); at every measured 1-, 2-, 3-, 4- and 12-byte row
+/// - where the vectorized kernel fits: it, but for 6-byte images under fused_6byte_tiled_most_bytes and landscape
+///   ones under fused_vectorized_6byte_least_bytes source bytes (the tile); at every measured 1-, 2-, 3-, 4- and 12-byte row
 ///   it is fastest or within 2.3% (4000x3000 u8c4 and f32c1 on the H100: 0.174-0.175 against the tile's 0.171 ms),
 ///   except 12000x9000 at 2 and 3 bytes, where seven launches took 0.82-0.88 of its time on the H100 (not
 ///   understood; bench/RESULTS.md);
@@ -201,8 +204,9 @@ constexpr FusedKernel select_fused(int pixel_bytes, std::int64_t width, std::int
     const std::int64_t pixels = width * height;
     if (fused_tile_word_is_wide(pixel_bytes) || pixels * pixel_bytes < fused_tiny_most_bytes) return FusedKernel::tiled;
     if (vectorized_fits) {
-        const bool landscape_6byte = pixel_bytes == 6 && width > height && pixels * pixel_bytes < fused_vectorized_6byte_least_bytes;
-        return landscape_6byte ? FusedKernel::tiled : FusedKernel::vectorized;
+        const std::int64_t bytes = pixels * pixel_bytes;
+        const bool tiled_6byte = pixel_bytes == 6 && (bytes < fused_6byte_tiled_most_bytes || (width > height && bytes < fused_vectorized_6byte_least_bytes));
+        return tiled_6byte ? FusedKernel::tiled : FusedKernel::vectorized;
     }
     return pixels <= fused_tiled_most_pixels(pixel_bytes) ? FusedKernel::tiled : FusedKernel::separate;
 }

@@ -38,11 +38,18 @@ void transform_device_cuda(ConstImageView src, ImageView dst, AxisMap map, CudaK
 /// Enqueues one launch for all `count` images of a grouped transform (arguments already validated).
 void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream);
 
-/// How a grouped launch's blocks find their work: the product's schedule by default; the bench's studies name others.
+/// How a grouped launch's blocks find their work: the product's schedule by default (a call's blocks search
+/// the images' first items; a plan's read work descriptors); the bench's studies name others.
 struct GroupedSchedule {
     int tiles_per_item = 0;  ///< tiles of one image a block runs in a row; 0: tuning::grouped_tiles_per_item
-    bool search = false;     ///< blocks search each image's first item (the launch before work descriptors)
+    /// Blocks search each image's first item, where false they read a work descriptor each. Descriptors make a
+    /// call's table larger (one a block, not one an image): built and copied on every call they cost more on the
+    /// host than they save on the GPU (H100, 1024 mixed images, u8c1: 64% of a copy against the search's 80%),
+    /// so only a plan, which builds them once, has them (90.8% against 89.9%; bench/RESULTS.md, 2026-12-06).
+    bool search = true;
 };
+/// A plan's schedule: work descriptors.
+inline constexpr GroupedSchedule grouped_plan_schedule{0, false};
 
 /// A grouped transform's tables in device memory, built once (cuda/launch_grouped.cu).
 struct GroupedPlanTables;
@@ -53,7 +60,7 @@ using GroupedPlanHandle = std::unique_ptr<GroupedPlanTables, GroupedPlanTablesDe
 /// Builds the tables of `count` images (arguments already validated) and copies them to the current GPU on
 /// `stream`; returns when they are there.
 GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform* images, std::size_t count, CUstream_st* stream,
-                                          GroupedSchedule schedule = {});
+                                          GroupedSchedule schedule = grouped_plan_schedule);
 /// Enqueues a plan's launches on `stream`. Throws Error (usage) where another GPU than the plan's is current.
 void run_grouped_plan_cuda(const GroupedPlanTables& plan, CUstream_st* stream);
 
