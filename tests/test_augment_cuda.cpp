@@ -73,4 +73,30 @@ TEST_CASE("augment: an image over the GPU budget fails alone with --device cuda 
     check_complete(dir.file("auto"), images, {Orientation::rot90, Orientation::flip_h}, dir.file("auto/manifest.jsonl"));
 }
 
+TEST_CASE("augment: a rotation by an angle over the GPU budget goes to the CPU with --device auto, said once, with the CPU's bytes") {
+    test_support::TempDir dir;
+    make_dataset(dir.file("in"), 6, 16, 1400);
+    for (int i = 0; i < 2; ++i) {  // 300x200 RGB: 180 KB, over 1 MiB / 4 streams with its rotated copy
+        const auto pixels = test_support::random_image(300, 200, {gpurotate::SampleType::u8, 3}, 1450 + static_cast<std::uint32_t>(i));
+        gpurotate::write_image(dir.file("in/big" + std::to_string(i) + ".png"), pixels.view());
+    }
+    const std::string args = " augment " + quote(dir.file("in")) + " -r --random 2 --degrees 30 --seed 3 -j 4";
+    const auto gpu = run(quote(exe) + args + " --gpu-memory 1M --device auto -o " + quote(dir.file("auto")));
+    const auto cpu = run(quote(exe) + args + " --device cpu -o " + quote(dir.file("cpu")));
+    CAPTURE(gpu.output);
+    CHECK(gpu.status == 0);
+    CHECK(cpu.status == 0);
+    CHECK(gpu.output.find("rotated on the CPU") != std::string::npos);
+    int compared = 0;
+    for (const auto& record : records_of(dir.file("cpu/manifest.jsonl"))) {
+        CAPTURE(record.output);
+        CHECK(record.ok);
+        REQUIRE(record.output.rfind(dir.file("cpu") + "/", 0) == 0);  // the manifest names outputs by their paths
+        const std::string relative = record.output.substr(dir.file("cpu").size() + 1);
+        CHECK(test_support::file_bytes(dir.file("auto/" + relative)) == test_support::file_bytes(record.output));
+        ++compared;
+    }
+    CHECK(compared > 0);
+}
+
 TEST_SUITE_END();

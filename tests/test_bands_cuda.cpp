@@ -85,3 +85,25 @@ TEST_CASE("a budget too small for one row fails the CLI with no output and a bud
     CHECK(test_support::first_difference(gpurotate::read_image(dir.file("banded.png")).view(),
                                          reference::transform(original, Orientation::transverse).view()) == -1);
 }
+
+// A rotation by an angle does not stream in bands: over --gpu-memory it is a device error with --device cuda,
+// which names the fallback; within it, the CPU's bytes. (--device auto rotates one image on the CPU anyway.)
+TEST_CASE("a rotation by an angle over --gpu-memory fails the CLI with --device cuda and runs within it" * doctest::test_suite("cli")) {
+    test_support::TempDir dir;
+    const std::string exe = GPUROTATE_EXE;
+    const std::string in = std::string(GPUROTATE_SAMPLES) + "/astronaut.png";  // 512x512 RGB: 768 KiB, 1.4 MiB rotated by 30
+    const auto strict = test_support::run(quote(exe) + " " + quote(in) + " --rotate 30 --gpu-memory 1M --device cuda -o " + quote(dir.file("cuda.png")));
+    CAPTURE(strict.output);
+    CHECK(strict.status == 5);
+    CHECK(strict.output.find("of device memory at once, over the 1.0 MiB of --gpu-memory (--device auto rotates it on the CPU)") !=
+          std::string::npos);
+    CHECK_FALSE(test_support::file_exists(dir.file("cuda.png")));
+
+    const auto fits = test_support::run(quote(exe) + " " + quote(in) + " --rotate 30 --rot90 --gpu-memory 3M --device cuda -o " + quote(dir.file("fits.png")));
+    const auto cpu = test_support::run(quote(exe) + " " + quote(in) + " --rotate 30 --rot90 --device cpu -o " + quote(dir.file("cpu.png")));
+    CAPTURE(fits.output);
+    CHECK(fits.status == 0);
+    CHECK(cpu.status == 0);
+    CHECK(fits.output.find("warning") == std::string::npos);
+    CHECK(test_support::first_difference(gpurotate::read_image(dir.file("fits.png")).view(), gpurotate::read_image(dir.file("cpu.png")).view()) == -1);
+}

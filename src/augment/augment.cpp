@@ -51,6 +51,7 @@ namespace {
 
 using detail::split_commas;
 using detail::without_trailing_slashes;
+using detail::size_text;
 
 // --host-memory's default: half of the machine's memory, which leaves the rest to the page cache and the
 // other processes (a container's own limit is not read).
@@ -182,18 +183,6 @@ std::vector<int> resolve_devices(const std::vector<int>& requested) {
     std::vector<int> all;  // "all"
     for (const auto& g : cuda_devices()) all.push_back(g.index);
     return all;
-}
-
-std::string size_text(double bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024 && u < 4) {
-        bytes /= 1024;
-        ++u;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-    return text;
 }
 
 // The folder pipeline's totals and the shard pipeline's, as one run's.

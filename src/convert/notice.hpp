@@ -28,12 +28,14 @@ enum class Notice {
     fewer_coders,              ///< fewer nvJPEG coders than planned
     scan_coders_unusable,      ///< no JPEG scan coder on the GPU; libjpeg codes the lossless variants
     scan_coding_failed,        ///< a GPU scan coder failed; libjpeg coded that file's scans
+    rotation_on_cpu,           ///< a rotation by an angle needs more device memory than --gpu-memory; the CPU does it
 };
 
 /// Whether `kind` is a warning (said with --quiet) rather than a note.
 constexpr bool is_warning(Notice kind) {
     return kind <= Notice::decoder_losses || kind == Notice::gpu_unusable || kind == Notice::gpu_failed_image || kind == Notice::nvjpeg_unusable ||
-           kind == Notice::fewer_coders || kind == Notice::scan_coders_unusable || kind == Notice::scan_coding_failed;
+           kind == Notice::fewer_coders || kind == Notice::scan_coders_unusable || kind == Notice::scan_coding_failed ||
+           kind == Notice::rotation_on_cpu;
 }
 
 /// Whether `kind` is one of the planner's warnings, whose text follows the quoted file name after a space

@@ -68,7 +68,7 @@ Extent checked_rotated_extent(Extent turned, const AnyAngle& angle, std::int64_t
 }
 
 Image rotate_pixels(ConstImageView turned, const AnyAngle& angle, const std::string& background, Backend backend, std::int64_t max_pixels,
-                    const std::string& path) {
+                    const std::string& path, std::size_t gpu_memory) {
     RotateOptions options;
     options.degrees = angle.degrees;
     options.interpolation = angle.interpolation;
@@ -78,7 +78,7 @@ Image rotate_pixels(ConstImageView turned, const AnyAngle& angle, const std::str
     Image rotated(extent.width, extent.height, turned.format);
     rotate(turned, rotated.view(), options, backend);
     if (angle.after == Orientation::identity) return rotated;
-    return transform(rotated, angle.after, backend);
+    return transform(rotated, angle.after, TransformOptions{backend, CudaKernel::automatic, gpu_memory});
 }
 
 }  // namespace gpurotate::convert

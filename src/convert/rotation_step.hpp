@@ -37,9 +37,10 @@ Extent rotated_output_extent(Extent turned, const AnyAngle& angle);
 /// (0: no limit): run_conversion asks it of the size a header declares, before decoding; rotate_pixels again.
 Extent checked_rotated_extent(Extent turned, const AnyAngle& angle, std::int64_t max_pixels, const std::string& path);
 
-/// `turned` rotated by `angle` on `backend`, then turned by `angle.after`. Throws Error (input) naming
-/// `path` where the output would be over `max_pixels` (0: no limit), before anything is allocated.
+/// `turned` rotated by `angle` on `backend`, then turned by `angle.after` (on the GPU within `gpu_memory`
+/// bytes, 0: no limit, in bands where it needs more). Throws Error (input) naming `path` where the output would
+/// be over `max_pixels` (0: no limit), before anything is allocated.
 Image rotate_pixels(ConstImageView turned, const AnyAngle& angle, const std::string& background, Backend backend, std::int64_t max_pixels,
-                    const std::string& path);
+                    const std::string& path, std::size_t gpu_memory = 0);
 
 }  // namespace gpurotate::convert

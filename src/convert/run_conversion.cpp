@@ -5,11 +5,14 @@
 #include "core/decode_limits.hpp"
 #include "core/nvtx.hpp"
 #include "core/stage_account.hpp"
+#include "core/text.hpp"
 #include "formats/format_registry.hpp"
 #include "formats/png_codec.hpp"
+#include "frontend/cuda_backend.hpp"
 #include "metadata/metadata.hpp"
 
 #include <gpurotate/error.hpp>
+#include <gpurotate/rotate.hpp>
 
 #include <algorithm>
 
@@ -344,6 +347,29 @@ private:
         transform_multi(input.view(), targets, Backend::cpu, run_.cpu_threads);
     }
 
+    /// The device bytes this trip's GPU work may take: a session's or coder's budget where the run has GPU
+    /// resources, else the one image's --gpu-memory (0: no limit of our own).
+    std::size_t gpu_memory() const { return run_.gpu ? run_.gpu->policy().budget_each : run_.gpu_memory; }
+
+    /// Where `pixels` are rotated by `angle`: the run's GPU, unless the rotation's two device copies (it does
+    /// not stream in bands) are over the device memory budget; then the CPU, and said, where the policy falls
+    /// back to it (--device auto), or a device error naming the file where it does not (--device cuda).
+    Backend rotation_backend(ConstImageView pixels, const AnyAngle& angle, bool gpu_usable) {
+        if (!gpu_usable || run_.backend != Backend::cuda) return Backend::cpu;
+        const std::size_t budget = gpu_memory();
+        RotateOptions options;
+        options.degrees = angle.degrees;
+        options.keep_size = angle.keep_size;
+        const std::size_t bytes = detail::rotation_device_bytes(pixels.extent(), rotated_extent(pixels.extent(), options), pixels.format.pixel_bytes());
+        if (budget == 0 || bytes <= budget) return Backend::cuda;
+        const std::string what = "rotating '" + source_.path() + "' by " + detail::number_text(angle.degrees) + " degrees takes " +
+                                 detail::size_text(static_cast<double>(bytes)) + " of device memory at once, over the " +
+                                 detail::size_text(static_cast<double>(budget)) + " of --gpu-memory";
+        if (run_.gpu && !run_.gpu->policy().cpu_fallback) throw Error(ErrorCode::device, what + " (--device auto rotates it on the CPU)");
+        observer_.notice({}, Notice::rotation_on_cpu, what + ": rotated on the CPU");
+        return Backend::cpu;
+    }
+
     /// Output `r` from its element's pixels rotated by an angle that is not a multiple of 90: its size and its
     /// EXIF pixel dimensions are the rotation's.
     void write_rotated(const Remaining& r, ConstImageView pixels, const AnyAngle& angle, bool gpu_usable) {
@@ -354,9 +380,9 @@ private:
         write_output(r, OutputReport{Route::pixels, extent.width, extent.height, false, pixels.extent()}, [&] {
             std::optional<detail::StageScope> rotating(std::in_place, detail::WorkStage::kernels);  // until the encode
             Image rotated;
-            const Backend backend = gpu_usable ? run_.backend : Backend::cpu;
+            const Backend backend = rotation_backend(pixels, angle, gpu_usable);
             try {
-                rotated = rotate_pixels(pixels, angle, fill, backend, options_.max_pixels, source_.path());
+                rotated = rotate_pixels(pixels, angle, fill, backend, options_.max_pixels, source_.path(), gpu_memory());
             } catch (const Error& e) {
                 // As the transform does: a GPU failure is redone on the CPU where the policy falls back.
                 if (e.code() != ErrorCode::device || backend != Backend::cuda || (run_.gpu && !run_.gpu->policy().cpu_fallback)) throw;

@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,19 @@ inline std::string number_text(double value) {
     char text[32];
     const auto end = std::to_chars(text, text + sizeof text, value).ptr;
     return std::string(text, end);
+}
+
+/// A byte count as people read it: "512 B", "1.5 MiB".
+inline std::string size_text(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4) {
+        bytes /= 1024;
+        ++u;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return text;
 }
 
 /// "a, b,,c" -> {"a", "b", "c"}: spaces around items and empty items are dropped (a list typed as

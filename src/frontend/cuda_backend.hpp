@@ -108,6 +108,12 @@ struct RotationJob {
 void rotate_device_grouped_cuda(const RotationJob* jobs, std::size_t count, CUstream_st* stream);
 /// Upload, rotate, download; synchronous. Arguments already validated.
 void rotate_host_cuda(ConstImageView src, ImageView dst, const RotationPlan& plan);
+/// The device memory rotate_host_cuda takes for a `source` image rotated into a `rotated` one of `pixel_bytes`
+/// pixels: a copy of each at the library's pitch, at once (a rotation does not stream in bands as a transform does).
+constexpr std::size_t rotation_device_bytes(Extent source, Extent rotated, std::size_t pixel_bytes) {
+    return device_pitch(static_cast<std::size_t>(source.width) * pixel_bytes) * static_cast<std::size_t>(source.height) +
+           device_pitch(static_cast<std::size_t>(rotated.width) * pixel_bytes) * static_cast<std::size_t>(rotated.height);
+}
 
 /// A GPU, its stream and reusable device buffers (cuda/device_session.cu).
 class DeviceSession;
