@@ -78,7 +78,7 @@ void SingleImageReport::verbose_lossless(const convert::TripReport& trip) {
          << report.mcu_width << "x" << report.mcu_height << " MCUs) -> " << name(output_->plan.element) << " -> " << output_->sink.path() << " ("
          << report.out_width << "x" << report.out_height << ")\n"
          << "gpurotate: lossless JPEG transform of the DCT coefficients (no decode, no re-encode" << (report.trimmed ? ", trimmed" : "")
-         << "): transform " << ms(Stage::read) + ms(Stage::transform) << " ms, write " << ms(Stage::encode) << " ms\n";
+         << (report.coded_in_segments ? ", the scan entropy-coded in segments on the cores" : "") << "): transform " << ms(Stage::read) + ms(Stage::transform) << " ms, write " << ms(Stage::encode) << " ms\n";
 }
 
 void SingleImageReport::verbose_gpu_jpeg(const convert::TripReport& trip) {

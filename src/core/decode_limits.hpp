@@ -13,9 +13,10 @@ namespace gpurotate::detail {
 inline void check_declared_size(const std::string& path, std::int64_t width, std::int64_t height, const ReadOptions& options) {
     const std::string size = std::to_string(width) + "x" + std::to_string(height);
     if (width <= 0 || height <= 0) throw Error(ErrorCode::input, "cannot decode '" + path + "': it declares an image of " + size);
-    // Both sides fit 32 bits in every format read here, so the product cannot overflow 64 bits.
     if (options.max_pixels > 0 && width > options.max_pixels / height) {
-        throw Error(ErrorCode::input, "cannot decode '" + path + "': it declares " + size + " = " + std::to_string(width * height) +
+        // The product in unsigned 64 bits: sides of 32 bits (any format read here) cannot overflow it.
+        const auto pixels = static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height);
+        throw Error(ErrorCode::input, "cannot decode '" + path + "': it declares " + size + " = " + std::to_string(pixels) +
                                           " pixels, over the limit of " + std::to_string(options.max_pixels) +
                                           " (--max-pixels, or ReadOptions::max_pixels, raises it)");
     }

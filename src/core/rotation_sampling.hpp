@@ -259,8 +259,8 @@ GPUROTATE_HOST_DEVICE inline RotationTap rotation_tap(std::int32_t fixed_x, std:
 /// .x the top row's two weights (left in the low half), .y the bottom row's, as the table holds them. Each
 /// weight is (32-a or a)(32-b or b) * 32 exactly (1/32 fractions multiply exactly in float), except entry 0,
 /// whose 32768 saturates and is corrected as initInterTab2D corrects it: 32767, 0, 0, 1. A kernel computes
-/// an entry in four instructions where it would load 8 bytes from a table (tests/test_rotation_tables.cpp
-/// checks every entry against the table).
+/// an entry in four instructions where it would load 8 bytes from a table (tests/test_rotate_cpu.cpp checks
+/// every entry against the table).
 GPUROTATE_HOST_DEVICE inline void bilinear_u8_weight_pairs(std::uint32_t a, std::uint32_t b, std::uint32_t& top, std::uint32_t& bottom) {
     const std::uint32_t columns = (a << 16) + (rotation_tab_size - a);  // (32 - a) low, a high: no carry, both under 2^16
     top = columns * ((rotation_tab_size - b) << 5);

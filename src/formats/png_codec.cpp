@@ -168,7 +168,11 @@ void set_compression(spng_ctx* ctx, int level) {
 
 std::optional<Extent> png_declared_extent(const std::vector<std::uint8_t>& bytes) {
     if (!is_png(bytes) || bytes.size() < 24 || std::memcmp(&bytes[12], "IHDR", 4) != 0) return std::nullopt;
-    return Extent{static_cast<std::int64_t>(*read_unsigned(bytes, 16, 4, true)), static_cast<std::int64_t>(*read_unsigned(bytes, 20, 4, true))};
+    const Extent extent{static_cast<std::int64_t>(*read_unsigned(bytes, 16, 4, true)), static_cast<std::int64_t>(*read_unsigned(bytes, 20, 4, true))};
+    // PNG's sides are at most 2^31 - 1: a header past that is damage, which the decoder names as such.
+    constexpr std::int64_t png_most_side = 0x7fffffff;
+    if (extent.width > png_most_side || extent.height > png_most_side) return std::nullopt;
+    return extent;
 }
 
 std::optional<Image> decode_png(const std::vector<std::uint8_t>& bytes, const std::string& path, const ReadOptions& options) {

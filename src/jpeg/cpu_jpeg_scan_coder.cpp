@@ -9,6 +9,7 @@
 #include "core/parallel_for.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <memory>
 
@@ -149,13 +150,15 @@ private:
         return segments;
     }
 
-    // Calls body(segment) for every segment, on the coder's threads. On every core (threads_ 0), the pool
-    // hands the segments out one at a time: a core another process holds leaves its share to the others.
+    // Calls body(segment) for every segment, on the coder's threads (threads_ 0: one a usable core), each
+    // taking the next segment when it is done with one: a core another process holds leaves its share to the
+    // others. No more threads than that: where the pool is busy, parallel_for starts a thread a chunk.
     void for_each_segment(std::size_t count, const std::function<void(std::size_t)>& body) const {
-        const auto chunks = static_cast<std::int64_t>(count);
-        parallel_for(chunks, 1, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t s = begin; s < end; ++s) body(static_cast<std::size_t>(s));
-        }, threads_ ? threads_ : static_cast<unsigned>(chunks));
+        const unsigned threads = threads_ ? threads_ : usable_cores();
+        std::atomic<std::size_t> next{0};
+        parallel_for(threads, 1, [&](std::int64_t, std::int64_t) {
+            for (std::size_t s = next++; s < count; s = next++) body(s);
+        }, threads);
     }
 
     std::optional<CodedScan> code_scan(const ScanLayout& layout, const ScanCoding& coding, const ComponentBlocks& store) const {

@@ -622,6 +622,9 @@ std::vector<std::optional<std::vector<std::uint8_t>>> transform_jpeg_lossless_va
             coded.clear();
         }
         if (coded.size() != layouts.size()) coded.assign(layouts.size(), std::nullopt);
+        for (std::size_t p = 0; p < plans.size(); ++p) {
+            if (cpu_coder && layout_of[p] != none && coded[layout_of[p]]) reports[plans[p].variant].coded_in_segments = true;
+        }
     }
     const auto coded_scan = [&](std::size_t p) -> const CodedScan* {
         return layout_of[p] != none && coded[layout_of[p]] ? &*coded[layout_of[p]] : nullptr;

@@ -35,6 +35,7 @@ struct LosslessJpegReport {
     bool perfect = true;                         ///< no partial edge block had to move
     bool trimmed = false;
     bool edge_kept = false;                      ///< JpegEdge::keep left a partial edge strip in place, unturned
+    bool coded_in_segments = false;              ///< its scan entropy-coded in segments on the cores, not by libjpeg
 };
 
 /// The error for `element` of the JPEG at `path` where it is not perfect and --jpeg-edge is error.

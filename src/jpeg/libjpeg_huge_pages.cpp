@@ -9,9 +9,10 @@
 namespace gpurotate::detail {
 namespace {
 
-// libjpeg-turbo allocates an array's rows at once up to this many bytes (jmemmgr.c's MAX_ALLOC_CHUNK); a
-// larger one in pieces, whose addresses the first row does not tell.
-constexpr std::uint64_t one_allocation = 1000000000;
+// libjpeg-turbo allocates an array's rows at once up to this many bytes (jmemmgr.c's MAX_ALLOC_CHUNK less its
+// large-pool header, a few words: 64 covers it); a larger one in pieces, whose addresses the first row does not
+// tell.
+constexpr std::uint64_t one_allocation = 1000000000 - 64;
 
 jvirt_barray_ptr request_recorded(j_common_ptr info, int pool, boolean pre_zero, JDIMENSION columns, JDIMENSION rows, JDIMENSION max_access) {
     auto& advice = *static_cast<ZeroedArrayAdvice*>(info->client_data);
