@@ -52,6 +52,8 @@ struct GroupedSchedule {
     /// copied (the bench's grouped-staged study). A plan's tables stay in device memory either way.
     bool inline_tables = true;
 };
+/// How many images of one family a single call carries in the kernel's parameters (GroupedSchedule::inline_tables).
+int grouped_inline_images_cuda();
 /// A plan's schedule: work descriptors.
 inline constexpr GroupedSchedule grouped_plan_schedule{0, false};
 
