@@ -30,6 +30,7 @@ void transform_device_cuda(ConstImageView, ImageView, AxisMap, CudaKernel, CUstr
 bool vectorized_applies(ConstImageView, ConstImageView, AxisMap) { return false; }
 void transform_in_place_cuda(ImageView, AxisMap, CUstream_st*) { no_cuda(); }
 void transform_device_grouped_cuda(const GroupedTransform*, std::size_t, CUstream_st*) { no_cuda(); }
+int grouped_inline_images_cuda() { no_cuda(); }
 struct GroupedPlanTables {};
 void GroupedPlanTablesDeleter::operator()(GroupedPlanTables* plan) const noexcept { delete plan; }
 GroupedPlanHandle build_grouped_plan_cuda(const GroupedTransform*, std::size_t, CUstream_st*, GroupedSchedule) { no_cuda(); }

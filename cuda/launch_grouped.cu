@@ -35,6 +35,8 @@ void transform_device_grouped_cuda(const GroupedTransform* images, std::size_t c
     with_pixel_width(images[0].src.format.pixel_bytes(), [&](auto width) { launch_grouped<decltype(width)::value>(images, count, stream, {}); });
 }
 
+int grouped_inline_images_cuda() { return grouped_inline_images; }
+
 void GroupedPlanTablesDeleter::operator()(GroupedPlanTables* plan) const noexcept {
     if (!plan) return;
     // Its memory belongs to the GPU it was built on; the caller's current GPU is put back after. Unchecked: a

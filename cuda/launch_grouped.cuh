@@ -1,8 +1,8 @@
 #pragma once
 // The grouped launch: the images sorted into tile body families (vectorized transposes and vectorized
-// mirrors, each with columns aligned or shifted; padded tiles), each family's table to the GPU (one
-// stream-ordered allocation from the library's own memory pool, freed after the kernels), one launch per
-// family present over all its images' tiles; or, for a GroupedPlan, the tables built and copied once
+// mirrors, each with columns aligned or shifted; padded tiles), each family's table to the GPU (in the
+// launch's parameters where it fits them, otherwise one stream-ordered allocation from the library's own
+// memory pool, freed after the kernels), one launch per family present over all its images' tiles; or, for a GroupedPlan, the tables built and copied once
 // (build_grouped_plan) and the launches alone at each run (launch_grouped_tables). The templates are
 // instantiated one pixel width a translation unit (cuda/instantiate/grouped.cu.in).
 
@@ -80,24 +80,19 @@ struct FamilyTable {
     }
 };
 
-/// One family's launch; `overlap`: it may start while the family launched before it drains (they hold
-/// different images).
-template <class FamilyBodies>
-void launch_family(const GroupedTable& table, cudaStream_t stream, bool overlap) {
-    const unsigned blocks = static_cast<unsigned>(std::min<long long>(table.total_items, 1LL << 30));
-    launch_overlapping(transform_grouped_kernel<FamilyBodies>, dim3(blocks), dim3(vectorized_threads), 0, stream, overlap, table);
-}
-
 /// The host side of one grouped call: its images sorted into families, and where each family's three arrays
 /// go in one block of bytes (images, first items, work descriptors; the empty one of the last two takes none).
+/// A family's table may instead travel in its launch's parameters (carried_inline), taking no bytes there.
 struct GroupedFamilies {
     FamilyTable table[grouped_families];
     bool tiles_aligned = true;
+    bool carried_inline[grouped_families]{};
     std::size_t offsets[grouped_families][3]{};
     std::size_t bytes = 0;
 
+    /// `may_carry_inline`: a single call's (a plan's tables stay in device memory, whatever their size).
     template <int S>
-    void sort(const GroupedTransform* images, std::size_t count, GroupedSchedule schedule) {
+    void sort(const GroupedTransform* images, std::size_t count, GroupedSchedule schedule, bool may_carry_inline) {
         for (int f = 0; f < grouped_families; ++f) {
             const int tiles = schedule.tiles_per_item > 0 ? schedule.tiles_per_item : grouped_tiles_per_item(S, static_cast<GroupedFamily>(f));
             table[f].clear(tiles, schedule.search);
@@ -118,6 +113,10 @@ struct GroupedFamilies {
         }
         bytes = 0;
         for (int f = 0; f < grouped_families; ++f) {
+            const FamilyTable& t = table[f];
+            // Only the search's arrays fit: descriptors are one per work item.
+            carried_inline[f] = may_carry_inline && t.search && t.images.size() <= static_cast<std::size_t>(grouped_inline_images);
+            if (carried_inline[f]) continue;
             offsets[f][0] = bytes;
             bytes += table[f].images.size() * sizeof(GroupedImage);
             offsets[f][1] = bytes;
@@ -130,7 +129,7 @@ struct GroupedFamilies {
     /// Every family's arrays into `host` (`bytes` of them).
     void pack(std::byte* host) const {
         for (int f = 0; f < grouped_families; ++f) {
-            if (!table[f].images.empty()) {
+            if (!carried_inline[f] && !table[f].images.empty()) {
                 std::memcpy(host + offsets[f][0], table[f].images.data(), table[f].images.size() * sizeof(GroupedImage));
                 // One of the two is empty (its data() may be null, which memcpy must not get).
                 if (!table[f].first.empty()) std::memcpy(host + offsets[f][1], table[f].first.data(), table[f].first.size() * sizeof(long long));
@@ -139,41 +138,75 @@ struct GroupedFamilies {
         }
     }
 
-    /// The tables as the kernels read them, from `device`, where pack's bytes were copied.
+    /// The tables as the kernels read them, from `device`, where pack's bytes were copied (null where they are
+    /// none: every family carried inline). A family carried inline gets its counts and null pointers.
     GroupedTables on_device(const void* device) const {
         GroupedTables tables;
         const std::byte* base = static_cast<const std::byte*>(device);
         for (int f = 0; f < grouped_families; ++f) {
             const FamilyTable& t = table[f];
-            tables.family[f] = GroupedTable{reinterpret_cast<const GroupedImage*>(base + offsets[f][0]),
-                                            t.search ? nullptr : reinterpret_cast<const GroupedWork*>(base + offsets[f][2]),
-                                            reinterpret_cast<const long long*>(base + offsets[f][1]), static_cast<int>(t.images.size()),
-                                            t.tiles_per_item, t.total};
+            const bool staged = !carried_inline[f];
+            tables.family[f] = GroupedTable{staged ? reinterpret_cast<const GroupedImage*>(base + offsets[f][0]) : nullptr,
+                                            staged && !t.search ? reinterpret_cast<const GroupedWork*>(base + offsets[f][2]) : nullptr,
+                                            staged ? reinterpret_cast<const long long*>(base + offsets[f][1]) : nullptr,
+                                            static_cast<int>(t.images.size()), t.tiles_per_item, t.total};
         }
         tables.tiles_aligned = tiles_aligned;
         return tables;
     }
+
+    /// Family `f`'s arrays as its launch's parameter carries them. One buffer a thread, refilled for each launch:
+    /// a launch copies its parameters when it is enqueued.
+    const GroupedInlineTable& inline_table(int f) const {
+        thread_local GroupedInlineTable carried{};  // static storage: 32 KB, not on the stack
+        const FamilyTable& t = table[f];
+        std::copy(t.images.begin(), t.images.end(), carried.images);
+        std::copy(t.first.begin(), t.first.end(), carried.first_item);
+        return carried;
+    }
 };
 
-/// One launch per family present, each overlapping the one before (they hold different images).
+/// Family `f`'s launch, its table from `tables` or, where `call` carries it inline, in the parameters; `overlap`:
+/// it may start while the family launched before it drains (they hold different images).
+template <class FamilyBodies>
+void launch_family(int f, const GroupedTables& tables, const GroupedFamilies* call, cudaStream_t stream, bool overlap) {
+    const GroupedTable& table = tables.family[f];
+    const unsigned blocks = static_cast<unsigned>(std::min<long long>(table.total_items, 1LL << 30));
+    if (call != nullptr && call->carried_inline[f]) {
+        launch_overlapping(transform_grouped_inline_kernel<FamilyBodies>, dim3(blocks), dim3(vectorized_threads), 0, stream, overlap, table,
+                           call->inline_table(f));
+    } else {
+        launch_overlapping(transform_grouped_kernel<FamilyBodies>, dim3(blocks), dim3(vectorized_threads), 0, stream, overlap, table);
+    }
+}
+
+/// One launch per family present, each overlapping the one before (they hold different images). `call`: the
+/// single call's families, for those it carries inline; null for a plan.
 template <int S>
-void launch_grouped_tables(const GroupedTables& tables, cudaStream_t stream) {
+void launch_families(const GroupedTables& tables, const GroupedFamilies* call, cudaStream_t stream) {
     const GroupedTable* family = tables.family;
     OverlappingLaunches chain;  // the first launch waits for whatever the stream did before (the table's copy)
-    if (family[family_transposes].total_items > 0) launch_family<GroupedTransposes<S>>(family[family_transposes], stream, chain.next());
-    if (family[family_mirrors].total_items > 0) launch_family<GroupedMirrors<S>>(family[family_mirrors], stream, chain.next());
+    const auto launch = [&](auto bodies, GroupedFamily f) {
+        if (family[f].total_items > 0) launch_family<decltype(bodies)>(f, tables, call, stream, chain.next());
+    };
+    launch(GroupedTransposes<S>{}, family_transposes);
+    launch(GroupedMirrors<S>{}, family_mirrors);
     if constexpr (S % vector_bytes != 0) {  // 16-byte pixels are whole vectors at every width
-        if (family[family_shifted_transposes].total_items > 0) {
-            launch_family<GroupedTransposes<S, ColumnShift::shifted>>(family[family_shifted_transposes], stream, chain.next());
-        }
-        if (family[family_shifted_mirrors].total_items > 0) {
-            launch_family<GroupedMirrors<S, ColumnShift::shifted>>(family[family_shifted_mirrors], stream, chain.next());
-        }
+        launch(GroupedTransposes<S, ColumnShift::shifted>{}, family_shifted_transposes);
+        launch(GroupedMirrors<S, ColumnShift::shifted>{}, family_shifted_mirrors);
     }
-    if (family[family_tiles].total_items > 0) {  // not visit_pixel_word: its switch would instantiate every width here
-        tables.tiles_aligned ? launch_family<GroupedTiles<AlignedWord<S>>>(family[family_tiles], stream, chain.next())
-                             : launch_family<GroupedTiles<UnalignedWord<S>>>(family[family_tiles], stream, chain.next());
+    // Not visit_pixel_word: its switch would instantiate every width here.
+    if (tables.tiles_aligned) {
+        launch(GroupedTiles<AlignedWord<S>>{}, family_tiles);
+    } else {
+        launch(GroupedTiles<UnalignedWord<S>>{}, family_tiles);
     }
+}
+
+/// A plan's launches.
+template <int S>
+void launch_grouped_tables(const GroupedTables& tables, cudaStream_t stream) {
+    launch_families<S>(tables, nullptr, stream);
 }
 
 /// `schedule`: {} but in the bench's study rows.
@@ -183,8 +216,12 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
     // and were freed on every call, and the host's share of a call rose by 42 ns an image at 1024 images
     // and 63 at 4096 (bench/RESULTS.md, 2026-11-23).
     thread_local GroupedFamilies families;
-    families.sort<S>(images, count, schedule);
-    // One allocation for every family's two arrays, filled from one page-locked buffer.
+    families.sort<S>(images, count, schedule, schedule.inline_tables);
+    if (families.bytes == 0) {  // every family's table in its launch's parameters: nothing to copy first
+        launch_families<S>(families.on_device(nullptr), &families, stream);
+        return;
+    }
+    // One allocation for the staged families' arrays, filled from one page-locked buffer.
     TableStaging& staging = TableStaging::for_this_thread();
     std::byte* const host_table = staging.reserve(families.bytes);
     families.pack(host_table);
@@ -192,7 +229,7 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
     GPUROTATE_CUDA_CHECK(cudaMallocFromPoolAsync(&device_table, families.bytes, table_pool(), stream));
     GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device_table, host_table, families.bytes, cudaMemcpyHostToDevice, stream));
     staging.copied_on(stream);
-    launch_grouped_tables<S>(families.on_device(device_table), stream);
+    launch_families<S>(families.on_device(device_table), &families, stream);
     GPUROTATE_CUDA_CHECK(cudaFreeAsync(device_table, stream));
 }
 
@@ -201,7 +238,7 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
 template <int S>
 void build_grouped_plan(const GroupedTransform* images, std::size_t count, GroupedPlanTables& plan, cudaStream_t stream, GroupedSchedule schedule) {
     GroupedFamilies families;
-    families.sort<S>(images, count, schedule);
+    families.sort<S>(images, count, schedule, false);
     std::vector<std::byte> host(families.bytes);
     families.pack(host.data());
     plan.memory = DeviceBuffer(families.bytes);

@@ -756,6 +756,10 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     const GroupedPlan kept_plan(kept_items, harness.stream());
     // The other way of finding work, each: a call whose blocks read work descriptors, a plan whose blocks search.
     const detail::GroupedSchedule descriptors{0, false}, search{0, true};
+    // A call whose every table is staged and copied, as before families of up to grouped_inline_images images
+    // travelled in the kernel's parameters: grouped against grouped-staged is that change's A/B.
+    const detail::GroupedSchedule staged{0, true, false};
+    const auto grouped_staged = [&] { transform_device_grouped_study(items.data(), items.size(), harness.stream(), staged); };
     const detail::GroupedPlanHandle search_plan = detail::build_grouped_plan_cuda(items.data(), items.size(), harness.stream(), search);
     std::vector<std::pair<std::string, std::function<void()>>> variants = {
         {"memcpy-d2d", [&] { GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(copy_dst.get(), copy_src.get(), total, cudaMemcpyDeviceToDevice, harness.stream())); }},
@@ -764,6 +768,7 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
         {"auto-per-image", per_image},
         {"per-image-graph", [&] { graph.launch(harness.stream()); }}};
     if (scratch_padding) variants.push_back({"grouped-plan-kept-padding", [&] { kept_plan.run(harness.stream()); }});
+    variants.push_back({"grouped-staged", grouped_staged});
     variants.push_back({"grouped-descriptors", [&] { transform_device_grouped_study(items.data(), items.size(), harness.stream(), descriptors); }});
     variants.push_back({"grouped-plan-search", [&] { detail::run_grouped_plan_cuda(*search_plan, harness.stream()); }});
     // Study rows: a block runs N tiles of one image one after another (grouped_tiles_per_item is the default).
@@ -778,8 +783,8 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     // previous call's kernels.
     const std::string element_name = one_element ? std::string(name(*one_element)) : "per-image";
     notes << to_string(format) << " " << element_name << " x" << count << ": the host's share of one grouped call (table built and copied, "
-          << "launches) " << std::fixed << std::setprecision(1) << harness.median_host_us(grouped) << " us; of one planned run "
-          << harness.median_host_us(planned) << " us\n";
+          << "launches) " << std::fixed << std::setprecision(1) << harness.median_host_us(grouped) << " us (every table staged: " << harness.median_host_us(grouped_staged)
+          << " us); of one planned run " << harness.median_host_us(planned) << " us\n";
     notes << to_string(format) << " " << element_name << " x" << count << ": the outputs' pitch padding is "
           << (scratch_padding ? "scratch (rows end on whole 32-byte sectors; grouped-plan-kept-padding is the plan without it)"
                               : "kept (--grouped-padding kept)")
@@ -789,7 +794,7 @@ std::vector<Row> bench_grouped(const Harness& harness, int count, const std::vec
     for (const auto& [kernel_name, launch] : variants) {
         const bool ceiling = kernel_name == "memcpy-d2d";
         const bool study = kernel_name.find("-tiles") != std::string::npos || kernel_name.find("-kept-padding") != std::string::npos ||
-                           kernel_name.find("-search") != std::string::npos;
+                           kernel_name.find("-search") != std::string::npos || kernel_name == "grouped-staged";
         const char* family = ceiling ? "ceiling" : study ? "study" : "production";
         rows.push_back(timed_row(harness, kernel_name, family, ceiling || verify(launch), launch, bytes));
         rows.back().type = to_string(format);

@@ -93,12 +93,12 @@ struct GroupedTiles {
 /// The last image whose first item is at or before item `t`, searched by a whole warp 32 ways at once: two
 /// rounds of loads for 1024 images where a binary search waited on ten in a row before the tile's own
 /// loads could go out. Every lane of the warp calls it, with the same `t`, and gets the same answer.
-__device__ __forceinline__ int image_of_item(const GroupedTable& table, long long t) {
+__device__ __forceinline__ int image_of_item(const long long* first_item, int count, long long t) {
     const int lane = static_cast<int>(threadIdx.x % 32);
-    int first = 0, candidates = table.count;  // the answer is in [first, first + candidates); first_item[first] <= t
+    int first = 0, candidates = count;  // the answer is in [first, first + candidates); first_item[first] <= t
     while (candidates > 1) {
         const int stride = (candidates + 31) / 32;
-        const bool at_or_before = lane * stride < candidates && table.first_item[first + lane * stride] <= t;
+        const bool at_or_before = lane * stride < candidates && first_item[first + lane * stride] <= t;
         const int last = 31 - __clz(__ballot_sync(0xffffffffu, at_or_before));  // lane 0 holds: first_item[first] <= t
         first += last * stride;
         candidates = min(stride, candidates - last * stride);
@@ -120,9 +120,11 @@ __device__ __forceinline__ void end_after_the_overlapped_launch() {
 #endif
 }
 
+/// The grouped kernels' one body: `images` and `first_item` are the table's arrays, in global memory (a plan's, or a
+/// call's staged copy) or in the launch's parameters (a single call's table that fits them).
 template <class Family>
-__global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(GroupedTable table) {
-    __shared__ alignas(16) unsigned char shared[Family::shared_bytes];
+__device__ __forceinline__ void run_grouped_items(const GroupedTable& table, const GroupedImage* images, const long long* first_item,
+                                                  unsigned char* shared) {
     let_the_next_launch_start();
     for (long long item = blockIdx.x; item < table.total_items; item += gridDim.x) {
         int lo = 0, first = 0;  // the item's image, and its first tile there
@@ -131,15 +133,15 @@ __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(G
             lo = static_cast<int>(work.image);
             first = static_cast<int>(work.first_tile);
         } else {
-            lo = image_of_item(table, item);
+            lo = image_of_item(first_item, table.count, item);
             // An image has fewer than 2^31 tiles: 32-bit division.
-            first = static_cast<int>(item - table.first_item[lo]) * table.tiles_per_item;
+            first = static_cast<int>(item - first_item[lo]) * table.tiles_per_item;
         }
         // A copy in registers, not a reference into the table: the compiler cannot tell that the image's
         // stores leave the table alone, so through a reference it reloaded the arguments after every store
         // (about 110 table loads to 16 pixel loads in the 1-byte transpose body): 1024 mixed u8c1 images
         // rotated at 58% of copy against 67-73% now (H100, bench/RESULTS.md, 2026-11-22).
-        const GroupedImage image = table.images[lo];
+        const GroupedImage image = images[lo];
         const int end = first + min(table.tiles_per_item, image.tiles - first);  // no int overflow near 2^31 tiles
         for (int local = first; local < end; ++local) {
             const int plane = local / image.plane_tiles, in_plane = local - plane * image.plane_tiles;
@@ -154,6 +156,23 @@ __global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(G
         }
     }
     end_after_the_overlapped_launch();
+}
+
+/// A plan's family, or a single call's staged through global memory.
+template <class Family>
+__global__ void __launch_bounds__(vectorized_threads) transform_grouped_kernel(GroupedTable table) {
+    __shared__ alignas(16) unsigned char shared[Family::shared_bytes];
+    run_grouped_items<Family>(table, table.images, table.first_item, shared);
+}
+
+/// A single call's family whose table fits the parameters: its arrays read from the parameter itself (its address
+/// may be taken because it is __grid_constant__; every block reads the same image, a broadcast from the constant
+/// bank), so the launch needs no copy before it. `table` holds the counts, its pointers null.
+template <class Family>
+__global__ void __launch_bounds__(vectorized_threads) transform_grouped_inline_kernel(GroupedTable table,
+                                                                                      const __grid_constant__ GroupedInlineTable carried) {
+    __shared__ alignas(16) unsigned char shared[Family::shared_bytes];
+    run_grouped_items<Family>(table, carried.images, carried.first_item, shared);
 }
 
 /// The images of one launch of a batch of one size with an element per image

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <cuda_runtime_api.h>
+
 namespace gpurotate::detail {
 
 struct GroupedImage {
@@ -37,6 +39,31 @@ struct GroupedTable {
     int tiles_per_item;
     long long total_items;
 };
+
+/// The most bytes of parameters one kernel takes: 32,764 since CUDA 12.1 (compute capability 7.0 and later), 4,096 before.
+#if CUDART_VERSION >= 12010
+inline constexpr std::size_t kernel_parameter_bytes = 32764;
+#else
+inline constexpr std::size_t kernel_parameter_bytes = 4096;
+#endif
+
+/// Images of one family's table that a single call carries in the kernel's parameters, beside its GroupedTable:
+/// 292 with CUDA 12.1 and later (104-byte images).
+inline constexpr int grouped_inline_images =
+    static_cast<int>((kernel_parameter_bytes - sizeof(GroupedTable)) / (sizeof(GroupedImage) + sizeof(long long)));
+
+/// A single call's table of one family in the kernel's parameters (a __grid_constant__ parameter, read where it
+/// is): no staging copy, no allocation from the pool and no host-to-device copy before the launch. Only the
+/// search's arrays: descriptors are one per work item, too many to fit.
+struct GroupedInlineTable {
+    GroupedImage images[grouped_inline_images];
+    long long first_item[grouped_inline_images];  ///< as GroupedTable::first_item
+};
+// The kernel's parameters: the GroupedTable, then this table at its alignment.
+static_assert((sizeof(GroupedTable) + alignof(GroupedInlineTable) - 1) / alignof(GroupedInlineTable) * alignof(GroupedInlineTable) +
+                      sizeof(GroupedInlineTable) <=
+                  kernel_parameter_bytes,
+              "a grouped launch's inline table must fit the kernel's parameters");
 
 // Images whose mirrored source columns are loaded shifted have families of their own (grouped.cuh).
 enum GroupedFamily { family_transposes, family_shifted_transposes, family_mirrors, family_shifted_mirrors, family_tiles, grouped_families };

@@ -47,7 +47,13 @@ struct GroupedSchedule {
     /// host than they save on the GPU (H100, 1024 mixed images, u8c1: 64% of a copy against the search's 80%),
     /// so only a plan, which builds them once, has them (90.8% against 89.9%; bench/RESULTS.md, 2026-12-06).
     bool search = true;
+    /// A single call's families of up to grouped_inline_images images (292 with CUDA 12.1 and later) carry their
+    /// table in the kernel's parameters, with no staging copy or pool allocation; false: every table staged and
+    /// copied (the bench's grouped-staged study). A plan's tables stay in device memory either way.
+    bool inline_tables = true;
 };
+/// How many images of one family a single call carries in the kernel's parameters (GroupedSchedule::inline_tables).
+int grouped_inline_images_cuda();
 /// A plan's schedule: work descriptors.
 inline constexpr GroupedSchedule grouped_plan_schedule{0, false};
 
