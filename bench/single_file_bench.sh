@@ -51,6 +51,8 @@ for round in $(seq 1 "$rounds"); do
       commands+=(-n "$name" "${exe_path[$name]} $work/in/$row --rot90 --overwrite -o $work/out/$stem-$name.$ext")
     done
     commands+=(-n vips "vips rot $work/in/$row $work/out/$stem-vips.$ext d90")
+    # vips writes an uncompressed TIFF whatever the input's compression; gpurotate keeps it: the like-for-like peer.
+    [[ "$row" != *lzw* ]] || commands+=(-n vips-lzw "vips rot $work/in/$row $work/out/$stem-vips-lzw.$ext[compression=lzw,predictor=horizontal] d90")
     if [ -n "$magick" ] && [[ "$ext" == tif || "$ext" == png ]]; then
       commands+=(-n convert "$magick $work/in/$row -rotate 90 $work/out/$stem-convert.$ext")
     fi
