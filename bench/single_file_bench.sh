@@ -52,7 +52,7 @@ for round in $(seq 1 "$rounds"); do
     done
     commands+=(-n vips "vips rot $work/in/$row $work/out/$stem-vips.$ext d90")
     # vips writes an uncompressed TIFF whatever the input's compression; gpurotate keeps it: the like-for-like peer.
-    [[ "$row" != *lzw* ]] || commands+=(-n vips-lzw "vips rot $work/in/$row $work/out/$stem-vips-lzw.$ext[compression=lzw,predictor=horizontal] d90")
+    [[ "$row" != *lzw* ]] || commands+=(-n vips-lzw "vips rot $work/in/$row $work/out/$stem-vips-lzw.${ext}[compression=lzw,predictor=horizontal] d90")
     if [ -n "$magick" ] && [[ "$ext" == tif || "$ext" == png ]]; then
       commands+=(-n convert "$magick $work/in/$row -rotate 90 $work/out/$stem-convert.$ext")
     fi
@@ -63,7 +63,7 @@ for round in $(seq 1 "$rounds"); do
     for row in "${rows[@]}"; do
       stem="${row%.*}" ext="${row##*.}"
       printf '# bytes %s: input %s' "$row" "$(stat -c %s "$work/in/$row")"
-      for f in "$work/out/$stem"-*."$ext"; do t="${f##*/$stem-}"; printf ', %s %s' "${t%.*}" "$(stat -c %s "$f")"; done
+      for f in "$work/out/$stem"-*."$ext"; do t="${f##*/"$stem"-}"; printf ', %s %s' "${t%.*}" "$(stat -c %s "$f")"; done
       echo
     done
   fi
