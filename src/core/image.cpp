@@ -1,6 +1,7 @@
 #include <gpurotate/error.hpp>
 #include <gpurotate/image.hpp>
 
+#include "core/huge_pages.hpp"
 #include "core/pinned_memory.hpp"
 
 #include <limits>
@@ -47,6 +48,8 @@ Image::Image(std::int64_t width, std::int64_t height, PixelFormat format, HostMe
                                                  std::to_string(width) + "x" + std::to_string(height) + " image");
         }
         storage_ = std::shared_ptr<std::byte>(pointer, [](std::byte* p) { delete[] p; });
+        // Untouched yet (new[] of a large size is fresh pages from mmap): the decoder or the kernel writes it first.
+        if (bytes >= detail::huge_page_worthy_bytes) detail::ask_for_huge_pages(pointer, pointer + bytes);
     }
     view_ = ImageView{pointer, width, height, static_cast<std::size_t>(width) * format.pixel_bytes(), format};
 }

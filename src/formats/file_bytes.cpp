@@ -1,6 +1,7 @@
 #include "formats/file_bytes.hpp"
 
 #include "core/descriptor.hpp"
+#include "core/huge_pages.hpp"
 #include "core/path_names.hpp"
 #include "core/stage_account.hpp"
 #include "formats/content_signature.hpp"
@@ -272,6 +273,7 @@ std::vector<std::uint8_t> read_file_bytes(const std::string& path, std::size_t m
     std::vector<std::uint8_t> bytes;
     // A file's size is known: one read fills the buffer, and the one after it finds the end without growing it.
     if (S_ISREG(info.st_mode)) bytes.reserve(static_cast<std::size_t>(info.st_size) + 1);
+    if (bytes.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(bytes.data(), bytes.data() + bytes.capacity());
     const auto want = [&] { return bytes.capacity() > bytes.size() ? bytes.capacity() - bytes.size() : read_chunk; };
     while (read_some(fd, bytes, want(), quoted(path)) > 0) {
         if (bytes.size() > max_bytes) throw Error(ErrorCode::input, too_large(quoted(path), max_bytes));

@@ -1,6 +1,7 @@
 #include "formats/tiff_codec.hpp"
 
 #include "core/decode_limits.hpp"
+#include "core/huge_pages.hpp"
 #include "core/parallel_for.hpp"
 #include "formats/declared_extent.hpp"
 #include "formats/tiff_coding.hpp"
@@ -388,6 +389,7 @@ std::vector<std::uint8_t> encode_tiff(ConstImageView image, const WriteOptions& 
     // are never touched).
     std::vector<std::uint8_t> bytes;
     bytes.reserve(image.row_bytes() * static_cast<std::size_t>(image.height) + (std::size_t{1} << 16) + (m ? m->icc.size() + m->xmp.size() + m->exif.size() : 0));
+    if (bytes.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(bytes.data(), bytes.data() + bytes.capacity());
     TiffMemoryFile file{nullptr, 0, &bytes, 0, {}};
     {
         const TiffHandle tif = open_tiff(file, "w");
@@ -396,7 +398,7 @@ std::vector<std::uint8_t> encode_tiff(ConstImageView image, const WriteOptions& 
         const auto set_fields = [&](TIFF* on) { set_pixel_fields(on, image, options, associated); };
         set_fields(t);
         if (m) set_metadata_fields(t, *m, pointers);
-        if (!write_strips(t, image, compression != TiffCompression::jpeg, set_fields)) cannot_write("libtiff could not code a strip", file);
+        if (!write_strips(t, file, image, compression != TiffCompression::jpeg, set_fields)) cannot_write("libtiff could not code a strip", file);
         if (!TIFFFlush(t)) cannot_write("libtiff could not finish it", file);
     }  // closed: everything written
     if ((pointers.exif || pointers.gps) && !place_exif_in_tiff(bytes, m->exif)) {

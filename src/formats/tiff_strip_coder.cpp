@@ -1,5 +1,6 @@
 #include "formats/tiff_strip_coder.hpp"
 
+#include "core/huge_pages.hpp"
 #include "core/parallel_for.hpp"
 #include "formats/tiff_memory_file.hpp"
 
@@ -69,20 +70,30 @@ bool write_encoded(TIFF* t, ConstImageView image, const StripGeometry& g, std::u
 
 }  // namespace
 
-bool write_strips(TIFF* t, ConstImageView image, bool parallel, const std::function<void(TIFF*)>& set_fields) {
+bool write_strips(TIFF* t, TiffMemoryFile& file, ConstImageView image, bool parallel, const std::function<void(TIFF*)>& set_fields) {
     const StripGeometry g = geometry_of(t, image);
     const std::uint32_t strips = g.per_plane * (g.separate ? static_cast<std::uint32_t>(image.format.channels) : 1u);
     const std::size_t bytes = image.row_bytes() * static_cast<std::size_t>(image.height);
     std::uint16_t compression = COMPRESSION_NONE;
     TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
     if (!parallel || compression == COMPRESSION_NONE || bytes < parallel_code_bytes || strips < 2 || usable_cores() < 2) return write_encoded(t, image, g, 0, strips);
-    // Each run of strips coded in a scratch TIFF, its coded bytes kept; then copied in order.
-    std::vector<std::vector<std::uint8_t>> coded(strips);
+    // Each run of strips coded in a scratch TIFF of its own, kept whole (where each strip's bytes lie noted, not
+    // copied out); then copied in order.
+    struct CodedStrip {
+        std::uint32_t run = 0;  ///< the first strip of its run, which names the run's scratch file
+        std::uint64_t at = 0, size = 0;
+    };
+    std::vector<std::vector<std::uint8_t>> scratch_of(strips);
+    std::vector<CodedStrip> coded(strips);
     std::atomic<bool> failed{false};
     const std::size_t strip_bytes = bytes / strips + 1;
     const auto min_chunk = static_cast<std::int64_t>(std::max<std::size_t>(1, (std::size_t{1} << 20) / strip_bytes));
     parallel_for(strips, min_chunk, [&](std::int64_t first, std::int64_t last) {
-        std::vector<std::uint8_t> scratch_bytes;
+        std::vector<std::uint8_t>& scratch_bytes = scratch_of[static_cast<std::size_t>(first)];
+        // Room for the run uncompressed, asked for in huge pages: grown by doubling instead, a run's file is copied
+        // and faulted in 4 KiB pages several times over.
+        scratch_bytes.reserve(strip_bytes * static_cast<std::size_t>(last - first) + (std::size_t{1} << 16));
+        if (scratch_bytes.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(scratch_bytes.data(), scratch_bytes.data() + scratch_bytes.capacity());
         TiffMemoryFile scratch{nullptr, 0, &scratch_bytes, 0, {}};
         const TiffHandle s = open_tiff(scratch, "w");
         if (!s) {
@@ -101,12 +112,23 @@ bool write_strips(TIFF* t, ConstImageView image, bool parallel, const std::funct
                 failed = true;
                 return;
             }
-            coded[strip].assign(scratch_bytes.begin() + static_cast<std::ptrdiff_t>(at), scratch_bytes.begin() + static_cast<std::ptrdiff_t>(at + size));
+            coded[strip] = {static_cast<std::uint32_t>(first), at, size};
         }
     });
     if (failed) return write_encoded(t, image, g, 0, strips);  // one thread, whose failure libtiff names on `t`
+    std::uint64_t total = 0;
+    for (const CodedStrip& c : coded) total += c.size;
+    // The output's room for every coded strip at once, in huge pages: a compression that grows the samples (LZW
+    // of noisy 16-bit ones does) would otherwise pass the room reserved for them uncompressed and copy the file.
+    std::vector<std::uint8_t>& out = *file.out;
+    const std::size_t needed = out.size() + static_cast<std::size_t>(total) + (std::size_t{1} << 16);
+    if (needed > out.capacity()) {
+        out.reserve(needed);
+        if (out.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(out.data() + out.size(), out.data() + out.capacity());
+    }
     for (std::uint32_t s = 0; s < strips; ++s) {
-        if (TIFFWriteRawStrip(t, s, coded[s].data(), static_cast<tmsize_t>(coded[s].size())) < 0) return false;
+        std::uint8_t* strip = scratch_of[coded[s].run].data() + coded[s].at;
+        if (TIFFWriteRawStrip(t, s, strip, static_cast<tmsize_t>(coded[s].size)) < 0) return false;
     }
     return true;
 }

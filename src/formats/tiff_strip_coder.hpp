@@ -4,6 +4,8 @@
 // (TIFFWriteRawStrip), as if one thread had coded them. LZW, Deflate, Zstandard, LZMA and PackBits code
 // each strip alone (the predictor works row by row), so the bytes are those one thread writes.
 
+#include "formats/tiff_memory_file.hpp"
+
 #include <gpurotate/image.hpp>
 
 #include <tiffio.h>
@@ -12,10 +14,10 @@
 
 namespace gpurotate::detail {
 
-/// Writes every strip of `image` into `t`, whose fields (size, samples, compression, predictor, planar
+/// Writes every strip of `image` into `t`, which writes to `file`, and whose fields (size, samples, compression, predictor, planar
 /// configuration, rows per strip) are set. `set_fields` sets the same fields on another handle: the scratch
 /// TIFFs of the threads. `parallel`: whether the compression codes each strip alone (not JPEG, whose tables
 /// are the directory's). False where libtiff fails (its message is the handle's).
-bool write_strips(TIFF* t, ConstImageView image, bool parallel, const std::function<void(TIFF*)>& set_fields);
+bool write_strips(TIFF* t, TiffMemoryFile& file, ConstImageView image, bool parallel, const std::function<void(TIFF*)>& set_fields);
 
 }  // namespace gpurotate::detail

@@ -1,10 +1,8 @@
 #include "jpeg/libjpeg_huge_pages.hpp"
 
-#include <cstdint>
+#include "core/huge_pages.hpp"
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include <cstdint>
 
 namespace gpurotate::detail {
 namespace {
@@ -34,18 +32,6 @@ void realize_advised(j_common_ptr info) {
 }
 
 }  // namespace
-
-void ask_for_huge_pages(const void* begin, const void* end) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
-    const std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(begin) + huge - 1) / huge * huge;
-    const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(end) / huge * huge;
-    if (first < last) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#else
-    (void)begin;
-    (void)end;
-#endif
-}
 
 void ask_for_huge_pages_when_realized(jpeg_decompress_struct& info, ZeroedArrayAdvice& advice) {
     advice.arrays.reserve(2 * MAX_COMPONENTS);

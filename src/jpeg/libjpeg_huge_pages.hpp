@@ -7,12 +7,11 @@
 #include <cstdio>  // jpeglib.h uses FILE and size_t without including their headers
 #include <jpeglib.h>
 
+#include "core/huge_pages.hpp"
+
 #include <vector>
 
 namespace gpurotate::detail {
-
-/// Asks for huge pages for the whole 2 MiB pages within [begin, end); advice, whose failure costs nothing.
-void ask_for_huge_pages(const void* begin, const void* end);
 
 /// What ask_for_huge_pages_when_realized keeps for a decompressor: libjpeg's own memory functions, and the
 /// arrays to be zeroed that were requested of it. Must outlive the decompressor's use of its arrays.
