@@ -142,9 +142,17 @@ std::string normal_absolute(const std::string& path) {
 
 bool has_image_extension(const std::string& path) { return detail::is_read_path(path); }
 
-bool is_shard_path(const std::string& path) {
-    return path.size() > 4 && detail::lowercase(path.substr(path.size() - 4)) == ".tar";
+std::optional<ShardCompression> shard_compression(const std::string& path) {
+    const std::string lower = detail::lowercase(path);
+    const auto ends_with = [&lower](const std::string& ext) {
+        return lower.size() > ext.size() && lower.compare(lower.size() - ext.size(), ext.size(), ext) == 0;
+    };
+    if (ends_with(".tar")) return ShardCompression::none;
+    if (ends_with(".tar.gz") || ends_with(".tgz")) return ShardCompression::gzip;
+    return std::nullopt;
 }
+
+bool is_shard_path(const std::string& path) { return shard_compression(path).has_value(); }
 
 bool is_listed_input(const std::string& path) { return has_image_extension(path) || is_shard_path(path); }
 

@@ -2,6 +2,7 @@
 // Turning `augment`'s INPUT arguments (files, folders, @list files) into the list of image files to read,
 // each with the relative path under which its outputs are mirrored.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,14 +20,21 @@ std::string normal_absolute(const std::string& path);
 /// Whether `path`'s extension names a format the decoders read (case-insensitive): the registry's is_read_path.
 bool has_image_extension(const std::string& path);
 
-/// Whether `path` names a WebDataset shard (".tar", case-insensitive): augment reads its members as samples
+/// How a WebDataset shard's tar is stored, which its output shard keeps.
+enum class ShardCompression { none, gzip };
+
+/// The compression of the WebDataset shard `path` names (".tar"; ".tar.gz" or ".tgz": gzip; case-insensitive),
+/// or nothing where it names none.
+std::optional<ShardCompression> shard_compression(const std::string& path);
+
+/// Whether `path` names a WebDataset shard (shard_compression): augment reads its members as samples
 /// (shard_reader.hpp) and writes a shard of their variants.
 bool is_shard_path(const std::string& path);
 
 /// What a folder contributes to the inputs: image files and WebDataset shards.
 bool is_listed_input(const std::string& path);
 
-/// Expands the arguments, sorted by relative path. Folders contribute their image files and .tar shards (by extension;
+/// Expands the arguments, sorted by relative path. Folders contribute their image files and shards (.tar, .tar.gz, .tgz) (by extension;
 /// hidden entries skipped), with `recursive` their subfolders too, following symbolic links but never
 /// entering a folder twice (no loops) nor the folder `exclude_dir` (the output folder, when it lies inside
 /// an input folder). Files named directly are taken whatever their extension, under their file name; an

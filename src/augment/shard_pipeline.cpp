@@ -136,19 +136,23 @@ private:
         std::vector<ManifestRecord> written;  // recorded once the shard is in place: the manifest never names a member of a missing shard
         std::set<std::string> keys;           // the variant keys written, which must differ from sample to sample
         std::set<std::string> sample_keys;    // the input's, whose members must be consecutive
+        std::size_t failed_samples = 0;       // left out of the shard: it is written, but not complete
         try {
             settings_.output_folder->write_file_streamed(
                 out.relative,
                 [&](int fd) {
-                    ShardWriter writer(fd, out.path);
+                    ShardWriter writer(fd, out.path, shard_compression(out.path).value_or(ShardCompression::none));
                     ShardReader reader(shard.input.path, share);
-                    while (std::optional<ShardSample> sample = reader.next()) {
+                    while (true) {
+                        std::optional<ShardSample> sample = reader.next();
+                        warn_skipped(shard, reader.take_skipped());
+                        if (!sample) break;
                         if (stop_requested()) throw Interrupted{};
                         if (!sample_keys.insert(sample->key).second && sample->error.empty()) {
                             sample->error = "key '" + sample->key + "' comes again after other samples (a WebDataset sample's members must be "
                                             "consecutive; its first members were made a sample of their own)";
                         }
-                        make_sample(shard, *sample, staging, writer, written, keys);
+                        if (!make_sample(shard, *sample, staging, writer, written, keys)) ++failed_samples;
                     }
                     writer.finish();
                 },
@@ -169,13 +173,28 @@ private:
         record.input = shard.input.path;
         record.output = out.path;
         record.file = out.relative;
-        record.ok = true;
         record.bytes = static_cast<std::uint64_t>(info.st_size);
+        // A shard written without some of its samples is recorded as failed (its size kept), so that --resume
+        // makes it again, whole: the output shard is one file, written at once.
+        record.ok = failed_samples == 0;
+        if (!record.ok) {
+            record.error = "'" + shard.input.path + "': incomplete: " + std::to_string(failed_samples) +
+                           " sample(s) left out (named above); '" + out.path + "' holds the others, and --resume makes it again";
+        }
         manifest_.append(record);
-        progress_.image_done(false);
+        progress_.image_done(!record.ok);
     }
 
-    void make_sample(const Job& shard, ShardSample& sample, convert::StagingBuffer& staging, ShardWriter& writer,
+    // Members with no WebDataset key, passed over as WebDataset's own reader passes them over: said, not failed.
+    void warn_skipped(const Job& shard, const std::vector<std::string>& members) {
+        for (const std::string& member : members) {
+            progress_.message("gpurotate: warning: '" + shard.input.path + "': member '" + member +
+                              "' has no WebDataset key (no extension in its file name): skipped, as WebDataset's readers skip it");
+        }
+    }
+
+    // Appends the sample's variants to the output shard; false where the sample failed (said and recorded).
+    bool make_sample(const Job& shard, ShardSample& sample, convert::StagingBuffer& staging, ShardWriter& writer,
                      std::vector<ManifestRecord>& written, std::set<std::string>& keys) {
         std::vector<OutputMember> members;
         std::vector<ManifestRecord> records;
@@ -216,14 +235,14 @@ private:
             }
         } catch (const SampleFailure& failure) {
             fail_sample(shard, sample, failure.reason);
-            return;
+            return false;
         } catch (const Error& e) {
             fail_sample(shard, sample, e.what());
-            return;
+            return false;
         } catch (const std::bad_alloc&) {
             staging.release();
             fail_sample(shard, sample, "out of host memory for it and its variants");
-            return;
+            return false;
         }
         std::uint64_t bytes = 0;
         for (const OutputMember& m : members) {
@@ -236,6 +255,7 @@ private:
         totals_.bytes_written += bytes;
         totals_.lossless_outputs += lossless;
         for (ManifestRecord& r : records) written.push_back(std::move(r));
+        return true;
     }
 
     // One image member's variants in `format` (--format's, or "same"), made in memory by the folder mode's

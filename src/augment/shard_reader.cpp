@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace gpurotate::augment {
 
@@ -46,6 +47,7 @@ ShardReader::ShardReader(std::string path, std::size_t sample_limit) : path_(std
     archive_ = archive_read_new();
     if (!archive_) throw Error(ErrorCode::input, "'" + path_ + "': out of memory to read it");
     archive_read_support_format_tar(archive_);
+    archive_read_support_filter_gzip(archive_);  // a .tar.gz shard; a plain tar passes through unfiltered
     if (archive_read_open_filename(archive_, path_.c_str(), 1 << 16) != ARCHIVE_OK) {
         const std::string reason = archive_error_string(archive_) ? archive_error_string(archive_) : "not a tar archive";
         archive_read_free(archive_);
@@ -74,13 +76,20 @@ std::optional<ShardReader::Read> ShardReader::read_member(const ShardSample* cur
         const std::string name = without_leading_dot_slash(raw ? raw : "");
         const mode_t type = archive_entry_filetype(entry);
         if (type == AE_IFDIR) continue;  // a folder's own entry holds nothing of a sample
+        const auto split = webdataset_name(name);
+        if (!split) {
+            // WebDataset's group_by_keys passes over a member base_plus_ext finds no key in: it belongs to no
+            // sample, so it neither fails nor splits the one around it.
+            if (archive_read_data_skip(archive_) < ARCHIVE_WARN) damaged("in member '" + name + "'");
+            skipped_.push_back(name);
+            continue;
+        }
         Read read;
         read.member.name = name;
         read.member.mtime = archive_entry_mtime(entry);
         read.member.mode = static_cast<unsigned>(archive_entry_perm(entry)) & 0777u;
-        const auto split = webdataset_name(name);
-        read.key = split ? split->key : name;
-        read.member.suffix = split ? split->suffix : "";
+        read.key = split->key;
+        read.member.suffix = split->suffix;
         const la_int64_t size = archive_entry_size(entry);
         const bool same_sample = current && read.key == current->key;
         const std::size_t left = same_sample ? sample_limit_ - std::min(sample_limit_, held_) : sample_limit_;
@@ -93,8 +102,6 @@ std::optional<ShardReader::Read> ShardReader::read_member(const ShardSample* cur
             read.error = "member '" + name + "' has a path that leaves the shard's folder (absolute or with '..')";
         } else if (type != AE_IFREG || archive_entry_hardlink(entry)) {
             read.error = "member '" + name + "' is not a file (a link, a device or a FIFO)";
-        } else if (!split) {
-            read.error = "member '" + name + "' has no WebDataset key (its file name has no extension)";
         } else if (size < 0 || static_cast<std::uint64_t>(size) > left) {
             read.error = "member '" + name + "' is " + std::to_string(size) + " bytes" +
                          (same_sample ? ", and with its sample's other members (" + std::to_string(held_) + " bytes) more" : ", more") +
@@ -115,6 +122,8 @@ std::optional<ShardReader::Read> ShardReader::read_member(const ShardSample* cur
         return read;
     }
 }
+
+std::vector<std::string> ShardReader::take_skipped() { return std::exchange(skipped_, {}); }
 
 std::optional<ShardSample> ShardReader::next() {
     if (ended_ && !pending_) return std::nullopt;

@@ -1,7 +1,8 @@
 #pragma once
 // A WebDataset shard read one sample at a time: a sample is the consecutive tar members whose names share a
 // key (WebDataset's rule, webdataset.tariterators.base_plus_ext: the key is the path up to the first dot of
-// the file name, the suffix the rest). libarchive reads the tar (ustar, pax, GNU); only one sample and the
+// the file name, the suffix the rest). libarchive reads the tar (ustar, pax, GNU), gzip-compressed or not
+// (.tar.gz, .tgz: the filter is found from the bytes, not the name); only one sample and the
 // member after it are held, never the shard, and a sample's members together no more than the reader's limit.
 
 #include <cstddef>
@@ -56,6 +57,10 @@ public:
     /// where the archive is damaged (truncated, a bad header): the rest of the shard cannot be trusted.
     std::optional<ShardSample> next();
 
+    /// The members passed over since the last call, as WebDataset's reader passes them over: those with no
+    /// key ("README", ".hidden"), whatever their place in the shard. They are in no sample and fail none.
+    std::vector<std::string> take_skipped();
+
 private:
     struct Read;  // one member read, with what is wrong with it
     // The next member; its data is read where it belongs to `current` (the sample being gathered, or none)
@@ -67,6 +72,7 @@ private:
     std::size_t sample_limit_;
     std::size_t held_ = 0;  // the bytes of the sample being gathered
     archive* archive_ = nullptr;
+    std::vector<std::string> skipped_;
     std::unique_ptr<Read> pending_;  // the first member of the next sample, read already
     bool ended_ = false;
 };

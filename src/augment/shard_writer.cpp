@@ -9,12 +9,20 @@
 
 namespace gpurotate::augment {
 
-ShardWriter::ShardWriter(int fd, std::string shown) : shown_(std::move(shown)) {
+ShardWriter::ShardWriter(int fd, std::string shown, ShardCompression compression) : shown_(std::move(shown)) {
     archive_ = archive_write_new();
     if (!archive_) throw Error(ErrorCode::output, "cannot write '" + shown_ + "': out of memory");
-    if (archive_write_set_format_pax_restricted(archive_) != ARCHIVE_OK || archive_write_open_fd(archive_, fd) != ARCHIVE_OK) {
-        failed("its start");
+    if (archive_write_set_format_pax_restricted(archive_) != ARCHIVE_OK) failed("its start");
+    if (compression == ShardCompression::gzip) {
+        // No time in the gzip header, so that a run repeats byte for byte; no padding after the stream (a
+        // padded .tar.gz is 'trailing garbage' to gzip).
+        if (archive_write_add_filter_gzip(archive_) != ARCHIVE_OK ||
+            archive_write_set_filter_option(archive_, "gzip", "timestamp", nullptr) < ARCHIVE_WARN ||
+            archive_write_set_bytes_in_last_block(archive_, 1) != ARCHIVE_OK) {
+            failed("its gzip filter");
+        }
     }
+    if (archive_write_open_fd(archive_, fd) != ARCHIVE_OK) failed("its start");
 }
 
 ShardWriter::~ShardWriter() {

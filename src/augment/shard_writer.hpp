@@ -1,7 +1,10 @@
 #pragma once
 // An output WebDataset shard written as its samples are made: libarchive's restricted pax format (ustar
 // headers, pax extended ones only for what ustar cannot hold: what Python's tarfile writes for webdataset's
-// TarWriter), streamed into a descriptor (OutputFolder::write_file_streamed's temporary file).
+// TarWriter), streamed into a descriptor (OutputFolder::write_file_streamed's temporary file), through
+// libarchive's gzip filter for a .tar.gz shard.
+
+#include "augment/input_list.hpp"
 
 #include <cstdint>
 #include <ctime>
@@ -14,8 +17,9 @@ namespace gpurotate::augment {
 
 class ShardWriter {
 public:
-    /// Writes a tar to `fd` (not taken), named `shown` in errors. Throws Error (output).
-    ShardWriter(int fd, std::string shown);
+    /// Writes a tar to `fd` (not taken), gzip-compressed where `compression` says so, named `shown` in errors.
+    /// Throws Error (output).
+    ShardWriter(int fd, std::string shown, ShardCompression compression);
     ~ShardWriter();
     ShardWriter(const ShardWriter&) = delete;
     ShardWriter& operator=(const ShardWriter&) = delete;
