@@ -363,3 +363,149 @@ TEST_CASE("augment --format of a WebDataset shard converts the sample's image, a
     CHECK(run("tar -xOf " + quote(dir.file("out/s.tar")) + " a_rot90.jpg").output == test_support::file_bytes(dir.file("a.jpg")));
     CHECK(run("tar -xOf " + quote(dir.file("out/s.tar")) + " a_rot90.seg.png").output == test_support::file_bytes(dir.file("seg.png")));
 }
+
+namespace {
+
+// The last manifest record of each shard (the records with no op), by its file below OUTDIR: the last wins,
+// as --resume reads them.
+std::map<std::string, gpurotate::augment::ManifestRecord> shard_records(const std::string& manifest) {
+    std::map<std::string, gpurotate::augment::ManifestRecord> last;
+    for (const auto& record : augment_support::records_of(manifest)) {
+        if (record.operation.empty() && record.file.find(':') == std::string::npos && !record.file.empty()) last[record.file] = record;
+    }
+    return last;
+}
+
+}  // namespace
+
+TEST_CASE("augment of WebDataset shards: a shard with a failed sample is recorded failed, and --resume remakes it whole, skipping the others") {
+    FourShards data;
+    // A sample whose image is no image, in the middle of shard 1 (after its first sample).
+    const Sample bad{"cat/bad", "png", {"json"}};
+    test_support::write_bytes(data.dir.file("members/cat/bad.png"), "not a png");
+    test_support::write_bytes(data.dir.file("members/cat/bad.json"), "{}");
+    std::vector<Sample> with_bad = data.shards[1];
+    with_bad.insert(with_bad.begin() + 1, bad);
+    REQUIRE(::unlink(data.shard(1).c_str()) == 0);
+    pack(data.dir.file("members"), with_bad, data.shard(1));
+
+    const std::string out = data.dir.file("out");
+    const std::string command = quote(exe) + " augment " + quote(data.dir.file("shards")) + " -o " + quote(out) + " --ops rot90,flip-h --device cpu";
+    auto r = run(command);
+    CAPTURE(r.output);
+    CHECK(r.status == 3);
+    CHECK(listing(out + "/" + data.name(1)) == expected_listing(data.shards[1]));
+    auto records = shard_records(out + "/manifest.jsonl");
+    REQUIRE(records.size() == 4);
+    CHECK(!records[data.name(1)].ok);
+    CHECK(records[data.name(1)].error.find("incomplete") != std::string::npos);
+    CHECK(records[data.name(1)].error.find(data.shard(1)) != std::string::npos);
+    CHECK(records[data.name(1)].bytes == test_support::file_bytes(out + "/" + data.name(1)).size());
+    for (int k : {0, 2, 3}) CHECK(records[data.name(k)].ok);
+
+    // --resume tries the incomplete shard again (it fails again, as its input is unchanged) and skips the others.
+    r = run(command + " --resume");
+    CAPTURE(r.output);
+    CHECK(r.status == 3);
+    CHECK(r.output.find("3 already complete") != std::string::npos);
+    CHECK(r.output.find("sample 'cat/bad'") != std::string::npos);
+
+    // Once the sample is mended, --resume makes the shard whole, and after that finds all four complete.
+    const auto pixels = test_support::random_image(7, 5, {gpurotate::SampleType::u8, 3}, 4242);
+    REQUIRE(::unlink(data.dir.file("members/cat/bad.png").c_str()) == 0);
+    gpurotate::write_image(data.dir.file("members/cat/bad.png"), pixels.view());
+    REQUIRE(::unlink(data.shard(1).c_str()) == 0);
+    pack(data.dir.file("members"), with_bad, data.shard(1));
+    r = run(command + " --resume");
+    CAPTURE(r.output);
+    CHECK(r.status == 0);
+    CHECK(r.output.find("3 already complete") != std::string::npos);
+    CHECK(listing(out + "/" + data.name(1)) == expected_listing(with_bad));
+    records = shard_records(out + "/manifest.jsonl");
+    CHECK(records[data.name(1)].ok);
+    r = run(command + " --resume");
+    CHECK(r.status == 0);
+    CHECK(r.output.find("4 already complete") != std::string::npos);
+}
+
+TEST_CASE("augment of a WebDataset shard passes over members with no key as WebDataset does, with a warning, keeping their sample whole") {
+    // webdataset's group_by_keys skips a member base_plus_ext finds no key in ("README"): it neither ends nor fails
+    // the sample around it.
+    test_support::TempDir dir;
+    const auto samples = make_samples(dir.file("members"), dir.file("images"), 2);
+    REQUIRE(run(quote(exe) + " augment " + quote(dir.file("images")) + " -r -o " + quote(dir.file("folder_out")) + " --ops rot90,flip-h --device cpu -q").status == 0);
+    test_support::write_bytes(dir.file("members/README"), "no extension");
+    test_support::write_bytes(dir.file("members/cat/LICENSE"), "no extension either");
+    const std::string shard = dir.file("s.tar");
+    REQUIRE(run("tar -cf " + quote(shard) + " -C " + quote(dir.file("members")) +
+                " cat/s0.png cat/s0.json README cat/s0.cls cat/s0.txt cat/s1.jpg cat/s1.json cat/LICENSE cat/s1.cls cat/s1.txt")
+                .status == 0);
+    const std::string before = test_support::file_bytes(shard);
+    const auto r = run(quote(exe) + " augment " + quote(shard) + " -o " + quote(dir.file("out")) + " --ops rot90,flip-h --device cpu");
+    CAPTURE(r.output);
+    CHECK(r.status == 0);
+    for (const char* member : {"member 'README'", "member 'cat/LICENSE'"}) {
+        CAPTURE(member);
+        const auto at = r.output.find(member);
+        REQUIRE(at != std::string::npos);
+        const std::string line = r.output.substr(r.output.rfind('\n', at) + 1, r.output.find('\n', at) - r.output.rfind('\n', at) - 1);
+        CHECK(line.find("warning") != std::string::npos);
+        CHECK(line.find(shard) != std::string::npos);
+    }
+    CHECK(listing(dir.file("out/s.tar")) == expected_listing(samples));
+    check_members(dir.file("out/s.tar"), samples, dir.file("members"), dir.file("folder_out"), dir.file("x"));
+    for (const auto& entry : shard_records(dir.file("out/manifest.jsonl"))) CHECK(entry.second.ok);
+    CHECK(test_support::file_bytes(shard) == before);
+}
+
+TEST_CASE("augment of .tar.gz and .tgz WebDataset shards writes gzip shards of the same names, holding the plain shards' bytes") {
+    FourShards data;
+    const std::string plain = data.dir.file("plain");
+    REQUIRE(run(quote(exe) + " augment " + quote(data.dir.file("shards")) + " -o " + quote(plain) + " --ops rot90,flip-h --device cpu -q").status == 0);
+    // The same shards compressed by gzip(1): two named .tar.gz, two .tgz (one in capitals).
+    const std::vector<std::string> names = {"part-0.tar.gz", "part-1.tar.gz", "part-2.tgz", "part-3.TGZ"};
+    ::mkdir(data.dir.file("gz").c_str(), 0777);
+    for (int k = 0; k < 4; ++k) REQUIRE(run("gzip -c " + quote(data.shard(k)) + " > " + quote(data.dir.file("gz/" + names[k]))).status == 0);
+
+    for (const char* out_name : {"out", "again"}) {
+        const std::string out = data.dir.file(out_name);
+        const auto r = run(quote(exe) + " augment " + quote(data.dir.file("gz")) + " -o " + quote(out) + " --ops rot90,flip-h --device cpu");
+        CAPTURE(r.output);
+        REQUIRE(r.status == 0);
+        CHECK(entries(out) == std::set<std::string>{"manifest.jsonl", names[0], names[1], names[2], names[3]});
+    }
+    for (int k = 0; k < 4; ++k) {
+        const std::string shard = data.dir.file("out/" + names[k]);
+        CAPTURE(shard);
+        CHECK(run("gzip -t " + quote(shard)).status == 0);
+        const auto listed = run("tar tzf " + quote(shard));
+        CHECK(listed.status == 0);
+        CHECK(lines_of(listed.output) == expected_listing(data.shards[k]));
+        check_members(shard, data.shards[k], data.dir.file("members"), data.folder_out, data.dir.file("x"));
+        // Decompressed, the plain run's tar byte for byte; and a second run writes the same gzip bytes (no time in its header).
+        CHECK(run("gzip -dc " + quote(shard)).output == test_support::file_bytes(plain + "/" + data.name(k)));
+        CHECK(test_support::file_bytes(shard) == test_support::file_bytes(data.dir.file("again/" + names[k])));
+    }
+    for (const auto& entry : shard_records(data.dir.file("out/manifest.jsonl"))) {
+        CHECK(entry.second.ok);
+        CHECK(entry.second.bytes == test_support::file_bytes(data.dir.file("out/" + entry.first)).size());
+    }
+}
+
+TEST_CASE("augment of a truncated .tar.gz WebDataset shard writes no output for it, and the other shard whole") {
+    FourShards data;
+    ::mkdir(data.dir.file("gz").c_str(), 0777);
+    for (int k = 0; k < 2; ++k) REQUIRE(run("gzip -c " + quote(data.shard(k)) + " > " + quote(data.dir.file("gz/" + data.name(k) + ".gz"))).status == 0);
+    const std::string damaged = data.dir.file("gz/part-1.tar.gz");
+    const std::string whole = test_support::file_bytes(damaged);
+    test_support::write_bytes(damaged, whole.substr(0, whole.size() / 2 + 100));
+    const std::string before = test_support::file_bytes(damaged);
+    const std::string out = data.dir.file("out");
+    const auto r = run(quote(exe) + " augment " + quote(data.dir.file("gz")) + " -o " + quote(out) + " --ops rot90,flip-h --device cpu");
+    CAPTURE(r.output);
+    CHECK(r.status == 3);
+    CHECK(r.output.find("part-1.tar.gz") != std::string::npos);
+    CHECK(entries(out) == std::set<std::string>{"manifest.jsonl", "part-0.tar.gz"});
+    CHECK(lines_of(run("tar tzf " + quote(out + "/part-0.tar.gz")).output) == expected_listing(data.shards[0]));
+    CHECK(test_support::file_bytes(damaged) == before);
+}
