@@ -445,7 +445,7 @@ int run_augment(const AugmentOptions& o) {
                      inputs.end());
     }
     if (inputs.empty()) throw Error(ErrorCode::input, "augment: no image files or WebDataset shards found in the inputs" + std::string(o.recursive ? "" : " (folders are read with --recursive to include subfolders)"));
-    // WebDataset shards (.tar) apart from the image files: each is one job, written as one output shard.
+    // WebDataset shards (.tar, .tar.gz, .tgz) apart from the image files: each is one job, written as one output shard.
     const auto first_shard = std::stable_partition(inputs.begin(), inputs.end(), [](const InputFile& in) { return !is_shard_path(in.path); });
     const std::vector<InputFile> shard_inputs(first_shard, inputs.end());
     inputs.erase(first_shard, inputs.end());

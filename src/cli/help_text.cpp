@@ -26,8 +26,8 @@ constexpr const char* gpurotate_examples =
 
 constexpr const char* augment_usage =
     "Usage: gpurotate augment INPUT... -o OUTDIR [--ops OPERATION,...|all] [OPTIONS]\n"
-    "INPUT: image files, WebDataset shards (.tar: OUTDIR/NAME.tar of their samples' variants), folders (with -r, their\n"
-    "subfolders too) and @list files (one path per line)\n"
+    "INPUT: image files, WebDataset shards (.tar, .tar.gz, .tgz: OUTDIR/NAME of their samples' variants, compressed alike),\n"
+    "folders (with -r, their subfolders too) and @list files (one path per line)\n"
     "Operations: identity rot90 rot180 rot270 flip-h flip-v transpose transverse, or all (the 7 besides identity)\n";
 
 constexpr const char* augment_examples =

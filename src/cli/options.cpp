@@ -250,7 +250,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     describe_usage(app, *augment_cmd);
     // Not ->required(): a bare --random takes the argument after it ("--random in/ -o out"), which goes back
     // to the inputs below; run_augment says when there are none.
-    augment_cmd->add_option("inputs", augment_options.inputs, "image files, WebDataset shards (.tar), folders and @list.txt files (one path per line)");
+    augment_cmd->add_option("inputs", augment_options.inputs, "image files, WebDataset shards (.tar, .tar.gz, .tgz), folders and @list.txt files (one path per line)");
     augment_cmd->add_option("-o,--output", augment_options.output_dir, "output folder; input folders are mirrored below it")->required();
     CLI::Option* ops_option = augment_cmd->add_option("--ops", augment_ops, "comma-separated operations: identity rot90 rot180 rot270 flip-h flip-v transpose transverse, or all (the 7 besides identity)")
                                   ->default_str("all (identity with --p-flip-h/--p-flip-v)");
