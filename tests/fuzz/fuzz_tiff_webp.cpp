@@ -5,6 +5,7 @@
 // turned pixels, and our own output must always decode.
 
 #include "fuzz_limits.hpp"
+#include "same_pixels.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/transform.hpp>
@@ -21,14 +22,6 @@ namespace {
 
 using gpurotate::ConstImageView;
 using gpurotate::Image;
-
-bool same_pixels(ConstImageView a, ConstImageView b) {
-    if (a.width != b.width || a.height != b.height || a.format != b.format) return false;
-    for (std::int64_t y = 0; y < a.height; ++y) {
-        if (std::memcmp(a.row(y), b.row(y), a.row_bytes()) != 0) return false;
-    }
-    return true;
-}
 
 // Re-encoding costs far more than decoding (libwebp's lossless search above all): only images of up to 64K
 // pixels are written back, as fuzz_roundtrip holds its inputs. The decoders still meet the shared limit.
@@ -60,7 +53,7 @@ void turn_and_write_back(Kind kind, const gpurotate::detail::ImageSource& source
     const std::optional<Image> back = decode(kind, written, "written");  // our own output must decode: an Error aborts
     if (!back || back->width() != turned.width() || back->height() != turned.height()) std::abort();
     const bool lossless = kind == Kind::tiff ? options.tiff.compression != gpurotate::TiffCompression::jpeg : options.lossless;
-    if (lossless && !same_pixels(back->view(), turned.view())) std::abort();
+    if (lossless && !gpurotate::fuzz::same_pixels(back->view(), turned.view())) std::abort();
 }
 
 }  // namespace
