@@ -1,6 +1,9 @@
 // Writes the fuzzers' seed corpus into one folder: small valid files of every format, depth and channel
 // count the codecs read, and broken ones (truncated, a flipped byte in the pixel data, a bad chunk CRC,
-// a huge declared size, a zero size, headers alone). Generated, never checked in: usage `make_corpus DIR`.
+// a huge declared size, a zero size, headers alone), TIFFs and WebPs of every coding (tiff_webp_seeds.cpp) and WebDataset
+// shards (shard_seeds.cpp). Generated, never checked in: usage `make_corpus DIR`.
+
+#include "seed_files.hpp"
 
 #include <gpurotate/io.hpp>
 
@@ -12,11 +15,8 @@
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
-
-void save(const std::string& dir, const std::string& name, const Bytes& bytes) {
-    std::ofstream(dir + "/" + name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
+using gpurotate::fuzz::Bytes;
+constexpr auto save = gpurotate::fuzz::save_seed;
 
 gpurotate::Image noise(std::int64_t w, std::int64_t h, gpurotate::PixelFormat f, unsigned seed) {
     gpurotate::Image image(w, h, f);
@@ -222,6 +222,8 @@ int main(int argc, char** argv) {
         save(dir, std::string("cut-") + name, Bytes(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() - 3)));
         files += 2;
     }
+    files += gpurotate::fuzz::write_tiff_webp_seeds(dir);
+    files += gpurotate::fuzz::write_shard_seeds(dir);
     std::printf("make_corpus: %d files in %s\n", files + 14, dir.c_str());
     return 0;
 }
