@@ -209,6 +209,22 @@ void launch_grouped_tables(const GroupedTables& tables, cudaStream_t stream) {
     launch_families<S>(tables, nullptr, stream);
 }
 
+/// Whether the driver accepts the parameters grouped_inline_images was sized for: a program built with CUDA
+/// 12.1 or later may run on an older driver (R525 is CUDA 12.0), which refuses a launch of more than 4 KiB of
+/// parameters; there every table is staged. Asked once a process.
+inline bool driver_takes_large_parameters() {
+    static const bool takes = [] {
+        if (kernel_parameter_bytes <= 4096) return true;
+        int version = 0;
+        if (cudaDriverGetVersion(&version) != cudaSuccess) {
+            static_cast<void>(cudaGetLastError());
+            return false;
+        }
+        return version >= 12010;
+    }();
+    return takes;
+}
+
 /// `schedule`: {} but in the bench's study rows.
 template <int S>
 void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream, GroupedSchedule schedule) {
@@ -216,7 +232,7 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
     // and were freed on every call, and the host's share of a call rose by 42 ns an image at 1024 images
     // and 63 at 4096 (bench/RESULTS.md, 2026-11-23).
     thread_local GroupedFamilies families;
-    families.sort<S>(images, count, schedule, schedule.inline_tables);
+    families.sort<S>(images, count, schedule, schedule.inline_tables && driver_takes_large_parameters());
     if (families.bytes == 0) {  // every family's table in its launch's parameters: nothing to copy first
         launch_families<S>(families.on_device(nullptr), &families, stream);
         return;

@@ -86,8 +86,8 @@ TEST_CASE("a budget too small for one row fails the CLI with no output and a bud
                                          reference::transform(original, Orientation::transverse).view()) == -1);
 }
 
-// A rotation by an angle does not stream in bands: over --gpu-memory it is a device error with --device cuda,
-// which names the fallback; within it, the CPU's bytes. (--device auto rotates one image on the CPU anyway.)
+// A rotation by an angle does not stream in bands: over --gpu-memory it is a device error, which says so; within
+// it, the CPU's bytes. (--device auto rotates one image on the CPU anyway.)
 TEST_CASE("a rotation by an angle over --gpu-memory fails the CLI with --device cuda and runs within it" * doctest::test_suite("cli")) {
     test_support::TempDir dir;
     const std::string exe = GPUROTATE_EXE;
@@ -95,7 +95,7 @@ TEST_CASE("a rotation by an angle over --gpu-memory fails the CLI with --device 
     const auto strict = test_support::run(quote(exe) + " " + quote(in) + " --rotate 30 --gpu-memory 1M --device cuda -o " + quote(dir.file("cuda.png")));
     CAPTURE(strict.output);
     CHECK(strict.status == 5);
-    CHECK(strict.output.find("of device memory at once, over the 1.0 MiB of --gpu-memory (--device auto rotates it on the CPU)") !=
+    CHECK(strict.output.find("of device memory at once, over the 1.0 MiB of --gpu-memory (a rotation by an angle does not stream in bands") !=
           std::string::npos);
     CHECK_FALSE(test_support::file_exists(dir.file("cuda.png")));
 

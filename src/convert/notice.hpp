@@ -28,7 +28,7 @@ enum class Notice {
     fewer_coders,              ///< fewer nvJPEG coders than planned
     scan_coders_unusable,      ///< no JPEG scan coder on the GPU; libjpeg codes the lossless variants
     scan_coding_failed,        ///< a GPU scan coder failed; libjpeg coded that file's scans
-    rotation_on_cpu,           ///< a rotation by an angle needs more device memory than --gpu-memory; the CPU does it
+    rotation_on_cpu,           ///< a dataset's rotations by an angle are made on the CPU (--devices, --gpu-memory)
 };
 
 /// Whether `kind` is a warning (said with --quiet) rather than a note.

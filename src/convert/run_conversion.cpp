@@ -351,23 +351,31 @@ private:
     /// resources, else the one image's --gpu-memory (0: no limit of our own).
     std::size_t gpu_memory() const { return run_.gpu ? run_.gpu->policy().budget_each : run_.gpu_memory; }
 
-    /// Where `pixels` are rotated by `angle`: the run's GPU, unless the rotation's two device copies (it does
-    /// not stream in bands) are over the device memory budget; then the CPU, and said, where the policy falls
-    /// back to it (--device auto), or a device error naming the file where it does not (--device cuda).
+    /// Where `pixels` are rotated by `angle`. rotate() runs on the calling thread's current GPU with buffers of
+    /// its own, outside a dataset's sessions: a dataset rotates on the GPU only where that cannot leave the
+    /// GPUs and the memory it was given (GPU 0 alone, no --gpu-memory), else on the CPU, said once. One image
+    /// rotates on its GPU unless its two device copies (a rotation does not stream in bands) are over
+    /// --gpu-memory: a device error naming both sizes.
     Backend rotation_backend(ConstImageView pixels, const AnyAngle& angle, bool gpu_usable) {
         if (!gpu_usable || run_.backend != Backend::cuda) return Backend::cpu;
         const std::size_t budget = gpu_memory();
+        if (run_.gpu && run_.gpu->policy().sessions) {
+            const std::vector<int>& devices = run_.gpu->policy().devices;
+            if (budget == 0 && devices.size() == 1 && devices.front() == 0) return Backend::cuda;
+            observer_.notice({}, Notice::rotation_on_cpu,
+                             "rotations by an angle are made on the CPU where --devices names a GPU other than 0 alone or --gpu-memory is "
+                             "given (the GPU rotation would run outside the streams that keep to them); the D4 variants stay on the GPU");
+            return Backend::cpu;
+        }
         RotateOptions options;
         options.degrees = angle.degrees;
         options.keep_size = angle.keep_size;
         const std::size_t bytes = detail::rotation_device_bytes(pixels.extent(), rotated_extent(pixels.extent(), options), pixels.format.pixel_bytes());
         if (budget == 0 || bytes <= budget) return Backend::cuda;
-        const std::string what = "rotating '" + source_.path() + "' by " + detail::number_text(angle.degrees) + " degrees takes " +
-                                 detail::size_text(static_cast<double>(bytes)) + " of device memory at once, over the " +
-                                 detail::size_text(static_cast<double>(budget)) + " of --gpu-memory";
-        if (run_.gpu && !run_.gpu->policy().cpu_fallback) throw Error(ErrorCode::device, what + " (--device auto rotates it on the CPU)");
-        observer_.notice({}, Notice::rotation_on_cpu, what + ": rotated on the CPU");
-        return Backend::cpu;
+        throw Error(ErrorCode::device, "rotating '" + source_.path() + "' by " + detail::number_text(angle.degrees) + " degrees takes " +
+                                           detail::size_text(static_cast<double>(bytes)) + " of device memory at once, over the " +
+                                           detail::size_text(static_cast<double>(budget)) + " of --gpu-memory (a rotation by an angle does not "
+                                           "stream in bands: raise --gpu-memory, or rotate on the CPU)");
     }
 
     /// Output `r` from its element's pixels rotated by an angle that is not a multiple of 90: its size and its

@@ -48,7 +48,8 @@ Image::Image(std::int64_t width, std::int64_t height, PixelFormat format, HostMe
                                                  std::to_string(width) + "x" + std::to_string(height) + " image");
         }
         storage_ = std::shared_ptr<std::byte>(pointer, [](std::byte* p) { delete[] p; });
-        // Untouched yet (new[] of a large size is fresh pages from mmap): the decoder or the kernel writes it first.
+        // Untouched yet where new[] mapped it fresh (sizes over glibc's mmap threshold, which rises to 32 MiB once
+        // blocks are freed; below it the heap's pages, where the advice is harmless): the decoder writes it first.
         if (bytes >= detail::huge_page_worthy_bytes) detail::ask_for_huge_pages(pointer, pointer + bytes);
     }
     view_ = ImageView{pointer, width, height, static_cast<std::size_t>(width) * format.pixel_bytes(), format};

@@ -90,9 +90,10 @@ bool write_strips(TIFF* t, TiffMemoryFile& file, ConstImageView image, bool para
     const auto min_chunk = static_cast<std::int64_t>(std::max<std::size_t>(1, (std::size_t{1} << 20) / strip_bytes));
     parallel_for(strips, min_chunk, [&](std::int64_t first, std::int64_t last) {
         std::vector<std::uint8_t>& scratch_bytes = scratch_of[static_cast<std::size_t>(first)];
-        // Room for the run uncompressed, asked for in huge pages: grown by doubling instead, a run's file is copied
-        // and faulted in 4 KiB pages several times over.
-        scratch_bytes.reserve(strip_bytes * static_cast<std::size_t>(last - first) + (std::size_t{1} << 16));
+        // Room for the run at LZW's worst (12 bits a byte, more than noisy 16-bit samples take), asked for in huge
+        // pages: grown by doubling instead, a run's file is copied and faulted in 4 KiB pages several times over.
+        // Room not written is address space only.
+        scratch_bytes.reserve(strip_bytes * static_cast<std::size_t>(last - first) * 3 / 2 + (std::size_t{1} << 16));
         if (scratch_bytes.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(scratch_bytes.data(), scratch_bytes.data() + scratch_bytes.capacity());
         TiffMemoryFile scratch{nullptr, 0, &scratch_bytes, 0, {}};
         const TiffHandle s = open_tiff(scratch, "w");
