@@ -126,7 +126,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     TempFile output;
     if (output.fd < 0) return 0;
     try {
-        augment::ShardWriter writer(output.fd, output.path);
+        augment::ShardWriter writer(output.fd, output.path, augment::ShardCompression::none);
         for (const augment::ShardSample* sample : good) {
             for (const augment::ShardMember& member : sample->members) writer.add(member.name, member.bytes, member.mtime, member.mode);
         }
