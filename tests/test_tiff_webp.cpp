@@ -277,3 +277,24 @@ TEST_CASE("-i refuses a TIFF of several pages, which it would replace by its fir
     CHECK(run(quote(GPUROTATE_EXE) + " -i " + quote(one) + " --rot90").status == 0);
     CHECK(test_support::first_difference(gpurotate::read_image(one).view(), reference::transform(ramps(13, 7, 3), Orientation::rot90).view()) == -1);
 }
+
+TEST_CASE("a TIFF whose extra sample is unspecified data says so again when turned, and a PNG output says it cannot") {
+    test_support::TempDir dir;
+    const std::string in = dir.file("in.tif");
+    // ImageMagick's own TIFF with ExtraSamples 0 (tiffinfo: "1<unspecified>"), and one with alpha for contrast.
+    for (const std::string alpha : {"unspecified", "unassociated"}) {
+        CAPTURE(alpha);
+        REQUIRE(run(std::string(GPUROTATE_CONVERT) + " -size 7x5 gradient:red-blue -alpha set -channel A -evaluate set 50% +channel -define tiff:alpha=" +
+                    alpha + " -compress None " + quote(in))
+                    .status == 0);
+        const std::string said = alpha == "unspecified" ? "1<unspecified>" : "1<unassoc-alpha>";
+        REQUIRE(run(std::string(GPUROTATE_TIFFINFO) + " " + quote(in)).output.find("Extra Samples: " + said) != std::string::npos);
+        const std::string tif = dir.file("out.tif"), png = dir.file("out.png");
+        REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 --overwrite -o " + quote(tif)).status == 0);
+        CHECK(run(std::string(GPUROTATE_TIFFINFO) + " " + quote(tif)).output.find("Extra Samples: " + said) != std::string::npos);
+        const auto to_png = run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 -v --overwrite -o " + quote(png));
+        CAPTURE(to_png.output);
+        REQUIRE(to_png.status == 0);
+        CHECK((to_png.output.find("that the extra sample is not alpha") != std::string::npos) == (alpha == "unspecified"));
+    }
+}

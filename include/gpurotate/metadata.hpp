@@ -70,6 +70,9 @@ struct ImageMetadata {
     /// The pixels' alpha is premultiplied (a TIFF's ExtraSamples 1), which a TIFF output says again; alpha
     /// is unassociated in every other format read and written here.
     bool associated_alpha = false;
+    /// The extra sample is unspecified data, not alpha (a TIFF's ExtraSamples 0), which a TIFF output says again;
+    /// in other formats it becomes alpha, and the run says so.
+    bool unspecified_extra_sample = false;
     /// A PNG input's stored format (colour type, bit depth, PLTE, tRNS); a PNG output of the same pixel format
     /// is written that way where its samples fit (1-, 2- and 4-bit values below 2^depth; 8-bit otherwise).
     /// Pixel data rather than metadata: `--strip` keeps it (`stripped_metadata`).

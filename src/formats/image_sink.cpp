@@ -66,6 +66,8 @@ std::string ImageSink::unwritten(const ImageSource& source, const ImageMetadata&
         add("the TIFF's text tags (ImageDescription, Artist, Copyright and the like)");
     }
     if (metadata.resolution && !holds_resolution()) add("resolution");
+    // Only TIFF, the one format that says its alpha is premultiplied, says its extra sample is not alpha at all.
+    if (metadata.unspecified_extra_sample && !row_->premultiplied_alpha) add("that the extra sample is not alpha (the TIFF's ExtraSamples 0: it is written as alpha)");
     if (!row_->holds(MetadataKind::png_chunks)) {
         std::string chunks;
         for (const PngChunk& chunk : metadata.png_chunks) {

@@ -287,7 +287,7 @@ std::uint16_t predictor_tag(TiffPredictor predictor, SampleType sample) {
 }
 
 // The fields the strips are coded under: the same on the output and on each thread's scratch TIFF.
-void set_pixel_fields(TIFF* t, ConstImageView image, const WriteOptions& options, bool alpha_associated) {
+void set_pixel_fields(TIFF* t, ConstImageView image, const WriteOptions& options, std::uint16_t extra_sample) {
     const TiffCoding& coding = options.tiff;
     const std::uint16_t bits = static_cast<std::uint16_t>(sample_bytes(image.format.sample) * 8);
     const bool floats = image.format.sample == SampleType::f32;
@@ -320,8 +320,7 @@ void set_pixel_fields(TIFF* t, ConstImageView image, const WriteOptions& options
     const std::uint16_t predictor = predictor_tag(coding.predictor, image.format.sample);
     if (differenced && predictor != PREDICTOR_NONE) TIFFSetField(t, TIFFTAG_PREDICTOR, predictor);
     if (image.format.channels == 2 || image.format.channels == 4) {
-        const std::uint16_t alpha = alpha_associated ? EXTRASAMPLE_ASSOCALPHA : EXTRASAMPLE_UNASSALPHA;
-        TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &alpha);
+        TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &extra_sample);
     }
     const auto height = static_cast<std::uint32_t>(image.height);
     std::uint32_t rows = coding.rows_per_strip == 0 ? TIFFDefaultStripSize(t, 0) : coding.rows_per_strip == one_strip ? height : coding.rows_per_strip;
@@ -384,7 +383,10 @@ std::vector<std::uint8_t> encode_tiff(ConstImageView image, const WriteOptions& 
     }
     const ImageMetadata* m = options.metadata;
     const ExifPointers pointers = m ? exif_pointers_for_tiff(m->exif) : ExifPointers{};
-    const bool associated = m && m->associated_alpha;
+    // What the extra sample is, as the input said: premultiplied alpha, unspecified data, or (the rest) alpha.
+    const std::uint16_t extra_sample = m && m->associated_alpha            ? EXTRASAMPLE_ASSOCALPHA
+                                       : m && m->unspecified_extra_sample ? EXTRASAMPLE_UNSPECIFIED
+                                                                          : EXTRASAMPLE_UNASSALPHA;
     // Room for the pixels uncompressed and the directory: the file is not copied as it grows (pages not written to
     // are never touched).
     std::vector<std::uint8_t> bytes;
@@ -395,7 +397,7 @@ std::vector<std::uint8_t> encode_tiff(ConstImageView image, const WriteOptions& 
         const TiffHandle tif = open_tiff(file, "w");
         if (!tif) cannot_write("libtiff could not start it", file);
         TIFF* t = tif.get();
-        const auto set_fields = [&](TIFF* on) { set_pixel_fields(on, image, options, associated); };
+        const auto set_fields = [&](TIFF* on) { set_pixel_fields(on, image, options, extra_sample); };
         set_fields(t);
         if (m) set_metadata_fields(t, *m, pointers);
         if (!write_strips(t, file, image, compression != TiffCompression::jpeg, set_fields)) cannot_write("libtiff could not code a strip", file);

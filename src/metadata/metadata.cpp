@@ -308,6 +308,7 @@ ImageMetadata metadata_of(const std::vector<std::uint8_t>& file) {
         // (decoder_losses says it is left out).
         if (auto icc = tiff->bytes_of(file, 34675, 7); icc && tiff->value(262) != 5u) meta.icc = std::move(*icc);
         meta.associated_alpha = tiff->value(338) == 1u;
+        meta.unspecified_extra_sample = tiff->value(338) == 0u;
         meta.tiff_text = tiff->text_tags(file);
         // IPTC (RichTIFFIPTC): the records' bytes, declared UNDEFINED, BYTE or, as Photoshop writes them, LONG (whose
         // padding to whole LONGs goes).
@@ -532,6 +533,7 @@ ImageMetadata stripped_metadata(const ImageMetadata& metadata) {
     ImageMetadata out;
     out.png_storage = metadata.png_storage;
     out.associated_alpha = metadata.associated_alpha;  // what the pixels are, as png_storage
+    out.unspecified_extra_sample = metadata.unspecified_extra_sample;
     return out;
 }
 
