@@ -325,3 +325,62 @@ TEST_CASE("labels under an angle: VOC boxes as the 1-based pixels that cover the
         }
     }
 }
+
+namespace {
+
+// A VOC file in the devkit's layout: one object per box, each with the children given before its box
+// (`lead`, already indented) and the box's four values.
+std::string voc_file(const std::vector<std::pair<std::string, Box>>& objects, std::int64_t w, std::int64_t h) {
+    std::ostringstream out;
+    out << "<annotation>\n\t<filename>x.jpg</filename>\n\t<size>\n\t\t<width>" << w << "</width>\n\t\t<height>" << h
+        << "</height>\n\t\t<depth>3</depth>\n\t</size>\n";
+    for (const auto& [lead, b] : objects) {
+        out << "\t<object>\n" << lead << "\t\t<bndbox>\n\t\t\t<xmin>" << b.x0 << "</xmin>\n\t\t\t<ymin>" << b.y0 << "</ymin>\n\t\t\t<xmax>"
+            << b.x1 << "</xmax>\n\t\t\t<ymax>" << b.y1 << "</ymax>\n\t\t</bndbox>\n\t</object>\n";
+    }
+    out << "</annotation>\n";
+    return out.str();
+}
+
+// The 1-based pixels that cover a rotated, clipped box, and whether the canvas cut it: from the formula.
+std::pair<Box, bool> voc_rotated(const Canvas& k, Box pixels) {
+    const Box r = angle_reference::rotated_box(k, {pixels.x0 - 1, pixels.y0 - 1, pixels.x1, pixels.y1});
+    const Box b = angle_reference::clipped(k, r);
+    const bool cut = r.x0 < -1e-6 || r.y0 < -1e-6 || r.x1 > k.ow + 1e-6 || r.y1 > k.oh + 1e-6;
+    return {{std::floor(b.x0 + 1e-6) + 1, std::floor(b.y0 + 1e-6) + 1, std::ceil(b.x1 - 1e-6), std::ceil(b.y1 - 1e-6)}, cut};
+}
+
+}  // namespace
+
+TEST_CASE("labels under an angle: a VOC object whose box the canvas cuts says truncated 1, the others keep theirs") {
+    const Box corner{1, 1, 12, 9}, centre{27, 15, 35, 23};
+    const Canvas k = angle_reference::canvas(W, H, 30, true);
+    const auto [corner_out, corner_cut] = voc_rotated(k, corner);
+    const auto [centre_out, centre_cut] = voc_rotated(k, centre);
+    REQUIRE(corner_cut);      // the test's premise, from the formula: 30 degrees at the kept size cuts the corner
+    REQUIRE_FALSE(centre_cut);
+    const AngleMap map({W, H}, 30, true);
+    const auto rotate = [&](const std::string& xml) {
+        return gpurotate::labels::turn_voc_annotation(xml, gpurotate::Orientation::identity, {W, H}, "x.jpg", "/x.jpg", "a.xml", &map, 0);
+    };
+    const std::string name = "\t\t<name>dog</name>\n", pose = "\t\t<pose>Left</pose>\n", difficult = "\t\t<difficult>0</difficult>\n";
+    const std::string zero = "\t\t<truncated>0</truncated>\n", one = "\t\t<truncated>1</truncated>\n";
+
+    SUBCASE("a truncated element: the cut object's replaced, the whole object's kept") {
+        const std::string in = voc_file({{name + pose + zero + difficult, corner}, {name + pose + zero + difficult, centre}}, W, H);
+        CHECK(rotate(in) == voc_file({{name + pose + one + difficult, corner_out}, {name + pose + zero + difficult, centre_out}}, W, H));
+    }
+    SUBCASE("no truncated element: one added after pose, else after name, for the cut object alone") {
+        const std::string in = voc_file({{name + pose + difficult, corner}, {name + difficult, corner}, {name + pose + difficult, centre}}, W, H);
+        const std::string want = voc_file({{name + pose + one + difficult, corner_out}, {name + one + difficult, corner_out}, {name + pose + difficult, centre_out}}, W, H);
+        CHECK(rotate(in) == want);
+    }
+    SUBCASE("the expanded canvas cuts nothing, and a D4 turn adds nothing") {
+        const std::string in = voc_file({{name + pose + difficult, corner}}, W, H);
+        const AngleMap grown({W, H}, 30, false);
+        const std::string out = gpurotate::labels::turn_voc_annotation(in, gpurotate::Orientation::identity, {W, H}, "x.jpg", "/x.jpg", "a.xml", &grown, 0);
+        CHECK(out.find("truncated") == std::string::npos);
+        const std::string turned = gpurotate::labels::turn_voc_annotation(in, gpurotate::Orientation::rot90, {W, H}, "x.jpg", "/x.jpg", "a.xml");
+        CHECK(turned.find("truncated") == std::string::npos);
+    }
+}

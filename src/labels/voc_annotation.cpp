@@ -187,8 +187,11 @@ void turn_size_element(tinyxml2::XMLElement& size, const Annotation& a, Orientat
     }
 }
 
-// A turned box on the rotated canvas, written as the 1-based pixels that cover it. False: left out.
-bool rotate_bndbox(tinyxml2::XMLElement& box, const Annotation& a, const AngleMap& angle, double min_visibility) {
+// What the rotation did to a box: left it out, kept it whole, or cut it at the canvas's edge.
+enum class BoxFate { left_out, whole, clipped };
+
+// A turned box on the rotated canvas, written as the 1-based pixels that cover it.
+BoxFate rotate_bndbox(tinyxml2::XMLElement& box, const Annotation& a, const AngleMap& angle, double min_visibility) {
     const BoxValues b = box_values(box, a);
     // Pixel i (1-based) spans the edges i - 1 .. i.
     const Bounds pixels{b.v[0].to_double() - 1, b.v[1].to_double() - 1, b.v[2].to_double(), b.v[3].to_double()};
@@ -196,18 +199,42 @@ bool rotate_bndbox(tinyxml2::XMLElement& box, const Annotation& a, const AngleMa
     for (const Point& c : corners_of(pixels)) corners.push_back(angle.map(c));
     const Bounds rotated = bounds_of(corners);
     const Bounds kept = clip_to_canvas(rotated, angle.output());
-    if (!stays(rotated.area(), kept.area(), !kept.empty(), min_visibility)) return false;
+    if (!stays(rotated.area(), kept.area(), !kept.empty(), min_visibility)) return BoxFate::left_out;
     // Outward to whole pixels, a millionth of one forgiven (so 3.0000000001 stays 3).
-    const auto first = [](double edge, std::int64_t side) { return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(edge + 1e-6)) + 1, 1, side); };
-    const auto last = [](double edge, std::int64_t side) { return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(edge - 1e-6)), 1, side); };
+    constexpr double forgiven = 1e-6;
+    const auto first = [](double edge, std::int64_t side) { return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(edge + forgiven)) + 1, 1, side); };
+    const auto last = [](double edge, std::int64_t side) { return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(edge - forgiven)), 1, side); };
     const std::int64_t x0 = first(kept.x0, angle.output().width), y0 = first(kept.y0, angle.output().height);
     const std::int64_t values[4] = {x0, y0, std::max(x0, last(kept.x1, angle.output().width)), std::max(y0, last(kept.y1, angle.output().height))};
     for (int i = 0; i < 4; ++i) Annotation::set_text(*b.corners[i], std::to_string(values[i]));
-    return true;
+    // The same millionth forgiven here, so that a box the written pixels do not cut is not called cut.
+    const double w = static_cast<double>(angle.output().width), h = static_cast<double>(angle.output().height);
+    const bool cut = rotated.x0 < -forgiven || rotated.y0 < -forgiven || rotated.x1 > w + forgiven || rotated.y1 > h + forgiven;
+    return cut ? BoxFate::clipped : BoxFate::whole;
+}
+
+// The VOC devkit writes an object's children as name, pose, truncated, difficult, bndbox: a <truncated>
+// added goes after <pose>, else after <name>, else first.
+void mark_truncated(tinyxml2::XMLElement& object) {
+    if (tinyxml2::XMLElement* truncated = object.FirstChildElement("truncated")) {
+        Annotation::set_text(*truncated, "1");
+        return;
+    }
+    tinyxml2::XMLElement* truncated = object.GetDocument()->NewElement("truncated");
+    truncated->SetText("1");
+    tinyxml2::XMLElement* before = object.FirstChildElement("pose");
+    if (!before) before = object.FirstChildElement("name");
+    if (before) {
+        object.InsertAfterChild(before, truncated);
+    } else {
+        object.InsertFirstChild(truncated);
+    }
 }
 
 // Every object and part under `e` whose <bndbox> the rotation keeps, rotated; the others taken out (an
-// element's own <bndbox> is its parent's to rotate: the root's, which no VOC file has, is kept).
+// element's own <bndbox> is its parent's to rotate: the root's, which no VOC file has, is kept). An <object>
+// whose box the canvas cuts now extends beyond the image, which VOC marks <truncated>1; parts carry no
+// <truncated> in VOC and are left as they are.
 void rotate_boxes(tinyxml2::XMLElement& e, const Annotation& a, const AngleMap& angle, double min_visibility, bool root) {
     std::vector<tinyxml2::XMLElement*> children;
     for (tinyxml2::XMLElement* c = e.FirstChildElement(); c; c = c->NextSiblingElement()) children.push_back(c);
@@ -216,10 +243,13 @@ void rotate_boxes(tinyxml2::XMLElement& e, const Annotation& a, const AngleMap& 
             if (root) rotate_bndbox(*c, a, angle, min_visibility);
             continue;
         }
-        tinyxml2::XMLElement* box = c->FirstChildElement("bndbox");
-        if (box && !rotate_bndbox(*box, a, angle, min_visibility)) {
-            e.DeleteChild(c);
-            continue;
+        if (tinyxml2::XMLElement* box = c->FirstChildElement("bndbox")) {
+            const BoxFate fate = rotate_bndbox(*box, a, angle, min_visibility);
+            if (fate == BoxFate::left_out) {
+                e.DeleteChild(c);
+                continue;
+            }
+            if (fate == BoxFate::clipped && std::string_view(c->Name()) == "object") mark_truncated(*c);
         }
         rotate_boxes(*c, a, angle, min_visibility, false);
     }

@@ -20,7 +20,9 @@ namespace gpurotate::labels {
 /// With `angle` (the rotation drawn after the element, of the turned image), each box is then rotated: the
 /// pixels it covers (edges xmin-1 .. xmax) rotated as four corners, re-boxed, clipped to the canvas and
 /// written as the 1-based pixels that cover it (integers); <size> becomes the rotated canvas's. An object
-/// (or part) whose box keeps less than `min_visibility` of its area, or nothing, is left out.
+/// (or part) whose box keeps less than `min_visibility` of its area, or nothing, is left out. An object whose
+/// box the canvas cuts gets <truncated>1</truncated> (its value replaced, or the element added after <pose>,
+/// else <name>, as the VOC devkit orders them); other objects, and every box without `angle`, keep theirs.
 std::string turn_voc_annotation(std::string_view xml, Orientation element, ImageSize image, const std::string& output_file_name,
                                 const std::string& output_path, const std::string& path, const AngleMap* angle = nullptr,
                                 double min_visibility = 0);
