@@ -43,11 +43,16 @@ std::array<double, 4> corner_fill(PixelFormat format, const std::string& backgro
     return fill;
 }
 
-Extent rotated_output_extent(Extent turned, const AnyAngle& angle) {
+RotateOptions rotate_options_of(const AnyAngle& angle) {
     RotateOptions options;
     options.degrees = angle.degrees;
+    options.interpolation = angle.interpolation;
     options.keep_size = angle.keep_size;
-    return output_extent(angle.after, rotated_extent(turned, options));
+    return options;
+}
+
+Extent rotated_output_extent(Extent turned, const AnyAngle& angle) {
+    return output_extent(angle.after, rotated_extent(turned, rotate_options_of(angle)));
 }
 
 Extent checked_rotated_extent(Extent turned, const AnyAngle& angle, std::int64_t max_pixels, const std::string& path) {
@@ -56,10 +61,7 @@ Extent checked_rotated_extent(Extent turned, const AnyAngle& angle, std::int64_t
                                           ": --rotate by an angle that is not a multiple of 90 takes sides under " + std::to_string(max_rotation_side) +
                                           " pixels (OpenCV's limit, whose bytes it gives)");
     }
-    RotateOptions options;
-    options.degrees = angle.degrees;
-    options.keep_size = angle.keep_size;
-    const Extent extent = rotated_extent(turned, options);
+    const Extent extent = rotated_extent(turned, rotate_options_of(angle));
     if (max_pixels > 0 && extent.width > max_pixels / extent.height) {
         throw Error(ErrorCode::input, "'" + path + "' rotated would be " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
                                           ", over --max-pixels " + std::to_string(max_pixels) + " (--keep-size keeps its size)");
@@ -69,10 +71,7 @@ Extent checked_rotated_extent(Extent turned, const AnyAngle& angle, std::int64_t
 
 Image rotate_pixels(ConstImageView turned, const AnyAngle& angle, const std::string& background, Backend backend, std::int64_t max_pixels,
                     const std::string& path, std::size_t gpu_memory) {
-    RotateOptions options;
-    options.degrees = angle.degrees;
-    options.interpolation = angle.interpolation;
-    options.keep_size = angle.keep_size;
+    RotateOptions options = rotate_options_of(angle);
     options.background = corner_fill(turned.format, background);
     const Extent extent = checked_rotated_extent(turned.extent(), angle, max_pixels, path);
     Image rotated(extent.width, extent.height, turned.format);

@@ -5,6 +5,7 @@
 #include "convert/conversion_options.hpp"
 
 #include <gpurotate/image.hpp>
+#include <gpurotate/rotate.hpp>
 #include <gpurotate/transform.hpp>
 
 #include <array>
@@ -28,6 +29,9 @@ void rotate_after(Orientation& element, ConversionOptions& options, double degre
 /// where there is alpha), or --background's colour (`background`, as parse_background reads it) in the
 /// sample's units, opaque; a grey image takes the colour's luma (Rec. 601, as ImageMagick's -colorspace gray).
 std::array<double, 4> corner_fill(PixelFormat format, const std::string& background);
+
+/// The library's options for `angle`: its degrees, interpolation and canvas (the corners black).
+RotateOptions rotate_options_of(const AnyAngle& angle);
 
 /// The output's size: rotated_extent of `turned`'s size, the axes swapped by `angle.after`.
 Extent rotated_output_extent(Extent turned, const AnyAngle& angle);

@@ -367,10 +367,8 @@ private:
                              "given (the GPU rotation would run outside the streams that keep to them); the D4 variants stay on the GPU");
             return Backend::cpu;
         }
-        RotateOptions options;
-        options.degrees = angle.degrees;
-        options.keep_size = angle.keep_size;
-        const std::size_t bytes = detail::rotation_device_bytes(pixels.extent(), rotated_extent(pixels.extent(), options), pixels.format.pixel_bytes());
+        const Extent rotated = rotated_extent(pixels.extent(), rotate_options_of(angle));
+        const std::size_t bytes = detail::rotation_device_bytes(pixels.extent(), rotated, pixels.format.pixel_bytes());
         if (budget == 0 || bytes <= budget) return Backend::cuda;
         throw Error(ErrorCode::device, "rotating '" + source_.path() + "' by " + detail::number_text(angle.degrees) + " degrees takes " +
                                            detail::size_text(static_cast<double>(bytes)) + " of device memory at once, over the " +
