@@ -201,11 +201,11 @@ constexpr std::int64_t fused_tiled_most_pixels(int pixel_bytes) {
 /// between 4000x3000 and 8192x8192, took seven launches for 2-byte pixels where the vectorized kernel took 0.65
 /// of their time.
 constexpr FusedKernel select_fused(int pixel_bytes, std::int64_t width, std::int64_t height, bool vectorized_fits) {
-    const std::int64_t pixels = width * height;
-    if (fused_tile_word_is_wide(pixel_bytes) || pixels * pixel_bytes < fused_tiny_most_bytes) return FusedKernel::tiled;
+    const std::int64_t pixels = width * height, bytes = pixels * pixel_bytes;
+    if (fused_tile_word_is_wide(pixel_bytes) || bytes < fused_tiny_most_bytes) return FusedKernel::tiled;
     if (vectorized_fits) {
-        const std::int64_t bytes = pixels * pixel_bytes;
-        const bool tiled_6byte = pixel_bytes == 6 && (bytes < fused_6byte_tiled_most_bytes || (width > height && bytes < fused_vectorized_6byte_least_bytes));
+        const bool tiled_6byte =
+            pixel_bytes == 6 && (bytes < fused_6byte_tiled_most_bytes || (width > height && bytes < fused_vectorized_6byte_least_bytes));
         return tiled_6byte ? FusedKernel::tiled : FusedKernel::vectorized;
     }
     return pixels <= fused_tiled_most_pixels(pixel_bytes) ? FusedKernel::tiled : FusedKernel::separate;

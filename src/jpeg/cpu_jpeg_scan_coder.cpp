@@ -11,13 +11,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <memory>
 
 namespace gpurotate::detail {
 namespace {
 
 // Room for one more block's codes before it is coded: a DC symbol and its bits (at most 16 + 11), 63 AC
-// symbols with theirs (16 + 10 each) and their zero runs stay under 52 words.
+// symbols with theirs (16 + 10 each), their zero runs and the word carried over stay under 56 words.
 constexpr std::uint64_t words_per_block = 64;
 
 // Segments a thread codes of a scan: more than one, so that a thread slowed by another process's work on its
@@ -138,10 +139,13 @@ private:
         return true;
     }
 
+    // The threads a scan is coded on: as asked, or one a usable core.
+    unsigned thread_count() const { return threads_ ? threads_ : usable_cores(); }
+
     // [first, last) slot of each segment: whole MCUs, segments_per_thread runs of them a thread unless told smaller.
     std::vector<std::pair<std::int64_t, std::int64_t>> segments_of(const ScanLayout& layout) const {
         const std::int64_t mcus = layout.mcus_per_row * layout.mcu_rows;
-        const std::int64_t wanted = std::int64_t{threads_ ? threads_ : usable_cores()} * segments_per_thread;
+        const std::int64_t wanted = std::int64_t{thread_count()} * segments_per_thread;
         const std::int64_t per_segment = mcus_per_segment_ > 0 ? mcus_per_segment_ : std::max<std::int64_t>(1, (mcus + wanted - 1) / wanted);
         std::vector<std::pair<std::int64_t, std::int64_t>> segments;
         for (std::int64_t first = 0; first < mcus; first += per_segment) {
@@ -154,7 +158,7 @@ private:
     // taking the next segment when it is done with one: a core another process holds leaves its share to the
     // others. No more threads than that: where the pool is busy, parallel_for starts a thread a chunk.
     void for_each_segment(std::size_t count, const std::function<void(std::size_t)>& body) const {
-        const unsigned threads = threads_ ? threads_ : usable_cores();
+        const unsigned threads = thread_count();
         std::atomic<std::size_t> next{0};
         parallel_for(threads, 1, [&](std::int64_t, std::int64_t) {
             for (std::size_t s = next++; s < count; s = next++) body(s);
@@ -188,7 +192,8 @@ private:
         for_each_segment(segments.size(), [&](std::size_t s) {
             SymbolCount sink{counts.data() + s * table_slots * 256};
             for (std::int64_t slot = segments[s].first; slot < segments[s].second && counted[s]; ++slot) {
-                counted[s] = layout.map.swap_axes ? code_scan_block<true>(layout, tables, store, slot, sink) : code_scan_block<false>(layout, tables, store, slot, sink);
+                counted[s] = layout.map.swap_axes ? code_scan_block<true>(layout, tables, store, slot, sink)
+                                                  : code_scan_block<false>(layout, tables, store, slot, sink);
             }
         });
         if (std::find(counted.begin(), counted.end(), 0) != counted.end()) return false;
