@@ -2,8 +2,9 @@
 // The grouped launch: the images sorted into tile body families (vectorized transposes and vectorized
 // mirrors, each with columns aligned or shifted; padded tiles), each family's table to the GPU (in the
 // launch's parameters where it fits them, otherwise one stream-ordered allocation from the library's own
-// memory pool, freed after the kernels), one launch per family present over all its images' tiles; or, for a GroupedPlan, the tables built and copied once
-// (build_grouped_plan) and the launches alone at each run (launch_grouped_tables). The templates are
+// memory pool, freed after the kernels), one launch per family present over all its images' tiles; or, for
+// a GroupedPlan, the tables built and copied once (build_grouped_plan) and the launches alone at each run
+// (launch_grouped_tables). The templates are
 // instantiated one pixel width a translation unit (cuda/instantiate/grouped.cu.in).
 
 #include "check.cuh"
@@ -158,7 +159,8 @@ struct GroupedFamilies {
     /// Family `f`'s arrays as its launch's parameter carries them. One buffer a thread, refilled for each launch:
     /// a launch copies its parameters when it is enqueued.
     const GroupedInlineTable& inline_table(int f) const {
-        thread_local GroupedInlineTable carried{};  // static storage: 32 KB, not on the stack
+        // 32 KB: kept off this function's stack (the launch API still copies it once, taking its arguments by value).
+        thread_local GroupedInlineTable carried{};
         const FamilyTable& t = table[f];
         std::copy(t.images.begin(), t.images.end(), carried.images);
         std::copy(t.first.begin(), t.first.end(), carried.first_item);

@@ -232,9 +232,9 @@ __device__ inline void store_run(const void* out, std::byte* dst, std::size_t ds
 }
 
 /// Whether a block copies the interpolation's weight table into shared memory: the float bilinear table
-/// (16 KiB) and the 8-bit bicubic one (32 KiB); the 8-bit bilinear weights are computed. A warp's 32 pixels read 32 scattered entries;
-/// from L1 that cost a cycle per cache line touched, about 25 a warp, and bounded the kernel at a quarter
-/// of copy for 8-bit pixels; from shared memory it is a few bank conflicts.
+/// (16 KiB) and the 8-bit bicubic one (32 KiB); the 8-bit bilinear weights are computed. A warp's 32 pixels
+/// read 32 scattered entries; from L1 that cost a cycle per cache line touched, about 25 a warp, and bounded
+/// the kernel at a quarter of copy for 8-bit pixels; from shared memory it is a few bank conflicts.
 template <class Sample, Interpolation Interp>
 inline constexpr bool rotation_table_shared = (Interp == Interpolation::bilinear && sizeof(Sample) != 1) ||
                                               (Interp == Interpolation::bicubic && sizeof(Sample) == 1);
