@@ -42,21 +42,57 @@ gpurotate::ErrorCode code_of(const std::function<void()>& call) {
 
 }  // namespace
 
-TEST_CASE("the 8-bit bilinear weights a kernel computes are the table's, entry for entry") {
+TEST_CASE("the 8-bit bilinear weights a kernel computes give the table's bytes, entry for entry") {
+    // The table (OpenCV's initInterTab2D) is the reference: every entry's weights are equal but entry 0's,
+    // and every entry's rounded sum is equal for the extremes and a spread of taps.
     const auto& table = gpurotate::detail::rotation_tables().bilinear_fixed;
+    std::uint32_t state = 12345;
+    const auto next_byte = [&state] {
+        state = state * 1664525u + 1013904223u;
+        return static_cast<int>(state >> 24);
+    };
     for (std::uint32_t b = 0; b < 32; ++b) {
         for (std::uint32_t a = 0; a < 32; ++a) {
             std::uint32_t top = 0, bottom = 0;
             gpurotate::detail::bilinear_u8_weight_pairs(a, b, top, bottom);
             const std::size_t entry = (b * 32 + a) * 4;
+            const int computed[4] = {static_cast<int>(top & 0xffffu), static_cast<int>(top >> 16), static_cast<int>(bottom & 0xffffu),
+                                     static_cast<int>(bottom >> 16)};
             CAPTURE(a);
             CAPTURE(b);
-            CHECK(static_cast<std::int16_t>(top & 0xffffu) == table[entry]);
-            CHECK(static_cast<std::int16_t>(top >> 16) == table[entry + 1]);
-            CHECK(static_cast<std::int16_t>(bottom & 0xffffu) == table[entry + 2]);
-            CHECK(static_cast<std::int16_t>(bottom >> 16) == table[entry + 3]);
+            CHECK(computed[0] + computed[1] + computed[2] + computed[3] == 32768);
+            if (a != 0 || b != 0) {
+                for (int k = 0; k < 4; ++k) CHECK(computed[k] == table[entry + k]);
+            }
+            for (int sample = 0; sample < 600; ++sample) {
+                int taps[4];
+                for (int k = 0; k < 4; ++k) taps[k] = sample < 16 ? ((sample >> k) & 1) * 255 : next_byte();
+                int with_table = 1 << 14, with_computed = 1 << 14;
+                for (int k = 0; k < 4; ++k) {
+                    with_table += table[entry + k] * taps[k];
+                    with_computed += computed[k] * taps[k];
+                }
+                const int expected = std::clamp(with_table >> 15, 0, 255);
+                if ((with_computed >> 15) != expected) {
+                    CAPTURE(taps[0]);
+                    CAPTURE(taps[3]);
+                    FAIL_CHECK("sum differs");
+                }
+            }
         }
     }
+    // Entry 0 exhaustively over the two taps the table weighs (32767 and 1).
+    std::uint32_t top = 0, bottom = 0;
+    gpurotate::detail::bilinear_u8_weight_pairs(0, 0, top, bottom);
+    int wrong = 0;
+    for (int p00 = 0; p00 < 256; ++p00) {
+        for (int p11 = 0; p11 < 256; ++p11) {
+            const int with_table = (table[0] * p00 + table[3] * p11 + (1 << 14)) >> 15;
+            const int with_computed = (static_cast<int>(top & 0xffffu) * p00 + static_cast<int>(bottom >> 16) * p11 + (1 << 14)) >> 15;
+            wrong += with_table != with_computed;
+        }
+    }
+    CHECK(wrong == 0);
 }
 
 TEST_CASE("rotated_extent follows its formula, keeps the size on request and turns multiples of 90 exactly") {

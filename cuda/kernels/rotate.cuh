@@ -69,13 +69,19 @@ struct SharedPixels {
 /// tiles read global memory.
 inline constexpr int rotation_footprint_cap = 48 * 1024;
 
-/// Whether a tile's footprint is held twice, the second copy two bytes later: 1-byte pixels under bilinear
-/// interpolation, whose two taps of a row then always lie in one aligned 32-bit word of one of the copies
-/// (a tap at byte 3 of a word is at byte 1 of the second copy's next word). A pixel reads two words where
-/// it read four bytes.
+/// Whether a tile's footprint is also kept as windows: 1-byte pixels under bilinear interpolation. Window h
+/// of a row holds its bytes 2h, 2h + 1, 2h + 1, 2h + 2: the taps of an even x at bytes 0-1 of window x / 2,
+/// of an odd x at bytes 2-3. A pixel reads two words (its two rows) where it read four bytes, and finds them
+/// by a shift and a mask of its coordinate.
 __host__ __device__ constexpr bool rotation_footprint_paired(int pixel_bytes, Interpolation interpolation) {
     return pixel_bytes == 1 && interpolation == Interpolation::bilinear;
 }
+
+/// Bytes from a row of windows to the next: room for a footprint row of up to 140 bytes (a 64-pixel tile's
+/// rows take at most 112), a multiple of 8 for the build's 8-byte stores, and 70 words, whose bank
+/// pattern kept a warp's 32 pixels to 2-3 accesses a load at every angle a simulation of the kernel's lanes
+/// tried (64 words: up to 7.7).
+inline constexpr int rotation_window_stride = 280;
 
 /// Bytes of shared memory that hold any tile's footprint under `plan`: the span of a tile's coordinates
 /// (|m0| + |m1| pixels a column, |m3| + |m4| a row), two for the roundings, the taps, and a 16-byte word for
@@ -89,7 +95,10 @@ int rotation_footprint_bytes(const RotationPlan& plan) {
         return static_cast<long long>((a_abs + b_abs) * (side - 1)) + 3 + taps;
     };
     const long long columns = span(plan.inverse[0], plan.inverse[1]), rows = span(plan.inverse[3], plan.inverse[4]);
-    const long long bytes = rows * ((columns * PixelBytes + 15) / 16 * 16 + 16) * (rotation_footprint_paired(PixelBytes, plan.interpolation) ? 2 : 1);
+    const long long pitch = (columns * PixelBytes + 15) / 16 * 16 + 16;
+    // Paired: the windows to a whole 16 bytes, then the footprint and a word past it (the windows' build reads
+    // one).
+    const long long bytes = rotation_footprint_paired(PixelBytes, plan.interpolation) ? rows * (rotation_window_stride + pitch) + 32 : rows * pitch;
     return static_cast<int>(bytes < rotation_footprint_cap ? bytes : rotation_footprint_cap);
 }
 
@@ -114,10 +123,10 @@ __device__ inline unsigned pixel_word(const std::byte* p) {
 }
 
 /// Bilinear 8-bit samples inside the image as sample_inside computes them, two taps a dp2a instruction:
-/// int16 weights (the table's entry, two to a word: bilinear_u8_weight_pairs) times unsigned bytes, summed
-/// in 32 bits. Integer sums are exact in any order, so the bytes are sample_inside's with half its
-/// instructions; each tap is one load of its whole pixel (the staged footprint keeps 2- and 4-byte pixels
-/// aligned).
+/// 16-bit weights (two to a word: bilinear_u8_weight_pairs) times unsigned bytes, summed in 32 bits. Integer
+/// sums are exact in any order and the weights sum to 2^15, so the bytes are sample_inside's with half its
+/// instructions and no clamp; each tap is one load of its whole pixel (the staged footprint keeps 2- and
+/// 4-byte pixels aligned).
 template <int Channels>
 __device__ inline void bilinear_u8_inside(const std::byte* p, int pitch, uint2 weights, std::uint8_t* out) {
     const unsigned t0 = pixel_word<Channels>(p), t1 = pixel_word<Channels>(p + Channels);
@@ -125,10 +134,10 @@ __device__ inline void bilinear_u8_inside(const std::byte* p, int pitch, uint2 w
 #pragma unroll
     for (int k = 0; k < Channels; ++k) {
         const unsigned pick = static_cast<unsigned>(((4 + k) << 4) | k);  // channel k of the first, then of the second
-        int sum = 1 << (rotation_coef_bits - 1);  // the cast's rounding, added first
-        asm("dp2a.lo.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.x), "r"(__byte_perm(t0, t1, pick)));
-        asm("dp2a.lo.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.y), "r"(__byte_perm(b0, b1, pick)));
-        out[k] = static_cast<std::uint8_t>(min(max(sum >> rotation_coef_bits, 0), 255));
+        unsigned sum = 1u << (rotation_coef_bits - 1);  // the cast's rounding, added first
+        asm("dp2a.lo.u32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.x), "r"(__byte_perm(t0, t1, pick)));
+        asm("dp2a.lo.u32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.y), "r"(__byte_perm(b0, b1, pick)));
+        out[k] = static_cast<std::uint8_t>(static_cast<unsigned>(sum) >> rotation_coef_bits);
     }
 }
 
@@ -270,7 +279,9 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     extern __shared__ __align__(16) std::byte dynamic_shared[];
     std::byte* const footprint = dynamic_shared + table_bytes;
     __shared__ int2 row_origin[side];
-    __shared__ int2 column_step[side];
+    // Column c's step at c + c / 16: a warp's lanes read columns a run (8 or 16 pixels) apart, whose 8-byte
+    // entries would otherwise share a bank.
+    __shared__ int2 column_step[side + side / 16];
 
     // The item in shared memory, read there by every pixel: from the launch's parameters or a group's table
     // in global memory, which the compiler re-read after each store it could not prove apart from it.
@@ -301,6 +312,8 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     const std::size_t dst_pitch = item.dst_pitch;
     const bool wide_src = (reinterpret_cast<std::uintptr_t>(item.src) | item.src_pitch) % 16 == 0;
     const int column = (tid % Shape::runs_per_row) * run;
+    const int step_index = column + column / 16;  // runs start at multiples of 16 pixels or within 16 of one
+    static_assert(run % 16 == 0 || 16 % run == 0);
 
     for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
         const int tile_x = (tile % tiles_x) * side, tile_y = (tile / tiles_x) * side;
@@ -312,16 +325,15 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                 rotation_row_origin(plan, tile_y + i, a, b);
                 row_origin[i] = make_int2(a, b);
             }
-            if (i < tile_w) {
-                rotation_column_step(plan, tile_x + i, a, b);
-                column_step[i] = make_int2(a, b);
-            }
+            // Columns past the tile's edge repeat its last, so that a run reads its steps unclamped.
+            rotation_column_step(plan, tile_x + min(i, tile_w - 1), a, b);
+            column_step[i + i / 16] = make_int2(a, b);
         }
         __syncthreads();
 
         // The footprint from the tables' ends, in 64 bits; a coordinate past 2^30 (a plan no rotation of a
         // side under 32767 makes) leaves the tile to the global path, whose 32-bit sums wrap as OpenCV's do.
-        const int2 o0 = row_origin[0], o1 = row_origin[tile_h - 1], c0 = column_step[0], c1 = column_step[tile_w - 1];
+        const int2 o0 = row_origin[0], o1 = row_origin[tile_h - 1], c0 = column_step[0], c1 = column_step[tile_w - 1 + (tile_w - 1) / 16];
         const long long fx_lo = static_cast<long long>(min(o0.x, o1.x)) + min(c0.x, c1.x);
         const long long fx_hi = static_cast<long long>(max(o0.x, o1.x)) + max(c0.x, c1.x);
         const long long fy_lo = static_cast<long long>(min(o0.y, o1.y)) + min(c0.y, c1.y);
@@ -337,8 +349,12 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         const int first_byte = (x0 * pixel_bytes) & ~15;
         const int pitch = (((x1 + 1) * pixel_bytes - first_byte + 15) & ~15);
         const int rows = y1 - y0 + 1;
-        const int copy_words = rows * pitch / 4;  // a copy of the footprint, in 32-bit words
-        const bool staged = !wild && !misses && static_cast<long long>(rows) * pitch * (paired ? 2 : 1) <= launch.footprint_bytes;
+        // Paired: the windows first, at a fixed place for the pixels' addressing, then the footprint at the
+        // next 16 bytes for cp.async.
+        const int windows_bytes = paired ? (rows * rotation_window_stride + 15) & ~15 : 0;
+        std::byte* const raw = footprint + windows_bytes;
+        const bool staged = !wild && !misses && static_cast<long long>(rows) * pitch + windows_bytes + (paired ? 16 : 0) <= launch.footprint_bytes;
+        const bool windowed = paired && staged && inside && 2 * pitch <= rotation_window_stride;
 
         if (staged) {
             // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
@@ -350,7 +366,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             while (r < rows) {
                 const int byte = first_byte + c * 16;
                 const std::byte* from = item.src + static_cast<std::size_t>(y0 + r) * item.src_pitch + byte;
-                std::byte* to = footprint + r * pitch + c * 16;
+                std::byte* to = raw + r * pitch + c * 16;
                 if (wide_src && byte + 16 <= row_bytes) {
                     copy_16_async(to, from);
                 } else {
@@ -369,15 +385,27 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         wait_copies_async();  // the footprint's, and the first time the table's
         __syncthreads();
         if constexpr (paired) {
-            if (staged) {
-                // The second copy: its word i holds bytes 4i - 2 to 4i + 1 of the first (word 0 is never read).
-                const unsigned* const first = reinterpret_cast<const unsigned*>(footprint);
-                unsigned* const second = reinterpret_cast<unsigned*>(footprint) + copy_words;
-                for (int i = 4 * tid; i < copy_words; i += 4 * Shape::threads) {
-                    const uint4 v = *reinterpret_cast<const uint4*>(first + i);
-                    const unsigned before = i > 0 ? first[i - 1] : 0u;
-                    *reinterpret_cast<uint4*>(second + i) = make_uint4(__byte_perm(before, v.x, 0x5432), __byte_perm(v.x, v.y, 0x5432),
-                                                                       __byte_perm(v.y, v.z, 0x5432), __byte_perm(v.z, v.w, 0x5432));
+            if (windowed) {
+                // Windows 2i and 2i + 1 from word i and the next word's first byte: a 16-byte word and one
+                // word more make 8 windows (the row's last reads past it, unused).
+                const int words = pitch / 16;
+                const int step_rows = Shape::threads / words, step_words = Shape::threads - step_rows * words;
+                int r = tid / words, c = tid - r * words;
+                while (r < rows) {
+                    const std::byte* from = raw + r * pitch + c * 16;
+                    const uint4 v = *reinterpret_cast<const uint4*>(from);
+                    const unsigned next = *reinterpret_cast<const unsigned*>(from + 16);
+                    uint2* const to = reinterpret_cast<uint2*>(footprint + r * rotation_window_stride + c * 32);
+                    to[0] = make_uint2(__byte_perm(v.x, 0, 0x2110), __byte_perm(v.x, v.y, 0x4332));
+                    to[1] = make_uint2(__byte_perm(v.y, 0, 0x2110), __byte_perm(v.y, v.z, 0x4332));
+                    to[2] = make_uint2(__byte_perm(v.z, 0, 0x2110), __byte_perm(v.z, v.w, 0x4332));
+                    to[3] = make_uint2(__byte_perm(v.w, 0, 0x2110), __byte_perm(v.w, next, 0x4332));
+                    r += step_rows;
+                    c += step_words;
+                    if (c >= words) {
+                        c -= words;
+                        ++r;
+                    }
                 }
                 __syncthreads();
             }
@@ -385,7 +413,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
 
         const bool in_tile = column < tile_w;
         const int count = in_tile ? min(run, tile_w - column) : 0;
-        const SharedPixels<pixel_bytes> shared{footprint, pitch, y0, first_byte};
+        const SharedPixels<pixel_bytes> shared{raw, pitch, y0, first_byte};
         const PitchedPixels<pixel_bytes> global{item.src, item.src_pitch};
 
         // A thread's columns are the same in each of its rows: short runs keep their steps in registers.
@@ -393,9 +421,14 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         int2 held[steps_held ? run : 1];
         if constexpr (steps_held) {
 #pragma unroll
-            for (int j = 0; j < run; ++j) held[j] = column_step[in_tile ? column + (j < count ? j : 0) : 0];
+            for (int j = 0; j < run; ++j) held[j] = column_step[in_tile ? step_index + j : 0];
         }
+        const auto step_of = [&](int j) {
+            if constexpr (steps_held) return held[j];
+            return column_step[step_index + j];
+        };
         // Every thread goes round every pass, in the tile or not: the stores' shuffles need the whole warp.
+        // The tile's case is chosen once a row, outside the loop over its pixels.
         constexpr int rows_per_pass = Shape::threads / Shape::runs_per_row;
         for (int pass = 0; pass < tile_h; pass += rows_per_pass) {
             const int row = pass + tid / Shape::runs_per_row;
@@ -403,35 +436,47 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             __align__(16) Sample out[run * Channels] = {};
             if (active) {
                 const int2 origin = row_origin[row];
+                if (misses) {
 #pragma unroll
-                for (int j = 0; j < run; ++j) {
-                    Sample* pixel = out + j * Channels;
-                    int2 step;
-                    if constexpr (steps_held) {
-                        step = held[j];
-                    } else {
-                        step = column_step[column + (j < count ? j : 0)];
+                    for (int j = 0; j < run; ++j) {
+#pragma unroll
+                        for (int k = 0; k < Channels; ++k) out[j * Channels + k] = Traits::background(plan, k);
                     }
-                    if (misses) {
+                } else if (paired && windowed) {
+                    // Coordinates from the footprint's corner, with the windows' shared-memory address in
+                    // bits 9 up of x (a multiple of 4, so neither the fraction nor x & 1 changes): pixel x's
+                    // taps in window x / 2 of rows y and y + 1 are at `half & ~3`, their bytes chosen by
+                    // `half & 2`.
+                    const unsigned windows = static_cast<unsigned>(__cvta_generic_to_shared(footprint));
+                    const int from_x = origin.x - (first_byte << rotation_ab_bits) + static_cast<int>(windows << (rotation_ab_bits - 1));
+                    const int from_y = origin.y - (y0 << rotation_ab_bits);
 #pragma unroll
-                        for (int k = 0; k < Channels; ++k) pixel[k] = Traits::background(plan, k);
-                    } else if (inside && staged) {
+                    for (int j = 0; j < run; ++j) {
+                        const int2 step = step_of(j);
+                        const int fx = from_x + step.x, fy = from_y + step.y;
+                        const unsigned half = static_cast<unsigned>(fx) >> (rotation_ab_bits - 1);
+                        const unsigned at = static_cast<unsigned>(fy >> rotation_ab_bits) * rotation_window_stride + (half & ~3u);
+                        unsigned top_word, bottom_word, taps4;
+                        asm volatile("ld.shared.b32 %0, [%2];\n\tld.shared.b32 %1, [%2+%3];"
+                                     : "=r"(top_word), "=r"(bottom_word)
+                                     : "r"(at), "n"(rotation_window_stride));
+                        asm("prmt.b32 %0, %1, %2, %3;" : "=r"(taps4) : "r"(top_word), "r"(bottom_word), "r"(0x5410u + (half & 2u) * 0x1111u));
+                        std::uint32_t top = 0, bottom = 0;
+                        constexpr int fraction = rotation_ab_bits - rotation_inter_bits;
+                        bilinear_u8_weight_pairs(static_cast<std::uint32_t>(fx >> fraction) & 31u, static_cast<std::uint32_t>(fy >> fraction) & 31u, top, bottom);
+                        unsigned sum = 1u << (rotation_coef_bits - 1);  // the cast's rounding; the weights sum to 2^15
+                        asm("dp2a.lo.u32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(top), "r"(taps4));
+                        asm("dp2a.hi.u32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(bottom), "r"(taps4));
+                        out[j] = static_cast<Sample>(sum >> rotation_coef_bits);
+                    }
+                } else if (inside && staged) {
+#pragma unroll
+                    for (int j = 0; j < run; ++j) {
+                        const int2 step = step_of(j);
+                        Sample* pixel = out + j * Channels;
                         const RotationTap tap = rotation_tap<Interp, false>(origin.x + step.x, origin.y + step.y);
                         const std::byte* p = shared.at(tap.x, tap.y);
-                        if constexpr (paired) {
-                            // Both taps of a row in one word of one copy; the four taps then in one word.
-                            const int offset = (tap.y - y0) * pitch + tap.x - first_byte;
-                            const bool straddles = (offset & 3) == 3;
-                            const int at = offset + (straddles ? 2 : 0);
-                            const unsigned* const word = reinterpret_cast<const unsigned*>(footprint) + (straddles ? copy_words : 0) + (at >> 2);
-                            const unsigned taps4 = __byte_perm(word[0], word[pitch >> 2], static_cast<unsigned>(at & 3) * 0x1111u + 0x5410u);
-                            std::uint32_t top = 0, bottom = 0;
-                            bilinear_u8_weight_pairs(static_cast<std::uint32_t>(tap.entry) & 31u, static_cast<std::uint32_t>(tap.entry) >> 5, top, bottom);
-                            int sum = 1 << (rotation_coef_bits - 1);  // the cast's rounding; the weights sum to 2^15, so no clamp
-                            asm("dp2a.lo.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(top), "r"(taps4));
-                            asm("dp2a.hi.s32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(bottom), "r"(taps4));
-                            pixel[0] = static_cast<Sample>(sum >> rotation_coef_bits);
-                        } else if constexpr (sizeof(Sample) == 1 && Interp == Interpolation::bilinear) {
+                        if constexpr (sizeof(Sample) == 1 && Interp == Interpolation::bilinear) {
                             uint2 weights;
                             bilinear_u8_weight_pairs(static_cast<std::uint32_t>(tap.entry) & 31u, static_cast<std::uint32_t>(tap.entry) >> 5, weights.x,
                                                      weights.y);
@@ -456,11 +501,19 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                             }
                             sample_inside<Sample, Channels, Interp>(p, shared.stride(), w, pixel);
                         }
-                    } else if (staged) {
-                        sample_at<Sample, Channels, Interp>(plan, shared, origin.x + step.x, origin.y + step.y, pixel);
-                    } else {
+                    }
+                } else if (staged) {
+#pragma unroll
+                    for (int j = 0; j < run; ++j) {
+                        const int2 step = step_of(j);
+                        sample_at<Sample, Channels, Interp>(plan, shared, origin.x + step.x, origin.y + step.y, out + j * Channels);
+                    }
+                } else {
+#pragma unroll
+                    for (int j = 0; j < run; ++j) {
+                        const int2 step = step_of(j);
                         sample_at<Sample, Channels, Interp>(plan, global, rotation_math::add_wrapping(origin.x, step.x),
-                                                            rotation_math::add_wrapping(origin.y, step.y), pixel);
+                                                            rotation_math::add_wrapping(origin.y, step.y), out + j * Channels);
                     }
                 }
             }

@@ -255,20 +255,17 @@ GPUROTATE_HOST_DEVICE inline RotationTap rotation_tap(std::int32_t fixed_x, std:
     return {x - lead, y - lead, entry};
 }
 
-/// The 8-bit bilinear table's entry for the fractions `a` (x) and `b` (y), in 1/32 pixel, as int16 pairs:
-/// .x the top row's two weights (left in the low half), .y the bottom row's, as the table holds them. Each
-/// weight is (32-a or a)(32-b or b) * 32 exactly (1/32 fractions multiply exactly in float), except entry 0,
-/// whose 32768 saturates and is corrected as initInterTab2D corrects it: 32767, 0, 0, 1. A kernel computes
-/// an entry in four instructions where it would load 8 bytes from a table (tests/test_rotate_cpu.cpp checks
-/// every entry against the table).
+/// The 8-bit bilinear weights for the fractions `a` (x) and `b` (y), in 1/32 pixel, as unsigned 16-bit pairs
+/// for dp2a.u32.u32: .x the top row's two weights (left in the low half), .y the bottom row's. Each is
+/// (32-a or a)(32-b or b) * 32, OpenCV's table entry exactly (1/32 fractions multiply exactly in float) but
+/// for entry 0, whose 32768 the table saturates and corrects to 32767, 0, 0, 1. Kept whole here: the sum
+/// 32768 p00 + 2^14 and the table's 32767 p00 + p11 + 2^14 differ by p11 - p00, less than 2^14 either way, so
+/// both give p00 after the shift (tests/test_rotate_cpu.cpp checks every entry's sums against the table's).
+/// Three multiplies and no correction: the kernels compute an entry where they would load 8 bytes.
 GPUROTATE_HOST_DEVICE inline void bilinear_u8_weight_pairs(std::uint32_t a, std::uint32_t b, std::uint32_t& top, std::uint32_t& bottom) {
-    const std::uint32_t columns = (a << 16) + (rotation_tab_size - a);  // (32 - a) low, a high: no carry, both under 2^16
-    top = columns * ((rotation_tab_size - b) << 5);
-    bottom = columns * (b << 5);
-    if ((a | b) == 0) {
-        top = rotation_coef_scale - 1;
-        bottom = 1u << 16;
-    }
+    const std::uint32_t columns = a * 0xffffu + rotation_tab_size;  // (32 - a) low, a high: a * 2^16 + 32 - a
+    bottom = columns * (b << rotation_inter_bits);                   // halves (32 - a) * 32b and a * 32b
+    top = (columns << 2 * rotation_inter_bits) - bottom;             // (32 - a) * (1024 - 32b), a * (1024 - 32b): no borrow
 }
 
 /// The table entry's weights into `w`: on the device as 8- or 16-byte read-only loads (the tables start at a
