@@ -95,6 +95,24 @@ TEST_CASE("the 8-bit bilinear weights a kernel computes give the table's bytes, 
     CHECK(wrong == 0);
 }
 
+TEST_CASE("the float bilinear weights a kernel computes are the table's, bit for bit") {
+    const auto& table = gpurotate::detail::rotation_tables().bilinear_float;
+    for (std::uint32_t b = 0; b < 32; ++b) {
+        for (std::uint32_t a = 0; a < 32; ++a) {
+            float w[4];
+            gpurotate::detail::bilinear_float_weights(a, b, w);
+            CAPTURE(a);
+            CAPTURE(b);
+            for (int k = 0; k < 4; ++k) {
+                std::uint32_t computed = 0, tabled = 0;
+                std::memcpy(&computed, &w[k], 4);
+                std::memcpy(&tabled, &table[(b * 32 + a) * 4 + static_cast<std::uint32_t>(k)], 4);
+                CHECK(computed == tabled);
+            }
+        }
+    }
+}
+
 TEST_CASE("rotated_extent follows its formula, keeps the size on request and turns multiples of 90 exactly") {
     const double pi = std::acos(-1.0);
     for (const auto& size : test_support::rotation_sizes()) {

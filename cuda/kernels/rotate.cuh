@@ -240,13 +240,13 @@ __device__ inline void store_run(const void* out, std::byte* dst, std::size_t ds
     }
 }
 
-/// Whether a block copies the interpolation's weight table into shared memory: the float bilinear table
-/// (16 KiB) and the 8-bit bicubic one (32 KiB); the 8-bit bilinear weights are computed. A warp's 32 pixels
-/// read 32 scattered entries; from L1 that cost a cycle per cache line touched, about 25 a warp, and bounded
-/// the kernel at a quarter of copy for 8-bit pixels; from shared memory it is a few bank conflicts.
+/// Whether a block copies the interpolation's weight table into shared memory: the 8-bit bicubic one (32 KiB);
+/// bilinear weights are computed (bilinear_u8_weight_pairs, bilinear_float_weights), the float bicubic ones
+/// read from global memory. A warp's 32 pixels read 32 scattered entries; from L1 that cost a cycle per cache
+/// line touched, about 25 a warp, and bounded the kernel at a quarter of copy for 8-bit pixels; from shared
+/// memory a 16-byte entry costs a quarter-warp's access each, with bank conflicts.
 template <class Sample, Interpolation Interp>
-inline constexpr bool rotation_table_shared = (Interp == Interpolation::bilinear && sizeof(Sample) != 1) ||
-                                              (Interp == Interpolation::bicubic && sizeof(Sample) == 1);
+inline constexpr bool rotation_table_shared = Interp == Interpolation::bicubic && sizeof(Sample) == 1;
 
 template <class Sample, Interpolation Interp>
 constexpr int rotation_shared_table_bytes() {
@@ -256,16 +256,17 @@ constexpr int rotation_shared_table_bytes() {
 
 /// Blocks a multiprocessor keeps of the kernel: enough warps to cover one block's footprint load with the
 /// others' arithmetic, at up to 64 registers a thread; 3-byte pixels, whose 48-byte runs and their shuffled
-/// stores spilled hundreds of bytes at 64, get up to 80.
-template <int PixelBytes, int Threads>
-inline constexpr int rotate_min_blocks = (PixelBytes % 3 == 0 && PixelBytes < 12 ? 800 : 1024) / Threads;
+/// stores spilled hundreds of bytes at 64, get up to 80; the 1-byte windows' loop fits 48, for 5 blocks.
+template <int PixelBytes, int Threads, bool Paired>
+inline constexpr int rotate_min_blocks = (Paired ? 1280 : PixelBytes % 3 == 0 && PixelBytes < 12 ? 800 : 1024) / Threads;
 
 /// Each block takes tiles blockIdx.x, + gridDim.x, ... of its image (blockIdx.z), so that the weight table
 /// it copies once serves many tiles, and the blocks in flight at any time hold neighbouring tiles, whose
 /// footprints overlap in L2. Dynamic shared memory: the table, then `launch.footprint_bytes`.
 template <class Sample, int Channels, Interpolation Interp>
 __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::threads,
-                                  rotate_min_blocks<sizeof(Sample) * Channels, RotateTileShape<sizeof(Sample) * Channels>::threads>) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
+                                  rotate_min_blocks<sizeof(Sample) * Channels, RotateTileShape<sizeof(Sample) * Channels>::threads,
+                                                    rotation_footprint_paired(sizeof(Sample) * Channels, Interp)>) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
     using Shape = RotateTileShape<sizeof(Sample) * Channels>;
     using Traits = RotationSampleTraits<Sample>;
     using Weight = typename Traits::Weight;
@@ -484,6 +485,10 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                         } else if constexpr (Interp == Interpolation::nearest) {
                             const Weight none[1] = {};
                             sample_inside<Sample, Channels, Interp>(p, shared.stride(), none, pixel);
+                        } else if constexpr (Interp == Interpolation::bilinear) {
+                            float w[4];
+                            bilinear_float_weights(static_cast<std::uint32_t>(tap.entry) & 31u, static_cast<std::uint32_t>(tap.entry) >> 5, w);
+                            sample_inside<Sample, Channels, Interp>(p, shared.stride(), w, pixel);
                         } else {
                             Weight w[taps * taps];
                             if constexpr (table_bytes > 0 && sizeof(w) % 16 == 0) {

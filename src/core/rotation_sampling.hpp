@@ -268,6 +268,26 @@ GPUROTATE_HOST_DEVICE inline void bilinear_u8_weight_pairs(std::uint32_t a, std:
     top = (columns << 2 * rotation_inter_bits) - bottom;             // (32 - a) * (1024 - 32b), a * (1024 - 32b): no borrow
 }
 
+/// The float bilinear weights for the fractions `a` (x) and `b` (y), in 1/32 pixel, as initInterTab2D makes
+/// them: x = a / 32 and 1 - x for each axis, and their products, every one exact in float (5 fraction bits a
+/// factor). A kernel computes them from its coordinate's bits where it would read 16 bytes of a table at a
+/// scattered entry (tests/test_rotate_cpu.cpp checks every entry against the table, bit for bit). On the
+/// device a / 32 is the float 2^18 + a * 2^-5 built from its bits, less 2^18: two instructions, where the
+/// conversion unit runs at an eighth of the adds'.
+GPUROTATE_HOST_DEVICE inline void bilinear_float_weights(std::uint32_t a, std::uint32_t b, float (&w)[4]) {
+    using namespace rotation_math;
+#ifdef __CUDA_ARCH__
+    const float x1 = __fsub_rn(__uint_as_float(0x48800000u | a), 262144.0f), y1 = __fsub_rn(__uint_as_float(0x48800000u | b), 262144.0f);
+#else
+    const float x1 = static_cast<float>(a) * (1.0f / rotation_tab_size), y1 = static_cast<float>(b) * (1.0f / rotation_tab_size);
+#endif
+    const float x0 = fsub(1.0f, x1), y0 = fsub(1.0f, y1);
+    w[0] = fmul(y0, x0);
+    w[1] = fmul(y0, x1);
+    w[2] = fmul(y1, x0);
+    w[3] = fmul(y1, x1);
+}
+
 /// The table entry's weights into `w`: on the device as 8- or 16-byte read-only loads (the tables start at a
 /// multiple of 16 bytes and each entry is 8, 16, 32 or 64 bytes long).
 template <class Weight, int Count>
