@@ -97,6 +97,13 @@ TEST_CASE("the 8-bit bilinear weights a kernel computes give the table's bytes, 
 
 TEST_CASE("the float bilinear weights a kernel computes are the table's, bit for bit") {
     const auto& table = gpurotate::detail::rotation_tables().bilinear_float;
+    // The device builds a / 32 as the float 2^18 + a * 2^-5 from its bits, less 2^18.
+    for (std::uint32_t a = 0; a < 32; ++a) {
+        const std::uint32_t bits = 0x48800000u | a;
+        float built = 0;
+        std::memcpy(&built, &bits, 4);
+        CHECK(built - 262144.0f == static_cast<float>(a) / 32.0f);
+    }
     for (std::uint32_t b = 0; b < 32; ++b) {
         for (std::uint32_t a = 0; a < 32; ++a) {
             float w[4];

@@ -39,7 +39,7 @@ struct RotationLaunch {
 /// The tile of a pixel width: a thread makes `run` pixels of a row, a whole number of 16-byte words (16 or
 /// 48 bytes), in several rows of the tile. Tiles are square (a footprint about twice a tile's area at 45
 /// degrees, the least for its area) and as large as keeps a footprint within 48 KiB: 64 pixels a side up to
-/// 4 bytes (1-byte bilinear keeps its footprint twice, rotation_footprint_paired), 32 above. A tile's fixed
+/// 4 bytes (1-byte bilinear keeps its footprint also as windows, rotation_footprint_paired), 32 above. A tile's fixed
 /// costs (its tables, its classification, the staging's bookkeeping, three barriers) were as many
 /// instructions as its pixels' at 32x32 (ncu, H100).
 template <int PixelBytes>
@@ -85,7 +85,8 @@ inline constexpr int rotation_window_stride = 280;
 
 /// Bytes of shared memory that hold any tile's footprint under `plan`: the span of a tile's coordinates
 /// (|m0| + |m1| pixels a column, |m3| + |m4| a row), two for the roundings, the taps, and a 16-byte word for
-/// the alignment of each row's start; twice that where the footprint is paired.
+/// the alignment of each row's start; where the footprint is paired, the windows before it (280 bytes a row,
+/// to a whole 16) and a word past it.
 template <int PixelBytes>
 int rotation_footprint_bytes(const RotationPlan& plan) {
     constexpr int side = RotateTileShape<PixelBytes>::side;
@@ -314,7 +315,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     const bool wide_src = (reinterpret_cast<std::uintptr_t>(item.src) | item.src_pitch) % 16 == 0;
     const int column = (tid % Shape::runs_per_row) * run;
     const int step_index = column + column / 16;  // runs start at multiples of 16 pixels or within 16 of one
-    static_assert(run % 16 == 0 || 16 % run == 0);
+    static_assert(16 % run == 0);
 
     for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
         const int tile_x = (tile % tiles_x) * side, tile_y = (tile / tiles_x) * side;

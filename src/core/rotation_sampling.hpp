@@ -261,7 +261,7 @@ GPUROTATE_HOST_DEVICE inline RotationTap rotation_tap(std::int32_t fixed_x, std:
 /// for entry 0, whose 32768 the table saturates and corrects to 32767, 0, 0, 1. Kept whole here: the sum
 /// 32768 p00 + 2^14 and the table's 32767 p00 + p11 + 2^14 differ by p11 - p00, less than 2^14 either way, so
 /// both give p00 after the shift (tests/test_rotate_cpu.cpp checks every entry's sums against the table's).
-/// Three multiplies and no correction: the kernels compute an entry where they would load 8 bytes.
+/// Two multiplies and no correction: the kernels compute an entry where they would load 8 bytes.
 GPUROTATE_HOST_DEVICE inline void bilinear_u8_weight_pairs(std::uint32_t a, std::uint32_t b, std::uint32_t& top, std::uint32_t& bottom) {
     const std::uint32_t columns = a * 0xffffu + rotation_tab_size;  // (32 - a) low, a high: a * 2^16 + 32 - a
     bottom = columns * (b << rotation_inter_bits);                   // halves (32 - a) * 32b and a * 32b
@@ -271,9 +271,9 @@ GPUROTATE_HOST_DEVICE inline void bilinear_u8_weight_pairs(std::uint32_t a, std:
 /// The float bilinear weights for the fractions `a` (x) and `b` (y), in 1/32 pixel, as initInterTab2D makes
 /// them: x = a / 32 and 1 - x for each axis, and their products, every one exact in float (5 fraction bits a
 /// factor). A kernel computes them from its coordinate's bits where it would read 16 bytes of a table at a
-/// scattered entry (tests/test_rotate_cpu.cpp checks every entry against the table, bit for bit). On the
-/// device a / 32 is the float 2^18 + a * 2^-5 built from its bits, less 2^18: two instructions, where the
-/// conversion unit runs at an eighth of the adds'.
+/// scattered entry (tests/test_rotate_cpu.cpp checks every entry against the table, bit for bit, and the
+/// device's construction of a / 32 on the host). On the device a / 32 is the float 2^18 + a * 2^-5 built from
+/// its bits, less 2^18: two instructions, where the conversion unit runs at an eighth of the adds'.
 GPUROTATE_HOST_DEVICE inline void bilinear_float_weights(std::uint32_t a, std::uint32_t b, float (&w)[4]) {
     using namespace rotation_math;
 #ifdef __CUDA_ARCH__
