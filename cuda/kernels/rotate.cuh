@@ -255,19 +255,68 @@ constexpr int rotation_shared_table_bytes() {
     return rotation_tab_entries * rotation_taps(Interp) * static_cast<int>(sizeof(typename RotationSampleTraits<Sample>::Weight));
 }
 
+/// Where a tile reads: its footprint's first pixel (x0, y0) clipped to the image, the 16-byte word its rows'
+/// copy starts at, their bytes and count, and its case.
+struct RotationTileBounds {
+    int x0, y0, first_byte, pitch, rows;
+    bool misses;  // every tap outside the image: the background
+    bool inside;  // every tap inside: no border tests
+    bool staged;  // the footprint in shared memory (else the tile reads global memory)
+};
+
+/// Bytes of the windows of a footprint of `rows` rows, to a whole 16 so that the footprint after them starts at a
+/// 16-byte word for cp.async.
+__device__ inline int rotation_windows_bytes(int rows) { return (rows * rotation_window_stride + 15) & ~15; }
+
+/// A tile's bounds from its tables' ends: the first and last rows' origins and columns' steps, in 64 bits. A
+/// coordinate past 2^30 (a plan no rotation of a side under 32767 makes) is "wild": the tile goes to the global
+/// path, whose 32-bit sums wrap as OpenCV's do. Paired footprints keep their windows first and a word past.
+template <int PixelBytes, Interpolation Interp>
+__device__ inline RotationTileBounds rotation_tile_bounds(int2 o0, int2 o1, int2 c0, int2 c1, int width, int height, int footprint_bytes) {
+    constexpr int taps = rotation_side_taps(Interp);
+    constexpr int lead = rotation_lead_taps(Interp);
+    constexpr bool paired = rotation_footprint_paired(PixelBytes, Interp);
+    const long long fx_lo = static_cast<long long>(min(o0.x, o1.x)) + min(c0.x, c1.x);
+    const long long fx_hi = static_cast<long long>(max(o0.x, o1.x)) + max(c0.x, c1.x);
+    const long long fy_lo = static_cast<long long>(min(o0.y, o1.y)) + min(c0.y, c1.y);
+    const long long fy_hi = static_cast<long long>(max(o0.y, o1.y)) + max(c0.y, c1.y);
+    constexpr long long tame = 1LL << 30;
+    const bool wild = fx_lo < -tame || fx_hi > tame || fy_lo < -tame || fy_hi > tame;
+    const long long sx_lo = (fx_lo >> rotation_ab_bits) - lead, sx_hi = (fx_hi >> rotation_ab_bits) - lead + taps - 1;
+    const long long sy_lo = (fy_lo >> rotation_ab_bits) - lead, sy_hi = (fy_hi >> rotation_ab_bits) - lead + taps - 1;
+    RotationTileBounds b;
+    b.misses = !wild && (sx_hi < 0 || sx_lo >= width || sy_hi < 0 || sy_lo >= height);
+    b.inside = !wild && sx_lo >= 0 && sx_hi < width && sy_lo >= 0 && sy_hi < height;
+    b.x0 = static_cast<int>(sx_lo < 0 ? 0 : sx_lo);
+    const int x1 = static_cast<int>(sx_hi >= width ? width - 1 : sx_hi);
+    b.y0 = static_cast<int>(sy_lo < 0 ? 0 : sy_lo);
+    const int y1 = static_cast<int>(sy_hi >= height ? height - 1 : sy_hi);
+    b.first_byte = (b.x0 * PixelBytes) & ~15;
+    b.pitch = (((x1 + 1) * PixelBytes - b.first_byte + 15) & ~15);
+    b.rows = y1 - b.y0 + 1;
+    const int windows_bytes = paired ? rotation_windows_bytes(b.rows) : 0;
+    b.staged = !wild && !b.misses && static_cast<long long>(b.rows) * b.pitch + windows_bytes + (paired ? 16 : 0) <= footprint_bytes;
+    return b;
+}
+
 /// Blocks a multiprocessor keeps of the kernel: enough warps to cover one block's footprint load with the
 /// others' arithmetic, at up to 64 registers a thread; 3-byte pixels, whose 48-byte runs and their shuffled
-/// stores spilled hundreds of bytes at 64, get up to 80; the 1-byte windows' loop fits 48, for 5 blocks.
-template <int PixelBytes, int Threads, bool Paired>
-inline constexpr int rotate_min_blocks = (Paired ? 1280 : PixelBytes % 3 == 0 && PixelBytes < 12 ? 800 : 1024) / Threads;
+/// stores spilled hundreds of bytes at 64, get up to 80; bilinear samples of one channel fit 48 without a spill,
+/// for 5 blocks.
+template <class Sample, int Channels, Interpolation Interp>
+constexpr int rotate_min_blocks() {
+    constexpr int pixel_bytes = static_cast<int>(sizeof(Sample)) * Channels;
+    constexpr int threads = RotateTileShape<pixel_bytes>::threads;
+    constexpr bool lean = Interp == Interpolation::bilinear && Channels == 1 && pixel_bytes <= 4;
+    return (lean ? 1280 : pixel_bytes % 3 == 0 && pixel_bytes < 12 ? 800 : 1024) / threads;
+}
 
 /// Each block takes tiles blockIdx.x, + gridDim.x, ... of its image (blockIdx.z), so that the weight table
 /// it copies once serves many tiles, and the blocks in flight at any time hold neighbouring tiles, whose
 /// footprints overlap in L2. Dynamic shared memory: the table, then `launch.footprint_bytes`.
 template <class Sample, int Channels, Interpolation Interp>
 __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::threads,
-                                  rotate_min_blocks<sizeof(Sample) * Channels, RotateTileShape<sizeof(Sample) * Channels>::threads,
-                                                    rotation_footprint_paired(sizeof(Sample) * Channels, Interp)>) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
+                                  rotate_min_blocks<Sample, Channels, Interp>()) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
     using Shape = RotateTileShape<sizeof(Sample) * Channels>;
     using Traits = RotationSampleTraits<Sample>;
     using Weight = typename Traits::Weight;
@@ -284,6 +333,8 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     // Column c's step at c + c / 16: a warp's lanes read columns a run (8 or 16 pixels) apart, whose 8-byte
     // entries would otherwise share a bank.
     __shared__ int2 column_step[side + side / 16];
+
+    __shared__ RotationTileBounds bounds;
 
     // The item in shared memory, read there by every pixel: from the launch's parameters or a group's table
     // in global memory, which the compiler re-read after each store it could not prove apart from it.
@@ -309,7 +360,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         }
     }
     const Weight* const shared_weights = reinterpret_cast<const Weight*>(dynamic_shared);
-    const int width = plan.src_width, height = plan.src_height;
+    const int width = plan.src_width;
     std::byte* const dst = item.dst;
     const std::size_t dst_pitch = item.dst_pitch;
     const bool wide_src = (reinterpret_cast<std::uintptr_t>(item.src) | item.src_pitch) % 16 == 0;
@@ -320,7 +371,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
         const int tile_x = (tile % tiles_x) * side, tile_y = (tile / tiles_x) * side;
         const int tile_w = min(side, plan.dst_width - tile_x), tile_h = min(side, plan.dst_height - tile_y);
-        __syncthreads();  // the previous tile's readers are done with the tables and the footprint
+        __syncthreads();  // the previous tile's readers are done with the tables, the footprint and its bounds
         for (int i = tid; i < side; i += Shape::threads) {
             int a = 0, b = 0;
             if (i < tile_h) {
@@ -331,31 +382,23 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             rotation_column_step(plan, tile_x + min(i, tile_w - 1), a, b);
             column_step[i + i / 16] = make_int2(a, b);
         }
+        if (tid == Shape::threads - 1) {
+            // The footprint from the tables' ends, by a thread the tables leave idle (a block has at least 128
+            // threads, a tile at most 64 rows), computed once for the block where every thread computed it.
+            int2 o0, o1, c0, c1;
+            rotation_row_origin(plan, tile_y, o0.x, o0.y);
+            rotation_row_origin(plan, tile_y + tile_h - 1, o1.x, o1.y);
+            rotation_column_step(plan, tile_x, c0.x, c0.y);
+            rotation_column_step(plan, tile_x + tile_w - 1, c1.x, c1.y);
+            bounds = rotation_tile_bounds<pixel_bytes, Interp>(o0, o1, c0, c1, plan.src_width, plan.src_height, launch.footprint_bytes);
+        }
         __syncthreads();
 
-        // The footprint from the tables' ends, in 64 bits; a coordinate past 2^30 (a plan no rotation of a
-        // side under 32767 makes) leaves the tile to the global path, whose 32-bit sums wrap as OpenCV's do.
-        const int2 o0 = row_origin[0], o1 = row_origin[tile_h - 1], c0 = column_step[0], c1 = column_step[tile_w - 1 + (tile_w - 1) / 16];
-        const long long fx_lo = static_cast<long long>(min(o0.x, o1.x)) + min(c0.x, c1.x);
-        const long long fx_hi = static_cast<long long>(max(o0.x, o1.x)) + max(c0.x, c1.x);
-        const long long fy_lo = static_cast<long long>(min(o0.y, o1.y)) + min(c0.y, c1.y);
-        const long long fy_hi = static_cast<long long>(max(o0.y, o1.y)) + max(c0.y, c1.y);
-        constexpr long long tame = 1LL << 30;
-        const bool wild = fx_lo < -tame || fx_hi > tame || fy_lo < -tame || fy_hi > tame;
-        const long long sx_lo = (fx_lo >> rotation_ab_bits) - lead, sx_hi = (fx_hi >> rotation_ab_bits) - lead + taps - 1;
-        const long long sy_lo = (fy_lo >> rotation_ab_bits) - lead, sy_hi = (fy_hi >> rotation_ab_bits) - lead + taps - 1;
-        const bool misses = !wild && (sx_hi < 0 || sx_lo >= width || sy_hi < 0 || sy_lo >= height);
-        const bool inside = !wild && sx_lo >= 0 && sx_hi < width && sy_lo >= 0 && sy_hi < height;
-        const int x0 = static_cast<int>(sx_lo < 0 ? 0 : sx_lo), x1 = static_cast<int>(sx_hi >= width ? width - 1 : sx_hi);
-        const int y0 = static_cast<int>(sy_lo < 0 ? 0 : sy_lo), y1 = static_cast<int>(sy_hi >= height ? height - 1 : sy_hi);
-        const int first_byte = (x0 * pixel_bytes) & ~15;
-        const int pitch = (((x1 + 1) * pixel_bytes - first_byte + 15) & ~15);
-        const int rows = y1 - y0 + 1;
-        // Paired: the windows first, at a fixed place for the pixels' addressing, then the footprint at the
-        // next 16 bytes for cp.async.
-        const int windows_bytes = paired ? (rows * rotation_window_stride + 15) & ~15 : 0;
+        const RotationTileBounds tile_bounds = bounds;
+        const int y0 = tile_bounds.y0, first_byte = tile_bounds.first_byte, pitch = tile_bounds.pitch, rows = tile_bounds.rows;
+        const bool misses = tile_bounds.misses, inside = tile_bounds.inside, staged = tile_bounds.staged;
+        const int windows_bytes = paired ? rotation_windows_bytes(rows) : 0;
         std::byte* const raw = footprint + windows_bytes;
-        const bool staged = !wild && !misses && static_cast<long long>(rows) * pitch + windows_bytes + (paired ? 16 : 0) <= launch.footprint_bytes;
         const bool windowed = paired && staged && inside && 2 * pitch <= rotation_window_stride;
 
         if (staged) {
