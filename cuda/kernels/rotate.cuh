@@ -1,15 +1,17 @@
 #pragma once
 // Rotation by any angle, one output tile at a time per block, the blocks looping over tiles. For each tile
 // the block computes its rows' origins and its columns' steps (the fixed-point coordinates warpAffine builds
-// per row and column) once, into shared memory. From their corners it knows the tile's footprint: the
-// rectangle every tap of the tile falls in, since both tables are rounded linear functions and so
-// monotonic. The footprint, clipped to the image, comes into shared memory by cp.async, as the weight
-// table does once a block; each thread then makes a run of pixels of one row from there and stores them as
-// 16-byte words at 16-byte addresses, whatever the row's alignment. A tile whose footprint misses the image
-// is the background; one whose footprint lies inside takes its taps without the border's tests; the others
-// follow sample_at's border rules, from the same shared copy. The arithmetic is core/rotation_sampling.hpp's,
-// the CPU backend's: both give OpenCV's bytes. Where the footprint would not fit the shared buffer (a plan no
-// rotation makes), the tile reads global memory as the CPU does. Measured: docs/performance.md, "Any angle".
+// per row and column) once, into shared memory, and one thread computes the tile's footprint from their
+// corners: the rectangle every tap of the tile falls in, since both tables are rounded linear functions and
+// so monotonic. The footprint, clipped to the image, comes into shared memory by cp.async (the 8-bit bicubic
+// weight table too, once a block; bilinear weights are computed from the coordinates' bits); 1-byte bilinear
+// footprints are then rewritten as overlapping windows that hold both taps of a row in one aligned word. Each
+// thread makes a run of pixels of one row from there and stores them as 16-byte words at 16-byte addresses,
+// whatever the row's alignment. A tile whose footprint misses the image is the background; one whose
+// footprint lies inside takes its taps without the border's tests; the others follow sample_at's border
+// rules, from the same shared copy. The arithmetic is core/rotation_sampling.hpp's, the CPU backend's: both
+// give OpenCV's bytes. Where the footprint would not fit the shared buffer (a plan no rotation makes), the
+// tile reads global memory as the CPU does. Measured: docs/performance.md, "Any angle".
 
 #include "core/rotation_sampling.hpp"
 
