@@ -1,9 +1,9 @@
 #pragma once
 // Rotation by any angle, one output tile at a time per block, the blocks looping over tiles. For each tile
 // the block computes its rows' origins and its columns' steps (the fixed-point coordinates warpAffine builds
-// per row and column) once, into shared memory, and one thread computes the tile's footprint from their
-// corners: the rectangle every tap of the tile falls in, since both tables are rounded linear functions and
-// so monotonic. The footprint, clipped to the image, comes into shared memory by cp.async (the 8-bit bicubic
+// per row and column) once, into shared memory, and one thread computes the tile's footprint from the same
+// coordinates at the tile's corners: the rectangle every tap of the tile falls in, since both tables are
+// rounded linear functions and so monotonic. The footprint, clipped to the image, comes into shared memory by cp.async (the 8-bit bicubic
 // weight table too, once a block; bilinear weights are computed from the coordinates' bits); 1-byte bilinear
 // footprints are then rewritten as overlapping windows that hold both taps of a row in one aligned word. Each
 // thread makes a run of pixels of one row from there and stores them as 16-byte words at 16-byte addresses,
@@ -257,10 +257,10 @@ constexpr int rotation_shared_table_bytes() {
     return rotation_tab_entries * rotation_taps(Interp) * static_cast<int>(sizeof(typename RotationSampleTraits<Sample>::Weight));
 }
 
-/// Where a tile reads: its footprint's first pixel (x0, y0) clipped to the image, the 16-byte word its rows'
-/// copy starts at, their bytes and count, and its case.
+/// Where a tile reads: its footprint's first row y0 clipped to the image, the 16-byte word its rows' copy
+/// starts at, their bytes and count, and its case.
 struct RotationTileBounds {
-    int x0, y0, first_byte, pitch, rows;
+    int y0, first_byte, pitch, rows;
     bool misses;  // every tap outside the image: the background
     bool inside;  // every tap inside: no border tests
     bool staged;  // the footprint in shared memory (else the tile reads global memory)
@@ -289,11 +289,11 @@ __device__ inline RotationTileBounds rotation_tile_bounds(int2 o0, int2 o1, int2
     RotationTileBounds b;
     b.misses = !wild && (sx_hi < 0 || sx_lo >= width || sy_hi < 0 || sy_lo >= height);
     b.inside = !wild && sx_lo >= 0 && sx_hi < width && sy_lo >= 0 && sy_hi < height;
-    b.x0 = static_cast<int>(sx_lo < 0 ? 0 : sx_lo);
+    const int x0 = static_cast<int>(sx_lo < 0 ? 0 : sx_lo);
     const int x1 = static_cast<int>(sx_hi >= width ? width - 1 : sx_hi);
     b.y0 = static_cast<int>(sy_lo < 0 ? 0 : sy_lo);
     const int y1 = static_cast<int>(sy_hi >= height ? height - 1 : sy_hi);
-    b.first_byte = (b.x0 * PixelBytes) & ~15;
+    b.first_byte = (x0 * PixelBytes) & ~15;
     b.pitch = (((x1 + 1) * PixelBytes - b.first_byte + 15) & ~15);
     b.rows = y1 - b.y0 + 1;
     const int windows_bytes = paired ? rotation_windows_bytes(b.rows) : 0;
@@ -326,7 +326,6 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     constexpr int side = Shape::side;
     constexpr int run = Shape::run;
     constexpr int taps = rotation_side_taps(Interp);
-    constexpr int lead = rotation_lead_taps(Interp);
     constexpr int table_bytes = rotation_shared_table_bytes<Sample, Interp>();
     constexpr bool paired = rotation_footprint_paired(pixel_bytes, Interp);
     extern __shared__ __align__(16) std::byte dynamic_shared[];
