@@ -1,7 +1,7 @@
 #include "formats/format_registry.hpp"
 
 #include "formats/content_signature.hpp"
-#include "formats/declared_extent.hpp"
+#include "formats/tiff_declared_extent.hpp"
 #include "formats/jpeg_codec.hpp"
 #include "formats/opencv_codec.hpp"
 #include "formats/png_codec.hpp"
@@ -64,7 +64,7 @@ const std::vector<FormatRow>& format_rows() {
         // premultiplied, and keeps a TIFF input's compression, predictor, planes and strips (tiff_coding.hpp).
         {FileFormat::tiff, "TIFF", {".tif", ".tiff"}, {}, {S::u8, S::u16, S::f32}, {1, 2, 3, 4}, true, false,
          exif_icc_xmp | M::iptc | M::resolution | M::tiff_text, always,
-         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_tiff(b, p, o); }, declared_extent,
+         [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_tiff(b, p, o); }, tiff_declared_extent,
          tiff_library, encode_tiff, tiff_library,
          // the directories it takes from the EXIF block (tiff_exif.cpp)
          [](const ImageMetadata& m) {

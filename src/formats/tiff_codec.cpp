@@ -3,7 +3,7 @@
 #include "core/decode_limits.hpp"
 #include "core/huge_pages.hpp"
 #include "core/parallel_for.hpp"
-#include "formats/declared_extent.hpp"
+#include "formats/tiff_declared_extent.hpp"
 #include "formats/tiff_coding.hpp"
 #include "formats/tiff_memory_file.hpp"
 #include "formats/tiff_strip_coder.hpp"
@@ -236,7 +236,7 @@ std::optional<Image> decode_tiff(const std::vector<std::uint8_t>& bytes, const s
     const std::uint16_t magic = bytes[0] == 'I' ? static_cast<std::uint16_t>(bytes[2] | bytes[3] << 8) : static_cast<std::uint16_t>(bytes[2] << 8 | bytes[3]);
     if (magic != 42 && magic != 43) return std::nullopt;
     // The size the header declares is checked before libtiff reads more of the file.
-    if (const auto declared = declared_extent(bytes)) check_declared_size(path, declared->width, declared->height, options);
+    if (const auto declared = tiff_declared_extent(bytes)) check_declared_size(path, declared->width, declared->height, options);
     TiffMemoryFile file{bytes.data(), bytes.size(), nullptr, 0, {}};
     const TiffHandle tif = open_tiff(file, "rm");
     if (!tif) refuse(path, "libtiff cannot read its header or first directory", file);
