@@ -257,6 +257,23 @@ constexpr int rotation_shared_table_bytes() {
     return rotation_tab_entries * rotation_taps(Interp) * static_cast<int>(sizeof(typename RotationSampleTraits<Sample>::Weight));
 }
 
+/// Calls body(r, c) for word c of row r of a footprint of `rows` rows of `words` 16-byte words, the block's
+/// `Threads` threads taking consecutive words; each thread steps on by the block's width without a division.
+template <int Threads, class Body>
+__device__ inline void for_each_footprint_word(int tid, int rows, int words, Body&& body) {
+    const int step_rows = Threads / words, step_words = Threads - step_rows * words;
+    int r = tid / words, c = tid - r * words;
+    while (r < rows) {
+        body(r, c);
+        r += step_rows;
+        c += step_words;
+        if (c >= words) {
+            c -= words;
+            ++r;
+        }
+    }
+}
+
 /// Where a tile reads: its footprint's first row y0 clipped to the image, the 16-byte word its rows' copy
 /// starts at, their bytes and count, and its case.
 struct RotationTileBounds {
@@ -405,11 +422,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         if (staged) {
             // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
             const int row_bytes = width * pixel_bytes;
-            const int words = pitch / 16;
-            // Word (r, c) of the footprint; each step moves on by the block's threads without a division.
-            const int step_rows = Shape::threads / words, step_words = Shape::threads - step_rows * words;
-            int r = tid / words, c = tid - r * words;
-            while (r < rows) {
+            for_each_footprint_word<Shape::threads>(tid, rows, pitch / 16, [&](int r, int c) {
                 const int byte = first_byte + c * 16;
                 const std::byte* from = item.src + static_cast<std::size_t>(y0 + r) * item.src_pitch + byte;
                 std::byte* to = raw + r * pitch + c * 16;
@@ -420,13 +433,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                         *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
                     }
                 }
-                r += step_rows;
-                c += step_words;
-                if (c >= words) {
-                    c -= words;
-                    ++r;
-                }
-            }
+            });
         }
         wait_copies_async();  // the footprint's, and the first time the table's
         __syncthreads();
@@ -434,10 +441,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             if (windowed) {
                 // Windows 2i and 2i + 1 from word i and the next word's first byte: a 16-byte word and one
                 // word more make 8 windows (the row's last reads past it, unused).
-                const int words = pitch / 16;
-                const int step_rows = Shape::threads / words, step_words = Shape::threads - step_rows * words;
-                int r = tid / words, c = tid - r * words;
-                while (r < rows) {
+                for_each_footprint_word<Shape::threads>(tid, rows, pitch / 16, [&](int r, int c) {
                     const std::byte* from = raw + r * pitch + c * 16;
                     const uint4 v = *reinterpret_cast<const uint4*>(from);
                     const unsigned next = *reinterpret_cast<const unsigned*>(from + 16);
@@ -446,13 +450,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                     to[1] = make_uint2(__byte_perm(v.y, 0, 0x2110), __byte_perm(v.y, v.z, 0x4332));
                     to[2] = make_uint2(__byte_perm(v.z, 0, 0x2110), __byte_perm(v.z, v.w, 0x4332));
                     to[3] = make_uint2(__byte_perm(v.w, 0, 0x2110), __byte_perm(v.w, next, 0x4332));
-                    r += step_rows;
-                    c += step_words;
-                    if (c >= words) {
-                        c -= words;
-                        ++r;
-                    }
-                }
+                });
                 __syncthreads();
             }
         }
