@@ -312,13 +312,16 @@ double median(std::vector<float> v) {
     return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-/// Device image with the library's pitch (whole sectors).
+/// Device image with the library's pitch (whole sectors), or rows packed one after another where `tight`.
 struct DeviceImage {
     DeviceBuffer buffer;
     ImageView view;
-    DeviceImage(std::int64_t w, std::int64_t h, PixelFormat f)
-        : buffer(detail::device_pitch(static_cast<std::size_t>(w) * f.pixel_bytes()) * static_cast<std::size_t>(h)),
-          view{buffer.get(), w, h, detail::device_pitch(static_cast<std::size_t>(w) * f.pixel_bytes()), f} {}
+    DeviceImage(std::int64_t w, std::int64_t h, PixelFormat f, bool tight = false)
+        : buffer(pitch_of(w, f, tight) * static_cast<std::size_t>(h)), view{buffer.get(), w, h, pitch_of(w, f, tight), f} {}
+    static std::size_t pitch_of(std::int64_t w, PixelFormat f, bool tight) {
+        const std::size_t row = static_cast<std::size_t>(w) * f.pixel_bytes();
+        return tight ? row : detail::device_pitch(row);
+    }
     std::size_t bytes() const { return view.pitch * static_cast<std::size_t>(view.height); }
 };
 
@@ -631,7 +634,7 @@ std::vector<Row> bench_rotations(const Harness& harness, const Peers& peers, con
         rotate_options.interpolation = options.interpolation;
         rotate_options.keep_size = options.keep_size;
         const Extent e = rotated_extent(src.extent(), rotate_options);
-        DeviceImage dst(e.width, e.height, src.format), expected(e.width, e.height, src.format);
+        DeviceImage dst(e.width, e.height, src.format, options.tight), expected(e.width, e.height, src.format, options.tight);
         Image host_expected(e.width, e.height, src.format, HostMemory::pinned);
         gpurotate::rotate(host_src.view(), host_expected.view(), rotate_options, Backend::cpu);
         GPUROTATE_CUDA_CHECK(cudaMemcpy2DAsync(expected.view.data, expected.view.pitch, host_expected.data(), host_expected.view().pitch,
@@ -640,7 +643,7 @@ std::vector<Row> bench_rotations(const Harness& harness, const Peers& peers, con
         const double bytes = static_cast<double>(src.row_bytes()) * static_cast<double>(src.height) +
                              static_cast<double>(dst.view.row_bytes()) * static_cast<double>(e.height);
         std::ostringstream op;
-        op << "rotate" << degrees << " " << interpolation_name << (options.keep_size ? " keep" : "");
+        op << "rotate" << degrees << " " << interpolation_name << (options.keep_size ? " keep" : "") << (options.tight ? " tight" : "");
         std::vector<Row> group;
         if (!options.no_ceilings && (selected(options.kernels, "rotate") || selected(options.kernels, "npp-rotate"))) {
             const std::size_t total = static_cast<std::size_t>(bytes / 2);

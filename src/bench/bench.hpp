@@ -20,6 +20,7 @@ struct BenchOptions {
     std::vector<double> rotations;         ///< --op rotateDEG: rotation by any angle, DEG degrees clockwise (rotate.hpp)
     Interpolation interpolation = Interpolation::bilinear;  ///< the rotations' interpolation
     bool keep_size = false;                ///< the rotations keep the input's size (default: the canvas grown to hold it)
+    bool tight = false;                    ///< the rotations' outputs have rows packed (a contiguous tensor's), not whole sectors
     std::vector<std::string> kernels;      ///< empty: all that apply
     int batch = 1;                         ///< images of width x height per launch (production kernel only)
     int grouped = 0;                       ///< > 0: that many images of mixed sizes (64x64 to 1024x768), one launch

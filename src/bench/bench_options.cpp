@@ -101,6 +101,9 @@ std::optional<BenchOptions> parse_bench_options(int argc, char** argv, int& exit
             return names;
         }()));
     app.add_flag("--keep-size", bench_options.keep_size, "the rotateDEG rows keep the input's size, corners cut (default: the canvas grown to hold the image)");
+    app.add_flag("--tight", bench_options.tight,
+                 "the rotateDEG rows write outputs whose rows are packed, one after another (as a contiguous tensor's), where by default "
+                 "each row starts on a 32-byte sector");
     app.add_option("--kernel", kernels_text, "comma-separated kernel names (default all; --list shows them)");
     app.add_option("--batch", bench_options.batch, "images of that size per launch")->check(CLI::Range(1, 65535));
     app.add_option("--grouped", bench_options.grouped, "N images of mixed sizes (64x64 to 1024x768) in one grouped launch")
