@@ -204,11 +204,21 @@ __device__ inline void store_run(const void* out, std::byte* dst, std::size_t ds
     const int m = static_cast<int>(reinterpret_cast<std::uintptr_t>(at) % 16);
     const int valid = count * pixel_bytes;
     const bool direct = !active || (m == 0 && valid == RunBytes);
+    // Streaming stores (the output is never read back, the source's neighbouring footprints are) only where
+    // the tiles' rows start on 32-byte sectors: a sector that two tiles share, written in part and evicted
+    // first, goes to DRAM as a read, a merge and a write.
+    std::byte* const row_start = row + static_cast<std::size_t>(tile_x) * pixel_bytes;
+    const bool whole_sectors = __all_sync(0xffffffffu, !active || reinterpret_cast<std::uintptr_t>(row_start) % 32 == 0);
     if (__all_sync(0xffffffffu, direct)) {
         if (active) {
-            // Streaming stores: the output is never read back, the source's neighbouring footprints are.
 #pragma unroll
-            for (int q = 0; q < words; ++q) __stcs(reinterpret_cast<uint4*>(at) + q, w[q]);
+            for (int q = 0; q < words; ++q) {
+                if (whole_sectors) {
+                    __stcs(reinterpret_cast<uint4*>(at) + q, w[q]);
+                } else {
+                    reinterpret_cast<uint4*>(at)[q] = w[q];
+                }
+            }
         }
         return;
     }
@@ -218,7 +228,6 @@ __device__ inline void store_run(const void* out, std::byte* dst, std::size_t ds
     prev.z = __shfl_up_sync(0xffffffffu, w[words - 1].z, 1, lanes);
     prev.w = __shfl_up_sync(0xffffffffu, w[words - 1].w, 1, lanes);
     if (!active) return;
-    std::byte* const row_start = row + static_cast<std::size_t>(tile_x) * pixel_bytes;
     const std::ptrdiff_t begin = row_start - at;  // where the tile's row begins, from `at` (0 or less)
     const bool last = column + count >= tile_w;    // the tile's row ends in this run: its last word is ours
 #pragma unroll
@@ -236,7 +245,7 @@ __device__ inline void store_run(const void* out, std::byte* dst, std::size_t ds
         if (to <= from) continue;
         std::byte* const word = at + start;
         if (from == 0 && to == 16) {
-            __stcs(reinterpret_cast<uint4*>(word), window);
+            *reinterpret_cast<uint4*>(word) = window;  // not streamed: the row's ends share sectors with the next tiles'
         } else {
             store_window_part(word, window, from, to);
         }
