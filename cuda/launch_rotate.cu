@@ -59,18 +59,20 @@ RotationItem device_item(ConstImageView src, ImageView dst, const RotationPlan& 
 
 /// The shared memory of the launch: the weight table (where the kernel copies it) and the largest footprint
 /// of `items`' plans; and the grid: per image (the grid's z) as many blocks as the GPU keeps at once over
-/// the whole launch, but no more than the image has tiles (each block then loops over tiles).
-template <class Sample, int Channels, Interpolation Interp>
+/// the whole launch, but no more than the image has tiles (each block then loops over tiles). `Shifted`: the
+/// tiles of each output row moved to its 16-byte words (RotationShift).
+template <class Sample, int Channels, Interpolation Interp, bool Shifted>
 void launch_kernel(const RotationItem* items, std::size_t count, RotationLaunch& launch, cudaStream_t stream) {
     constexpr int pixel_bytes = static_cast<int>(sizeof(Sample)) * Channels;
     using Shape = RotateTileShape<pixel_bytes>;
+    constexpr int extra = Shifted ? RotationShift<pixel_bytes>::extra_columns : 0;
     constexpr int table_bytes = rotation_shared_table_bytes<Sample, Interp>();
-    const auto kernel = rotate_kernel<Sample, Channels, Interp>;
+    const auto kernel = rotate_kernel<Sample, Channels, Interp, Shifted>;
     launch.footprint_bytes = 0;
     long long most_tiles = 0;
     for (std::size_t i = 0; i < count; ++i) {
-        launch.footprint_bytes = std::max(launch.footprint_bytes, rotation_footprint_bytes<pixel_bytes>(items[i].plan));
-        const long long tiles = (items[i].plan.dst_width + Shape::side - 1LL) / Shape::side * ((items[i].plan.dst_height + Shape::side - 1LL) / Shape::side);
+        launch.footprint_bytes = std::max(launch.footprint_bytes, rotation_footprint_bytes<pixel_bytes>(items[i].plan, extra));
+        const long long tiles = (items[i].plan.dst_width + extra + Shape::side - 1LL) / Shape::side * ((items[i].plan.dst_height + Shape::side - 1LL) / Shape::side);
         most_tiles = std::max(most_tiles, tiles);
     }
     const int shared = table_bytes + launch.footprint_bytes;
@@ -93,15 +95,32 @@ void launch_kernel(const RotationItem* items, std::size_t count, RotationLaunch&
     GPUROTATE_CUDA_CHECK(cudaGetLastError());
 }
 
+template <class Sample, int Channels, Interpolation Interp>
+void launch_shifted_or_not(const RotationItem* items, std::size_t count, RotationLaunch& launch, cudaStream_t stream) {
+    // Shifted where some output's rows miss 16-byte words and every output's rows start at the pixel's
+    // alignment; otherwise the unshifted kernel, whose stores take any row.
+    constexpr int pixel_bytes = static_cast<int>(sizeof(Sample)) * Channels;
+    bool some_unaligned = false, all_at_alignment = true;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(items[i].dst) | items[i].dst_pitch;
+        some_unaligned = some_unaligned || bits % 16 != 0;
+        all_at_alignment = all_at_alignment && bits % RotateTileShape<pixel_bytes>::alignment == 0;
+    }
+    if constexpr (RotateTileShape<pixel_bytes>::run > 1) {  // 16-byte pixels keep every row on its words
+        if (some_unaligned && all_at_alignment) return launch_kernel<Sample, Channels, Interp, true>(items, count, launch, stream);
+    }
+    launch_kernel<Sample, Channels, Interp, false>(items, count, launch, stream);
+}
+
 /// `items` on the host (one image: passed in the launch's parameters) and, for a group, `device_items` their
 /// copy on the GPU.
 template <class Sample, int Channels>
 void launch_items(const RotationItem* items, const RotationItem* device_items, std::size_t count, cudaStream_t stream) {
     RotationLaunch launch{device_items, items[0], 0};
     switch (items[0].plan.interpolation) {
-        case Interpolation::nearest: return launch_kernel<Sample, Channels, Interpolation::nearest>(items, count, launch, stream);
-        case Interpolation::bilinear: return launch_kernel<Sample, Channels, Interpolation::bilinear>(items, count, launch, stream);
-        case Interpolation::bicubic: return launch_kernel<Sample, Channels, Interpolation::bicubic>(items, count, launch, stream);
+        case Interpolation::nearest: return launch_shifted_or_not<Sample, Channels, Interpolation::nearest>(items, count, launch, stream);
+        case Interpolation::bilinear: return launch_shifted_or_not<Sample, Channels, Interpolation::bilinear>(items, count, launch, stream);
+        case Interpolation::bicubic: return launch_shifted_or_not<Sample, Channels, Interpolation::bicubic>(items, count, launch, stream);
     }
 }
 

@@ -100,10 +100,12 @@ void check_download(const gpurotate::Image& expected, const std::byte* device_ds
 }  // namespace
 
 TEST_CASE("CUDA rotation of images of many tiles, on pitches of whole and of odd bytes, gives the CPU backend's bytes") {
-    // 300x217 spans tiles wholly inside the image, across its border and wholly outside it (the expanded
-    // canvas's corners) for every pixel width; pitches of exactly a row (an odd number of bytes where the
-    // samples allow) and a source one sample into its allocation take the kernel's sample-wide loads and
-    // stores instead of its 16-byte words.
+    // 301x217 spans tiles wholly inside the image, across its border and wholly outside it (the expanded
+    // canvas's corners) for every pixel width. Three layouts: rows padded to 16-byte words; packed rows from
+    // the allocation's start (a contiguous tensor's: the kernel shifts each row's tiles onto its words where
+    // rows start at the pixel's alignment, every width but 16 bytes); packed rows one sample into the
+    // allocation (unshifted where that breaks the pixel's alignment, its stores a byte or a word at a time).
+    enum class Layout { whole_words, packed, packed_after_a_sample };
     cudaStream_t stream = nullptr;
     REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     std::uint32_t seed = 900;
@@ -111,10 +113,13 @@ TEST_CASE("CUDA rotation of images of many tiles, on pitches of whole and of odd
         for (int channels : test_support::rotation_channels()) {
             const gpurotate::PixelFormat format{sample, channels};
             const gpurotate::Image src = test_support::rotation_source(301, 217, format, seed++);
-            for (bool whole_words : {true, false}) {
+            for (Layout layout : {Layout::whole_words, Layout::packed, Layout::packed_after_a_sample}) {
+                const bool whole_words = layout == Layout::whole_words;
                 const std::size_t sample_size = gpurotate::sample_bytes(sample);
                 const std::size_t src_pitch = whole_words ? (src.view().row_bytes() + 15) / 16 * 16 : src.view().row_bytes();
-                const std::size_t offset = whole_words ? 0 : sample_size;
+                // Packed rows start 16 bytes into the allocation (still on a word), so that a store before the
+                // image would land on a byte the test reads back.
+                const std::size_t offset = layout == Layout::packed_after_a_sample ? sample_size : layout == Layout::packed ? 16 : 0;
                 std::byte* base = test_support::upload(src, src_pitch, offset, stream);
                 const gpurotate::ConstImageView d_src(base + offset, src.width(), src.height(), src_pitch, format);
                 for (double degrees : {7.5, 45.0, -60.0, 135.0}) {
@@ -122,15 +127,15 @@ TEST_CASE("CUDA rotation of images of many tiles, on pitches of whole and of odd
                         for (bool keep_size : {false, true}) {
                             RotateOptions options{degrees, interpolation, keep_size, test_support::rotation_backgrounds(sample)[1]};
                             CAPTURE(gpurotate::to_string(format));
-                            CAPTURE(whole_words);
+                            CAPTURE(static_cast<int>(layout));
                             CAPTURE(degrees);
                             CAPTURE(gpurotate::name(interpolation));
                             CAPTURE(keep_size);
                             const gpurotate::Image expected = gpurotate::rotate(src, options, gpurotate::Backend::cpu);
                             const std::size_t dst_pitch = whole_words ? (expected.view().row_bytes() + 15) / 16 * 16 : expected.view().row_bytes();
-                            // The destination one sample into its allocation too: its rows start at every alignment.
+                            // The destination at the same offset into its allocation, and 16 bytes past its last row.
                             void* dst = nullptr;
-                            const std::size_t dst_bytes = offset + dst_pitch * static_cast<std::size_t>(expected.height());
+                            const std::size_t dst_bytes = offset + dst_pitch * static_cast<std::size_t>(expected.height()) + 16;
                             REQUIRE_CUDA(cudaMalloc(&dst, dst_bytes));
                             REQUIRE_CUDA(cudaMemsetAsync(dst, 0xa5, dst_bytes, stream));
                             std::byte* const d_dst_data = static_cast<std::byte*>(dst) + offset;
@@ -142,7 +147,7 @@ TEST_CASE("CUDA rotation of images of many tiles, on pitches of whole and of odd
                             REQUIRE_CUDA(cudaMemcpy(&edges[0], dst, 1, cudaMemcpyDeviceToHost));
                             REQUIRE_CUDA(cudaMemcpy(&edges[1], static_cast<std::byte*>(dst) + dst_bytes - 1, 1, cudaMemcpyDeviceToHost));
                             if (offset > 0) CHECK(edges[0] == std::byte{0xa5});
-                            if (dst_pitch > expected.view().row_bytes()) CHECK(edges[1] == std::byte{0xa5});
+                            CHECK(edges[1] == std::byte{0xa5});
                             REQUIRE_CUDA(cudaFree(dst));
                         }
                     }

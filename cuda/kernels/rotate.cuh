@@ -56,6 +56,43 @@ struct RotateTileShape {
     static_assert(run_bytes % 16 == 0 && threads % runs_per_row == 0);
 };
 
+/// Where a launch's output rows do not start at 16-byte words (a tight PyTorch or NumPy array: rows of 11191
+/// bytes) but each starts at a multiple of gcd(pixel bytes, 16), each row's tiles are shifted left by the 0 to
+/// run - 1 pixels that put its runs at 16-byte words: every store is then a whole aligned word, and the words
+/// two tiles share are written by one. (Unshifted, a tile's rows began and ended inside words, written a byte
+/// at a time: u8c1 into a tight output ran at half the speed of a padded one.) A tile's tables and footprint
+/// reach run - 1 columns further left; the grid has a column of tiles more where that reaches past the image.
+template <int PixelBytes>
+struct RotationShift {
+    using Shape = RotateTileShape<PixelBytes>;
+    static constexpr int run = Shape::run;
+    static constexpr int extra_columns = run - 1;
+    /// (PixelBytes / alignment)^-1 modulo run: the shift s solves s * PixelBytes = row address (modulo 16).
+    static constexpr int inverse = [] {
+        for (int x = 0; x < run; ++x) {
+            if ((PixelBytes / Shape::alignment * x) % run == 1 % run) return x;
+        }
+        return 0;
+    }();
+    /// The pixels by which a row starting at `row` shifts its tiles.
+    __device__ static int of(const std::byte* row) {
+        return static_cast<int>((reinterpret_cast<std::uintptr_t>(row) % 16) / Shape::alignment) * inverse % run;
+    }
+};
+
+/// Whether RotationShift's shift puts every row that starts at the pixel's alignment on a 16-byte word.
+template <int PixelBytes>
+constexpr bool rotation_shift_aligns() {
+    using Shift = RotationShift<PixelBytes>;
+    for (int m = 0; m < 16; m += RotateTileShape<PixelBytes>::alignment) {
+        const int shift = m / RotateTileShape<PixelBytes>::alignment * Shift::inverse % Shift::run;
+        if (shift < 0 || shift >= Shift::run || (m - shift * PixelBytes) % 16 != 0) return false;
+    }
+    return true;
+}
+static_assert(rotation_shift_aligns<1>() && rotation_shift_aligns<2>() && rotation_shift_aligns<3>() && rotation_shift_aligns<4>() &&
+              rotation_shift_aligns<6>() && rotation_shift_aligns<8>() && rotation_shift_aligns<12>() && rotation_shift_aligns<16>());
+
 /// The staged footprint: source pixel (x, y) at `base + (y - y0) * pitch + x * PixelBytes - first_byte`.
 template <int PixelBytes>
 struct SharedPixels {
@@ -80,22 +117,23 @@ __host__ __device__ constexpr bool rotation_footprint_paired(int pixel_bytes, In
 }
 
 /// Bytes from a row of windows to the next: room for a footprint row of up to 140 bytes (a 64-pixel tile's
-/// rows take at most 112), a multiple of 8 for the build's 8-byte stores, and 70 words, whose bank
-/// pattern kept a warp's 32 pixels to 2-3 accesses a load at every angle a simulation of the kernel's lanes
-/// tried (64 words: up to 7.7).
+/// rows take at most 112, a shifted one's 128; a wider row is not windowed), a multiple of 8 for the build's
+/// 8-byte stores, and 70 words, whose bank pattern kept a warp's 32 pixels to 2-3 accesses a load at every
+/// angle a simulation of the kernel's lanes tried (64 words: up to 7.7).
 inline constexpr int rotation_window_stride = 280;
 
 /// Bytes of shared memory that hold any tile's footprint under `plan`: the span of a tile's coordinates
-/// (|m0| + |m1| pixels a column, |m3| + |m4| a row), two for the roundings, the taps, and a 16-byte word for
-/// the alignment of each row's start; where the footprint is paired, the windows before it (280 bytes a row,
-/// to a whole 16) and a word past it.
+/// (|m0| a column and |m1| a row in x, |m3| and |m4| in y), two for the roundings, the taps, and a 16-byte word
+/// for the alignment of each row's start; where the footprint is paired, the windows before it (280 bytes a
+/// row, to a whole 16) and a word past it. `extra_columns`: the columns a shifted tile reaches left of its own
+/// (RotationShift).
 template <int PixelBytes>
-int rotation_footprint_bytes(const RotationPlan& plan) {
+int rotation_footprint_bytes(const RotationPlan& plan, int extra_columns = 0) {
     constexpr int side = RotateTileShape<PixelBytes>::side;
     const int taps = rotation_side_taps(plan.interpolation);
     const auto span = [&](double a, double b) {
         const double a_abs = a < 0 ? -a : a, b_abs = b < 0 ? -b : b;
-        return static_cast<long long>((a_abs + b_abs) * (side - 1)) + 3 + taps;
+        return static_cast<long long>(a_abs * (side - 1 + extra_columns) + b_abs * (side - 1)) + 3 + taps;
     };
     const long long columns = span(plan.inverse[0], plan.inverse[1]), rows = span(plan.inverse[3], plan.inverse[4]);
     const long long pitch = (columns * PixelBytes + 15) / 16 * 16 + 16;
@@ -107,9 +145,11 @@ int rotation_footprint_bytes(const RotationPlan& plan) {
 
 /// A 16-byte copy from global to shared memory that does not wait for its data (cp.async, sm_80 on): the
 /// footprint's loads all go out at once, where a load-then-store loop waited a DRAM latency per word.
+__device__ inline void copy_16_async(unsigned to_shared, const std::byte* from_global) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to_shared), "l"(from_global) : "memory");
+}
 __device__ inline void copy_16_async(std::byte* to_shared, const std::byte* from_global) {
-    const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(to_shared));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to), "l"(from_global) : "memory");
+    copy_16_async(static_cast<unsigned>(__cvta_generic_to_shared(to_shared)), from_global);
 }
 __device__ inline void wait_copies_async() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
@@ -252,6 +292,24 @@ __device__ inline void store_run(const void* out, std::byte* dst, std::size_t ds
     }
 }
 
+/// A shifted tile's run (RotationShift) at `at`, a 16-byte word: its bytes `from` to `to` (exclusive), all of
+/// them but at the image's left and right edges, as whole words where they cover one.
+template <int RunBytes>
+__device__ inline void store_shifted_run(const void* out, std::byte* at, int from, int to) {
+    constexpr int words = RunBytes / 16;
+#pragma unroll
+    for (int q = 0; q < words; ++q) {
+        uint4 w;
+        std::memcpy(&w, static_cast<const std::byte*>(out) + 16 * q, 16);
+        const int lo = max(from - 16 * q, 0), hi = min(to - 16 * q, 16);
+        if (lo == 0 && hi == 16) {
+            *reinterpret_cast<uint4*>(at + 16 * q) = w;
+        } else if (lo < hi) {
+            store_window_part(at + 16 * q, w, lo, hi);
+        }
+    }
+}
+
 /// Whether a block copies the interpolation's weight table into shared memory: the 8-bit bicubic one (32 KiB);
 /// bilinear weights are computed (bilinear_u8_weight_pairs, bilinear_float_weights), the float bicubic ones
 /// read from global memory. A warp's 32 pixels read 32 scattered entries; from L1 that cost a cycle per cache
@@ -266,12 +324,21 @@ constexpr int rotation_shared_table_bytes() {
     return rotation_tab_entries * rotation_taps(Interp) * static_cast<int>(sizeof(typename RotationSampleTraits<Sample>::Weight));
 }
 
+/// `magic` such that __umulhi(n, magic) is n / d for every n < 2^32 / d and d > 1 (ceil(2^32 / d), which for
+/// d = 1 does not fit 32 bits): the quotient of a tile's word counts by one multiplication, where a division by
+/// a value known only at run time took about 25 instructions.
+__host__ __device__ constexpr unsigned division_magic(unsigned d) { return d > 1 ? 0xffffffffu / d + 1u : 0u; }
+__device__ inline int divide_by_magic(int n, int d, unsigned magic) {
+    return d > 1 ? static_cast<int>(__umulhi(static_cast<unsigned>(n), magic)) : n;
+}
+
 /// Calls body(r, c) for word c of row r of a footprint of `rows` rows of `words` 16-byte words, the block's
-/// `Threads` threads taking consecutive words; each thread steps on by the block's width without a division.
+/// `Threads` threads taking consecutive words; each thread steps on by the block's width. `magic` is
+/// division_magic(words).
 template <int Threads, class Body>
-__device__ inline void for_each_footprint_word(int tid, int rows, int words, Body&& body) {
-    const int step_rows = Threads / words, step_words = Threads - step_rows * words;
-    int r = tid / words, c = tid - r * words;
+__device__ inline void for_each_footprint_word(int tid, int rows, int words, unsigned magic, Body&& body) {
+    const int step_rows = divide_by_magic(Threads, words, magic), step_words = Threads - step_rows * words;
+    int r = divide_by_magic(tid, words, magic), c = tid - r * words;
     while (r < rows) {
         body(r, c);
         r += step_rows;
@@ -287,6 +354,7 @@ __device__ inline void for_each_footprint_word(int tid, int rows, int words, Bod
 /// starts at, their bytes and count, and its case.
 struct RotationTileBounds {
     int y0, first_byte, pitch, rows;
+    unsigned words_magic;  // division_magic(pitch / 16), for for_each_footprint_word
     bool misses;  // every tap outside the image: the background
     bool inside;  // every tap inside: no border tests
     bool staged;  // the footprint in shared memory (else the tile reads global memory)
@@ -322,6 +390,7 @@ __device__ inline RotationTileBounds rotation_tile_bounds(int2 o0, int2 o1, int2
     b.first_byte = (x0 * PixelBytes) & ~15;
     b.pitch = (((x1 + 1) * PixelBytes - b.first_byte + 15) & ~15);
     b.rows = y1 - b.y0 + 1;
+    b.words_magic = division_magic(static_cast<unsigned>(b.pitch >= 16 ? b.pitch / 16 : 1));
     const int windows_bytes = paired ? rotation_windows_bytes(b.rows) : 0;
     b.staged = !wild && !b.misses && static_cast<long long>(b.rows) * b.pitch + windows_bytes + (paired ? 16 : 0) <= footprint_bytes;
     return b;
@@ -342,7 +411,7 @@ constexpr int rotate_min_blocks() {
 /// Each block takes tiles blockIdx.x, + gridDim.x, ... of its image (blockIdx.z), so that the weight table
 /// it copies once serves many tiles, and the blocks in flight at any time hold neighbouring tiles, whose
 /// footprints overlap in L2. Dynamic shared memory: the table, then `launch.footprint_bytes`.
-template <class Sample, int Channels, Interpolation Interp>
+template <class Sample, int Channels, Interpolation Interp, bool Shifted>
 __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::threads,
                                   rotate_min_blocks<Sample, Channels, Interp>()) rotate_kernel(const __grid_constant__ RotationLaunch launch) {
     using Shape = RotateTileShape<sizeof(Sample) * Channels>;
@@ -354,14 +423,19 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     constexpr int taps = rotation_side_taps(Interp);
     constexpr int table_bytes = rotation_shared_table_bytes<Sample, Interp>();
     constexpr bool paired = rotation_footprint_paired(pixel_bytes, Interp);
+    using Shift = RotationShift<pixel_bytes>;
+    constexpr int extra = Shifted ? Shift::extra_columns : 0;  // columns a tile reaches left of its own
+    constexpr int columns = side + extra;                       // the columns' table: tile_x - extra on
     extern __shared__ __align__(16) std::byte dynamic_shared[];
     std::byte* const footprint = dynamic_shared + table_bytes;
     __shared__ int2 row_origin[side];
     // Column c's step at c + c / 16: a warp's lanes read columns a run (8 or 16 pixels) apart, whose 8-byte
     // entries would otherwise share a bank.
-    __shared__ int2 column_step[side + side / 16];
+    __shared__ int2 column_step[columns + columns / 16];
 
-    __shared__ RotationTileBounds bounds;
+    // Two tiles' bounds: the one being worked, and the next, which its thread computes while the current
+    // footprint's loads are in flight (where it computed them beside the tables, and every thread waited).
+    __shared__ RotationTileBounds bounds[2];
 
     // The item in shared memory, read there by every pixel: from the launch's parameters or a group's table
     // in global memory, which the compiler re-read after each store it could not prove apart from it.
@@ -377,7 +451,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     }
     const RotationItem& item = *reinterpret_cast<const RotationItem*>(item_copy);
     const RotationPlan& plan = item.plan;
-    const int tiles_x = (plan.dst_width + side - 1) / side;
+    const int tiles_x = plan.dst_width > 0 ? (plan.dst_width + extra + side - 1) / side : 0;
     const int tiles = tiles_x * ((plan.dst_height + side - 1) / side);
     if (static_cast<int>(blockIdx.x) >= tiles) return;  // a smaller image of a batch
     if constexpr (table_bytes > 0) {
@@ -390,38 +464,62 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     const int width = plan.src_width;
     std::byte* const dst = item.dst;
     const std::size_t dst_pitch = item.dst_pitch;
-    const bool wide_src = (reinterpret_cast<std::uintptr_t>(item.src) | item.src_pitch) % 16 == 0;
-    const int column = (tid % Shape::runs_per_row) * run;
+    // In registers: read from the item's shared copy they were re-read at every word of the footprint.
+    const std::byte* const src = item.src;
+    const std::size_t src_pitch = item.src_pitch;
+    const bool wide_src = (reinterpret_cast<std::uintptr_t>(src) | src_pitch) % 16 == 0;
+    const int column = (tid % Shape::runs_per_row) * run;  // unshifted; shifted, less the row's shift
     const int step_index = column + column / 16;  // runs start at multiples of 16 pixels or within 16 of one
     static_assert(16 % run == 0);
 
-    for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
-        const int tile_x = (tile % tiles_x) * side, tile_y = (tile / tiles_x) * side;
+    // The tile's column and row in the grid of tiles, stepped by the grid's width without a division a tile.
+    const int grid = static_cast<int>(gridDim.x);
+    const int grid_columns = grid % tiles_x, grid_rows = grid / tiles_x;
+    const auto next_tile = [&](int& tile_column, int& tile_row) {
+        tile_column += grid_columns;
+        tile_row += grid_rows;
+        if (tile_column >= tiles_x) {
+            tile_column -= tiles_x;
+            ++tile_row;
+        }
+    };
+    // The footprint from the tables' ends (computed as the tables' threads compute them), by one thread.
+    // A tile's columns: tile_x - extra to tile_x + side - 1, within the image.
+    const auto first_column = [&](int tile_x) { return max(tile_x - extra, 0); };
+    const auto last_column = [&](int tile_x) { return min(tile_x + side, plan.dst_width) - 1; };
+    const auto bounds_of = [&](int tile_column, int tile_row) {
+        const int x = tile_column * side, y = tile_row * side;
+        const int h = min(side, plan.dst_height - y);
+        int2 o0, o1, c0, c1;
+        rotation_row_origin(plan, y, o0.x, o0.y);
+        rotation_row_origin(plan, y + h - 1, o1.x, o1.y);
+        rotation_column_step(plan, first_column(x), c0.x, c0.y);
+        rotation_column_step(plan, last_column(x), c1.x, c1.y);
+        return rotation_tile_bounds<pixel_bytes, Interp>(o0, o1, c0, c1, plan.src_width, plan.src_height, launch.footprint_bytes);
+    };
+    constexpr int bounds_thread = Shape::threads - 1;
+    int tile_column = static_cast<int>(blockIdx.x) % tiles_x, tile_row = static_cast<int>(blockIdx.x) / tiles_x;
+    if (tid == bounds_thread) bounds[0] = bounds_of(tile_column, tile_row);
+
+    int slot = 0;
+    for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += grid, next_tile(tile_column, tile_row), slot ^= 1) {
+        const int tile_x = tile_column * side, tile_y = tile_row * side;
         const int tile_w = min(side, plan.dst_width - tile_x), tile_h = min(side, plan.dst_height - tile_y);
-        __syncthreads();  // the previous tile's readers are done with the tables, the footprint and its bounds
-        for (int i = tid; i < side; i += Shape::threads) {
+        __syncthreads();  // the previous tile's readers are done with the tables and the footprint; this tile's bounds are in
+        for (int i = tid; i < columns; i += Shape::threads) {
             int a = 0, b = 0;
             if (i < tile_h) {
                 rotation_row_origin(plan, tile_y + i, a, b);
                 row_origin[i] = make_int2(a, b);
             }
-            // Columns past the tile's edge repeat its last, so that a run reads its steps unclamped.
-            rotation_column_step(plan, tile_x + min(i, tile_w - 1), a, b);
+            // Columns past the tile's (or the image's) edges repeat its last, so that a run reads its steps
+            // unclamped and every pixel it computes, stored or not, takes its taps in the footprint.
+            rotation_column_step(plan, min(max(tile_x - extra + i, first_column(tile_x)), last_column(tile_x)), a, b);
             column_step[i + i / 16] = make_int2(a, b);
-        }
-        if (tid == Shape::threads - 1) {
-            // The footprint from the tables' ends, by a thread the tables leave idle (a block has at least 128
-            // threads, a tile at most 64 rows), computed once for the block where every thread computed it.
-            int2 o0, o1, c0, c1;
-            rotation_row_origin(plan, tile_y, o0.x, o0.y);
-            rotation_row_origin(plan, tile_y + tile_h - 1, o1.x, o1.y);
-            rotation_column_step(plan, tile_x, c0.x, c0.y);
-            rotation_column_step(plan, tile_x + tile_w - 1, c1.x, c1.y);
-            bounds = rotation_tile_bounds<pixel_bytes, Interp>(o0, o1, c0, c1, plan.src_width, plan.src_height, launch.footprint_bytes);
         }
         __syncthreads();
 
-        const RotationTileBounds tile_bounds = bounds;
+        const RotationTileBounds tile_bounds = bounds[slot];
         const int y0 = tile_bounds.y0, first_byte = tile_bounds.first_byte, pitch = tile_bounds.pitch, rows = tile_bounds.rows;
         const bool misses = tile_bounds.misses, inside = tile_bounds.inside, staged = tile_bounds.staged;
         const int windows_bytes = paired ? rotation_windows_bytes(rows) : 0;
@@ -431,18 +529,26 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         if (staged) {
             // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
             const int row_bytes = width * pixel_bytes;
-            for_each_footprint_word<Shape::threads>(tid, rows, pitch / 16, [&](int r, int c) {
+            const unsigned raw_shared = static_cast<unsigned>(__cvta_generic_to_shared(raw));
+            const std::byte* const first_row = src + static_cast<std::size_t>(y0) * src_pitch + first_byte;
+            for_each_footprint_word<Shape::threads>(tid, rows, pitch / 16, tile_bounds.words_magic, [&](int r, int c) {
                 const int byte = first_byte + c * 16;
-                const std::byte* from = item.src + static_cast<std::size_t>(y0 + r) * item.src_pitch + byte;
-                std::byte* to = raw + r * pitch + c * 16;
+                const std::byte* from = first_row + static_cast<std::size_t>(r) * src_pitch + c * 16;
                 if (wide_src && byte + 16 <= row_bytes) {
-                    copy_16_async(to, from);
+                    copy_16_async(raw_shared + static_cast<unsigned>(r * pitch + c * 16), from);
                 } else {
+                    std::byte* to = raw + r * pitch + c * 16;
                     for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
                         *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
                     }
                 }
             });
+        }
+        if (tid == bounds_thread && tile + grid < tiles) {
+            // The next tile's bounds, while this one's loads are in flight.
+            int next_column = tile_column, next_row = tile_row;
+            next_tile(next_column, next_row);
+            bounds[slot ^ 1] = bounds_of(next_column, next_row);
         }
         wait_copies_async();  // the footprint's, and the first time the table's
         __syncthreads();
@@ -450,7 +556,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             if (windowed) {
                 // Windows 2i and 2i + 1 from word i and the next word's first byte: a 16-byte word and one
                 // word more make 8 windows (the row's last reads past it, unused).
-                for_each_footprint_word<Shape::threads>(tid, rows, pitch / 16, [&](int r, int c) {
+                for_each_footprint_word<Shape::threads>(tid, rows, pitch / 16, tile_bounds.words_magic, [&](int r, int c) {
                     const std::byte* from = raw + r * pitch + c * 16;
                     const uint4 v = *reinterpret_cast<const uint4*>(from);
                     const unsigned next = *reinterpret_cast<const unsigned*>(from + 16);
@@ -464,28 +570,36 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             }
         }
 
-        const bool in_tile = column < tile_w;
+        const bool in_tile = column < tile_w;  // unshifted only (a shifted grid's last column may lie past the image)
         const int count = in_tile ? min(run, tile_w - column) : 0;
         const SharedPixels<pixel_bytes> shared{raw, pitch, y0, first_byte};
-        const PitchedPixels<pixel_bytes> global{item.src, item.src_pitch};
+        const PitchedPixels<pixel_bytes> global{src, src_pitch};
 
-        // A thread's columns are the same in each of its rows: short runs keep their steps in registers.
-        constexpr bool steps_held = run <= 4;
+        // Unshifted, a thread's columns are the same in each of its rows: short runs keep their steps in
+        // registers.
+        constexpr bool steps_held = !Shifted && run <= 4;
         int2 held[steps_held ? run : 1];
         if constexpr (steps_held) {
 #pragma unroll
             for (int j = 0; j < run; ++j) held[j] = column_step[in_tile ? step_index + j : 0];
         }
-        const auto step_of = [&](int j) {
-            if constexpr (steps_held) return held[j];
-            return column_step[step_index + j];
-        };
         // Every thread goes round every pass, in the tile or not: the stores' shuffles need the whole warp.
         // The tile's case is chosen once a row, outside the loop over its pixels.
         constexpr int rows_per_pass = Shape::threads / Shape::runs_per_row;
         for (int pass = 0; pass < tile_h; pass += rows_per_pass) {
             const int row = pass + tid / Shape::runs_per_row;
-            const bool active = in_tile && row < tile_h;
+            std::byte* const row_start = dst + static_cast<std::size_t>(tile_y + row) * dst_pitch;
+            // Shifted: the run's first pixel, from tile_x, and its pixels lo to hi - 1 in the image.
+            const int first = Shifted && row < tile_h ? column - Shift::of(row_start) : column;
+            const int lo = Shifted ? max(0, -(tile_x + first)) : 0;
+            const int hi = Shifted ? min(run, plan.dst_width - tile_x - first) : count;
+            const bool active = Shifted ? row < tile_h && lo < hi : in_tile && row < tile_h;
+            const int shifted_index = first + extra;  // the run's first column in the table
+            const auto step_of = [&](int j) {
+                if constexpr (steps_held) return held[j];
+                if constexpr (Shifted) return column_step[shifted_index + j + ((shifted_index + j) >> 4)];
+                return column_step[step_index + j];
+            };
             __align__(16) Sample out[run * Channels] = {};
             if (active) {
                 const int2 origin = row_origin[row];
@@ -574,7 +688,11 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                     }
                 }
             }
-            store_run<Shape::run_bytes, Shape::runs_per_row>(out, dst, dst_pitch, tile_x, tile_y + row, tile_w, column, count, pixel_bytes, active);
+            if constexpr (Shifted) {
+                if (active) store_shifted_run<Shape::run_bytes>(out, row_start + static_cast<std::ptrdiff_t>(tile_x + first) * pixel_bytes, lo * pixel_bytes, hi * pixel_bytes);
+            } else {
+                store_run<Shape::run_bytes, Shape::runs_per_row>(out, dst, dst_pitch, tile_x, tile_y + row, tile_w, column, count, pixel_bytes, active);
+            }
         }
     }
 }
