@@ -164,39 +164,45 @@ TEST_CASE("a grouped CUDA rotation gives each image the CPU backend's bytes for 
     REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     const test_support::RotationSize sizes[] = {{301, 217}, {64, 64}, {5, 2}, {130, 257}, {1, 7}};
     const double angles[] = {7.5, -33.0, 45.0, 1000.0, 0.5, 135.0, -60.0};
-    for (SampleType sample : test_support::rotation_samples()) {
-        for (int channels : {1, 3, 4}) {
-            const gpurotate::PixelFormat format{sample, channels};
-            std::vector<gpurotate::Image> sources, expected;
-            std::vector<void*> buffers;
-            std::vector<std::size_t> dst_pitches;
-            std::vector<gpurotate::GroupedRotation> group;
-            for (int i = 0; i < 21; ++i) {
-                const auto size = sizes[i % 5];
-                RotateOptions options{angles[i % 7], test_support::rotation_interpolations()[static_cast<std::size_t>(i % 3)], i % 4 == 1,
-                                      test_support::rotation_backgrounds(sample)[static_cast<std::size_t>(i % 2)]};
-                sources.push_back(test_support::rotation_source(size.width, size.height, format, 1300u + static_cast<std::uint32_t>(i)));
-                expected.push_back(gpurotate::rotate(sources.back(), options, gpurotate::Backend::cpu));
-                const std::size_t src_pitch = (sources.back().view().row_bytes() + 31) / 32 * 32;
-                std::byte* d_src = test_support::upload(sources.back(), src_pitch, 0, stream);
-                const std::size_t dst_pitch = (expected.back().view().row_bytes() + 31) / 32 * 32;
-                void* d_dst = nullptr;
-                REQUIRE_CUDA(cudaMalloc(&d_dst, dst_pitch * static_cast<std::size_t>(expected.back().height())));
-                REQUIRE_CUDA(cudaMemsetAsync(d_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.back().height()), stream));
-                buffers.push_back(d_src);
-                buffers.push_back(d_dst);
-                dst_pitches.push_back(dst_pitch);
-                group.push_back({gpurotate::ConstImageView(d_src, size.width, size.height, src_pitch, format),
-                                 gpurotate::ImageView{static_cast<std::byte*>(d_dst), expected.back().width(), expected.back().height(), dst_pitch, format},
-                                 options});
+    // Destinations of whole sectors a row, then every third one's rows packed (a launch of shifted tiles, where
+    // the others' rows lie on words already).
+    for (bool some_packed : {false, true}) {
+        for (SampleType sample : test_support::rotation_samples()) {
+            for (int channels : {1, 3, 4}) {
+                const gpurotate::PixelFormat format{sample, channels};
+                std::vector<gpurotate::Image> sources, expected;
+                std::vector<void*> buffers;
+                std::vector<std::size_t> dst_pitches;
+                std::vector<gpurotate::GroupedRotation> group;
+                for (int i = 0; i < 21; ++i) {
+                    const auto size = sizes[i % 5];
+                    RotateOptions options{angles[i % 7], test_support::rotation_interpolations()[static_cast<std::size_t>(i % 3)], i % 4 == 1,
+                                          test_support::rotation_backgrounds(sample)[static_cast<std::size_t>(i % 2)]};
+                    sources.push_back(test_support::rotation_source(size.width, size.height, format, 1300u + static_cast<std::uint32_t>(i)));
+                    expected.push_back(gpurotate::rotate(sources.back(), options, gpurotate::Backend::cpu));
+                    const std::size_t src_pitch = (sources.back().view().row_bytes() + 31) / 32 * 32;
+                    std::byte* d_src = test_support::upload(sources.back(), src_pitch, 0, stream);
+                    const std::size_t row_bytes = expected.back().view().row_bytes();
+                    const std::size_t dst_pitch = some_packed && i % 3 == 0 ? row_bytes : (row_bytes + 31) / 32 * 32;
+                    void* d_dst = nullptr;
+                    REQUIRE_CUDA(cudaMalloc(&d_dst, dst_pitch * static_cast<std::size_t>(expected.back().height())));
+                    REQUIRE_CUDA(cudaMemsetAsync(d_dst, 0xa5, dst_pitch * static_cast<std::size_t>(expected.back().height()), stream));
+                    buffers.push_back(d_src);
+                    buffers.push_back(d_dst);
+                    dst_pitches.push_back(dst_pitch);
+                    group.push_back({gpurotate::ConstImageView(d_src, size.width, size.height, src_pitch, format),
+                                     gpurotate::ImageView{static_cast<std::byte*>(d_dst), expected.back().width(), expected.back().height(), dst_pitch, format},
+                                     options});
+                }
+                gpurotate::rotate_device_grouped(group, stream);
+                for (std::size_t i = 0; i < group.size(); ++i) {
+                    CAPTURE(gpurotate::to_string(format));
+                    CAPTURE(some_packed);
+                    CAPTURE(i);
+                    check_download(expected[i], group[i].dst.data, dst_pitches[i], stream);
+                }
+                for (void* b : buffers) REQUIRE_CUDA(cudaFree(b));
             }
-            gpurotate::rotate_device_grouped(group, stream);
-            for (std::size_t i = 0; i < group.size(); ++i) {
-                CAPTURE(gpurotate::to_string(format));
-                CAPTURE(i);
-                check_download(expected[i], group[i].dst.data, dst_pitches[i], stream);
-            }
-            for (void* b : buffers) REQUIRE_CUDA(cudaFree(b));
         }
     }
     REQUIRE_CUDA(cudaStreamDestroy(stream));
