@@ -102,9 +102,8 @@ void launch_shifted_or_not(const RotationItem* items, std::size_t count, Rotatio
     constexpr int pixel_bytes = static_cast<int>(sizeof(Sample)) * Channels;
     bool some_unaligned = false, all_at_alignment = true;
     for (std::size_t i = 0; i < count; ++i) {
-        const std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(items[i].dst) | items[i].dst_pitch;
-        some_unaligned = some_unaligned || bits % 16 != 0;
-        all_at_alignment = all_at_alignment && bits % RotateTileShape<pixel_bytes>::alignment == 0;
+        some_unaligned = some_unaligned || !aligned(items[i].dst, items[i].dst_pitch, 16);
+        all_at_alignment = all_at_alignment && aligned(items[i].dst, items[i].dst_pitch, RotateTileShape<pixel_bytes>::alignment);
     }
     if constexpr (RotateTileShape<pixel_bytes>::run > 1) {  // 16-byte pixels keep every row on its words
         if (some_unaligned && all_at_alignment) return launch_kernel<Sample, Channels, Interp, true>(items, count, launch, stream);

@@ -1,17 +1,19 @@
 #pragma once
 // Rotation by any angle, one output tile at a time per block, the blocks looping over tiles. For each tile
 // the block computes its rows' origins and its columns' steps (the fixed-point coordinates warpAffine builds
-// per row and column) once, into shared memory, and one thread computes the tile's footprint from the same
-// coordinates at the tile's corners: the rectangle every tap of the tile falls in, since both tables are
-// rounded linear functions and so monotonic. The footprint, clipped to the image, comes into shared memory by cp.async (the 8-bit bicubic
-// weight table too, once a block; bilinear weights are computed from the coordinates' bits); 1-byte bilinear
-// footprints are then rewritten as overlapping windows that hold both taps of a row in one aligned word. Each
-// thread makes a run of pixels of one row from there and stores them as 16-byte words at 16-byte addresses,
-// whatever the row's alignment. A tile whose footprint misses the image is the background; one whose
-// footprint lies inside takes its taps without the border's tests; the others follow sample_at's border
-// rules, from the same shared copy. The arithmetic is core/rotation_sampling.hpp's, the CPU backend's: both
-// give OpenCV's bytes. Where the footprint would not fit the shared buffer (a plan no rotation makes), the
-// tile reads global memory as the CPU does. Measured: docs/performance.md, "Any angle".
+// per row and column) once, into shared memory, and one thread computes the next tile's footprint from the
+// same coordinates at its corners: the rectangle every tap of the tile falls in, since both tables are rounded
+// linear functions and so monotonic. The footprint, clipped to the image, comes into shared memory by
+// cp.async (the 8-bit bicubic weight table too, once a block; bilinear weights are computed from the
+// coordinates' bits); 1-byte bilinear footprints are then rewritten as overlapping windows that hold both taps
+// of a row in one aligned word. Each thread makes a run of pixels of one row from there and stores them as
+// 16-byte words at 16-byte addresses: where the output's rows miss their words, each row's tiles are shifted
+// onto them (RotationShift), or, where rows miss even the pixel's alignment, the runs' words are shuffled. A
+// tile whose footprint misses the image is the background; one whose footprint lies inside takes its taps
+// without the border's tests; the others follow sample_at's border rules, from the same shared copy. The
+// arithmetic is core/rotation_sampling.hpp's, the CPU backend's: both give OpenCV's bytes. Where the footprint
+// would not fit the shared buffer (a plan no rotation makes), the tile reads global memory as the CPU does.
+// Measured: docs/performance.md, "Any angle".
 
 #include "core/rotation_sampling.hpp"
 
@@ -74,10 +76,13 @@ struct RotationShift {
         }
         return 0;
     }();
-    /// The pixels by which a row starting at `row` shifts its tiles.
-    __device__ static int of(const std::byte* row) {
-        return static_cast<int>((reinterpret_cast<std::uintptr_t>(row) % 16) / Shape::alignment) * inverse % run;
+    /// The pixels by which a row starting `misalignment` bytes past a 16-byte word (a multiple of the pixel's
+    /// alignment) shifts its tiles.
+    __host__ __device__ static constexpr int of_misalignment(std::uintptr_t misalignment) {
+        return static_cast<int>(misalignment / Shape::alignment) * inverse % run;
     }
+    /// The same for a row starting at `row`.
+    __device__ static int of(const std::byte* row) { return of_misalignment(reinterpret_cast<std::uintptr_t>(row) % 16); }
 };
 
 /// Whether RotationShift's shift puts every row that starts at the pixel's alignment on a 16-byte word.
@@ -85,7 +90,7 @@ template <int PixelBytes>
 constexpr bool rotation_shift_aligns() {
     using Shift = RotationShift<PixelBytes>;
     for (int m = 0; m < 16; m += RotateTileShape<PixelBytes>::alignment) {
-        const int shift = m / RotateTileShape<PixelBytes>::alignment * Shift::inverse % Shift::run;
+        const int shift = Shift::of_misalignment(static_cast<std::uintptr_t>(m));
         if (shift < 0 || shift >= Shift::run || (m - shift * PixelBytes) % 16 != 0) return false;
     }
     return true;
