@@ -45,6 +45,14 @@ bool aligned(const void* p, std::size_t pitch, std::size_t bytes) {
     return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && pitch % bytes == 0;
 }
 
+/// Whether a launch whose source allows it (rotation_direct_reads, aligned) reads its taps straight from global
+/// memory rather than staging each tile's footprint in shared memory.
+constexpr bool reads_direct(int pixel_bytes, Interpolation interpolation) {
+    (void)pixel_bytes;
+    (void)interpolation;
+    return false;
+}
+
 /// The item of one image, its plan's weights pointed at the GPU's tables.
 RotationItem device_item(ConstImageView src, ImageView dst, const RotationPlan& plan, const std::byte* tables) {
     const std::size_t sample = sample_bytes(src.format.sample);
@@ -74,6 +82,15 @@ void launch_kernel(const RotationItem* items, std::size_t count, RotationLaunch&
         launch.footprint_bytes = std::max(launch.footprint_bytes, rotation_footprint_bytes<pixel_bytes>(items[i].plan, extra));
         const long long tiles = (items[i].plan.dst_width + extra + Shape::side - 1LL) / Shape::side * ((items[i].plan.dst_height + Shape::side - 1LL) / Shape::side);
         most_tiles = std::max(most_tiles, tiles);
+    }
+    launch.direct_reads = 0;
+    if constexpr (rotation_direct_reads(pixel_bytes, Interp)) {
+        bool all_aligned = true;
+        for (std::size_t i = 0; i < count; ++i) all_aligned = all_aligned && aligned(items[i].src, items[i].src_pitch, rotation_direct_alignment(pixel_bytes));
+        if (all_aligned && reads_direct(pixel_bytes, Interp)) {
+            launch.direct_reads = 1;
+            launch.footprint_bytes = 0;
+        }
     }
     const int shared = table_bytes + launch.footprint_bytes;
     // Past 48 KiB a kernel must ask (the 8-bit bicubic table and a large footprint); once per kernel and GPU,
@@ -115,7 +132,7 @@ void launch_shifted_or_not(const RotationItem* items, std::size_t count, Rotatio
 /// copy on the GPU.
 template <class Sample, int Channels>
 void launch_items(const RotationItem* items, const RotationItem* device_items, std::size_t count, cudaStream_t stream) {
-    RotationLaunch launch{device_items, items[0], 0};
+    RotationLaunch launch{device_items, items[0], 0, 0};
     switch (items[0].plan.interpolation) {
         case Interpolation::nearest: return launch_shifted_or_not<Sample, Channels, Interpolation::nearest>(items, count, launch, stream);
         case Interpolation::bilinear: return launch_shifted_or_not<Sample, Channels, Interpolation::bilinear>(items, count, launch, stream);

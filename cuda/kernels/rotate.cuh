@@ -33,11 +33,14 @@ struct RotationItem {
 };
 
 /// A launch's images: `count` of them at `items` in device memory (blockIdx.z picks one), or `single` alone
-/// where `items` is null; `footprint_bytes` of dynamic shared memory hold a tile's source.
+/// where `items` is null; `footprint_bytes` of dynamic shared memory hold a tile's source. `direct_reads`: the
+/// tiles inside the image read their taps from global memory, a whole pixel a load (rotation_direct_reads), and
+/// nothing is staged.
 struct RotationLaunch {
     const RotationItem* items;
     RotationItem single;
     int footprint_bytes;
+    int direct_reads;
 };
 
 /// The tile of a pixel width: a thread makes `run` pixels of a row, a whole number of 16-byte words (16 or
@@ -167,6 +170,41 @@ __device__ inline unsigned pixel_word(const std::byte* p) {
     if constexpr (PixelBytes == 3) {
         const auto* b = reinterpret_cast<const unsigned char*>(p);
         return b[0] | (static_cast<unsigned>(b[1]) << 8) | (static_cast<unsigned>(b[2]) << 16);
+    }
+}
+
+/// The alignment of a pixel's loads from global memory where a tile reads its taps directly: the widest
+/// of 16, 8, 4, 2 or 1 bytes that divides the pixel.
+__host__ __device__ constexpr int rotation_direct_alignment(int pixel_bytes) {
+    return pixel_bytes % 16 == 0 ? 16 : pixel_bytes % 8 == 0 ? 8 : pixel_bytes % 4 == 0 ? 4 : pixel_bytes % 2 == 0 ? 2 : 1;
+}
+
+/// Whether a kernel can read its taps straight from global memory (tiles inside the image only; the launcher
+/// decides whether it does): nearest and bilinear, whose 1 or 4 taps a pixel fit in registers.
+__host__ __device__ constexpr bool rotation_direct_reads(int pixel_bytes, Interpolation interpolation) {
+    return interpolation != Interpolation::bicubic && rotation_direct_alignment(pixel_bytes) >= 4;
+}
+
+/// One pixel from global memory at `p` (aligned to rotation_direct_alignment) into `to`, through the read-only
+/// cache, a load for each aligned word.
+template <int PixelBytes>
+__device__ inline void load_pixel_direct(const std::byte* p, std::byte* to) {
+    constexpr int a = rotation_direct_alignment(PixelBytes);
+#pragma unroll
+    for (int i = 0; i < PixelBytes; i += a) {
+        if constexpr (a == 16) {
+            const uint4 v = __ldg(reinterpret_cast<const uint4*>(p + i));
+            std::memcpy(to + i, &v, 16);
+        } else if constexpr (a == 8) {
+            const uint2 v = __ldg(reinterpret_cast<const uint2*>(p + i));
+            std::memcpy(to + i, &v, 8);
+        } else if constexpr (a == 4) {
+            const unsigned v = __ldg(reinterpret_cast<const unsigned*>(p + i));
+            std::memcpy(to + i, &v, 4);
+        } else {
+            to[i] = p[i];
+            if constexpr (a == 2) to[i + 1] = p[i + 1];
+        }
     }
 }
 
@@ -473,6 +511,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     const std::byte* const src = item.src;
     const std::size_t src_pitch = item.src_pitch;
     const bool wide_src = (reinterpret_cast<std::uintptr_t>(src) | src_pitch) % 16 == 0;
+    const bool direct = rotation_direct_reads(pixel_bytes, Interp) && launch.direct_reads != 0;
     const int column = (tid % Shape::runs_per_row) * run;  // unshifted; shifted, less the row's shift
     const int step_index = column + column / 16;  // runs start at multiples of 16 pixels or within 16 of one
     static_assert(16 % run == 0);
@@ -588,6 +627,39 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
 #pragma unroll
             for (int j = 0; j < run; ++j) held[j] = column_step[in_tile ? step_index + j : 0];
         }
+        // A pixel whose taps all lie in the image, from `p`, its first tap, `stride` bytes from a row of taps to the
+        // next: in the staged footprint, or in registers (direct reads).
+        const auto inside_pixel = [&](const std::byte* p, int stride, const RotationTap& tap, Sample* pixel) {
+            if constexpr (sizeof(Sample) == 1 && Interp == Interpolation::bilinear) {
+                uint2 weights;
+                bilinear_u8_weight_pairs(static_cast<std::uint32_t>(tap.entry) & 31u, static_cast<std::uint32_t>(tap.entry) >> 5, weights.x,
+                                         weights.y);
+                bilinear_u8_inside<Channels>(p, stride, weights, pixel);
+            } else if constexpr (Interp == Interpolation::nearest) {
+                const Weight none[1] = {};
+                sample_inside<Sample, Channels, Interp>(p, static_cast<std::size_t>(stride), none, pixel);
+            } else if constexpr (Interp == Interpolation::bilinear) {
+                float w[4];
+                bilinear_float_weights(static_cast<std::uint32_t>(tap.entry) & 31u, static_cast<std::uint32_t>(tap.entry) >> 5, w);
+                sample_inside<Sample, Channels, Interp>(p, static_cast<std::size_t>(stride), w, pixel);
+            } else {
+                Weight w[taps * taps];
+                if constexpr (table_bytes > 0 && sizeof(w) % 16 == 0) {
+#pragma unroll
+                    for (int q = 0; q < static_cast<int>(sizeof(w) / 16); ++q) {
+                        const uint4 v = reinterpret_cast<const uint4*>(shared_weights + tap.entry * taps * taps)[q];
+                        std::memcpy(reinterpret_cast<std::byte*>(w) + 16 * q, &v, 16);
+                    }
+                } else if constexpr (table_bytes > 0) {
+                    static_assert(sizeof(w) == 8);
+                    const uint2 v = reinterpret_cast<const uint2*>(shared_weights + tap.entry * taps * taps)[0];
+                    std::memcpy(w, &v, 8);
+                } else {
+                    load_weights(plan.weights, tap.entry, w);
+                }
+                sample_inside<Sample, Channels, Interp>(p, static_cast<std::size_t>(stride), w, pixel);
+            }
+        };
         // Every thread goes round every pass, in the tile or not: the stores' shuffles need the whole warp.
         // The tile's case is chosen once a row, outside the loop over its pixels.
         constexpr int rows_per_pass = Shape::threads / Shape::runs_per_row;
@@ -645,38 +717,23 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
 #pragma unroll
                     for (int j = 0; j < run; ++j) {
                         const int2 step = step_of(j);
-                        Sample* pixel = out + j * Channels;
                         const RotationTap tap = rotation_tap<Interp, false>(origin.x + step.x, origin.y + step.y);
-                        const std::byte* p = shared.at(tap.x, tap.y);
-                        if constexpr (sizeof(Sample) == 1 && Interp == Interpolation::bilinear) {
-                            uint2 weights;
-                            bilinear_u8_weight_pairs(static_cast<std::uint32_t>(tap.entry) & 31u, static_cast<std::uint32_t>(tap.entry) >> 5, weights.x,
-                                                     weights.y);
-                            bilinear_u8_inside<Channels>(p, pitch, weights, pixel);
-                        } else if constexpr (Interp == Interpolation::nearest) {
-                            const Weight none[1] = {};
-                            sample_inside<Sample, Channels, Interp>(p, shared.stride(), none, pixel);
-                        } else if constexpr (Interp == Interpolation::bilinear) {
-                            float w[4];
-                            bilinear_float_weights(static_cast<std::uint32_t>(tap.entry) & 31u, static_cast<std::uint32_t>(tap.entry) >> 5, w);
-                            sample_inside<Sample, Channels, Interp>(p, shared.stride(), w, pixel);
-                        } else {
-                            Weight w[taps * taps];
-                            if constexpr (table_bytes > 0 && sizeof(w) % 16 == 0) {
+                        inside_pixel(shared.at(tap.x, tap.y), pitch, tap, out + j * Channels);
+                    }
+                } else if (direct && inside) {
+                    // The taps straight from global memory, a whole pixel a load, into registers.
 #pragma unroll
-                                for (int q = 0; q < static_cast<int>(sizeof(w) / 16); ++q) {
-                                    const uint4 v = reinterpret_cast<const uint4*>(shared_weights + tap.entry * taps * taps)[q];
-                                    std::memcpy(reinterpret_cast<std::byte*>(w) + 16 * q, &v, 16);
-                                }
-                            } else if constexpr (table_bytes > 0) {
-                                static_assert(sizeof(w) == 8);
-                                const uint2 v = reinterpret_cast<const uint2*>(shared_weights + tap.entry * taps * taps)[0];
-                                std::memcpy(w, &v, 8);
-                            } else {
-                                load_weights(plan.weights, tap.entry, w);
-                            }
-                            sample_inside<Sample, Channels, Interp>(p, shared.stride(), w, pixel);
+                    for (int j = 0; j < run; ++j) {
+                        const int2 step = step_of(j);
+                        const RotationTap tap = rotation_tap<Interp, false>(origin.x + step.x, origin.y + step.y);
+                        __align__(16) std::byte near[taps * taps * pixel_bytes];
+                        const std::byte* const first_tap = global.at(tap.x, tap.y);
+#pragma unroll
+                        for (int r = 0; r < taps; ++r) {
+#pragma unroll
+                            for (int c = 0; c < taps; ++c) load_pixel_direct<pixel_bytes>(first_tap + r * src_pitch + c * pixel_bytes, near + (r * taps + c) * pixel_bytes);
                         }
+                        inside_pixel(near, taps * pixel_bytes, tap, out + j * Channels);
                     }
                 } else if (staged) {
 #pragma unroll
