@@ -45,14 +45,6 @@ bool aligned(const void* p, std::size_t pitch, std::size_t bytes) {
     return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && pitch % bytes == 0;
 }
 
-/// Whether a launch whose source allows it (rotation_direct_reads, aligned) reads its taps straight from global
-/// memory rather than staging each tile's footprint in shared memory.
-constexpr bool reads_direct(int pixel_bytes, Interpolation interpolation) {
-    (void)pixel_bytes;
-    (void)interpolation;
-    return false;
-}
-
 /// The item of one image, its plan's weights pointed at the GPU's tables.
 RotationItem device_item(ConstImageView src, ImageView dst, const RotationPlan& plan, const std::byte* tables) {
     const std::size_t sample = sample_bytes(src.format.sample);
@@ -87,7 +79,7 @@ void launch_kernel(const RotationItem* items, std::size_t count, RotationLaunch&
     if constexpr (rotation_direct_reads(pixel_bytes, Interp)) {
         bool all_aligned = true;
         for (std::size_t i = 0; i < count; ++i) all_aligned = all_aligned && aligned(items[i].src, items[i].src_pitch, rotation_direct_alignment(pixel_bytes));
-        if (all_aligned && reads_direct(pixel_bytes, Interp)) {
+        if (all_aligned) {
             launch.direct_reads = 1;
             launch.footprint_bytes = 0;
         }

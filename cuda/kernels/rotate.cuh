@@ -11,8 +11,10 @@
 // onto them (RotationShift), or, where rows miss even the pixel's alignment, the runs' words are shuffled. A
 // tile whose footprint misses the image is the background; one whose footprint lies inside takes its taps
 // without the border's tests; the others follow sample_at's border rules, from the same shared copy. The
-// arithmetic is core/rotation_sampling.hpp's, the CPU backend's: both give OpenCV's bytes. Where the footprint
-// would not fit the shared buffer (a plan no rotation makes), the tile reads global memory as the CPU does.
+// arithmetic is core/rotation_sampling.hpp's, the CPU backend's: both give OpenCV's bytes. 16-byte pixels stage
+// nothing: their tiles inside the image read each tap straight from global memory, one 16-byte load a tap
+// (rotation_direct_reads). Where the footprint would not fit the shared buffer (a plan no rotation makes), the
+// tile reads global memory as the CPU does.
 // Measured: docs/performance.md, "Any angle".
 
 #include "core/rotation_sampling.hpp"
@@ -34,8 +36,7 @@ struct RotationItem {
 
 /// A launch's images: `count` of them at `items` in device memory (blockIdx.z picks one), or `single` alone
 /// where `items` is null; `footprint_bytes` of dynamic shared memory hold a tile's source. `direct_reads`: the
-/// tiles inside the image read their taps from global memory, a whole pixel a load (rotation_direct_reads), and
-/// nothing is staged.
+/// tiles inside the image read their taps from global memory (rotation_direct_reads), and nothing is staged.
 struct RotationLaunch {
     const RotationItem* items;
     RotationItem single;
@@ -179,10 +180,16 @@ __host__ __device__ constexpr int rotation_direct_alignment(int pixel_bytes) {
     return pixel_bytes % 16 == 0 ? 16 : pixel_bytes % 8 == 0 ? 8 : pixel_bytes % 4 == 0 ? 4 : pixel_bytes % 2 == 0 ? 2 : 1;
 }
 
-/// Whether a kernel can read its taps straight from global memory (tiles inside the image only; the launcher
-/// decides whether it does): nearest and bilinear, whose 1 or 4 taps a pixel fit in registers.
+/// Whether a kernel reads the taps of its tiles inside the image straight from global memory, a whole pixel
+/// a load through the read-only cache, where its source is aligned to rotation_direct_alignment (the launcher
+/// checks), and stages nothing: 16-byte pixels under nearest and bilinear interpolation (1 or 4 taps a pixel,
+/// in registers). A 32-pixel tile's footprint of 16-byte pixels takes up to 37 KiB at 45 degrees, for few blocks
+/// an SM, and each pixel read its taps from it a sample at a time. Measured (H100, 8192x8192 bilinear, every
+/// output verified, against staging in the same run): f32c4 1.491 / 1.505 ms at 30 / 45 degrees against 1.523 /
+/// 1.662; at 8 bytes (u16c4) 0.963 / 0.965 against 0.885 / 0.910, at 4 (u8c4 0.519 / 0.548 against 0.410 / 0.451;
+/// f32c1 0.438 / 0.464 against 0.419 / 0.456) slower, at 12 (f32c3) within 1% (bench/RESULTS.md, 2026-12-06).
 __host__ __device__ constexpr bool rotation_direct_reads(int pixel_bytes, Interpolation interpolation) {
-    return interpolation != Interpolation::bicubic && rotation_direct_alignment(pixel_bytes) >= 4;
+    return interpolation != Interpolation::bicubic && pixel_bytes == 16;
 }
 
 /// One pixel from global memory at `p` (aligned to rotation_direct_alignment) into `to`, through the read-only
