@@ -40,8 +40,11 @@ bool launch_fused(tuning::FusedKernel kernel, ConstImageView src, const Transfor
 
 void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targets, std::size_t count, CUstream_st* stream) {
     const bool fits = fused_vectorized_fits(src, targets, count);
+    const int pixel_bytes = static_cast<int>(src.format.pixel_bytes());
+    bool swaps = false;
+    for (std::size_t i = 0; i < count; ++i) swaps = swaps || axis_map(targets[i].orientation).swap_axes;
     const tuning::FusedKernel kernel =
-        tuning::select_fused(static_cast<int>(src.format.pixel_bytes()), src.width, src.height, fits);
+        tuning::select_fused(pixel_bytes, src.width, src.height, fits, swaps && tuning::swapped_rows_end_in_sector(pixel_bytes, src.height));
     launch_fused(kernel, src, targets, count, stream);
 }
 

@@ -10,7 +10,8 @@
 //   today's), bench/results/2026-11-25-h100-multi-output-{8192x8192,4000x3000,1920x1080}.txt (with u8c2). Not
 //   measured again since (no H100 is lent now): of the seven launches, rot270 and transverse gained 0.3-1.6 points
 //   of copy on 2026-11-27 (tiles taken from the source's start), so `auto-x7` would now read a little faster.
-// - h100 sweep: 15 sizes from 512x512 to 16384x16384, odd and power-of-two sides, at the end of the table.
+// - h100 sweep: 15 sizes from 512x512 to 16384x16384, odd and power-of-two sides, at the end of the table (the
+//   sweep has 17 since).
 // - h200: NVIDIA H200, driver 580.159.04, CUDA 13.0, Ubuntu 24.04, 2026-11-28 (code 96efc5b),
 //   bench/results/2026-11-28-h200-fused-{8192x8192,4000x3000,1920x1080}.txt.
 
@@ -93,8 +94,8 @@ inline constexpr FusedMeasurement fused_measurements[] = {
     {DeviceClass::h200, "f32c4", 16, 1920, 1080, 0.084, 0.074, 0.129},
     // The fused sweep on the H100 (NVIDIA H100 80GB HBM3, driver 580.159.04, CUDA 13.0, 2026-12-06):
     // `gpurotate bench --fused-sweep --reps 10 --type u8c1,u8c2,u16c1` and `--type u8c3,u8c4,f32c1`, every output
-    // verified (bench/RESULTS.md). Left out: 12000x9000 at u8c2, u16c1 and u8c3, where seven launches took 0.82-0.88
-    // of the vectorized kernel's time, a size the rule does not yet explain (tuning_transform.hpp).
+    // verified (bench/RESULTS.md). 12000x9000 at u8c2, u16c1 and u8c3, where seven launches took 0.82-0.88 of the
+    // vectorized kernel's time, are the rows below from the sweep's second run.
     {DeviceClass::h100, "u8c1", 1, 512, 512, 0.010, 0.009, 0.025},
     {DeviceClass::h100, "u8c2", 2, 512, 512, 0.011, 0.009, 0.027},
     {DeviceClass::h100, "u16c1", 2, 512, 512, 0.010, 0.009, 0.026},
@@ -244,6 +245,11 @@ inline constexpr FusedMeasurement fused_measurements[] = {
     {DeviceClass::h100, "f32c4", 16, 12000, 9000, 5.448, 5.325, 8.174},
     {DeviceClass::h100, "f32c3", 12, 16384, 16384, 9.983, 10.305, 15.534},
     {DeviceClass::h100, "f32c4", 16, 16384, 16384, 13.413, 12.438, 20.279},
+    // The sweep again, every type, on the H100 at 12c3430 (2026-12-06, bench/results/2026-12-06-h100-kernels-sweep/):
+    // its 12000x9000 rows of the 2- and 3-byte pixels, whose axis-swapping outputs' rows end inside a sector.
+    {DeviceClass::h100, "u8c2", 2, 12000, 9000, 1.292, 1.477, 1.076},
+    {DeviceClass::h100, "u16c1", 2, 12000, 9000, 1.294, 1.477, 1.075},
+    {DeviceClass::h100, "u8c3", 3, 12000, 9000, 1.802, 1.771, 1.603},
 };
 
 }  // namespace gpurotate::detail::tuning

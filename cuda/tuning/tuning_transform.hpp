@@ -185,6 +185,17 @@ constexpr std::int64_t fused_tiled_most_pixels(int pixel_bytes) {
     }
 }
 
+/// Source bytes up to which the vectorized fused kernel keeps its speed where the axis-swapping outputs' rows end
+/// inside a sector (swapped_rows_end_in_sector): between the largest such image measured without a loss (4000x3000
+/// u8c3, 36 MB: fastest by 15% on the H200, even with the tile on the H100) and the smallest with one (12000x9000
+/// u8c2, 216 MB: 1.2x seven launches' time on the H100). Not a measured edge: the sweep's 6000x4500 and 8192x8200
+/// (54 to 201 MB at 2 to 4 bytes) are there to find it.
+inline constexpr std::int64_t fused_split_rows_vectorized_most_bytes = 100'000'000;
+
+/// Whether the outputs that swap the axes have rows that end inside a 32-byte sector: `height` pixels of S bytes,
+/// not a whole number of sectors (a 12000x9000 2-byte image's rotations have rows of 18000 bytes).
+constexpr bool swapped_rows_end_in_sector(int pixel_bytes, std::int64_t height) { return height * pixel_bytes % 32 != 0; }
+
 /// The way to make several elements of one width x height image of S-byte pixels, from what each way does: the
 /// vectorized fused kernel reads once and writes every target with 16-byte accesses; the shared-memory fused
 /// kernel reads once and writes through a padded tile, one pixel word a thread; seven launches read the source
@@ -192,21 +203,28 @@ constexpr std::int64_t fused_tiled_most_pixels(int pixel_bytes) {
 /// - 8- and 16-byte pixels, and images under fused_tiny_most_bytes: the tile;
 /// - where the vectorized kernel fits: it, but for 6-byte images under fused_6byte_tiled_most_bytes and landscape
 ///   ones under fused_vectorized_6byte_least_bytes source bytes (the tile); at every measured 1-, 2-, 3-, 4- and 12-byte row
-///   it is fastest or within 2.3% (4000x3000 u8c4 and f32c1 on the H100: 0.174-0.175 against the tile's 0.171 ms),
-///   except 12000x9000 at 2 and 3 bytes, where seven launches took 0.82-0.88 of its time on the H100 (not
-///   understood; bench/RESULTS.md);
+///   it is fastest or within 2.3% (4000x3000 u8c4 and f32c1 on the H100: 0.174-0.175 against the tile's 0.171 ms);
+/// - where it fits but some output swaps the axes, its rows end inside a 32-byte sector
+///   (swapped_rows_end_in_sector) and the image is over fused_split_rows_vectorized_most_bytes: as where it does
+///   not fit. Measured at one size so far: 12000x9000 on the H100, twice (2026-12-06), where seven launches took
+///   0.82-0.89 of the vectorized kernel's time at 2 and 3 bytes (rows of 18000 and 27000 bytes) and 1.005 at 6
+///   (54000), while at 4 and 12 bytes (36000 and 108000, whole sectors) it stayed fastest or within 2%. Why is not
+///   known: a row's last sector written in part costs a DRAM read, but one such sector a row is a tiny share of
+///   the bytes. The sweep's 6000x4500 and 8192x8200 test the rule (`gpurotate bench --fused-sweep`);
 /// - where it does not fit: the tile up to fused_tiled_most_pixels(S), seven launches above.
 /// The rule does not depend on the device: the measured rows of the H100 and the H200 pick the same ways at every
 /// width (measured_fused.hpp). Before issue 51 the choice snapped to the nearest measured size, and at 4096x4096,
 /// between 4000x3000 and 8192x8192, took seven launches for 2-byte pixels where the vectorized kernel took 0.65
 /// of their time.
-constexpr FusedKernel select_fused(int pixel_bytes, std::int64_t width, std::int64_t height, bool vectorized_fits) {
+/// `swapped_rows_in_sector`: some output swaps the axes and swapped_rows_end_in_sector holds.
+constexpr FusedKernel select_fused(int pixel_bytes, std::int64_t width, std::int64_t height, bool vectorized_fits, bool swapped_rows_in_sector) {
     const std::int64_t pixels = width * height, bytes = pixels * pixel_bytes;
     if (fused_tile_word_is_wide(pixel_bytes) || bytes < fused_tiny_most_bytes) return FusedKernel::tiled;
     if (vectorized_fits) {
         const bool tiled_6byte =
             pixel_bytes == 6 && (bytes < fused_6byte_tiled_most_bytes || (width > height && bytes < fused_vectorized_6byte_least_bytes));
-        return tiled_6byte ? FusedKernel::tiled : FusedKernel::vectorized;
+        if (tiled_6byte) return FusedKernel::tiled;
+        if (!(swapped_rows_in_sector && bytes > fused_split_rows_vectorized_most_bytes)) return FusedKernel::vectorized;
     }
     return pixels <= fused_tiled_most_pixels(pixel_bytes) ? FusedKernel::tiled : FusedKernel::separate;
 }
@@ -224,7 +242,7 @@ constexpr double ms_of(const FusedMeasurement& m, FusedKernel k) {
 /// most fused_choice_tolerance times the fastest way of that row that could run (the vectorized one only where it
 /// fits; a row where it was not measured is checked only as not fitting).
 constexpr bool choice_within_tolerance(const FusedMeasurement& m, bool fits) {
-    const double chosen = ms_of(m, select_fused(m.pixel_bytes, m.width, m.height, fits));
+    const double chosen = ms_of(m, select_fused(m.pixel_bytes, m.width, m.height, fits, swapped_rows_end_in_sector(m.pixel_bytes, m.height)));
     for (int k = 0; k < 3; ++k) {
         const auto way = static_cast<FusedKernel>(k);
         const double other = ms_of(m, way);
