@@ -13,8 +13,9 @@
 // without the border's tests; the others follow sample_at's border rules, from the same shared copy. The
 // arithmetic is core/rotation_sampling.hpp's, the CPU backend's: both give OpenCV's bytes. 16-byte pixels stage
 // nothing: their tiles inside the image read each tap straight from global memory, one 16-byte load a tap
-// (rotation_direct_reads). Where the footprint would not fit the shared buffer (a plan no rotation makes), the
-// tile reads global memory as the CPU does.
+// (rotation_direct_reads), and their tiles across the border read it as the CPU does, a sample a load. Where the
+// footprint would not fit the shared buffer (a plan no rotation makes), the tile reads global memory as the CPU
+// does too.
 // Measured: docs/performance.md, "Any angle".
 
 #include "core/rotation_sampling.hpp"
