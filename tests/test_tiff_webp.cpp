@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -197,6 +198,31 @@ TEST_CASE("a lossy WebP is read as libwebp's ImageMagick reads it and stays loss
         const bool lossless = coding.find("lossless") != std::string::npos;
         CHECK((test_support::file_bytes(out).find("VP8L") != std::string::npos) == lossless);
         if (lossless) CHECK(differing_pixels(out, theirs) == "0");
+    }
+}
+
+TEST_CASE("a lossless RGBA WebP whose alpha is all opaque stays RGBA, its pixels turned as a plain loop turns them") {
+    // libwebp's lossless coder clears the bitstream's alpha hint where no pixel is transparent, and the file
+    // then read back as RGB: the fuzzer's finding (a 13x9 RGBA file with an ICC profile).
+    test_support::TempDir dir;
+    gpurotate::Image image = ramps(13, 9, 4);
+    for (std::int64_t y = 0; y < image.height(); ++y) {
+        auto* row = reinterpret_cast<std::uint8_t*>(image.view().row(y));
+        for (std::int64_t x = 0; x < image.width(); ++x) row[x * 4 + 3] = 255;
+    }
+    gpurotate::WriteOptions lossless;
+    lossless.lossless = true;
+    const std::string in = dir.file("in.webp"), out = dir.file("out.webp");
+    gpurotate::write_image(in, image.view(), lossless);
+    CHECK(gpurotate::read_image(in).format().channels == 4);
+    REQUIRE(run(quote(GPUROTATE_EXE) + " " + quote(in) + " --rot90 -o " + quote(out)).status == 0);
+    const gpurotate::Image turned = gpurotate::read_image(out);
+    REQUIRE(turned.format().channels == 4);
+    const gpurotate::Image expected = reference::transform(image, Orientation::rot90);
+    REQUIRE(turned.width() == expected.width());
+    REQUIRE(turned.height() == expected.height());
+    for (std::int64_t y = 0; y < expected.height(); ++y) {
+        CHECK(std::memcmp(turned.view().row(y), expected.view().row(y), static_cast<std::size_t>(expected.view().row_bytes())) == 0);
     }
 }
 

@@ -22,6 +22,16 @@ bool is_webp(const std::vector<std::uint8_t>& b) {
 
 [[noreturn]] void cannot_write(const std::string& why) { throw Error(ErrorCode::output, "WebP: " + why); }
 
+// libwebp's lossless coder clears the bitstream's alpha_is_used hint where every alpha sample is 255, and a
+// decoder then reads the file as RGB: an RGBA input would come out with 3 channels. The hint is one bit of the
+// VP8L header (bit 28 of the 32-bit little-endian word after its 0x2f signature; the format's specification
+// allows it set whatever the alpha), set again here; libwebpmux's VP8X alpha flag follows it.
+void keep_alpha_declared(std::vector<std::uint8_t>& webp) {
+    constexpr std::size_t header = 20;  // RIFF, size, WEBP, VP8L, chunk size
+    if (webp.size() < header + 5 || std::memcmp(webp.data() + 12, "VP8L", 4) != 0 || webp[header] != 0x2f) return;
+    webp[header + 4] = static_cast<std::uint8_t>(webp[header + 4] | 0x10u);
+}
+
 // The coded picture, without metadata.
 std::vector<std::uint8_t> encode_picture(ConstImageView image, const WriteOptions& options) {
     WebPConfig config;
@@ -49,7 +59,9 @@ std::vector<std::uint8_t> encode_picture(ConstImageView image, const WriteOption
     picture.writer = WebPMemoryWrite;
     picture.custom_ptr = &writer;
     if (!WebPEncode(&config, &picture)) cannot_write("libwebp could not encode it (error " + std::to_string(static_cast<int>(picture.error_code)) + ")");
-    return std::vector<std::uint8_t>(writer.mem, writer.mem + writer.size);
+    std::vector<std::uint8_t> coded(writer.mem, writer.mem + writer.size);
+    if (options.lossless && image.format.channels == 4) keep_alpha_declared(coded);
+    return coded;
 }
 
 // The ICC profile, EXIF and XMP as chunks: libwebpmux adds them and the VP8X header that announces them.
