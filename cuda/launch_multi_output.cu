@@ -43,8 +43,7 @@ void transform_device_multi_cuda(ConstImageView src, const TransformTarget* targ
     const int pixel_bytes = static_cast<int>(src.format.pixel_bytes());
     bool swaps = false;
     for (std::size_t i = 0; i < count; ++i) swaps = swaps || axis_map(targets[i].orientation).swap_axes;
-    const tuning::FusedKernel kernel =
-        tuning::select_fused(pixel_bytes, src.width, src.height, fits, swaps && tuning::swapped_rows_end_in_sector(pixel_bytes, src.height));
+    const tuning::FusedKernel kernel = tuning::select_fused_for_targets(pixel_bytes, src.width, src.height, fits, swaps);
     launch_fused(kernel, src, targets, count, stream);
 }
 

@@ -57,3 +57,20 @@ TEST_CASE("fused choice leaves the vectorized kernel where a large image's swapp
     CHECK(swapped_rows_end_in_sector(3, 3000));
     CHECK(select_fused(3, 4000, 3000, true, true) == FusedKernel::vectorized);
 }
+
+TEST_CASE("fused choice from the targets: the sector trait counts only where some target swaps the axes") {
+    using gpurotate::detail::tuning::select_fused_for_targets;
+    for (const int bytes : {1, 2, 3, 4, 6, 8, 12, 16}) {
+        for (const std::int64_t height : {512LL, 3000LL, 4500LL, 8200LL, 9000LL}) {
+            for (const bool fits : {false, true}) {
+                CAPTURE(bytes);
+                CAPTURE(height);
+                CHECK(select_fused_for_targets(bytes, 12000, height, fits, false) == select_fused(bytes, 12000, height, fits, false));
+                CHECK(select_fused_for_targets(bytes, 12000, height, fits, true) ==
+                      select_fused(bytes, 12000, height, fits, height * bytes % 32 != 0));
+            }
+        }
+    }
+    CHECK(select_fused_for_targets(2, 12000, 9000, true, true) == FusedKernel::separate);
+    CHECK(select_fused_for_targets(2, 12000, 9000, true, false) == FusedKernel::vectorized);
+}

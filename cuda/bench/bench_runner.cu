@@ -846,8 +846,7 @@ int run_fused_sweep(const Harness& harness, const BenchOptions& options, const s
             }
             const int pixel_bytes = static_cast<int>(format.pixel_bytes());
             const bool swaps = std::any_of(ops.begin(), ops.end(), [](Orientation o) { return axis_map(o).swap_axes; });
-            row.chosen = fused_kernel_name(detail::tuning::select_fused(pixel_bytes, size.width, size.height, fits,
-                                                                        swaps && detail::tuning::swapped_rows_end_in_sector(pixel_bytes, size.height)));
+            row.chosen = fused_kernel_name(detail::tuning::select_fused_for_targets(pixel_bytes, size.width, size.height, fits, swaps));
             print_fused_sweep_row(out, row, tolerance);
             rows.push_back(row);
         }

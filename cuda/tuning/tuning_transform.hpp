@@ -229,6 +229,13 @@ constexpr FusedKernel select_fused(int pixel_bytes, std::int64_t width, std::int
     return pixels <= fused_tiled_most_pixels(pixel_bytes) ? FusedKernel::tiled : FusedKernel::separate;
 }
 
+/// select_fused for targets of which some swap the axes (`some_target_swaps`) or none: the one place where the
+/// launcher and the bench's sweep turn the targets into the rule's trait.
+constexpr FusedKernel select_fused_for_targets(int pixel_bytes, std::int64_t width, std::int64_t height, bool vectorized_fits,
+                                               bool some_target_swaps) {
+    return select_fused(pixel_bytes, width, height, vectorized_fits, some_target_swaps && swapped_rows_end_in_sector(pixel_bytes, height));
+}
+
 /// How far a way may be from its row's fastest and still count as right: the run-to-run spread of these medians.
 inline constexpr double fused_choice_tolerance = 1.03;
 
