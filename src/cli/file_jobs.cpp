@@ -4,6 +4,8 @@
 
 #include "augment/heap_reuse.hpp"
 
+#include "convert/gpu_resources.hpp"
+
 #include "core/parallel_for.hpp"
 #include "core/path_names.hpp"
 #include "core/text.hpp"
@@ -196,11 +198,40 @@ public:
         log_.flush();
     }
 
+    /// A message of no one file (the GPU's), printed now, between two files' messages.
+    void say_now(const std::string& text) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        log_ << text;
+        log_.flush();
+    }
+
 private:
     std::ostream& log_;
     std::mutex mutex_;
     std::vector<std::optional<std::string>> ready_;
     std::size_t next_ = 0;
+};
+
+// What the GPU's resources say of themselves while several files share them (a coder that could not open or
+// failed): each kind once a command, not once a file.
+class GpuNoticesOnce final : public convert::ConversionObserver {
+public:
+    explicit GpuNoticesOnce(MessagesInInputOrder& messages) : messages_(messages) {}
+    void notice(const std::string&, convert::Notice kind, const std::string& text) override {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            if (!said_.insert(kind).second) return;
+        }
+        messages_.say_now("gpurotate: warning: " + text + "\n");
+    }
+    void written(std::size_t, const convert::OutputReport&) override {}
+    void output_failed(std::size_t, const convert::OutputReport&, const Error&) override {}
+    void input_failed(const Error&, convert::Step) override {}
+
+private:
+    MessagesInInputOrder& messages_;
+    std::mutex mutex_;
+    std::set<convert::Notice> said_;
 };
 
 // Several new files into one folder are flushed together once all are written (flush_file_system.hpp), as
@@ -221,10 +252,10 @@ Options options_for(const Options& options, const FileJob& job, std::size_t file
 }
 
 // One of several files: its failure is its own, said on `log`; returns its exit status (0: written).
-int run_one_of_many(const Options& one, std::ostream& log) {
+int run_one_of_many(const Options& one, std::ostream& log, convert::GpuResources* shared_gpu) {
     try {
         check_input_is_a_file(one.input);
-        run_single_image(one, log);
+        run_single_image(one, log, shared_gpu);
         return 0;
     } catch (const Error& e) {
         log << "gpurotate: error: " << e.what() << "\n";
@@ -238,10 +269,16 @@ int run_one_of_many(const Options& one, std::ostream& log) {
     }
 }
 
-// The workers: --jobs, else the cores, never more than the files. The GPU's files run one at a time: each
-// starts its own CUDA session and sizes its memory to the whole device (augment shares one session instead).
+bool on_gpu(const Options& options) { return options.device == Backend::cuda || options.convert.nvjpeg; }
+
+// The GPU's files share one set of its resources (streams, buffers, JPEG coders), as augment's workers do,
+// but where --kernel names a kernel: the shared streams choose their own, so those files keep transform()'s.
+bool shares_gpu(const Options& options) { return on_gpu(options) && options.kernel == CudaKernel::automatic; }
+
+// The workers: --jobs, else the cores, never more than the files. GPU files that cannot share its resources run
+// one at a time: each starts its own and sizes its memory to the whole device.
 unsigned worker_count(const Options& options, std::size_t files) {
-    if (options.device == Backend::cuda || options.convert.nvjpeg) return 1;
+    if (on_gpu(options) && !shares_gpu(options)) return 1;
     const unsigned wanted = options.jobs ? options.jobs : detail::usable_cores();
     return static_cast<unsigned>(std::min<std::size_t>(wanted, files));
 }
@@ -267,13 +304,20 @@ int run_file_jobs(const Options& options, std::ostream& log) {
     detail::keep_large_blocks_for_reuse();
     std::vector<int> statuses(jobs.size(), 0);
     MessagesInInputOrder messages(log, jobs.size());
+    GpuNoticesOnce gpu_notices(messages);
+    // The GPU starts now, on a thread of its own, while the workers read and decode their first files.
+    std::optional<convert::GpuResources> gpu;
+    if (shares_gpu(options)) {
+        const bool jpeg_inputs = std::any_of(jobs.begin(), jobs.end(), [](const FileJob& job) { return detail::is_jpeg_path(job.input); });
+        gpu.emplace(convert::many_files_gpu_policy(options.convert, workers, options.gpu_memory, jpeg_inputs), gpu_notices);
+    }
     std::atomic<std::size_t> next{0};
     detail::run_on_workers(workers, [&] {
         for (std::size_t index = next.fetch_add(1); index < jobs.size(); index = next.fetch_add(1)) {
             Options one = options_for(options, jobs[index], jobs.size());
             if (workers > 1) one.cpu_threads = 1;  // the workers fill the cores
             std::ostringstream said;
-            statuses[index] = run_one_of_many(one, said);
+            statuses[index] = run_one_of_many(one, said, gpu ? &*gpu : nullptr);
             messages.file_done(index, said.str());
         }
     });

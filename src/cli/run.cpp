@@ -93,7 +93,7 @@ detail::ImageSink make_sink(const Options& options, const detail::ImageSource* s
 
 }  // namespace
 
-void run_single_image(const Options& options, std::ostream& log) {
+void run_single_image(const Options& options, std::ostream& log, convert::GpuResources* shared_gpu) {
     Orientation requested = Orientation::identity;
     for (Orientation o : options.operations) requested = then(requested, o);
     const convert::ConversionOptions& convert = options.convert;
@@ -123,7 +123,7 @@ void run_single_image(const Options& options, std::ostream& log) {
     const convert::GpuPolicy policy = convert::single_image_gpu_policy(convert, convert.nvjpeg && sink.is_jpeg(), options.gpu_memory);
     SingleImageReport report(options, run.backend, log);
     std::optional<convert::GpuResources> gpu;
-    if (run.backend == Backend::cuda) run.gpu = &gpu.emplace(policy, report);
+    if (run.backend == Backend::cuda) run.gpu = shared_gpu ? shared_gpu : &gpu.emplace(policy, report);
 
     // One read of the file: its bytes, its metadata and its header, from which the plan is made.
     convert::StagingBuffer staging(false);

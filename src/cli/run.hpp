@@ -5,10 +5,16 @@
 
 #include <iosfwd>
 
+namespace gpurotate::convert {
+class GpuResources;
+}
+
 namespace gpurotate::cli {
 
-/// Runs the job `options` describes; progress for -v goes to `log`. Throws Error.
-void run_single_image(const Options& options, std::ostream& log);
+/// Runs the job `options` describes; progress for -v goes to `log`. Throws Error. Where the job runs on the GPU
+/// (--device cuda, --nvjpeg), it takes `shared_gpu` where given (several files of one command share it, as
+/// augment's workers do), else starts GPU resources of its own for the one file.
+void run_single_image(const Options& options, std::ostream& log, convert::GpuResources* shared_gpu = nullptr);
 
 /// Prints what `gpurotate --version` prints: the GPUs as the driver lists them, or with `query_cuda`
 /// (--version -v) as CUDA reports them, which starts CUDA (0.2 s or more).

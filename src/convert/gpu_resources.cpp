@@ -52,6 +52,13 @@ GpuPolicy dataset_gpu_policy(const ConversionOptions& options, const std::vector
     return policy;
 }
 
+GpuPolicy many_files_gpu_policy(const ConversionOptions& options, unsigned workers, std::size_t gpu_memory, bool jpeg_inputs) {
+    GpuPolicy policy = dataset_gpu_policy(options, {0}, workers, gpu_memory, jpeg_inputs, false);
+    policy.nvjpeg_optional = false;
+    policy.optimized_huffman = true;
+    return policy;
+}
+
 // What the start-up thread opens.
 struct GpuResources::Opened {
     std::unique_ptr<ResourcePool<GpuSession>> sessions;
