@@ -1,7 +1,7 @@
 // The GPU's JPEG scan coder (cuda/jpeg_scan_coder.cu) against libjpeg's coding of the same lossless
 // variants, byte for byte: every subsampling, edges that are and are not whole MCUs, photographs large
 // enough for many thread blocks, more variants than one launch takes; and `augment` on the GPU writing
-// the CPU's bytes. Skipped without a GPU.
+// the CPU's bytes; and the single-image command's many files on the GPU. Skipped without a GPU.
 
 #include "jpeg_scan_support.hpp"
 #include "test_support.hpp"
@@ -160,17 +160,13 @@ TEST_CASE("augment on the GPU writes a JPEG's lossless variants with the CPU's b
     }
 }
 
-TEST_CASE("many files of one command on the GPU share its resources and write the CPU's bytes, each file failing alone") {
+TEST_CASE("many files of one command on the GPU run on the workers, sharing one start of it, each with its bytes and messages alone") {
     test_support::TempDir dir;
     std::system(("mkdir -p " + test_support::quote(dir.file("in"))).c_str());
     const auto save = [&](const std::string& name, const std::vector<std::uint8_t>& jpeg) {
         std::ofstream(dir.file("in/" + name), std::ios::binary).write(reinterpret_cast<const char*>(jpeg.data()), static_cast<std::streamsize>(jpeg.size()));
     };
     for (int i = 0; i < 10; ++i) save("image" + std::to_string(i) + ".jpg", jpeg_scan_support::make_jpeg(97 + 40 * i, 61 + 16 * i, jpeg_scan_support::every_subsampling[i % 5], 80, 50 + i));
-    jpeg_scan_support::LibjpegCoding progressive;
-    progressive.optimize = false;
-    progressive.progressive = true;
-    save("progressive.jpg", jpeg_scan_support::make_libjpeg_jpeg(120, 90, progressive, 85, 61));
     for (int i = 0; i < 3; ++i) {
         const auto pixels = test_support::random_image(71 + 30 * i, 45 + 20 * i, {gpurotate::SampleType::u8, 3}, 62 + static_cast<std::uint32_t>(i));
         gpurotate::write_image(dir.file("in/picture" + std::to_string(i) + ".png"), pixels.view());
@@ -178,22 +174,34 @@ TEST_CASE("many files of one command on the GPU share its resources and write th
     std::ofstream(dir.file("in/broken.jpg"), std::ios::binary) << "\xff\xd8\xff not a JPEG";
     const std::string exe = GPUROTATE_EXE;
     const auto convert = [&](const std::string& options, const std::string& out) {
-        return test_support::run("cd " + test_support::quote(dir.path()) + " && " + test_support::quote(exe) + " --rot90 --jpeg-edge trim -o " + out + "/ in/* " + options);
+        return test_support::run("cd " + test_support::quote(dir.path()) + " && " + test_support::quote(exe) + " --rot90 -o " + out + "/ in/* " + options);
     };
-    const auto reference = convert("--device cpu -j 1", "cpu");
+    // --quality: the JPEGs take the pixels' route on both backends, so the GPU's bytes are the CPU's.
+    const auto reference = convert("--device cpu --quality 90 -j 1", "cpu");
     CAPTURE(reference.output);
-    REQUIRE(reference.status == 3);  // the broken file's (input) status; the others written
-    for (const std::string options : {"--device cuda", "--device cuda -j 3", "--device cuda --kernel tile32-padded"}) {
+    REQUIRE(reference.status == 3);  // the broken file's (input); the others written
+    std::string one_at_a_time;
+    for (const std::string options : {"-j 1", "-j 4", "--kernel tile32-padded", "--gpu-memory 64M"}) {
         CAPTURE(options);
         const std::string out = "gpu" + std::to_string(options.size());
-        const auto r = convert(options, out);
+        const auto r = convert("--device cuda --quality 90 " + options, out);
         CAPTURE(r.output);
         CHECK(r.status == 3);
-        CHECK(r.output.find("1 of 15 files failed; the others were written") != std::string::npos);
+        CHECK(r.output.find("1 of 14 files failed; the others were written") != std::string::npos);
         CHECK(r.output.find("broken.jpg") != std::string::npos);
+        // The messages, in the inputs' order, are those of one file at a time.
+        if (one_at_a_time.empty()) one_at_a_time = r.output;
+        CHECK(r.output == one_at_a_time);
         const auto same = test_support::run("cd " + test_support::quote(dir.path()) + " && ls " + out + " | wc -l && diff -r cpu " + out);
         CAPTURE(same.output);
         CHECK(same.status == 0);
-        CHECK(same.output.rfind("14\n", 0) == 0);
+        CHECK(same.output.rfind("13\n", 0) == 0);
     }
+    // Without --quality, --device cuda re-encodes each JPEG as it does alone, said for each.
+    const auto reencoded = convert("--device cuda -j 4", "reencoded");
+    CAPTURE(reencoded.output);
+    CHECK(reencoded.status == 3);
+    std::size_t notes = 0;
+    for (std::size_t at = 0; (at = reencoded.output.find("--device cuda was given", at)) != std::string::npos; ++at) ++notes;
+    CHECK(notes == 10);
 }

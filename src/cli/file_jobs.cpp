@@ -212,8 +212,8 @@ private:
     std::size_t next_ = 0;
 };
 
-// What the GPU's resources say of themselves while several files share them (a coder that could not open or
-// failed): each kind once a command, not once a file.
+// What the GPU's shared resources say of themselves (fewer nvJPEG coders than workers): each kind once a
+// command, not once a file.
 class GpuNoticesOnce final : public convert::ConversionObserver {
 public:
     explicit GpuNoticesOnce(MessagesInInputOrder& messages) : messages_(messages) {}
@@ -271,14 +271,11 @@ int run_one_of_many(const Options& one, std::ostream& log, convert::GpuResources
 
 bool on_gpu(const Options& options) { return options.device == Backend::cuda || options.convert.nvjpeg; }
 
-// The GPU's files share one set of its resources (streams, buffers, JPEG coders), as augment's workers do,
-// but where --kernel names a kernel: the shared streams choose their own, so those files keep transform()'s.
-bool shares_gpu(const Options& options) { return on_gpu(options) && options.kernel == CudaKernel::automatic; }
-
-// The workers: --jobs, else the cores, never more than the files. GPU files that cannot share its resources run
-// one at a time: each starts its own and sizes its memory to the whole device.
+// The workers: --jobs, else the cores, never more than the files. On the GPU each file's transform takes the
+// device memory it needs, its bands' within --gpu-memory where given: with that bound, one file at a time, so
+// that the command as a whole keeps to it as one file does.
 unsigned worker_count(const Options& options, std::size_t files) {
-    if (on_gpu(options) && !shares_gpu(options)) return 1;
+    if (on_gpu(options) && options.gpu_memory != 0) return 1;
     const unsigned wanted = options.jobs ? options.jobs : detail::usable_cores();
     return static_cast<unsigned>(std::min<std::size_t>(wanted, files));
 }
@@ -305,12 +302,10 @@ int run_file_jobs(const Options& options, std::ostream& log) {
     std::vector<int> statuses(jobs.size(), 0);
     MessagesInInputOrder messages(log, jobs.size());
     GpuNoticesOnce gpu_notices(messages);
-    // The GPU starts now, on a thread of its own, while the workers read and decode their first files.
+    // On the GPU the files share one start of it, made now on a thread of its own while the workers read and
+    // decode their first files (each file alone started it again), and with --nvjpeg its coders.
     std::optional<convert::GpuResources> gpu;
-    if (shares_gpu(options)) {
-        const bool jpeg_inputs = std::any_of(jobs.begin(), jobs.end(), [](const FileJob& job) { return detail::is_jpeg_path(job.input); });
-        gpu.emplace(convert::many_files_gpu_policy(options.convert, workers, options.gpu_memory, jpeg_inputs), gpu_notices);
-    }
+    if (on_gpu(options)) gpu.emplace(convert::many_files_gpu_policy(options.convert, options.convert.nvjpeg, workers, options.gpu_memory), gpu_notices);
     std::atomic<std::size_t> next{0};
     detail::run_on_workers(workers, [&] {
         for (std::size_t index = next.fetch_add(1); index < jobs.size(); index = next.fetch_add(1)) {
@@ -321,6 +316,7 @@ int run_file_jobs(const Options& options, std::ostream& log) {
             messages.file_done(index, said.str());
         }
     });
+    gpu.reset();  // its last nvJPEG coders made or said missing before the run's summary, not after
     // The first failure in the inputs' order decides the exit status, whichever finished first.
     const auto first_failed = std::find_if(statuses.begin(), statuses.end(), [](int status) { return status != 0; });
     const auto failed = static_cast<std::size_t>(std::count_if(statuses.begin(), statuses.end(), [](int status) { return status != 0; }));

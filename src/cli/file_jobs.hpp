@@ -26,8 +26,8 @@ std::vector<FileJob> plan_file_jobs(const Options& options);
 /// Runs every job, each failing alone with its message on `log`; returns 0, or the exit status of the first
 /// file that failed in the inputs' order. Several files are converted at once on --jobs workers (the cores),
 /// each file's messages printed whole, in the inputs' order; on the GPU (--device cuda, --nvjpeg) they share one
-/// set of its resources, as augment's workers do (one worker where --kernel names a kernel). With one job its
-/// Error is thrown, as before any other work.
+/// start of it (one worker where --gpu-memory bounds the device memory). With one job its Error is thrown, as
+/// before any other work.
 int run_file_jobs(const Options& options, std::ostream& log);
 
 }  // namespace gpurotate::cli

@@ -233,7 +233,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_status) {
     app.add_option("--gpu-memory", gpu_memory_text, "device memory for one image (e.g. 2G); larger images stream through in bands")
         ->default_str("90% of the free memory");
     app.add_flag("--overwrite", options.overwrite, "replace an existing output file (also the input)");
-    app.add_option("-j,--jobs", options.jobs, "several files: how many are converted at once (default: the cores this process may run on)")
+    app.add_option("-j,--jobs", options.jobs, "several files: how many are converted at once (default: the cores this process may run on; 1 on the GPU with --gpu-memory)")
         ->check(CLI::Range(1, 4096));
     CLI::Option* verbose = app.add_flag("-v,--verbose", options.verbose, "say which backend ran and how long each stage took");
     app.add_flag("-q,--quiet", options.quiet, "no notes, such as a JPEG re-encoded rather than transformed losslessly (warnings and errors are still printed)")

@@ -12,8 +12,8 @@ class GpuResources;
 namespace gpurotate::cli {
 
 /// Runs the job `options` describes; progress for -v goes to `log`. Throws Error. Where the job runs on the GPU
-/// (--device cuda, --nvjpeg), it takes `shared_gpu` where given (several files of one command share it, as
-/// augment's workers do), else starts GPU resources of its own for the one file.
+/// (--device cuda, --nvjpeg), it takes `shared_gpu` where given (the files of one command share one start of the
+/// GPU), else starts it for the one file.
 void run_single_image(const Options& options, std::ostream& log, convert::GpuResources* shared_gpu = nullptr);
 
 /// Prints what `gpurotate --version` prints: the GPUs as the driver lists them, or with `query_cuda`

@@ -52,10 +52,9 @@ GpuPolicy dataset_gpu_policy(const ConversionOptions& options, const std::vector
     return policy;
 }
 
-GpuPolicy many_files_gpu_policy(const ConversionOptions& options, unsigned workers, std::size_t gpu_memory, bool jpeg_inputs) {
-    GpuPolicy policy = dataset_gpu_policy(options, {0}, workers, gpu_memory, jpeg_inputs, false);
-    policy.nvjpeg_optional = false;
-    policy.optimized_huffman = true;
+GpuPolicy many_files_gpu_policy(const ConversionOptions& options, bool nvjpeg, unsigned workers, std::size_t gpu_memory) {
+    GpuPolicy policy = single_image_gpu_policy(options, nvjpeg, gpu_memory);
+    policy.per_device = std::max(1u, std::min(workers, sessions_per_device));
     return policy;
 }
 

@@ -50,10 +50,10 @@ GpuPolicy single_image_gpu_policy(const ConversionOptions& options, bool nvjpeg,
 GpuPolicy dataset_gpu_policy(const ConversionOptions& options, const std::vector<int>& devices, unsigned workers, std::size_t gpu_memory,
                              bool jpeg_inputs, bool cpu_fallback);
 
-/// Several files of the single-image command (`gpurotate --device cuda -o DIR/ *.jpg`): a dataset's sessions and
-/// scan coders on GPU 0 for `workers`, on the single image's terms for nvJPEG: its failure to open is the files'
-/// error, not a fallback, and its Huffman tables are optimised, as for one file.
-GpuPolicy many_files_gpu_policy(const ConversionOptions& options, unsigned workers, std::size_t gpu_memory, bool jpeg_inputs);
+/// Several files of the single-image command (`gpurotate --device cuda -o DIR/ *.jpg`) on `workers`: each file's
+/// terms alone (single_image_gpu_policy: CUDA started for transform(), so every file's route, kernel, bands and
+/// bytes are those it has alone), started once for all, with an nvJPEG coder per worker up to a few (`nvjpeg`).
+GpuPolicy many_files_gpu_policy(const ConversionOptions& options, bool nvjpeg, unsigned workers, std::size_t gpu_memory);
 
 class GpuResources {
 public:
