@@ -305,7 +305,14 @@ int run_file_jobs(const Options& options, std::ostream& log) {
     // On the GPU the files share one start of it, made now on a thread of its own while the workers read and
     // decode their first files (each file alone started it again), and with --nvjpeg its coders.
     std::optional<convert::GpuResources> gpu;
-    if (on_gpu(options)) gpu.emplace(convert::many_files_gpu_policy(options.convert, options.convert.nvjpeg, workers, options.gpu_memory), gpu_notices);
+    if (on_gpu(options)) {
+        // nvJPEG's coders where some output may be a JPEG, as one file opens them only for a JPEG output: -i keeps
+        // each file's format, which its content says.
+        const bool jpeg_outputs = options.in_place || std::any_of(jobs.begin(), jobs.end(), [](const FileJob& job) {
+            return job.format.empty() ? detail::is_jpeg_path(job.output) : detail::is_jpeg_path("x." + job.format);
+        });
+        gpu.emplace(convert::many_files_gpu_policy(options.convert, options.convert.nvjpeg && jpeg_outputs, workers, options.gpu_memory), gpu_notices);
+    }
     std::atomic<std::size_t> next{0};
     detail::run_on_workers(workers, [&] {
         for (std::size_t index = next.fetch_add(1); index < jobs.size(); index = next.fetch_add(1)) {
