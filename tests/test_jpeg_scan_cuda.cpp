@@ -32,6 +32,14 @@ private:
     JpegScanCoder& coder_;
 };
 
+// A folder `in` in `dir`, and a function that writes a file of bytes into it.
+auto input_folder(const test_support::TempDir& dir) {
+    std::system(("mkdir -p " + test_support::quote(dir.file("in"))).c_str());
+    return [&dir](const std::string& name, const std::vector<std::uint8_t>& bytes) {
+        std::ofstream(dir.file("in/" + name), std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    };
+}
+
 }  // namespace
 
 TEST_CASE("the GPU codes a lossless variant's scan as libjpeg does, byte for byte, for every element, subsampling and edge") {
@@ -127,10 +135,7 @@ TEST_CASE("a JPEG whose scans need more device memory than the coder's budget is
 
 TEST_CASE("augment on the GPU writes a JPEG's lossless variants with the CPU's bytes, and leaves to libjpeg what it cannot code") {
     test_support::TempDir dir;
-    std::system(("mkdir -p " + test_support::quote(dir.file("in"))).c_str());
-    const auto save = [&](const std::string& name, const std::vector<std::uint8_t>& jpeg) {
-        std::ofstream(dir.file("in/" + name), std::ios::binary).write(reinterpret_cast<const char*>(jpeg.data()), static_cast<std::streamsize>(jpeg.size()));
-    };
+    const auto save = input_folder(dir);
     for (int i = 0; i < 6; ++i) save("image" + std::to_string(i) + ".jpg", jpeg_scan_support::make_jpeg(97 + 40 * i, 61 + 16 * i, jpeg_scan_support::every_subsampling[i % 5], 80, 30 + i));
     jpeg_scan_support::LibjpegCoding optimized, progressive;
     progressive.optimize = false;
@@ -162,10 +167,7 @@ TEST_CASE("augment on the GPU writes a JPEG's lossless variants with the CPU's b
 
 TEST_CASE("many files of one command on the GPU run on the workers, sharing one start of it, each with its bytes and messages alone") {
     test_support::TempDir dir;
-    std::system(("mkdir -p " + test_support::quote(dir.file("in"))).c_str());
-    const auto save = [&](const std::string& name, const std::vector<std::uint8_t>& jpeg) {
-        std::ofstream(dir.file("in/" + name), std::ios::binary).write(reinterpret_cast<const char*>(jpeg.data()), static_cast<std::streamsize>(jpeg.size()));
-    };
+    const auto save = input_folder(dir);
     for (int i = 0; i < 10; ++i) save("image" + std::to_string(i) + ".jpg", jpeg_scan_support::make_jpeg(97 + 40 * i, 61 + 16 * i, jpeg_scan_support::every_subsampling[i % 5], 80, 50 + i));
     for (int i = 0; i < 3; ++i) {
         const auto pixels = test_support::random_image(71 + 30 * i, 45 + 20 * i, {gpurotate::SampleType::u8, 3}, 62 + static_cast<std::uint32_t>(i));
