@@ -14,6 +14,9 @@
 namespace gpurotate::detail {
 
 [[noreturn]] inline void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line) {
+    // The error is reported here: the thread's last error goes back to success, so that the next image's launch
+    // check (cudaGetLastError) does not report it again (a sticky error stays, and fails the next call itself).
+    static_cast<void>(cudaGetLastError());
     throw Error(ErrorCode::device, std::string("CUDA error: ") + cudaGetErrorString(status) + " (" +
                                        cudaGetErrorName(status) + ") in " + call + " at " + file + ":" +
                                        std::to_string(line));

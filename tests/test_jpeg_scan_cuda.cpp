@@ -183,9 +183,10 @@ TEST_CASE("many files of one command on the GPU run on the workers, sharing one 
     CAPTURE(reference.output);
     REQUIRE(reference.status == 3);  // the broken file's (input); the others written
     std::string one_at_a_time;
+    int run_number = 0;
     for (const std::string options : {"-j 1", "-j 4", "--kernel tile32-padded", "--gpu-memory 64M"}) {
         CAPTURE(options);
-        const std::string out = "gpu" + std::to_string(options.size());
+        const std::string out = "gpu" + std::to_string(++run_number);
         const auto r = convert("--device cuda --quality 90 " + options, out);
         CAPTURE(r.output);
         CHECK(r.status == 3);
@@ -199,11 +200,16 @@ TEST_CASE("many files of one command on the GPU run on the workers, sharing one 
         CHECK(same.status == 0);
         CHECK(same.output.rfind("13\n", 0) == 0);
     }
-    // Without --quality, --device cuda re-encodes each JPEG as it does alone, said for each.
-    const auto reencoded = convert("--device cuda -j 4", "reencoded");
+    // Without --quality, --device cuda re-encodes each JPEG as it does alone, said for each; -v says each file's
+    // pixels went through the GPU's kernel on four workers too.
+    const auto reencoded = convert("--device cuda -j 4 -v", "reencoded");
     CAPTURE(reencoded.output);
     CHECK(reencoded.status == 3);
-    std::size_t notes = 0;
-    for (std::size_t at = 0; (at = reencoded.output.find("--device cuda was given", at)) != std::string::npos; ++at) ++notes;
-    CHECK(notes == 10);
+    const auto count = [&](const std::string& text) {
+        std::size_t n = 0;
+        for (std::size_t at = 0; (at = reencoded.output.find(text, at)) != std::string::npos; ++at) ++n;
+        return n;
+    };
+    CHECK(count("--device cuda was given") == 10);
+    CHECK(count("gpurotate: backend cuda (") == 13);
 }

@@ -10,6 +10,7 @@
 #include <gpurotate/transform.hpp>
 
 #include "bench/study_launch.hpp"
+#include "check.cuh"
 #include "frontend/cuda_backend.hpp"
 
 #include <array>
@@ -512,4 +513,14 @@ TEST_CASE("transform_in_place_device applies every involution in place and refus
             }
         }
     }
+}
+
+TEST_CASE("a failed CUDA call leaves no error behind for the thread's next transform") {
+    // A worker whose image failed (out of device memory) goes on to its next image: the runtime's last error, set
+    // by the failed call, must not fail that image's launch check (cudaGetLastError after the kernel).
+    CHECK_THROWS_AS(gpurotate::detail::DeviceBuffer(std::size_t{1} << 52), gpurotate::Error);
+    const gpurotate::Image src = test_support::random_image(67, 45, {gpurotate::SampleType::u8, 3}, 4242);
+    gpurotate::Image out(45, 67, src.format());
+    CHECK_NOTHROW(gpurotate::transform(src.view(), out.view(), gpurotate::Orientation::rot90, gpurotate::Backend::cuda));
+    CHECK(test_support::first_difference(out.view(), reference::transform(src, gpurotate::Orientation::rot90).view()) == -1);
 }

@@ -92,8 +92,10 @@ void SingleImageReport::verbose_gpu_jpeg(const convert::TripReport& trip) {
 
 void SingleImageReport::verbose_pixels(const convert::TripReport& trip) {
     const convert::ConversionPlan& plan = output_->plan;
-    const std::string device =
-        backend_ == Backend::cuda ? "cuda (" + device_name() + ", kernel " + to_string(options_.kernel) + "); " + startup_text() : std::string("cpu");
+    // Where the pixels were turned, not where they were asked to be: the two differ only where a GPU fell back.
+    const std::string device = trip.transformed_on == Backend::cuda && backend_ == Backend::cuda
+                                   ? "cuda (" + device_name() + ", kernel " + to_string(options_.kernel) + "); " + startup_text()
+                                   : std::string("cpu");
     std::ostringstream wait;
     if (trip.waited_for_gpu) wait << std::fixed << std::setprecision(1) << "wait for the GPU " << ms(Stage::gpu_wait) << " ms, ";
     log_ << std::fixed << std::setprecision(1) << "gpurotate: " << source_->path() << " (" << trip.input.width << "x" << trip.input.height << " "

@@ -49,6 +49,7 @@ struct TripReport {
     Extent input{0, 0}, output{0, 0};     ///< route pixels: the decoded input, the first output
     PixelFormat format{};                 ///< route pixels: the pixels transformed
     bool waited_for_gpu = false;          ///< route pixels: the GPU's start-up was waited for
+    Backend transformed_on = Backend::cpu;  ///< route pixels: where the elements were made (cpu or cuda)
 };
 
 class ConversionObserver {

@@ -87,6 +87,13 @@ public:
     std::int64_t coded_scans() const;
     /// No more coders are wanted (the work is done).
     void finish() { done_ = true; }
+    /// Where the policy has no sessions (the single-image command), an image's transform or rotation on the GPU
+    /// takes device memory of its own, sized to what is free or to the budget as if it were alone: threads
+    /// sharing these resources (many files of one command) take turns through this lock. With sessions, which
+    /// hold their own memory, it locks nothing.
+    std::unique_lock<std::mutex> turn_for_own_device_memory() {
+        return policy_.sessions ? std::unique_lock<std::mutex>() : std::unique_lock<std::mutex>(own_device_memory_);
+    }
 
 private:
     struct Opened;
@@ -106,6 +113,7 @@ private:
     std::unique_ptr<ResourcePool<detail::NvjpegCoder>> coders_;
     std::string jpeg_failure_;
     std::atomic<bool> done_{false};
+    std::mutex own_device_memory_;
     std::future<void> adding_coders_;  // declared after coders_: waited for before they are destroyed
     bool started_ = false;             // the GPU is usable
 };

@@ -15,6 +15,7 @@
 #include <gpurotate/rotate.hpp>
 
 #include <algorithm>
+#include <mutex>
 
 namespace gpurotate::convert {
 namespace {
@@ -332,15 +333,18 @@ private:
                 const auto session = sessions->acquire();
                 detail::NvtxRange range("gpu");
                 (*session).transform(input.view(), targets);
+                trip_.transformed_on = Backend::cuda;
                 return;
             } catch (const Error& e) {
                 if (e.code() != ErrorCode::device || !run_.gpu->policy().cpu_fallback) throw;
                 observer_.notice({}, Notice::gpu_failed_image, "GPU failed on '" + source_.path() + "' (" + e.what() + "); done on the CPU");
             }
-        } else if (run_.cpu_threads == 0) {  // one image: transform() on the executor, with its kernel and its memory
+        } else if (gpu_usable || run_.cpu_threads == 0) {  // one image: transform() on the executor, with its kernel and its memory
             detail::NvtxRange range("transform");
             const Backend backend = gpu_usable ? run_.backend : Backend::cpu;
+            const std::unique_lock<std::mutex> turn = gpu_usable ? run_.gpu->turn_for_own_device_memory() : std::unique_lock<std::mutex>();
             for (const TransformTarget& t : targets) gpurotate::transform(input.view(), t.dst, t.orientation, TransformOptions{backend, run_.kernel, run_.gpu_memory});
+            trip_.transformed_on = resolve_backend(backend);
             return;
         }
         detail::NvtxRange range("cpu transform");
@@ -388,6 +392,7 @@ private:
             Image rotated;
             const Backend backend = rotation_backend(pixels, angle, gpu_usable);
             try {
+                const std::unique_lock<std::mutex> turn = backend == Backend::cuda && run_.gpu ? run_.gpu->turn_for_own_device_memory() : std::unique_lock<std::mutex>();
                 rotated = rotate_pixels(pixels, angle, fill, backend, options_.max_pixels, source_.path(), gpu_memory());
             } catch (const Error& e) {
                 // As the transform does: a GPU failure is redone on the CPU where the policy falls back.
