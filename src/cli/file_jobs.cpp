@@ -269,13 +269,11 @@ int run_one_of_many(const Options& one, std::ostream& log, convert::GpuResources
     }
 }
 
-bool on_gpu(const Options& options) { return options.device == Backend::cuda || options.convert.nvjpeg; }
-
 // The workers: --jobs, else the cores, never more than the files. On the GPU each file's transform takes the
 // device memory it needs, its bands' within --gpu-memory where given: with that bound, one file at a time, so
 // that the command as a whole keeps to it as one file does.
 unsigned worker_count(const Options& options, std::size_t files) {
-    if (on_gpu(options) && options.gpu_memory != 0) return 1;
+    if (converts_on_gpu(options) && options.gpu_memory != 0) return 1;
     const unsigned wanted = options.jobs ? options.jobs : detail::usable_cores();
     return static_cast<unsigned>(std::min<std::size_t>(wanted, files));
 }
@@ -305,7 +303,7 @@ int run_file_jobs(const Options& options, std::ostream& log) {
     // On the GPU the files share one start of it, made now on a thread of its own while the workers read and
     // decode their first files (each file alone started it again), and with --nvjpeg its coders.
     std::optional<convert::GpuResources> gpu;
-    if (on_gpu(options)) {
+    if (converts_on_gpu(options)) {
         // nvJPEG's coders where some output may be a JPEG, as one file opens them only for a JPEG output: -i keeps
         // each file's format, which its content says.
         const bool jpeg_outputs = options.in_place || std::any_of(jobs.begin(), jobs.end(), [](const FileJob& job) {

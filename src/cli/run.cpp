@@ -93,6 +93,8 @@ detail::ImageSink make_sink(const Options& options, const detail::ImageSource* s
 
 }  // namespace
 
+bool converts_on_gpu(const Options& options) { return options.convert.nvjpeg || options.device == Backend::cuda; }
+
 void run_single_image(const Options& options, std::ostream& log, convert::GpuResources* shared_gpu) {
     Orientation requested = Orientation::identity;
     for (Orientation o : options.operations) requested = then(requested, o);
@@ -113,7 +115,7 @@ void run_single_image(const Options& options, std::ostream& log, convert::GpuRes
     // takes 0.3 s and the transfers as long as the CPU's transform), so --device auto means the CPU here.
     // The GPU is for --device cuda, --nvjpeg, datasets (augment) and pixels already on the device.
     convert::ConversionRun run;
-    run.backend = convert.nvjpeg || options.device == Backend::cuda ? Backend::cuda : Backend::cpu;
+    run.backend = converts_on_gpu(options) ? Backend::cuda : Backend::cpu;
     run.kernel = options.kernel;
     run.cpu_threads = options.cpu_threads;
     run.gpu_memory = options.gpu_memory;

@@ -342,13 +342,18 @@ private:
         } else if (gpu_usable || run_.cpu_threads == 0) {  // one image: transform() on the executor, with its kernel and its memory
             detail::NvtxRange range("transform");
             const Backend backend = gpu_usable ? run_.backend : Backend::cpu;
-            const std::unique_lock<std::mutex> turn = gpu_usable ? run_.gpu->turn_for_own_device_memory() : std::unique_lock<std::mutex>();
+            const std::unique_lock<std::mutex> turn = turn_on_gpu(gpu_usable);
             for (const TransformTarget& t : targets) gpurotate::transform(input.view(), t.dst, t.orientation, TransformOptions{backend, run_.kernel, run_.gpu_memory});
-            trip_.transformed_on = resolve_backend(backend);
+            trip_.transformed_on = backend;
             return;
         }
         detail::NvtxRange range("cpu transform");
         transform_multi(input.view(), targets, Backend::cpu, run_.cpu_threads);
+    }
+
+    /// This image's turn at device memory of its own where its work runs on the GPU (GpuResources::turn_for_own_device_memory).
+    std::unique_lock<std::mutex> turn_on_gpu(bool on_gpu) const {
+        return on_gpu && run_.gpu ? run_.gpu->turn_for_own_device_memory() : std::unique_lock<std::mutex>();
     }
 
     /// The device bytes this trip's GPU work may take: a session's or coder's budget where the run has GPU
@@ -392,7 +397,7 @@ private:
             Image rotated;
             const Backend backend = rotation_backend(pixels, angle, gpu_usable);
             try {
-                const std::unique_lock<std::mutex> turn = backend == Backend::cuda && run_.gpu ? run_.gpu->turn_for_own_device_memory() : std::unique_lock<std::mutex>();
+                const std::unique_lock<std::mutex> turn = turn_on_gpu(backend == Backend::cuda);
                 rotated = rotate_pixels(pixels, angle, fill, backend, options_.max_pixels, source_.path(), gpu_memory());
             } catch (const Error& e) {
                 // As the transform does: a GPU failure is redone on the CPU where the policy falls back.
