@@ -455,3 +455,35 @@ TEST_CASE("augment lists every extension the format registry reads, .jfif among 
     }
     CHECK(records_of(dir.file("out/manifest.jsonl")).size() == 2);
 }
+
+TEST_CASE("augment's default device takes the GPU where there is one and, saying nothing, the CPU where there is none, with --device cpu's bytes") {
+    test_support::TempDir dir;
+    REQUIRE(run("mkdir -p " + quote(dir.file("in"))).status == 0);
+    // JPEGs of whole MCUs (every variant lossless, the scans coded on the GPU where there is one) and a PNG
+    // (the pixel route).
+    for (int i = 0; i < 3; ++i) {
+        gpurotate::write_image(dir.file("in/j" + std::to_string(i) + ".jpg"), test_support::random_image(64, 48, {gpurotate::SampleType::u8, 3}, 710 + i).view());
+    }
+    gpurotate::write_image(dir.file("in/p.png"), test_support::random_image(37, 21, {gpurotate::SampleType::u8, 4}, 714).view());
+    const auto automatic = run(quote(GPUROTATE_EXE) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("auto")));
+    const auto cpu = run(quote(GPUROTATE_EXE) + " augment " + quote(dir.file("in")) + " -o " + quote(dir.file("cpu")) + " --device cpu");
+    CAPTURE(automatic.output);
+    REQUIRE(automatic.status == 0);
+    REQUIRE(cpu.status == 0);
+    CHECK(automatic.output.find("not usable") == std::string::npos);
+    if (gpurotate::cuda_available()) {
+        CHECK(automatic.output.find("backend cuda") != std::string::npos);
+        CHECK(automatic.output.find("21 of their scans entropy-coded on the GPU") != std::string::npos);
+    } else {
+        CHECK(automatic.output.find("backend cpu") != std::string::npos);
+        CHECK(automatic.output.find("GPU") == std::string::npos);
+    }
+    for (const char* name : {"j0", "j1", "j2", "p"}) {
+        for (const gpurotate::Orientation o : augment_support::seven) {
+            const std::string file = std::string("/") + name + "_" + std::string(gpurotate::name(o)) + (name[0] == 'p' ? ".png" : ".jpg");
+            CAPTURE(file);
+            REQUIRE(test_support::file_exists(dir.file("cpu") + file));
+            CHECK(test_support::file_bytes(dir.file("auto") + file) == test_support::file_bytes(dir.file("cpu") + file));
+        }
+    }
+}

@@ -427,7 +427,8 @@ int run_augment(const AugmentOptions& o) {
                                           ", and its labels would no longer match its pixels (use reencode, the default, or error)");
     }
     // The CUDA driver's start (0.1-0.2 s on the H100 machine, where the listing took 0.003-0.04 s without it)
-    // runs beside the listing and planning: resolve_backend below then waits only for what is left of it.
+    // begins beside the listing and planning; --device cuda, --nvjpeg and --devices wait for it below, auto
+    // not at all (GpuResources goes on with the rest of the start-up beside the first decodes).
     std::future<bool> cuda_starting;
     if ((o.device != Backend::cpu || o.convert.nvjpeg) && !o.dry_run) cuda_starting = std::async(std::launch::async, [] { return cuda_available(); });
     std::vector<InputFile> inputs = list_inputs(o.inputs, o.recursive, out_dir);
@@ -496,7 +497,11 @@ int run_augment(const AugmentOptions& o) {
 
     convert::check_nvjpeg_request(o.convert, o.device, "augment ");
     PipelineSettings settings;
-    settings.backend = resolve_backend(o.convert.nvjpeg ? Backend::cuda : o.device);
+    // --device auto looks for a GPU in the pipeline's start-up, beside the first decodes, and takes the CPU
+    // there, saying nothing, where there is none. --device cuda and --nvjpeg, for which no GPU is an error,
+    // ask the driver here, before the output folders and the manifest are made; --devices counts the GPUs.
+    const bool ask_now = o.device == Backend::cuda || o.convert.nvjpeg || !o.devices.empty();
+    settings.backend = o.device == Backend::cpu ? Backend::cpu : ask_now ? resolve_backend(o.convert.nvjpeg ? Backend::cuda : o.device) : Backend::cuda;
     settings.cpu_fallback = o.device == Backend::automatic;
     if (settings.backend == Backend::cuda) settings.devices = resolve_devices(o.devices);
     settings.workers = o.jobs ? o.jobs : detail::usable_cores();

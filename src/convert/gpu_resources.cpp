@@ -94,11 +94,37 @@ private:
     std::atomic<std::int64_t> coded_{0};
 };
 
-GpuResources::GpuResources(GpuPolicy policy, ConversionObserver& observer) : policy_(std::move(policy)), observer_(observer) {
-    opening_ = std::async(std::launch::async, [p = policy_] {
+// Lent while the start-up runs: the caller's entropy decode has gone on beside it, and only the coding waits.
+class GpuResources::WaitingScanCoder final : public detail::JpegScanCoder {
+public:
+    explicit WaitingScanCoder(GpuResources& owner) : owner_(owner) {}
+    std::vector<std::optional<detail::CodedScan>> code(const detail::SourceCoefficients& source, const std::vector<detail::ScanLayout>& layouts,
+                                                       const detail::ScanCoding& coding) override {
+        detail::JpegScanCoder* coder = nullptr;
+        try {
+            coder = owner_.scan_coder();
+        } catch (...) {  // no GPU: libjpeg codes the scans, and the caller's ready() throws this before it writes
+            return {};
+        }
+        return coder ? coder->code(source, layouts, coding) : std::vector<std::optional<detail::CodedScan>>{};
+    }
+
+private:
+    GpuResources& owner_;
+};
+
+GpuResources::GpuResources(GpuPolicy policy, ConversionObserver& observer)
+    : policy_(std::move(policy)), observer_(observer), waiting_scan_coder_(std::make_unique<WaitingScanCoder>(*this)) {
+    opening_ = std::async(std::launch::async, [p = policy_, &finished = start_finished_] {
+        struct SayFinished {  // however the start-up ends
+            std::atomic<bool>& finished;
+            ~SayFinished() { finished = true; }
+        } say_finished{finished};
         const auto start = Clock::now();
         auto result = std::make_shared<Opened>();
         Opened& opened = *result;
+        // The driver's start-up (0.1-0.2 s on the H100 machine): augment's main thread no longer waits for it.
+        resolve_backend(Backend::cuda);  // Error (device) without a usable GPU
         if (p.sessions) {
             std::vector<std::unique_ptr<GpuSession>> sessions;
             for (unsigned i = 0; i < p.per_device; ++i) {
@@ -106,7 +132,6 @@ GpuResources::GpuResources(GpuPolicy policy, ConversionObserver& observer) : pol
             }
             opened.sessions = std::make_unique<ResourcePool<GpuSession>>(std::move(sessions));
         } else {
-            resolve_backend(Backend::cuda);  // the driver's start-up; Error (device) without a usable GPU
             detail::start_cuda(p.devices.front());
         }
         if (p.scan_coders) {  // without them libjpeg codes the scans: a failure here costs the GPU nothing else
@@ -174,7 +199,9 @@ bool GpuResources::ready() {
                 start_failure_ = std::current_exception();
                 return;
             }
-            observer_.notice({}, Notice::gpu_unusable, std::string("the GPU is not usable (") + e.what() + "); using the CPU");
+            // --device auto on a machine without a GPU chose the CPU, as it always has, and says nothing; a GPU
+            // that is there but does not start is said.
+            if (cuda_available()) observer_.notice({}, Notice::gpu_unusable, std::string("the GPU is not usable (") + e.what() + "); using the CPU");
             fell_back_ = true;
         }
     });
@@ -187,6 +214,10 @@ ResourcePool<GpuSession>* GpuResources::sessions() { return ready() ? sessions_.
 ResourcePool<detail::NvjpegCoder>* GpuResources::coders() { return ready() ? coders_.get() : nullptr; }
 
 detail::JpegScanCoder* GpuResources::scan_coder() { return ready() ? pooled_scan_coder_.get() : nullptr; }
+
+detail::JpegScanCoder* GpuResources::scan_coder_once_started() {
+    return policy_.scan_coders && !start_finished_ ? waiting_scan_coder_.get() : scan_coder();
+}
 
 std::size_t GpuResources::device_bytes() {
     std::size_t bytes = 0;

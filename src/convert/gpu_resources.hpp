@@ -75,6 +75,11 @@ public:
     const std::string& nvjpeg_failure() const { return jpeg_failure_; }
     /// The scan coders as one coder, each call borrowing one; nullptr: libjpeg codes every lossless variant.
     detail::JpegScanCoder* scan_coder();
+    /// scan_coder() for a caller that entropy-decodes before it codes: while the start-up still runs, a coder
+    /// that waits for it only when the scans are ready, so that the first decodes run beside CUDA's start.
+    /// Where the GPU does not start, that coder codes nothing (libjpeg codes the scans); the caller asks
+    /// ready() before it writes, which says why, or throws the start-up's Error under --device cuda.
+    detail::JpegScanCoder* scan_coder_once_started();
 
     /// Seconds the start-up took on its thread, and seconds the callers of ready() waited for it.
     double start_seconds() const { return start_seconds_; }
@@ -98,10 +103,13 @@ public:
 private:
     struct Opened;
     class PooledScanCoder;
+    class WaitingScanCoder;
     void add_coders(std::vector<std::shared_ptr<detail::NvjpegCoder::Handle>> handles);
 
     GpuPolicy policy_;
     ConversionObserver& observer_;
+    std::atomic<bool> start_finished_{false};  // set by the start-up's thread, which opening_ waits for
+    std::unique_ptr<WaitingScanCoder> waiting_scan_coder_;
     std::future<std::shared_ptr<Opened>> opening_;
     std::once_flag opened_;
     std::exception_ptr start_failure_;

@@ -138,9 +138,9 @@ private:
     /// The JPEG outputs the lossless transform makes, one coefficient read for all; the others stay in
     /// remaining_, with why they are re-encoded. False where the input failed.
     bool transform_losslessly() {
-        // On the GPU backend the outputs' scans are coded there, once the GPU has started (this throws where it
-        // cannot and --device cuda leaves no fallback; after a fallback libjpeg codes them).
-        detail::JpegScanCoder* const scan_coder = run_.gpu ? run_.gpu->scan_coder() : nullptr;
+        // On the GPU backend the outputs' scans are coded there, once the GPU has started: the entropy decode
+        // runs beside its start-up, and only the coding waits for it (after a fallback libjpeg codes them).
+        detail::JpegScanCoder* const scan_coder = run_.gpu ? run_.gpu->scan_coder_once_started() : nullptr;
         std::vector<std::size_t> lossless;
         std::vector<detail::LosslessJpegVariant> variants;
         for (std::size_t i = 0; i < outputs_.size(); ++i) {
@@ -162,6 +162,8 @@ private:
             return false;
         }
         observer_.stage(Stage::transform, lap());
+        // A GPU that did not start fails the run here under --device cuda, before anything is written.
+        if (run_.gpu) run_.gpu->ready();
         trip_.route = Route::lossless_jpeg;
         trip_.lossless = reports.front();
         std::vector<Remaining> rest;
