@@ -250,6 +250,22 @@ inline constexpr FusedMeasurement fused_measurements[] = {
     {DeviceClass::h100, "u8c2", 2, 12000, 9000, 1.292, 1.477, 1.076},
     {DeviceClass::h100, "u16c1", 2, 12000, 9000, 1.294, 1.477, 1.075},
     {DeviceClass::h100, "u8c3", 3, 12000, 9000, 1.802, 1.771, 1.603},
+    // The sweep's sizes between, on the H100 at 2fb3af7 (2026-12-06, `gpurotate-bench --fused-sweep --size S --type
+    // u8c2,u8c3,u8c4,u16c1,u16c3,f32c1`): 6000x4500 (54-162 MB) and 8192x8200 (134-403 MB). At 6000x4500 the
+    // axis-swapping outputs' rows end inside a sector at every type: the vectorized kernel took 1.34x the tile's
+    // time at 4 bytes (108 MB). At 8192x8200 they do at 2 and 6 bytes only.
+    {DeviceClass::h100, "u8c2", 2, 6000, 4500, 0, 0.371, 0.296},
+    {DeviceClass::h100, "u8c3", 3, 6000, 4500, 0, 0.521, 0.452},
+    {DeviceClass::h100, "u8c4", 4, 6000, 4500, 0.636, 0.473, 0.556},
+    {DeviceClass::h100, "u16c1", 2, 6000, 4500, 0, 0.371, 0.295},
+    {DeviceClass::h100, "u16c3", 6, 6000, 4500, 0.914, 0.794, 0.815},
+    {DeviceClass::h100, "f32c1", 4, 6000, 4500, 0.634, 0.472, 0.556},
+    {DeviceClass::h100, "u8c2", 2, 8192, 8200, 0.790, 0.915, 0.680},
+    {DeviceClass::h100, "u8c3", 3, 8192, 8200, 1.147, 1.054, 1.020},
+    {DeviceClass::h100, "u8c4", 4, 8192, 8200, 0.934, 0.915, 1.337},
+    {DeviceClass::h100, "u16c1", 2, 8192, 8200, 0.790, 0.914, 0.681},
+    {DeviceClass::h100, "u16c3", 6, 8192, 8200, 1.992, 2.004, 1.972},
+    {DeviceClass::h100, "f32c1", 4, 8192, 8200, 0.937, 0.914, 1.346},
 };
 
 }  // namespace gpurotate::detail::tuning

@@ -188,8 +188,10 @@ constexpr std::int64_t fused_tiled_most_pixels(int pixel_bytes) {
 /// Source bytes up to which the vectorized fused kernel keeps its speed where the axis-swapping outputs' rows end
 /// inside a sector (swapped_rows_end_in_sector): between the largest such image measured without a loss (4000x3000
 /// u8c3, 36 MB: fastest by 15% on the H200, even with the tile on the H100) and the smallest with one (12000x9000
-/// u8c2, 216 MB: 1.2x seven launches' time on the H100). Not a measured edge: the sweep's 6000x4500 and 8192x8200
-/// (54 to 201 MB at 2 to 4 bytes) are there to find it.
+/// u8c2, 216 MB: 1.2x seven launches' time on the H100). The sweep's 6000x4500 and 8192x8200 on the H100 (2026-12-06)
+/// put the loss lower: 6000x4500 u8c4 and f32c1 (108 MB) took 1.34x the tile's time with the vectorized kernel, and
+/// 8192x8200 u8c2 (134 MB) 1.16x seven launches'; no such image between 36 and 108 MB is measured, so the edge
+/// lies there, not yet placed.
 inline constexpr std::int64_t fused_split_rows_vectorized_most_bytes = 100'000'000;
 
 /// Whether the outputs that swap the axes have rows that end inside a 32-byte sector: `height` pixels of S bytes,
@@ -210,7 +212,8 @@ constexpr bool swapped_rows_end_in_sector(int pixel_bytes, std::int64_t height) 
 ///   0.82-0.89 of the vectorized kernel's time at 2 and 3 bytes (rows of 18000 and 27000 bytes) and 1.005 at 6
 ///   (54000), while at 4 and 12 bytes (36000 and 108000, whole sectors) it stayed fastest or within 2%. Why is not
 ///   known: a row's last sector written in part costs a DRAM read, but one such sector a row is a tiny share of
-///   the bytes. The sweep's 6000x4500 and 8192x8200 test the rule (`gpurotate bench --fused-sweep`);
+///   the bytes. The sweep's 6000x4500 and 8192x8200 (H100, 2026-12-06) kept the rule: every row within 2.7% of its
+///   fastest way, the 12 rows now in measured_fused.hpp;
 /// - where it does not fit: the tile up to fused_tiled_most_pixels(S), seven launches above.
 /// The rule does not depend on the device: the measured rows of the H100 and the H200 pick the same ways at every
 /// width (measured_fused.hpp). Before issue 51 the choice snapped to the nearest measured size, and at 4096x4096,
