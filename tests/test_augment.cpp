@@ -26,6 +26,7 @@
 #include <csignal>
 #include <dirent.h>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -485,5 +486,48 @@ TEST_CASE("augment's default device takes the GPU where there is one and, saying
             REQUIRE(test_support::file_exists(dir.file("cpu") + file));
             CHECK(test_support::file_bytes(dir.file("auto") + file) == test_support::file_bytes(dir.file("cpu") + file));
         }
+    }
+}
+
+TEST_CASE("augment --device cuda without a usable GPU exits 5 and leaves OUTDIR as it found it, and with one writes --device cpu's bytes") {
+    test_support::TempDir dir;
+    augment_support::make_dataset(dir.file("in"), 6, 19, 720);  // PNGs in nested folders: OUTDIR mirrors them
+    gpurotate::write_image(dir.file("in/cats/j.jpg"), test_support::random_image(64, 48, {gpurotate::SampleType::u8, 3}, 726).view());
+    const std::string elsewhere = dir.file("logs/run.jsonl");
+    REQUIRE(run("mkdir -p " + quote(dir.file("logs"))).status == 0);
+    const auto cuda = run(quote(GPUROTATE_EXE) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("cuda")) + " --device cuda");
+    const auto cuda_manifest = run(quote(GPUROTATE_EXE) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("cuda2")) +
+                                   " --device cuda --manifest " + quote(elsewhere));
+    CAPTURE(cuda.output);
+    const auto files_below = [](const std::string& root) {
+        std::vector<std::string> files;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+            files.push_back(entry.path().string().substr(root.size()) + (entry.is_directory() ? "/" : ""));
+        }
+        std::sort(files.begin(), files.end());
+        return files;
+    };
+    if (gpurotate::cuda_available()) {
+        REQUIRE(cuda.status == 0);
+        REQUIRE(cuda_manifest.status == 0);
+        REQUIRE(run(quote(GPUROTATE_EXE) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("cpu")) + " --device cpu").status == 0);
+        const std::vector<std::string> expected = files_below(dir.file("cpu"));
+        CHECK(expected.size() == 1 + 3 + 7 * 7);  // the manifest, three folders, seven variants of seven images
+        CHECK(files_below(dir.file("cuda")) == expected);
+        for (const std::string& file : expected) {
+            if (file.back() == '/' || file == "/manifest.jsonl") continue;
+            CAPTURE(file);
+            CHECK(test_support::file_bytes(dir.file("cuda") + file) == test_support::file_bytes(dir.file("cpu") + file));
+        }
+        CHECK(test_support::file_exists(elsewhere));
+    } else {
+        for (const auto* r : {&cuda, &cuda_manifest}) {
+            CHECK(r->status == 5);
+            CHECK(r->output.find("the CUDA backend has no usable GPU") != std::string::npos);
+        }
+        // OUTDIR made (as mkdir -p does before the run looks further), and nothing in it: no manifest, no folders.
+        CHECK(files_below(dir.file("cuda")).empty());
+        CHECK(files_below(dir.file("cuda2")).empty());
+        CHECK_FALSE(test_support::file_exists(elsewhere));
     }
 }

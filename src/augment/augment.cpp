@@ -497,10 +497,12 @@ int run_augment(const AugmentOptions& o) {
 
     convert::check_nvjpeg_request(o.convert, o.device, "augment ");
     PipelineSettings settings;
-    // --device auto looks for a GPU in the pipeline's start-up, beside the first decodes, and takes the CPU
-    // there, saying nothing, where there is none. --device cuda and --nvjpeg, for which no GPU is an error,
-    // ask the driver here, before the output folders and the manifest are made; --devices counts the GPUs.
-    const bool ask_now = o.device == Backend::cuda || o.convert.nvjpeg || !o.devices.empty();
+    // The pipeline looks for the GPU in its start-up, beside the first decodes: --device auto takes the CPU there,
+    // saying nothing, where there is none, and --device cuda fails there before any output is written (what the
+    // run made for its outputs then goes again, below). The driver is asked here, first, where a failure would
+    // leave more: --nvjpeg, --devices (GPUs counted), and --device cuda with labels' dataset files to write or
+    // an --overwrite that starts the manifest afresh.
+    const bool ask_now = o.convert.nvjpeg || !o.devices.empty() || (o.device == Backend::cuda && (o.labels.any() || o.overwrite));
     settings.backend = o.device == Backend::cpu ? Backend::cpu : ask_now ? resolve_backend(o.convert.nvjpeg ? Backend::cuda : o.device) : Backend::cuda;
     settings.cpu_fallback = o.device == Backend::automatic;
     if (settings.backend == Backend::cuda) settings.devices = resolve_devices(o.devices);
@@ -531,9 +533,10 @@ int run_augment(const AugmentOptions& o) {
             }
         }
     }
+    std::vector<std::string> made_folders;
     for (const std::string& dir : output_dirs) {
         try {
-            folder.make_folder(dir);
+            folder.make_folder(dir, &made_folders);
         } catch (const Error& e) {  // its outputs fail alone, as writes into a folder that cannot be written do
             std::cerr << "gpurotate: error: " << e.what() << " (its outputs fail)\n";  // errors stay under --quiet
         }
@@ -562,8 +565,27 @@ int run_augment(const AugmentOptions& o) {
     {
         Progress progress(static_cast<std::int64_t>(jobs.size() + shard_jobs.size()), o.quiet);
         detail::keep_large_blocks_for_reuse();
-        if (!jobs.empty()) totals = run_pipeline(jobs, settings, manifest, progress);
-        if (!shard_jobs.empty() && !stop_requested()) totals = sum_of(totals, run_shard_pipeline(shard_jobs, settings, options, shard_yolo, manifest, progress));
+        try {
+            if (!jobs.empty()) totals = run_pipeline(jobs, settings, manifest, progress);
+            if (!shard_jobs.empty() && !stop_requested()) totals = sum_of(totals, run_shard_pipeline(shard_jobs, settings, options, shard_yolo, manifest, progress));
+        } catch (const Error& e) {
+            // --device cuda on a machine without a GPU: the pipeline's start-up found none before any output was
+            // written, so what this run made for them goes, and OUTDIR is left as asking the driver first left it.
+            if (e.code() == ErrorCode::device && !settings.cpu_fallback && !cuda_available()) {
+                if (manifest_start == ManifestStart::create) {
+                    try {
+                        if (manifest_path.compare(0, in_folder.size(), in_folder) == 0) {
+                            folder.remove_file(manifest_path.substr(in_folder.size()));
+                        } else {
+                            ::unlink(manifest_path.c_str());
+                        }
+                    } catch (const Error&) {  // the run's own error is the one to report
+                    }
+                }
+                folder.remove_empty_folders(made_folders);
+            }
+            throw;
+        }
     }
     const auto pipeline_end = std::chrono::steady_clock::now();
     // The COCO file lists every variant the manifest records as written, this run's and an earlier one's.

@@ -100,9 +100,27 @@ OutputFolder::Entry OutputFolder::entry(const std::string& relative) const {
     return {Entry::folder};
 }
 
-void OutputFolder::make_folder(const std::string& relative) const {
+void OutputFolder::make_folder(const std::string& relative, std::vector<std::string>* made) const {
     const std::vector<std::string> parts = components_of(relative);
+    if (made) {  // asked before: the run's lock keeps other runs of gpurotate from making them meanwhile
+        std::string prefix;
+        for (const std::string& part : parts) {
+            prefix += (prefix.empty() ? "" : "/") + part;
+            if (entry(prefix).kind == Entry::none) made->push_back(prefix);
+        }
+    }
     Descriptor folder(open_folder(parts, parts.size(), true));
+}
+
+void OutputFolder::remove_empty_folders(const std::vector<std::string>& made) const {
+    for (auto it = made.rbegin(); it != made.rend(); ++it) {
+        try {
+            std::string name;
+            Descriptor parent(open_parent(*it, name, false));
+            static_cast<void>(::unlinkat(parent.get(), name.c_str(), AT_REMOVEDIR));  // fails, as it should, where not empty
+        } catch (const Error&) {  // its parent is gone or became a link: nothing of ours to remove there
+        }
+    }
 }
 
 void OutputFolder::write_file(const std::string& relative, const std::vector<std::uint8_t>& bytes, bool replace, bool durable) const {

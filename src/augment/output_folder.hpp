@@ -37,9 +37,13 @@ public:
     };
     Entry entry(const std::string& relative) const;
 
-    /// Makes the folder `relative` ("" is OUTDIR) where missing, each component in turn. Throws Error (output)
-    /// where a component is a symbolic link or not a folder.
-    void make_folder(const std::string& relative) const;
+    /// Makes the folder `relative` ("" is OUTDIR) where missing, each component in turn, adding to `made` (where
+    /// given) each one it made. Throws Error (output) where a component is a symbolic link or not a folder.
+    void make_folder(const std::string& relative, std::vector<std::string>* made = nullptr) const;
+
+    /// Removes the folders `made` (as make_folder listed them) that are empty, deepest first: what a run that
+    /// wrote nothing had made for its outputs. Quiet where one holds something or is gone.
+    void remove_empty_folders(const std::vector<std::string>& made) const;
 
     /// Writes `bytes` at `relative` atomically (a temporary file beside it, renamed into place): refused where
     /// a link is at the name or on the way, and where a file is there unless `replace`. Throws Error (output).
