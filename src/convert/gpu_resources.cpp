@@ -100,6 +100,7 @@ public:
     explicit WaitingScanCoder(GpuResources& owner) : owner_(owner) {}
     std::vector<std::optional<detail::CodedScan>> code(const detail::SourceCoefficients& source, const std::vector<detail::ScanLayout>& layouts,
                                                        const detail::ScanCoding& coding) override {
+        if (owner_.policy_.cpu_fallback && !owner_.start_finished_) return {};  // --device auto: libjpeg codes these meanwhile
         detail::JpegScanCoder* coder = nullptr;
         try {
             coder = owner_.scan_coder();
@@ -214,6 +215,8 @@ ResourcePool<GpuSession>* GpuResources::sessions() { return ready() ? sessions_.
 ResourcePool<detail::NvjpegCoder>* GpuResources::coders() { return ready() ? coders_.get() : nullptr; }
 
 detail::JpegScanCoder* GpuResources::scan_coder() { return ready() ? pooled_scan_coder_.get() : nullptr; }
+
+bool GpuResources::ready_unless_starting() { return policy_.cpu_fallback && !start_finished_ ? false : ready(); }
 
 detail::JpegScanCoder* GpuResources::scan_coder_once_started() {
     return policy_.scan_coders && !start_finished_ ? waiting_scan_coder_.get() : scan_coder();

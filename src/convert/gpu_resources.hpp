@@ -68,6 +68,9 @@ public:
     /// Waits for the start-up (at once when it has finished). True when the GPU is usable; false where it did not
     /// start and the policy falls back to the CPU (said once). Throws the start-up's Error (device) otherwise.
     bool ready();
+    /// ready() for work the CPU does with the same bytes: under --device auto (the policy's cpu_fallback), false
+    /// while the start-up still runs, so that the caller does this piece on the CPU rather than wait for the GPU.
+    bool ready_unless_starting();
     /// The sessions; nullptr where the policy has none or the GPU fell back. Waits as ready() does.
     ResourcePool<GpuSession>* sessions();
     /// The nvJPEG coders; nullptr where nvJPEG is not usable (nvjpeg_failure() says why) or the GPU fell back.
@@ -76,9 +79,10 @@ public:
     /// The scan coders as one coder, each call borrowing one; nullptr: libjpeg codes every lossless variant.
     detail::JpegScanCoder* scan_coder();
     /// scan_coder() for a caller that entropy-decodes before it codes: while the start-up still runs, a coder
-    /// that waits for it only when the scans are ready, so that the first decodes run beside CUDA's start.
-    /// Where the GPU does not start, that coder codes nothing (libjpeg codes the scans); the caller asks
-    /// ready() before it writes, which says why, or throws the start-up's Error under --device cuda.
+    /// that waits for it only when the scans are ready (--device cuda), or that leaves them to libjpeg meanwhile
+    /// (--device auto), so that the first files' work runs beside CUDA's start. Where the GPU does not start,
+    /// it codes nothing; under --device cuda the caller asks ready() before it writes, which throws the
+    /// start-up's Error.
     detail::JpegScanCoder* scan_coder_once_started();
 
     /// Seconds the start-up took on its thread, and seconds the callers of ready() waited for it.

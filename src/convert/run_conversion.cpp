@@ -162,8 +162,9 @@ private:
             return false;
         }
         observer_.stage(Stage::transform, lap());
-        // A GPU that did not start fails the run here under --device cuda, before anything is written.
-        if (run_.gpu) run_.gpu->ready();
+        // A GPU that did not start fails the run here under --device cuda, before anything is written (under
+        // auto the CPU's bytes are written as they are: the GPU's would be the same).
+        if (run_.gpu && !run_.gpu->policy().cpu_fallback) run_.gpu->ready();
         trip_.route = Route::lossless_jpeg;
         trip_.lossless = reports.front();
         std::vector<Remaining> rest;
@@ -305,7 +306,7 @@ private:
         observer_.stage(Stage::decode, lap());
         say_what_is_left_out(input.format());
         // Throws, ending the run, when the GPU cannot start and --device cuda leaves no fallback.
-        const bool gpu_usable = run_.gpu && run_.gpu->ready();
+        const bool gpu_usable = run_.gpu && run_.gpu->ready_unless_starting();  // auto: the CPU meanwhile
         trip_.waited_for_gpu = run_.gpu != nullptr;
         observer_.stage(Stage::gpu_wait, lap());
         transform_and_write(input, gpu_usable);
