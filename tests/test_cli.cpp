@@ -271,6 +271,32 @@ TEST_CASE("--device cuda exits 5 without a usable GPU and runs with one, its sta
     }
 }
 
+TEST_CASE("many files with --device cuda and no usable GPU: one error for the run, exit 5, nothing written") {
+    test_support::TempDir dir;
+    std::string inputs;
+    for (int i = 0; i < 5; ++i) {
+        const std::string in = dir.file("in" + std::to_string(i) + ".png");
+        gpurotate::write_image(in, test_support::random_image(17 + i, 9, {gpurotate::SampleType::u8, 3}, 300 + i).view());
+        inputs += " " + quote(in);
+    }
+    REQUIRE(run("mkdir -p " + quote(dir.file("out"))).status == 0);
+    const auto result = run(command_line(inputs + " --rot90 --device cuda -j 3 -o " + quote(dir.file("out") + "/")));
+    CAPTURE(result.output);
+    if (gpurotate::cuda_available()) {
+        CHECK(result.status == 0);
+        for (int i = 0; i < 5; ++i) CHECK(test_support::file_exists(dir.file("out/in" + std::to_string(i) + ".png")));
+    } else {
+        CHECK(result.status == 5);
+        // Said once, not once a file, and no count of files failed: none was tried on a GPU that is not there.
+        const auto said = result.output.find("the CUDA backend has no usable GPU");
+        REQUIRE(said != std::string::npos);
+        CHECK(result.output.find("the CUDA backend has no usable GPU", said + 1) == std::string::npos);
+        CHECK(result.output.find("(no file was converted)") != std::string::npos);
+        CHECK(result.output.find("files failed") == std::string::npos);
+        CHECK(run("ls -A " + quote(dir.file("out"))).output.empty());
+    }
+}
+
 #if GPUROTATE_TEST_WITH_OPENCV
 TEST_CASE("a lossless WebP stays lossless through a rotation, and --quality makes it lossy") {
     test_support::TempDir dir;

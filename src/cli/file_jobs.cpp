@@ -251,6 +251,15 @@ Options options_for(const Options& options, const FileJob& job, std::size_t file
     return one;
 }
 
+// Whether the shared GPU started (false where its start-up failed: ready() throws that failure again).
+bool started(convert::GpuResources& gpu) {
+    try {
+        return gpu.ready();
+    } catch (const Error&) {
+        return false;
+    }
+}
+
 // One of several files: its failure is its own, said on `log`; returns its exit status (0: written).
 int run_one_of_many(const Options& one, std::ostream& log, convert::GpuResources* shared_gpu) {
     try {
@@ -312,15 +321,34 @@ int run_file_jobs(const Options& options, std::ostream& log) {
         gpu.emplace(convert::many_files_gpu_policy(options.convert, options.convert.nvjpeg && jpeg_outputs, workers, options.gpu_memory), gpu_notices);
     }
     std::atomic<std::size_t> next{0};
+    // A GPU that does not start fails every file alike, before any is written: said once, for the run, below.
+    std::atomic<bool> gpu_did_not_start{false};
     detail::run_on_workers(workers, [&] {
         for (std::size_t index = next.fetch_add(1); index < jobs.size(); index = next.fetch_add(1)) {
+            if (gpu_did_not_start) {
+                statuses[index] = static_cast<int>(ErrorCode::device);
+                messages.file_done(index, {});
+                continue;
+            }
             Options one = options_for(options, jobs[index], jobs.size());
             if (workers > 1) one.cpu_threads = 1;  // the workers fill the cores
             std::ostringstream said;
             statuses[index] = run_one_of_many(one, said, gpu ? &*gpu : nullptr);
+            if (statuses[index] == static_cast<int>(ErrorCode::device) && gpu && !started(*gpu)) {
+                gpu_did_not_start = true;
+                said.str({});
+            }
             messages.file_done(index, said.str());
         }
     });
+    if (gpu_did_not_start) {
+        try {
+            gpu->ready();
+        } catch (const Error& e) {
+            log << "gpurotate: error: " << e.what() << " (no file was converted)\n";
+        }
+        return static_cast<int>(ErrorCode::device);
+    }
     gpu.reset();  // its last nvJPEG coders made or said missing before the run's summary, not after
     // The first failure in the inputs' order decides the exit status, whichever finished first.
     const auto first_failed = std::find_if(statuses.begin(), statuses.end(), [](int status) { return status != 0; });
