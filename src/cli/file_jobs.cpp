@@ -255,7 +255,7 @@ Options options_for(const Options& options, const FileJob& job, std::size_t file
 bool started(convert::GpuResources& gpu) {
     try {
         return gpu.ready();
-    } catch (const Error&) {
+    } catch (...) {  // the start-up's failure, whatever it was
         return false;
     }
 }
@@ -344,7 +344,7 @@ int run_file_jobs(const Options& options, std::ostream& log) {
     if (gpu_did_not_start) {
         try {
             gpu->ready();
-        } catch (const Error& e) {
+        } catch (const std::exception& e) {
             log << "gpurotate: error: " << e.what() << " (no file was converted)\n";
         }
         return static_cast<int>(ErrorCode::device);
