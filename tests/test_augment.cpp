@@ -529,5 +529,18 @@ TEST_CASE("augment --device cuda without a usable GPU exits 5 and leaves OUTDIR 
         CHECK(files_below(dir.file("cuda")).empty());
         CHECK(files_below(dir.file("cuda2")).empty());
         CHECK_FALSE(test_support::file_exists(elsewhere));
+        // A folder that was there before the run stays, empty as it was.
+        REQUIRE(run("mkdir -p " + quote(dir.file("cuda3/cats"))).status == 0);
+        CHECK(run(quote(GPUROTATE_EXE) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("cuda3")) + " --device cuda").status == 5);
+        CHECK(files_below(dir.file("cuda3")) == std::vector<std::string>{"/cats/"});
+        // The runs that ask the driver first: one shard of several (its folders may be another shard's), a
+        // WebDataset shard (its samples fail alone), and a --resume with nothing left to do.
+        CHECK(run(quote(GPUROTATE_EXE) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("cuda4")) + " --device cuda --shard 0/2").status == 5);
+        CHECK(files_below(dir.file("cuda4")).empty());
+        REQUIRE(run("cd " + quote(dir.file("in/cats")) + " && tar -cf " + quote(dir.file("shard.tar")) + " j.jpg").status == 0);
+        CHECK(run(quote(GPUROTATE_EXE) + " augment " + quote(dir.file("shard.tar")) + " -o " + quote(dir.file("cuda5")) + " --device cuda").status == 5);
+        CHECK(files_below(dir.file("cuda5")).empty());
+        REQUIRE(run(quote(GPUROTATE_EXE) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("done")) + " --device cpu").status == 0);
+        CHECK(run(quote(GPUROTATE_EXE) + " augment " + quote(dir.file("in")) + " -r -o " + quote(dir.file("done")) + " --device cuda --resume").status == 5);
     }
 }

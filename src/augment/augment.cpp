@@ -498,11 +498,13 @@ int run_augment(const AugmentOptions& o) {
     convert::check_nvjpeg_request(o.convert, o.device, "augment ");
     PipelineSettings settings;
     // The pipeline looks for the GPU in its start-up, beside the first decodes: --device auto takes the CPU there,
-    // saying nothing, where there is none, and --device cuda fails there before any output is written (what the
-    // run made for its outputs then goes again, below). The driver is asked here, first, where a failure would
-    // leave more: --nvjpeg, --devices (GPUs counted), and --device cuda with labels' dataset files to write or
-    // an --overwrite that starts the manifest afresh.
-    const bool ask_now = o.convert.nvjpeg || !o.devices.empty() || (o.device == Backend::cuda && (o.labels.any() || o.overwrite));
+    // saying nothing, where there is none, and a plain --device cuda run fails there before any output is written
+    // (what the run made for its outputs then goes again, below). The driver is asked here, first, for --nvjpeg
+    // and --devices (GPUs counted), and for --device cuda wherever that would not hold: labels' dataset files,
+    // an --overwrite that starts the manifest afresh, a --resume that may find nothing left to run, WebDataset
+    // shards (a shard's samples fail alone), and --shard K/N (another shard of the run may use its folders).
+    const bool cuda_asks_now = o.labels.any() || o.overwrite || o.resume || !shard_inputs.empty() || o.shard.count > 1;
+    const bool ask_now = o.convert.nvjpeg || !o.devices.empty() || (o.device == Backend::cuda && cuda_asks_now);
     settings.backend = o.device == Backend::cpu ? Backend::cpu : ask_now ? resolve_backend(o.convert.nvjpeg ? Backend::cuda : o.device) : Backend::cuda;
     settings.cpu_fallback = o.device == Backend::automatic;
     if (settings.backend == Backend::cuda) settings.devices = resolve_devices(o.devices);

@@ -102,7 +102,8 @@ OutputFolder::Entry OutputFolder::entry(const std::string& relative) const {
 
 void OutputFolder::make_folder(const std::string& relative, std::vector<std::string>* made) const {
     const std::vector<std::string> parts = components_of(relative);
-    if (made) {  // asked before: the run's lock keeps other runs of gpurotate from making them meanwhile
+    if (made) {  // asked before making: the run's lock keeps other runs out of OUTDIR (the one exception, the
+                 // shards of one run under --shard K/N, do not ask: see augment.cpp)
         std::string prefix;
         for (const std::string& part : parts) {
             prefix += (prefix.empty() ? "" : "/") + part;
