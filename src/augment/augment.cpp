@@ -549,9 +549,10 @@ int run_augment(const AugmentOptions& o) {
     // The manifest below OUTDIR goes through it too; one the user put elsewhere (--manifest) is opened by its
     // path, refusing a link at its name.
     const std::string in_folder = out_dir + "/";
+    const bool manifest_in_folder = manifest_path.compare(0, in_folder.size(), in_folder) == 0;
     const ManifestStart manifest_start = o.resume ? ManifestStart::resume : o.overwrite ? ManifestStart::overwrite : ManifestStart::create;
-    ManifestWriter manifest(manifest_path.compare(0, in_folder.size(), in_folder) == 0 ? folder.open_manifest(manifest_path.substr(in_folder.size()), manifest_start)
-                                                                                      : open_manifest(manifest_path, manifest_start),
+    ManifestWriter manifest(manifest_in_folder ? folder.open_manifest(manifest_path.substr(in_folder.size()), manifest_start)
+                                               : open_manifest(manifest_path, manifest_start),
                             manifest_path);
 
     if (labels) labels->write_dataset_files(folder, o.resume || o.overwrite);
@@ -576,7 +577,7 @@ int run_augment(const AugmentOptions& o) {
             if (e.code() == ErrorCode::device && !settings.cpu_fallback && !cuda_available()) {
                 if (manifest_start == ManifestStart::create) {
                     try {
-                        if (manifest_path.compare(0, in_folder.size(), in_folder) == 0) {
+                        if (manifest_in_folder) {
                             folder.remove_file(manifest_path.substr(in_folder.size()));
                         } else {
                             ::unlink(manifest_path.c_str());

@@ -100,13 +100,13 @@ public:
     explicit WaitingScanCoder(GpuResources& owner) : owner_(owner) {}
     std::vector<std::optional<detail::CodedScan>> code(const detail::SourceCoefficients& source, const std::vector<detail::ScanLayout>& layouts,
                                                        const detail::ScanCoding& coding) override {
-        if (owner_.policy_.cpu_fallback && !owner_.start_finished_) return {};  // --device auto: libjpeg codes these meanwhile
-        detail::JpegScanCoder* coder = nullptr;
         try {
-            coder = owner_.scan_coder();
+            // --device auto: libjpeg codes these while the GPU starts; --device cuda waits for it here.
+            if (!owner_.ready_unless_starting()) return {};
         } catch (...) {  // no GPU: libjpeg codes the scans, and the caller's ready() throws this before it writes
             return {};
         }
+        detail::JpegScanCoder* const coder = owner_.scan_coder();  // started: at once
         return coder ? coder->code(source, layouts, coding) : std::vector<std::optional<detail::CodedScan>>{};
     }
 
