@@ -2,11 +2,13 @@
 
 #include "core/huge_pages.hpp"
 #include "core/parallel_for.hpp"
+#include "formats/tiff_lzw.hpp"
 #include "formats/tiff_memory_file.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace gpurotate::detail {
@@ -68,6 +70,87 @@ bool write_encoded(TIFF* t, ConstImageView image, const StripGeometry& g, std::u
     return true;
 }
 
+// How gpurotate's own LZW coder (tiff_lzw.hpp) codes `t`'s strips, where it does: LZW without a predictor, or
+// with the horizontal one over 8-, 16- or 32-bit samples, in the machine's byte order (the file's, as libtiff
+// writes a new one). libtiff codes the rest (the floating-point predictor, other compressions).
+struct OwnLzw {
+    bool codes = false;
+    bool differenced = false;
+    std::size_t sample = 0;  ///< bytes a sample
+    std::size_t stride = 0;  ///< samples from one to the one it is differenced from
+};
+
+OwnLzw own_lzw_of(TIFF* t, ConstImageView image, const StripGeometry& g) {
+    std::uint16_t compression = COMPRESSION_NONE, predictor = PREDICTOR_NONE;
+    TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
+    TIFFGetFieldDefaulted(t, TIFFTAG_PREDICTOR, &predictor);
+    OwnLzw lzw;
+    lzw.sample = sample_bytes(image.format.sample);
+    lzw.differenced = predictor == PREDICTOR_HORIZONTAL;
+    lzw.stride = g.separate ? 1 : static_cast<std::size_t>(image.format.channels);
+    lzw.codes = compression == COMPRESSION_LZW && !TIFFIsByteSwapped(t) && (predictor == PREDICTOR_NONE || (lzw.differenced && (lzw.sample == 1 || lzw.sample == 2 || lzw.sample == 4)));
+    return lzw;
+}
+
+template <typename Sample>
+void difference_strip(const std::vector<std::uint8_t>& packed, std::vector<std::uint8_t>& out, std::size_t row_bytes, std::size_t stride) {
+    out.resize(packed.size());
+    difference_rows(reinterpret_cast<const Sample*>(packed.data()), reinterpret_cast<Sample*>(out.data()), packed.size() / row_bytes,
+                    row_bytes / sizeof(Sample), stride);
+}
+
+// The strips coded by the own LZW coder, on up to `threads` threads, each coding a run of strips into a buffer of
+// its own; then written in order (TIFFWriteRawStrip).
+bool write_own_lzw(TIFF* t, TiffMemoryFile& file, ConstImageView image, const StripGeometry& g, const OwnLzw& lzw, std::uint32_t strips, unsigned threads) {
+    const std::size_t row_bytes = g.separate ? static_cast<std::size_t>(image.width) * lzw.sample : image.row_bytes();
+    struct CodedStrip {
+        std::uint32_t run = 0;  ///< the first strip of its run, which names the run's buffer
+        std::size_t at = 0, size = 0;
+    };
+    std::vector<std::unique_ptr<std::uint8_t[]>> buffer_of(strips);
+    std::vector<CodedStrip> coded(strips);
+    const std::size_t strip_bytes = row_bytes * g.rows_per_strip;
+    const auto min_chunk = static_cast<std::int64_t>(std::max<std::size_t>(1, (std::size_t{1} << 20) / strip_bytes));
+    parallel_for(
+        strips, min_chunk,
+        [&](std::int64_t first, std::int64_t last) {
+            // Room for the run at LZW's worst, never zeroed: only what is written is touched.
+            const std::size_t room = tiff_lzw_bound(strip_bytes) * static_cast<std::size_t>(last - first);
+            std::unique_ptr<std::uint8_t[]>& buffer = buffer_of[static_cast<std::size_t>(first)];
+            buffer.reset(new std::uint8_t[room]);
+            if (room >= huge_page_worthy_bytes) ask_for_huge_pages(buffer.get(), buffer.get() + room);
+            std::vector<std::uint8_t> packed, differenced;
+            std::size_t at = 0;
+            for (std::int64_t i = first; i < last; ++i) {
+                const auto strip = static_cast<std::uint32_t>(i);
+                const std::size_t size = pack_strip(image, g, strip, packed);
+                const std::vector<std::uint8_t>* samples = &packed;
+                if (lzw.differenced) {
+                    if (lzw.sample == 1) difference_strip<std::uint8_t>(packed, differenced, row_bytes, lzw.stride);
+                    if (lzw.sample == 2) difference_strip<std::uint16_t>(packed, differenced, row_bytes, lzw.stride);
+                    if (lzw.sample == 4) difference_strip<std::uint32_t>(packed, differenced, row_bytes, lzw.stride);
+                    samples = &differenced;
+                }
+                const std::size_t written = encode_tiff_lzw(samples->data(), size, buffer.get() + at);
+                coded[strip] = {static_cast<std::uint32_t>(first), at, written};
+                at += written;
+            }
+        },
+        threads);
+    std::size_t total = 0;
+    for (const CodedStrip& c : coded) total += c.size;
+    std::vector<std::uint8_t>& out = *file.out;
+    const std::size_t needed = out.size() + total + (std::size_t{1} << 16);
+    if (needed > out.capacity()) {
+        out.reserve(needed);
+        if (out.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(out.data() + out.size(), out.data() + out.capacity());
+    }
+    for (std::uint32_t s = 0; s < strips; ++s) {
+        if (TIFFWriteRawStrip(t, s, buffer_of[coded[s].run].get() + coded[s].at, static_cast<tmsize_t>(coded[s].size)) < 0) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 bool write_strips(TIFF* t, TiffMemoryFile& file, ConstImageView image, bool parallel, const std::function<void(TIFF*)>& set_fields) {
@@ -76,7 +159,9 @@ bool write_strips(TIFF* t, TiffMemoryFile& file, ConstImageView image, bool para
     const std::size_t bytes = image.row_bytes() * static_cast<std::size_t>(image.height);
     std::uint16_t compression = COMPRESSION_NONE;
     TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
-    if (!parallel || compression == COMPRESSION_NONE || bytes < parallel_code_bytes || strips < 2 || usable_cores() < 2) return write_encoded(t, image, g, 0, strips);
+    const bool threads_worth_it = bytes >= parallel_code_bytes && strips >= 2 && usable_cores() >= 2;
+    if (const OwnLzw lzw = own_lzw_of(t, image, g); lzw.codes) return write_own_lzw(t, file, image, g, lzw, strips, parallel && threads_worth_it ? 0u : 1u);
+    if (!parallel || compression == COMPRESSION_NONE || !threads_worth_it) return write_encoded(t, image, g, 0, strips);
     // Each run of strips coded in a scratch TIFF of its own, kept whole (where each strip's bytes lie noted, not
     // copied out); then copied in order.
     struct CodedStrip {
