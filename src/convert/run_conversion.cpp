@@ -305,8 +305,11 @@ private:
         }
         observer_.stage(Stage::decode, lap());
         say_what_is_left_out(input.format());
-        // Throws, ending the run, when the GPU cannot start and --device cuda leaves no fallback.
-        const bool gpu_usable = run_.gpu && run_.gpu->ready_unless_starting();  // auto: the CPU meanwhile
+        // Throws, ending the run, when the GPU cannot start and --device cuda leaves no fallback. Pixels wait for the
+        // start-up under --device auto too (only a JPEG's lossless scans are coded on the CPU meanwhile): which
+        // backend turns them decides what a run says (a GPU that cannot take an image, rotations by an angle
+        // moved to the CPU), and that must not depend on how fast the driver starts.
+        const bool gpu_usable = run_.gpu && run_.gpu->ready();
         trip_.waited_for_gpu = run_.gpu != nullptr;
         observer_.stage(Stage::gpu_wait, lap());
         transform_and_write(input, gpu_usable);
