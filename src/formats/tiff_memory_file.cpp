@@ -29,7 +29,7 @@ tmsize_t write_proc(thandle_t handle, void* buffer, tmsize_t n) {
     // once (a 88 MB TIFF spent an eighth of its run zeroing).
     const std::size_t overlap = f.position < out.size() ? std::min<std::size_t>(out.size() - f.position, static_cast<std::size_t>(n)) : 0;
     if (f.position > out.size()) out.resize(f.position);  // a seek past the end: the gap reads as zeros
-    std::memcpy(out.data() + f.position, bytes, overlap);
+    if (overlap > 0) std::memcpy(out.data() + f.position, bytes, overlap);
     out.insert(out.end(), bytes + overlap, bytes + n);
     f.position += static_cast<toff_t>(n);
     return n;
