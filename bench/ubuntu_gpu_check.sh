@@ -54,7 +54,8 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTUR
 grep -E "libjpeg|CUDA|nvJPEG|OpenCV|Python|jpegint" "$OUT/configure.txt"
 ninja -C build > "$OUT/build.txt" 2>&1 || { grep -B5 -A20 "error" "$OUT/build.txt" | head -80; exit 1; }
 echo "build: $(( $(date +%s) - start )) s"
-ctest --test-dir build --parallel 16 > "$OUT/ctest.txt" 2>&1; tail -25 "$OUT/ctest.txt"
+# --output-on-failure: a case that fails once and passes when rerun keeps its first failure's text in ctest.txt.
+ctest --test-dir build --parallel 16 --output-on-failure > "$OUT/ctest.txt" 2>&1; tail -25 "$OUT/ctest.txt"
 if ! grep -q "100% tests passed" "$OUT/ctest.txt"; then
   ctest --test-dir build --rerun-failed --output-on-failure > "$OUT/failed.txt" 2>&1
   grep -E -B2 -A14 "ERROR|Test +#" "$OUT/failed.txt" | head -200
