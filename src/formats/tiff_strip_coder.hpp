@@ -1,8 +1,9 @@
 #pragma once
-// A TIFF's strips coded on the available cores: each thread codes a run of strips through libtiff's own codecs
-// in a scratch TIFF of the same fields, and the coded bytes are copied into the output in strip order
-// (TIFFWriteRawStrip), as if one thread had coded them. LZW, Deflate, Zstandard, LZMA and PackBits code
-// each strip alone (the predictor works row by row), so the bytes are those one thread writes.
+// A TIFF's strips coded on the available cores, and written in strip order (TIFFWriteRawStrip) as if one thread had
+// coded them. LZW (without a predictor or with the horizontal one, 8 to 32 bits) goes through gpurotate's own coder
+// (tiff_lzw.hpp), each thread coding a run of strips into a buffer of its own; the rest through libtiff's codecs,
+// each thread coding a run of strips in a scratch TIFF of the same fields. Deflate, Zstandard, LZMA and PackBits
+// code each strip alone (the predictor works row by row), so the bytes are those one thread writes.
 
 #include "formats/tiff_memory_file.hpp"
 
