@@ -83,12 +83,14 @@ struct OwnLzw {
 OwnLzw own_lzw_of(TIFF* t, ConstImageView image, const StripGeometry& g) {
     std::uint16_t compression = COMPRESSION_NONE, predictor = PREDICTOR_NONE;
     TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
-    TIFFGetFieldDefaulted(t, TIFFTAG_PREDICTOR, &predictor);
     OwnLzw lzw;
+    if (compression != COMPRESSION_LZW) return lzw;
+    // Asked of LZW only: another codec has no predictor to give, and libtiff would leave an error on the handle.
+    TIFFGetFieldDefaulted(t, TIFFTAG_PREDICTOR, &predictor);
     lzw.sample = sample_bytes(image.format.sample);
     lzw.differenced = predictor == PREDICTOR_HORIZONTAL;
     lzw.stride = g.separate ? 1 : static_cast<std::size_t>(image.format.channels);
-    lzw.codes = compression == COMPRESSION_LZW && !TIFFIsByteSwapped(t) && (predictor == PREDICTOR_NONE || (lzw.differenced && (lzw.sample == 1 || lzw.sample == 2 || lzw.sample == 4)));
+    lzw.codes = !TIFFIsByteSwapped(t) && (predictor == PREDICTOR_NONE || (lzw.differenced && (lzw.sample == 1 || lzw.sample == 2 || lzw.sample == 4)));
     return lzw;
 }
 
@@ -109,7 +111,7 @@ bool write_own_lzw(TIFF* t, TiffMemoryFile& file, ConstImageView image, const St
     };
     std::vector<std::unique_ptr<std::uint8_t[]>> buffer_of(strips);
     std::vector<CodedStrip> coded(strips);
-    const std::size_t strip_bytes = row_bytes * g.rows_per_strip;
+    const std::size_t strip_bytes = std::max<std::size_t>(1, row_bytes * g.rows_per_strip);
     const auto min_chunk = static_cast<std::int64_t>(std::max<std::size_t>(1, (std::size_t{1} << 20) / strip_bytes));
     parallel_for(
         strips, min_chunk,
