@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -70,6 +71,35 @@ bool write_encoded(TIFF* t, ConstImageView image, const StripGeometry& g, std::u
     return true;
 }
 
+// Where a strip's coded bytes lie: in the buffer of its run of strips (named by the run's first strip).
+struct CodedStrip {
+    std::uint32_t run = 0;
+    std::uint64_t at = 0, size = 0;
+};
+
+// Strips a thread codes at least: about 1 MiB of samples, so that a small image is not cut into tiny runs.
+std::int64_t strips_per_run(std::size_t strip_bytes) {
+    return static_cast<std::int64_t>(std::max<std::size_t>(1, (std::size_t{1} << 20) / std::max<std::size_t>(1, strip_bytes)));
+}
+
+// The coded strips written into `t` in strip order, `base(run)` the first byte of a run's buffer. The output's room
+// for all of them is asked for at once, in huge pages: a compression that grows the samples (LZW of noisy 16-bit
+// ones does) would otherwise pass the room reserved for them uncompressed and copy the file.
+bool write_coded_strips(TIFF* t, TiffMemoryFile& file, const std::vector<CodedStrip>& coded, const std::function<std::uint8_t*(std::uint32_t)>& base) {
+    std::uint64_t total = 0;
+    for (const CodedStrip& c : coded) total += c.size;
+    std::vector<std::uint8_t>& out = *file.out;
+    const std::size_t needed = out.size() + static_cast<std::size_t>(total) + (std::size_t{1} << 16);
+    if (needed > out.capacity()) {
+        out.reserve(needed);
+        if (out.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(out.data() + out.size(), out.data() + out.capacity());
+    }
+    for (std::uint32_t s = 0; s < coded.size(); ++s) {
+        if (TIFFWriteRawStrip(t, s, base(coded[s].run) + coded[s].at, static_cast<tmsize_t>(coded[s].size)) < 0) return false;
+    }
+    return true;
+}
+
 // How gpurotate's own LZW coder (tiff_lzw.hpp) codes `t`'s strips, where it does: LZW without a predictor, or
 // with the horizontal one over 8-, 16- or 32-bit samples, in the machine's byte order (the file's, as libtiff
 // writes a new one). libtiff codes the rest (the floating-point predictor, other compressions).
@@ -80,9 +110,8 @@ struct OwnLzw {
     std::size_t stride = 0;  ///< samples from one to the one it is differenced from
 };
 
-OwnLzw own_lzw_of(TIFF* t, ConstImageView image, const StripGeometry& g) {
-    std::uint16_t compression = COMPRESSION_NONE, predictor = PREDICTOR_NONE;
-    TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
+OwnLzw own_lzw_of(TIFF* t, std::uint16_t compression, ConstImageView image, const StripGeometry& g) {
+    std::uint16_t predictor = PREDICTOR_NONE;
     OwnLzw lzw;
     if (compression != COMPRESSION_LZW) return lzw;
     // Asked of LZW only: another codec has no predictor to give, and libtiff would leave an error on the handle.
@@ -105,16 +134,11 @@ void difference_strip(const std::vector<std::uint8_t>& packed, std::vector<std::
 // its own; then written in order (TIFFWriteRawStrip).
 bool write_own_lzw(TIFF* t, TiffMemoryFile& file, ConstImageView image, const StripGeometry& g, const OwnLzw& lzw, std::uint32_t strips, unsigned threads) {
     const std::size_t row_bytes = g.separate ? static_cast<std::size_t>(image.width) * lzw.sample : image.row_bytes();
-    struct CodedStrip {
-        std::uint32_t run = 0;  ///< the first strip of its run, which names the run's buffer
-        std::size_t at = 0, size = 0;
-    };
     std::vector<std::unique_ptr<std::uint8_t[]>> buffer_of(strips);
     std::vector<CodedStrip> coded(strips);
-    const std::size_t strip_bytes = std::max<std::size_t>(1, row_bytes * g.rows_per_strip);
-    const auto min_chunk = static_cast<std::int64_t>(std::max<std::size_t>(1, (std::size_t{1} << 20) / strip_bytes));
+    const std::size_t strip_bytes = row_bytes * g.rows_per_strip;
     parallel_for(
-        strips, min_chunk,
+        strips, strips_per_run(strip_bytes),
         [&](std::int64_t first, std::int64_t last) {
             // Room for the run at LZW's worst, never zeroed: only what is written is touched.
             const std::size_t room = tiff_lzw_bound(strip_bytes) * static_cast<std::size_t>(last - first);
@@ -139,18 +163,7 @@ bool write_own_lzw(TIFF* t, TiffMemoryFile& file, ConstImageView image, const St
             }
         },
         threads);
-    std::size_t total = 0;
-    for (const CodedStrip& c : coded) total += c.size;
-    std::vector<std::uint8_t>& out = *file.out;
-    const std::size_t needed = out.size() + total + (std::size_t{1} << 16);
-    if (needed > out.capacity()) {
-        out.reserve(needed);
-        if (out.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(out.data() + out.size(), out.data() + out.capacity());
-    }
-    for (std::uint32_t s = 0; s < strips; ++s) {
-        if (TIFFWriteRawStrip(t, s, buffer_of[coded[s].run].get() + coded[s].at, static_cast<tmsize_t>(coded[s].size)) < 0) return false;
-    }
-    return true;
+    return write_coded_strips(t, file, coded, [&](std::uint32_t run) { return buffer_of[run].get(); });
 }
 
 }  // namespace
@@ -162,20 +175,15 @@ bool write_strips(TIFF* t, TiffMemoryFile& file, ConstImageView image, bool para
     std::uint16_t compression = COMPRESSION_NONE;
     TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
     const bool threads_worth_it = bytes >= parallel_code_bytes && strips >= 2 && usable_cores() >= 2;
-    if (const OwnLzw lzw = own_lzw_of(t, image, g); lzw.codes) return write_own_lzw(t, file, image, g, lzw, strips, parallel && threads_worth_it ? 0u : 1u);
+    if (const OwnLzw lzw = own_lzw_of(t, compression, image, g); lzw.codes) return write_own_lzw(t, file, image, g, lzw, strips, parallel && threads_worth_it ? 0u : 1u);
     if (!parallel || compression == COMPRESSION_NONE || !threads_worth_it) return write_encoded(t, image, g, 0, strips);
     // Each run of strips coded in a scratch TIFF of its own, kept whole (where each strip's bytes lie noted, not
     // copied out); then copied in order.
-    struct CodedStrip {
-        std::uint32_t run = 0;  ///< the first strip of its run, which names the run's scratch file
-        std::uint64_t at = 0, size = 0;
-    };
     std::vector<std::vector<std::uint8_t>> scratch_of(strips);
     std::vector<CodedStrip> coded(strips);
     std::atomic<bool> failed{false};
     const std::size_t strip_bytes = bytes / strips + 1;
-    const auto min_chunk = static_cast<std::int64_t>(std::max<std::size_t>(1, (std::size_t{1} << 20) / strip_bytes));
-    parallel_for(strips, min_chunk, [&](std::int64_t first, std::int64_t last) {
+    parallel_for(strips, strips_per_run(strip_bytes), [&](std::int64_t first, std::int64_t last) {
         std::vector<std::uint8_t>& scratch_bytes = scratch_of[static_cast<std::size_t>(first)];
         // Room for the run at LZW's worst (12 bits a byte, more than noisy 16-bit samples take), asked for in huge
         // pages: grown by doubling instead, a run's file is copied and faulted in 4 KiB pages several times over.
@@ -204,21 +212,7 @@ bool write_strips(TIFF* t, TiffMemoryFile& file, ConstImageView image, bool para
         }
     });
     if (failed) return write_encoded(t, image, g, 0, strips);  // one thread, whose failure libtiff names on `t`
-    std::uint64_t total = 0;
-    for (const CodedStrip& c : coded) total += c.size;
-    // The output's room for every coded strip at once, in huge pages: a compression that grows the samples (LZW
-    // of noisy 16-bit ones does) would otherwise pass the room reserved for them uncompressed and copy the file.
-    std::vector<std::uint8_t>& out = *file.out;
-    const std::size_t needed = out.size() + static_cast<std::size_t>(total) + (std::size_t{1} << 16);
-    if (needed > out.capacity()) {
-        out.reserve(needed);
-        if (out.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(out.data() + out.size(), out.data() + out.capacity());
-    }
-    for (std::uint32_t s = 0; s < strips; ++s) {
-        std::uint8_t* strip = scratch_of[coded[s].run].data() + coded[s].at;
-        if (TIFFWriteRawStrip(t, s, strip, static_cast<tmsize_t>(coded[s].size)) < 0) return false;
-    }
-    return true;
+    return write_coded_strips(t, file, coded, [&](std::uint32_t run) { return scratch_of[run].data(); });
 }
 
 }  // namespace gpurotate::detail
