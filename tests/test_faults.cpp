@@ -66,6 +66,24 @@ TEST_CASE("a full disk fails the output cleanly: exit 4, the cause named, nothin
     CHECK(files_in(dir.path()).empty());  // neither the output nor its temporary file
 }
 
+TEST_CASE("a TIFF coded into its file on a full disk fails cleanly: exit 4, the cause named, nothing left behind") {
+    test_support::TempDir dir;
+    // 1500x1000 16-bit RGB: 9 MB of pixels, coded on several threads where LZW, over a 1 MiB limit either way.
+    gpurotate::WriteOptions lzw;
+    lzw.tiff.compression = gpurotate::TiffCompression::lzw;
+    gpurotate::write_image(dir.file("in.tif"), test_support::random_image(1500, 1000, {gpurotate::SampleType::u16, 3}, 77u).view(), lzw);
+    for (const char* compression : {"lzw", "none"}) {
+        CAPTURE(compression);
+        const auto r = run_with_file_limit(1024, quote(exe) + " " + quote(dir.file("in.tif")) + " --rot90 --tiff-compression " + compression + " -o " +
+                                                     quote(dir.file("out.tif")));
+        CAPTURE(r.output);
+        CHECK(r.status == 4);
+        CHECK(r.output.rfind("gpurotate: error: cannot write '" + dir.file("out.tif") + "': ", 0) == 0);
+        CHECK(r.output.find("File too large") != std::string::npos);
+        CHECK(files_in(dir.path()) == std::set<std::string>{"in.tif"});  // neither the output nor its temporary file
+    }
+}
+
 TEST_CASE("augment on a full disk: the outputs that fit are written, the rest recorded as failed, --resume completes") {
     test_support::TempDir dir;
     auto images = make_dataset(dir.file("in"), 8, 16, 900);  // outputs of about 1 KiB

@@ -4,7 +4,7 @@
 // with and without the horizontal predictor, read back by libtiff.
 
 #include "formats/tiff_lzw.hpp"
-#include "formats/tiff_memory_file.hpp"
+#include "formats/tiff_file.hpp"
 #include "test_support.hpp"
 
 #include <gpurotate/gpurotate.hpp>
@@ -21,7 +21,7 @@ namespace {
 using gpurotate::detail::encode_tiff_lzw;
 using gpurotate::detail::open_tiff;
 using gpurotate::detail::tiff_lzw_bound;
-using gpurotate::detail::TiffMemoryFile;
+using gpurotate::detail::TiffFile;
 
 /// `bytes` coded by encode_tiff_lzw as the one strip of a one-row 8-bit grey TIFF, then read back by libtiff.
 std::vector<std::uint8_t> through_libtiff(const std::vector<std::uint8_t>& bytes) {
@@ -29,7 +29,7 @@ std::vector<std::uint8_t> through_libtiff(const std::vector<std::uint8_t>& bytes
     coded.resize(encode_tiff_lzw(bytes.data(), bytes.size(), coded.data()));
     std::vector<std::uint8_t> file_bytes;
     {
-        TiffMemoryFile file{nullptr, 0, &file_bytes, 0, {}};
+        TiffFile file = TiffFile::writing(file_bytes);
         const auto t = open_tiff(file, "w");
         REQUIRE(t);
         TIFFSetField(t.get(), TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(bytes.size()));
@@ -41,7 +41,7 @@ std::vector<std::uint8_t> through_libtiff(const std::vector<std::uint8_t>& bytes
         TIFFSetField(t.get(), TIFFTAG_ROWSPERSTRIP, 1u);
         REQUIRE(TIFFWriteRawStrip(t.get(), 0, coded.data(), static_cast<tmsize_t>(coded.size())) == static_cast<tmsize_t>(coded.size()));
     }
-    TiffMemoryFile file{file_bytes.data(), file_bytes.size(), nullptr, 0, {}};
+    TiffFile file = TiffFile::reading(file_bytes.data(), file_bytes.size());
     const auto t = open_tiff(file, "rm");
     REQUIRE(t);
     std::vector<std::uint8_t> decoded(bytes.size() + 16, 0xA5);

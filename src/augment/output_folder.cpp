@@ -130,10 +130,11 @@ void OutputFolder::write_file(const std::string& relative, const std::vector<std
     detail::write_file_atomically_at(folder.get(), name, path_ + "/" + relative, bytes, replace, durable, true);
 }
 
-void OutputFolder::write_file_streamed(const std::string& relative, const std::function<void(int)>& fill, bool replace, bool durable) const {
+bool OutputFolder::write_file_streamed(const std::string& relative, const std::function<void(int)>& fill, bool replace, bool durable) const {
     std::string name;
     Descriptor folder(open_parent(relative, name, false));
     detail::write_file_streamed_at(folder.get(), name, path_ + "/" + relative, fill, replace, durable, true);
+    return true;
 }
 
 void OutputFolder::remove_file(const std::string& relative) const {

@@ -49,9 +49,10 @@ public:
     /// a link is at the name or on the way, and where a file is there unless `replace`. Throws Error (output).
     void write_file(const std::string& relative, const std::vector<std::uint8_t>& bytes, bool replace, bool durable) const override;
 
-    /// The same for a file written as it is made (an output WebDataset shard): `fill` writes the temporary
-    /// file's contents to the descriptor it is given; an Error it throws leaves nothing at `relative`.
-    void write_file_streamed(const std::string& relative, const std::function<void(int)>& fill, bool replace, bool durable) const;
+    /// The same for a file written as it is made (an output WebDataset shard, a TIFF's strips): `fill` writes the
+    /// temporary file's contents to the descriptor it is given; an Error it throws leaves nothing at `relative`.
+    /// True: this folder writes every file so.
+    bool write_file_streamed(const std::string& relative, const std::function<void(int)>& fill, bool replace, bool durable) const override;
 
     /// Removes the file at `relative` (an output whose companions could not be written), not through a link.
     /// Quiet where it is gone already; throws Error (output) where it cannot be removed.

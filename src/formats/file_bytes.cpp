@@ -454,12 +454,28 @@ void write_file_streamed_at(int folder, const std::string& name, const std::stri
     temp.release();
 }
 
-void write_file_atomically_at(int folder, const std::string& name, const std::string& shown, const std::vector<std::uint8_t>& bytes, bool overwrite,
-                              bool durable, bool refuse_link, LinkPolicy links) {
-    const auto fill = [&](int fd) {
+namespace {
+
+// A temporary file's contents: `bytes`, whole.
+std::function<void(int)> filled_with(const std::vector<std::uint8_t>& bytes, const std::string& shown) {
+    return [&bytes, &shown](int fd) {
         if (!write_all(fd, bytes)) throw Error(ErrorCode::output, "cannot write " + quoted(shown) + ": " + system_reason());
     };
-    write_file_streamed_at(folder, name, shown, fill, overwrite, durable, refuse_link, links);
+}
+
+}  // namespace
+
+void write_file_atomically_at(int folder, const std::string& name, const std::string& shown, const std::vector<std::uint8_t>& bytes, bool overwrite,
+                              bool durable, bool refuse_link, LinkPolicy links) {
+    write_file_streamed_at(folder, name, shown, filled_with(bytes, shown), overwrite, durable, refuse_link, links);
+}
+
+void write_file_streamed(const std::string& given_path, const std::function<void(int)>& fill, bool overwrite, bool durable, LinkPolicy links) {
+    const std::string path = links == LinkPolicy::follow ? write_target(given_path) : given_path;
+    check_output_path(path, overwrite, links);
+    const Descriptor folder(::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (folder.get() < 0) throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
+    write_file_streamed_at(folder.get(), file_name_of(path), path, fill, overwrite, durable, false, links);
 }
 
 void write_file_atomically(const std::string& given_path, const std::vector<std::uint8_t>& bytes, bool overwrite, bool durable, LinkPolicy links) {
@@ -467,11 +483,8 @@ void write_file_atomically(const std::string& given_path, const std::vector<std:
         write_stream(given_path, bytes);
         return;
     }
-    const std::string path = links == LinkPolicy::follow ? write_target(given_path) : given_path;
-    check_output_path(path, overwrite, links);
-    const Descriptor folder(::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (folder.get() < 0) throw Error(ErrorCode::output, "cannot write " + quoted(path) + ": " + system_reason());
-    write_file_atomically_at(folder.get(), file_name_of(path), path, bytes, overwrite, durable, false, links);
+    const std::string path = links == LinkPolicy::follow ? write_target(given_path) : given_path;  // named in a failed write's message
+    write_file_streamed(path, filled_with(bytes, path), overwrite, durable, links);
 }
 
 }  // namespace gpurotate::detail

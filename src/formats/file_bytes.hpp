@@ -87,6 +87,12 @@ void remove_stale_temporaries_in(int folder, const std::set<std::string>& prefix
 void write_file_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes, bool overwrite, bool durable = true,
                            LinkPolicy links = LinkPolicy::follow);
 
+/// The same, for a file coded as it is written (a TIFF's strips): `fill` writes the temporary file's contents to
+/// the descriptor it is given, and throws Error to leave nothing behind. `path` is no stream output
+/// (is_stream_output): the contents may be written out of order.
+void write_file_streamed(const std::string& path, const std::function<void(int)>& fill, bool overwrite, bool durable = true,
+                         LinkPolicy links = LinkPolicy::follow);
+
 /// write_file_atomically's work in the open folder `folder`, its file `name` (no slash), named `shown` in
 /// errors; the temporary file is made there too. With `refuse_link`, a symbolic link at `name` is refused,
 /// never written through or replaced (augment's OUTDIR, output_folder.hpp). Throws Error (output).

@@ -71,7 +71,7 @@ const std::vector<FormatRow>& format_rows() {
              std::vector<std::string> parts = exif_left_out_of_tiff(m.exif);
              if (exif_has_thumbnail(m.exif)) parts.emplace_back("EXIF's thumbnail");
              return parts;
-         }, starts_as_tiff},
+         }, starts_as_tiff, /*takes_quality*/ false, /*keeps_lossless_coding*/ false, encode_tiff_into},
         // libwebp, linked in: lossy at --quality, lossless in its exact mode; libwebpmux adds the ICC profile, EXIF and XMP.
         {FileFormat::webp, "WebP", {".webp"}, {}, {S::u8}, {3, 4}, false, false, exif_icc_xmp, always,
          [](const std::vector<std::uint8_t>& b, const std::string& p, const ReadOptions& o, std::string&) { return decode_webp(b, p, o); }, webp_declared_extent,

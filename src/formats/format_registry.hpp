@@ -64,6 +64,10 @@ using DeclaredExtentFunction = std::optional<Extent> (*)(const std::vector<std::
 /// the format carries. Throws Error (output).
 using EncodeFunction = std::vector<std::uint8_t> (*)(ConstImageView image, const WriteOptions& options);
 
+/// An encoder that writes the file into `fd` (a new, empty regular file) as it codes it, never holding it whole.
+/// Throws Error (output).
+using EncodeIntoFunction = void (*)(ConstImageView image, const WriteOptions& options, int fd);
+
 /// One format: what it holds and its codec functions.
 struct FormatRow {
     FileFormat format;
@@ -90,6 +94,9 @@ struct FormatRow {
     /// Whether an input coded losslessly in it stays lossless when written to it again (a lossless WebP), unless a
     /// quality is asked for.
     bool keeps_lossless_coding = false;
+    /// Writes its files into a descriptor as it codes them (a TIFF's strips, which a 12-megapixel 16-bit image has
+    /// 88 MB of); nothing: `encode`'s bytes are written.
+    EncodeIntoFunction encode_into = nullptr;
 
     bool written() const { return encode != nullptr; }
     bool holds(MetadataKind kind) const { return metadata.has(kind); }
@@ -159,5 +166,8 @@ const FormatRow& checked_row(const FormatRow& row, const std::string& path, Pixe
 
 /// `image` encoded as `row`'s format (io.cpp, as encode_image after its choice of format).
 std::vector<std::uint8_t> encode_as(ConstImageView image, const FormatRow& row, const WriteOptions& options);
+
+/// The same file written into `fd` (a new, empty regular file) by `row.encode_into`, which the row must have.
+void encode_as_into(ConstImageView image, const FormatRow& row, const WriteOptions& options, int fd);
 
 }  // namespace gpurotate::detail

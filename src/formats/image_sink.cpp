@@ -24,16 +24,37 @@ void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
     options.durable = durable_;
     check_holds(pixels.format);  // the view itself: encode_as
     if (!folder_) check_output_path(path_, overwrite_, links_);  // fail before the encoding work, not after
+    if (row_->encode_into && write_streamed(pixels, options)) return;
     std::vector<std::uint8_t> bytes;
     try {
         StageScope account(WorkStage::encode);
         bytes = encode_as(pixels, *row_, options);
     } catch (const Error& e) {
-        // The encoders know the pixels, not the file: the message names it here.
-        if (e.code() != ErrorCode::output) throw;
-        throw Error(ErrorCode::output, "cannot write '" + path_ + "': " + e.what());
+        throw named_output_error(e);
     }
     write_encoded(bytes);
+}
+
+Error ImageSink::named_output_error(const Error& e) const {
+    // The encoders know the pixels, not the file: the message names it here.
+    if (e.code() != ErrorCode::output) return e;
+    return Error(ErrorCode::output, "cannot write '" + path_ + "': " + e.what());
+}
+
+bool ImageSink::write_streamed(ConstImageView pixels, const WriteOptions& options) const {
+    const auto fill = [&](int fd) {
+        StageScope account(WorkStage::encode);  // the strips' writes with their coding
+        try {
+            encode_as_into(pixels, *row_, options, fd);
+        } catch (const Error& e) {
+            throw named_output_error(e);
+        }
+    };
+    StageScope account(WorkStage::write);  // the flush; its rename is a stage of its own (file_bytes.cpp)
+    if (folder_) return folder_->write_file_streamed(relative_, fill, overwrite_, durable_);
+    if (is_stream_output(path_)) return false;
+    write_file_streamed(path_, fill, overwrite_, durable_, links_);
+    return true;
 }
 
 void ImageSink::write_encoded(const std::vector<std::uint8_t>& bytes) const {

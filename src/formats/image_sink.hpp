@@ -7,10 +7,12 @@
 #include "formats/file_bytes.hpp"
 #include "formats/format_registry.hpp"
 
+#include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
 #include <gpurotate/metadata.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,13 @@ public:
     virtual ~ContainingFolder() = default;
     /// Writes `bytes` at `relative` atomically; throws Error (output).
     virtual void write_file(const std::string& relative, const std::vector<std::uint8_t>& bytes, bool replace, bool durable) const = 0;
+    /// Writes the file at `relative` atomically from what `fill` writes into its descriptor, where the folder
+    /// writes files; false, having done nothing, where it keeps bytes (a shard's member, standard output): the
+    /// caller encodes them for write_file instead. Throws Error (output).
+    virtual bool write_file_streamed(const std::string& relative, const std::function<void(int)>& fill, bool replace, bool durable) const {
+        static_cast<void>(relative), static_cast<void>(fill), static_cast<void>(replace), static_cast<void>(durable);
+        return false;
+    }
 };
 
 class ImageSink {
@@ -80,6 +89,12 @@ public:
     std::string unwritten(const ImageSource& source, const ImageMetadata& metadata, bool strip) const;
 
 private:
+    /// Codes `pixels` straight into the output's temporary file, where the format writes so and the output is a
+    /// file; false, having done nothing, where it is not (a stream, a folder that keeps bytes).
+    bool write_streamed(ConstImageView pixels, const WriteOptions& options) const;
+    /// An encoder's Error (output) with the file's name; any other as it is.
+    Error named_output_error(const Error& e) const;
+
     std::string path_;
     const FormatRow* row_;
     bool overwrite_;

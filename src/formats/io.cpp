@@ -28,8 +28,12 @@ void check_output_format(const std::string& path) { detail::output_format_named_
 void check_output_format(const std::string& path, PixelFormat format) { detail::output_format_for(path, format); }
 
 void write_image(const std::string& path, ConstImageView image, const WriteOptions& options) {
-    detail::output_format_for(path, image.format);  // the view itself: encode_image
+    const detail::FormatRow& row = detail::output_format_for(path, image.format);  // the view itself: encode_image
     detail::check_output_path(path, options.overwrite);  // fail before the encoding work, not after
+    if (row.encode_into && !detail::is_stream_output(path)) {  // coded straight into the file (a TIFF's strips)
+        detail::write_file_streamed(path, [&](int fd) { detail::encode_as_into(image, row, options, fd); }, options.overwrite, options.durable);
+        return;
+    }
     const std::vector<std::uint8_t> bytes = encode_image(image, path, options);
     detail::write_file_atomically(path, bytes, options.overwrite, options.durable);
 }
@@ -41,7 +45,12 @@ std::vector<std::uint8_t> encode_image(ConstImageView image, const std::string& 
 
 namespace detail {
 
-std::vector<std::uint8_t> encode_as(ConstImageView image, const FormatRow& row, const WriteOptions& options) {
+namespace {
+
+// The checks every encode makes, and straight alpha for a format that cannot say its alpha is premultiplied
+// (its colours divided out first); then `code` of the pixels and options.
+template <typename Result, typename Code>
+Result encode_checked(ConstImageView image, const FormatRow& row, const WriteOptions& options, const Code& code) {
     validate_view(image, "output");
     if (image.width < 1 || image.height < 1) {
         throw Error(ErrorCode::usage, "output image is " + std::to_string(image.width) + "x" + std::to_string(image.height) + ": no pixels");
@@ -49,16 +58,25 @@ std::vector<std::uint8_t> encode_as(ConstImageView image, const FormatRow& row, 
     if (options.quality < 1 || options.quality > 100) {
         throw Error(ErrorCode::usage, "quality " + std::to_string(options.quality) + " is outside 1..100");
     }
-    // Formats that cannot say the alpha is premultiplied store straight alpha: premultiplied colours are divided out first.
     if (options.metadata && options.metadata->associated_alpha && !row.premultiplied_alpha && (image.format.channels == 2 || image.format.channels == 4)) {
         const Image straight = unpremultiplied(image);
         WriteOptions unassociated = options;
         ImageMetadata metadata = *options.metadata;
         metadata.associated_alpha = false;
         unassociated.metadata = &metadata;
-        return encode_as(straight.view(), row, unassociated);
+        return encode_checked<Result>(straight.view(), row, unassociated, code);
     }
-    return row.encode(image, options);
+    return code(image, options);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_as(ConstImageView image, const FormatRow& row, const WriteOptions& options) {
+    return encode_checked<std::vector<std::uint8_t>>(image, row, options, row.encode);
+}
+
+void encode_as_into(ConstImageView image, const FormatRow& row, const WriteOptions& options, int fd) {
+    encode_checked<void>(image, row, options, [&](ConstImageView pixels, const WriteOptions& o) { row.encode_into(pixels, o, fd); });
 }
 
 }  // namespace detail

@@ -5,7 +5,7 @@
 #include "core/parallel_for.hpp"
 #include "formats/tiff_declared_extent.hpp"
 #include "formats/tiff_coding.hpp"
-#include "formats/tiff_memory_file.hpp"
+#include "formats/tiff_file.hpp"
 #include "formats/tiff_strip_coder.hpp"
 #include "metadata/tiff_directory.hpp"
 #include "metadata/tiff_exif.hpp"
@@ -75,7 +75,7 @@ Reading reading_of(const TiffPixels& p) {
     return Reading::refused;
 }
 
-[[noreturn]] void refuse(const std::string& path, const std::string& why, const TiffMemoryFile& file) {
+[[noreturn]] void refuse(const std::string& path, const std::string& why, const TiffFile& file) {
     throw Error(ErrorCode::input, "cannot decode '" + path + "': corrupt TIFF: " + why + (file.message.empty() ? "" : " (" + file.message + ")"));
 }
 
@@ -107,7 +107,7 @@ void place(const Destination& to, const std::uint8_t* from, std::size_t from_pit
 }
 
 // Reads pieces [first, last) (strips, or tiles) of the TIFF open as `t` into `to`.
-void read_pieces(TIFF* t, const TiffMemoryFile& file, const TiffPixels& p, const Destination& to, std::int64_t first, std::int64_t last,
+void read_pieces(TIFF* t, const TiffFile& file, const TiffPixels& p, const Destination& to, std::int64_t first, std::int64_t last,
                  const std::string& path) {
     const bool separate = p.separate();
     const std::size_t stored_pixel = p.sample_bytes() * (separate ? 1u : p.samples);
@@ -146,7 +146,7 @@ void read_pieces(TIFF* t, const TiffMemoryFile& file, const TiffPixels& p, const
 
 // Every strip or tile of the TIFF in `bytes` into `to`, large images on the available cores, each thread on a
 // handle of its own (a libtiff handle is one reader's).
-void read_stored(TIFF* t, const TiffMemoryFile& file, const std::vector<std::uint8_t>& bytes, const TiffPixels& p, const Destination& to,
+void read_stored(TIFF* t, const TiffFile& file, const std::vector<std::uint8_t>& bytes, const TiffPixels& p, const Destination& to,
                  const std::string& path) {
     if (TIFFIsTiled(t)) {
         // Tiles may overhang the image, but not by more than a little: a small file must not make the reader
@@ -168,7 +168,7 @@ void read_stored(TIFF* t, const TiffMemoryFile& file, const std::vector<std::uin
     }
     const auto min_chunk = static_cast<std::int64_t>(std::max<std::size_t>(1, (std::size_t{1} << 20) / piece_bytes));
     parallel_for(pieces, min_chunk, [&](std::int64_t first, std::int64_t last) {
-        TiffMemoryFile own{bytes.data(), bytes.size(), nullptr, 0, {}};
+        TiffFile own = TiffFile::reading(bytes.data(), bytes.size());
         const TiffHandle handle = open_tiff(own, "rm");
         if (!handle) refuse(path, "it cannot be opened again", own);
         read_pieces(handle.get(), own, p, to, first, last, path);
@@ -207,7 +207,7 @@ void cmyk_to_rgb(const std::vector<std::uint8_t>& cmyk, const TiffPixels& p, Ima
 
 // Palette, YCbCr and few-bit grey through libtiff's RGBA reading, in the stored orientation: 8-bit RGB (RGBA
 // where the file has alpha), or grey for grey.
-Image read_rgba(TIFF* t, const TiffMemoryFile& file, const TiffPixels& p, const ReadOptions& options, const std::string& path) {
+Image read_rgba(TIFF* t, const TiffFile& file, const TiffPixels& p, const ReadOptions& options, const std::string& path) {
     char message[1024] = "";
     TIFFRGBAImage reader{};
     if (!TIFFRGBAImageOK(t, message) || !TIFFRGBAImageBegin(&reader, t, 0, message)) refuse(path, message, file);
@@ -237,7 +237,7 @@ std::optional<Image> decode_tiff(const std::vector<std::uint8_t>& bytes, const s
     if (magic != 42 && magic != 43) return std::nullopt;
     // The size the header declares is checked before libtiff reads more of the file.
     if (const auto declared = tiff_declared_extent(bytes)) check_declared_size(path, declared->width, declared->height, options);
-    TiffMemoryFile file{bytes.data(), bytes.size(), nullptr, 0, {}};
+    TiffFile file = TiffFile::reading(bytes.data(), bytes.size());
     const TiffHandle tif = open_tiff(file, "rm");
     if (!tif) refuse(path, "libtiff cannot read its header or first directory", file);
     const TiffPixels p = pixels_of(tif.get());
@@ -270,8 +270,8 @@ std::optional<Image> decode_tiff(const std::vector<std::uint8_t>& bytes, const s
 
 namespace {
 
-[[noreturn]] void cannot_write(const std::string& why, const TiffMemoryFile& file) {
-    throw Error(ErrorCode::output, "TIFF: " + why + (file.message.empty() ? "" : " (" + file.message + ")"));
+[[noreturn]] void cannot_write(const std::string& why, const TiffFile& file) {
+    throw Error(ErrorCode::output, "TIFF: " + why + (file.reason().empty() ? "" : " (" + file.reason() + ")"));
 }
 
 std::uint16_t predictor_tag(TiffPredictor predictor, SampleType sample) {
@@ -370,9 +370,14 @@ void set_metadata_fields(TIFF* t, const ImageMetadata& m, const ExifPointers& po
     }
 }
 
-}  // namespace
+// What the writer's checks and the metadata's fields need, worked out once.
+struct TiffWrite {
+    const ImageMetadata* metadata;
+    ExifPointers pointers;
+    std::uint16_t extra_sample;
+};
 
-std::vector<std::uint8_t> encode_tiff(ConstImageView image, const WriteOptions& options) {
+TiffWrite tiff_write_of(ConstImageView image, const WriteOptions& options) {
     const TiffCompression compression = options.tiff.compression;
     if (compression == TiffCompression::jpeg && image.format.sample != SampleType::u8) {
         throw Error(ErrorCode::output, "TIFF: JPEG compression holds 8-bit samples only, not " + to_string(image.format) +
@@ -382,31 +387,56 @@ std::vector<std::uint8_t> encode_tiff(ConstImageView image, const WriteOptions& 
         throw Error(ErrorCode::output, std::string("TIFF: this libtiff has no ") + to_string(compression) + " codec");
     }
     const ImageMetadata* m = options.metadata;
-    const ExifPointers pointers = m ? exif_pointers_for_tiff(m->exif) : ExifPointers{};
     // What the extra sample is, as the input said: premultiplied alpha, unspecified data, or (the rest) alpha.
     const std::uint16_t extra_sample = m && m->associated_alpha            ? EXTRASAMPLE_ASSOCALPHA
                                        : m && m->unspecified_extra_sample ? EXTRASAMPLE_UNSPECIFIED
                                                                           : EXTRASAMPLE_UNASSALPHA;
+    return {m, m ? exif_pointers_for_tiff(m->exif) : ExifPointers{}, extra_sample};
+}
+
+// The TIFF coded into `file`, in memory or into its descriptor: the fields, the strips, the directory.
+void write_tiff(ConstImageView image, const WriteOptions& options, const TiffWrite& w, TiffFile& file) {
+    const TiffHandle tif = open_tiff(file, "w");
+    if (!tif) cannot_write("libtiff could not start it", file);
+    TIFF* t = tif.get();
+    const auto set_fields = [&](TIFF* on) { set_pixel_fields(on, image, options, w.extra_sample); };
+    set_fields(t);
+    if (w.metadata) set_metadata_fields(t, *w.metadata, w.pointers);
+    if (!write_strips(t, file, image, options.tiff.compression != TiffCompression::jpeg, set_fields)) cannot_write("libtiff could not code a strip", file);
+    if (!TIFFFlush(t)) cannot_write("libtiff could not finish it", file);
+}
+
+std::vector<std::uint8_t> encode_tiff_bytes(ConstImageView image, const WriteOptions& options, const TiffWrite& w) {
+    const ImageMetadata* m = w.metadata;
     // Room for the pixels uncompressed and the directory: the file is not copied as it grows (pages not written to
     // are never touched).
     std::vector<std::uint8_t> bytes;
     bytes.reserve(image.row_bytes() * static_cast<std::size_t>(image.height) + (std::size_t{1} << 16) + (m ? m->icc.size() + m->xmp.size() + m->exif.size() : 0));
     if (bytes.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(bytes.data(), bytes.data() + bytes.capacity());
-    TiffMemoryFile file{nullptr, 0, &bytes, 0, {}};
-    {
-        const TiffHandle tif = open_tiff(file, "w");
-        if (!tif) cannot_write("libtiff could not start it", file);
-        TIFF* t = tif.get();
-        const auto set_fields = [&](TIFF* on) { set_pixel_fields(on, image, options, extra_sample); };
-        set_fields(t);
-        if (m) set_metadata_fields(t, *m, pointers);
-        if (!write_strips(t, file, image, compression != TiffCompression::jpeg, set_fields)) cannot_write("libtiff could not code a strip", file);
-        if (!TIFFFlush(t)) cannot_write("libtiff could not finish it", file);
-    }  // closed: everything written
-    if ((pointers.exif || pointers.gps) && !place_exif_in_tiff(bytes, m->exif)) {
+    TiffFile file = TiffFile::writing(bytes);
+    write_tiff(image, options, w, file);
+    if ((w.pointers.exif || w.pointers.gps) && !place_exif_in_tiff(bytes, m->exif)) {
         throw Error(ErrorCode::output, "TIFF: the EXIF and GPS directories cannot be added: it passes 4 GiB with them; --strip writes none");
     }
     return bytes;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_tiff(ConstImageView image, const WriteOptions& options) {
+    return encode_tiff_bytes(image, options, tiff_write_of(image, options));
+}
+
+void encode_tiff_into(ConstImageView image, const WriteOptions& options, int fd) {
+    const TiffWrite w = tiff_write_of(image, options);
+    TiffFile file = TiffFile::writing_into(fd);
+    if (w.pointers.exif || w.pointers.gps) {
+        // The EXIF and GPS directories are placed in the whole file's bytes (tiff_exif.hpp): coded in memory first.
+        const std::vector<std::uint8_t> bytes = encode_tiff_bytes(image, options, w);
+        if (write_into(file, bytes.data(), static_cast<tmsize_t>(bytes.size())) < 0) cannot_write("the file cannot be written", file);
+        return;
+    }
+    write_tiff(image, options, w, file);
 }
 
 std::string tiff_library() {

@@ -26,6 +26,11 @@ std::optional<Image> decode_tiff(const std::vector<std::uint8_t>& bytes, const s
 /// (output) where the coding cannot hold the pixels (JPEG of samples other than 8-bit) or libtiff fails.
 std::vector<std::uint8_t> encode_tiff(ConstImageView image, const WriteOptions& options);
 
+/// The same TIFF written into `fd` (a new, empty regular file) as it is coded: the strips go out as they are
+/// coded, and the file is never whole in memory, except where the EXIF and GPS directories must be placed in it.
+/// Throws Error (output) as encode_tiff does, and where a write fails (the system's reason).
+void encode_tiff_into(ConstImageView image, const WriteOptions& options, int fd);
+
 /// "libtiff 4.5.0", for --version.
 std::string tiff_library();
 

@@ -3,13 +3,14 @@
 #include "core/huge_pages.hpp"
 #include "core/parallel_for.hpp"
 #include "formats/tiff_lzw.hpp"
-#include "formats/tiff_memory_file.hpp"
+#include "formats/tiff_file.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace gpurotate::detail {
@@ -85,14 +86,16 @@ std::int64_t strips_per_run(std::size_t strip_bytes) {
 // The coded strips written into `t` in strip order, `base(run)` the first byte of a run's buffer. The output's room
 // for all of them is asked for at once, in huge pages: a compression that grows the samples (LZW of noisy 16-bit
 // ones does) would otherwise pass the room reserved for them uncompressed and copy the file.
-bool write_coded_strips(TIFF* t, TiffMemoryFile& file, const std::vector<CodedStrip>& coded, const std::function<std::uint8_t*(std::uint32_t)>& base) {
+bool write_coded_strips(TIFF* t, TiffFile& file, const std::vector<CodedStrip>& coded, const std::function<std::uint8_t*(std::uint32_t)>& base) {
     std::uint64_t total = 0;
     for (const CodedStrip& c : coded) total += c.size;
-    std::vector<std::uint8_t>& out = *file.out;
-    const std::size_t needed = out.size() + static_cast<std::size_t>(total) + (std::size_t{1} << 16);
-    if (needed > out.capacity()) {
-        out.reserve(needed);
-        if (out.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(out.data() + out.size(), out.data() + out.capacity());
+    if (file.out) {
+        std::vector<std::uint8_t>& out = *file.out;
+        const std::size_t needed = out.size() + static_cast<std::size_t>(total) + (std::size_t{1} << 16);
+        if (needed > out.capacity()) {
+            out.reserve(needed);
+            if (out.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(out.data() + out.size(), out.data() + out.capacity());
+        }
     }
     for (std::uint32_t s = 0; s < coded.size(); ++s) {
         if (TIFFWriteRawStrip(t, s, base(coded[s].run) + coded[s].at, static_cast<tmsize_t>(coded[s].size)) < 0) return false;
@@ -130,52 +133,117 @@ void difference_strip(const std::vector<std::uint8_t>& packed, std::vector<std::
                     row_bytes / sizeof(Sample), stride);
 }
 
-// The strips coded by the own LZW coder, on up to `threads` threads, each coding a run of strips into a buffer of
-// its own; then written in order (TIFFWriteRawStrip).
-bool write_own_lzw(TIFF* t, TiffMemoryFile& file, ConstImageView image, const StripGeometry& g, const OwnLzw& lzw, std::uint32_t strips, unsigned threads) {
-    const std::size_t row_bytes = g.separate ? static_cast<std::size_t>(image.width) * lzw.sample : image.row_bytes();
-    std::vector<std::unique_ptr<std::uint8_t[]>> buffer_of(strips);
-    std::vector<CodedStrip> coded(strips);
-    const std::size_t strip_bytes = row_bytes * g.rows_per_strip;
-    parallel_for(
-        strips, strips_per_run(strip_bytes),
-        [&](std::int64_t first, std::int64_t last) {
-            // Room for the run at LZW's worst, never zeroed: only what is written is touched.
-            const std::size_t room = tiff_lzw_bound(strip_bytes) * static_cast<std::size_t>(last - first);
-            std::unique_ptr<std::uint8_t[]>& buffer = buffer_of[static_cast<std::size_t>(first)];
-            buffer.reset(new std::uint8_t[room]);
-            if (room >= huge_page_worthy_bytes) ask_for_huge_pages(buffer.get(), buffer.get() + room);
+// The strips coded by the own LZW coder, on up to `threads` threads, and written in strip order as the runs are done.
+// Each thread takes the next run of strips (about 1 MiB of samples) and codes it into a buffer of a small pool;
+// whichever thread finds the next run in order done writes it (TIFFWriteRawStrip, one thread at a time) while
+// the others code on, and its buffer goes back to the pool. The coded file is never held whole: written into
+// the output's descriptor, a 12-megapixel 16-bit image touched a few MiB of new memory for its 88 MB of strips.
+class OrderedLzwWriter {
+public:
+    OrderedLzwWriter(TIFF* t, ConstImageView image, const StripGeometry& g, const OwnLzw& lzw, std::uint32_t strips)
+        : t_(t), image_(image), g_(g), lzw_(lzw), strips_(strips),
+          row_bytes_(g.separate ? static_cast<std::size_t>(image.width) * lzw.sample : image.row_bytes()),
+          strips_per_run_(static_cast<std::uint32_t>(strips_per_run(row_bytes_ * g.rows_per_strip))),
+          runs_((strips + strips_per_run_ - 1) / strips_per_run_), coded_(runs_) {}
+
+    bool write(unsigned threads) {
+        parallel_for(std::min<std::int64_t>(runs_, threads == 0 ? usable_cores() : threads), 1, [&](std::int64_t, std::int64_t) {
             std::vector<std::uint8_t> packed, differenced;
-            std::size_t at = 0;
-            for (std::int64_t i = first; i < last; ++i) {
-                const auto strip = static_cast<std::uint32_t>(i);
-                const std::size_t size = pack_strip(image, g, strip, packed);
-                const std::vector<std::uint8_t>* samples = &packed;
-                if (lzw.differenced) {
-                    if (lzw.sample == 1) difference_strip<std::uint8_t>(packed, differenced, row_bytes, lzw.stride);
-                    if (lzw.sample == 2) difference_strip<std::uint16_t>(packed, differenced, row_bytes, lzw.stride);
-                    if (lzw.sample == 4) difference_strip<std::uint32_t>(packed, differenced, row_bytes, lzw.stride);
-                    samples = &differenced;
-                }
-                const std::size_t written = encode_tiff_lzw(samples->data(), size, buffer.get() + at);
-                coded[strip] = {static_cast<std::uint32_t>(first), at, written};
-                at += written;
+            for (std::uint32_t run; !failed_ && (run = next_run_++) < runs_;) finish(run, code(run, packed, differenced));
+        });
+        return !failed_;
+    }
+
+private:
+    struct CodedRun {
+        std::unique_ptr<std::uint8_t[]> buffer;
+        std::vector<std::uint64_t> sizes;  ///< each strip's coded bytes, one after the other in `buffer`
+    };
+
+    CodedRun code(std::uint32_t run, std::vector<std::uint8_t>& packed, std::vector<std::uint8_t>& differenced) {
+        const std::uint32_t first = run * strips_per_run_, last = std::min(strips_, first + strips_per_run_);
+        CodedRun coded{take_buffer(), {}};
+        std::size_t at = 0;
+        for (std::uint32_t strip = first; strip < last; ++strip) {
+            const std::size_t size = pack_strip(image_, g_, strip, packed);
+            const std::vector<std::uint8_t>* samples = &packed;
+            if (lzw_.differenced) {
+                if (lzw_.sample == 1) difference_strip<std::uint8_t>(packed, differenced, row_bytes_, lzw_.stride);
+                if (lzw_.sample == 2) difference_strip<std::uint16_t>(packed, differenced, row_bytes_, lzw_.stride);
+                if (lzw_.sample == 4) difference_strip<std::uint32_t>(packed, differenced, row_bytes_, lzw_.stride);
+                samples = &differenced;
             }
-        },
-        threads);
-    return write_coded_strips(t, file, coded, [&](std::uint32_t run) { return buffer_of[run].get(); });
-}
+            coded.sizes.push_back(encode_tiff_lzw(samples->data(), size, coded.buffer.get() + at));
+            at += coded.sizes.back();
+        }
+        return coded;
+    }
+
+    // Room for a run at LZW's worst, never zeroed: only what is written is touched; a buffer written out is
+    // taken again, its pages already there.
+    std::unique_ptr<std::uint8_t[]> take_buffer() {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            if (!pool_.empty()) {
+                std::unique_ptr<std::uint8_t[]> buffer = std::move(pool_.back());
+                pool_.pop_back();
+                return buffer;
+            }
+        }
+        return std::unique_ptr<std::uint8_t[]>(new std::uint8_t[tiff_lzw_bound(row_bytes_ * g_.rows_per_strip) * strips_per_run_]);
+    }
+
+    // `run` done; the thread that finds the next run in order done writes it and every done run after it.
+    void finish(std::uint32_t run, CodedRun coded) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        coded_[run] = std::move(coded);
+        if (writing_) return;  // the writer finds it
+        writing_ = true;
+        while (!failed_ && next_written_ < runs_ && coded_[next_written_].buffer) {
+            const std::uint32_t r = next_written_;
+            CodedRun ready = std::move(coded_[r]);
+            lock.unlock();
+            bool ok = true;
+            std::uint64_t at = 0;
+            for (std::size_t i = 0; i < ready.sizes.size() && ok; ++i) {
+                const auto strip = static_cast<std::uint32_t>(r * strips_per_run_ + i);
+                ok = TIFFWriteRawStrip(t_, strip, ready.buffer.get() + at, static_cast<tmsize_t>(ready.sizes[i])) >= 0;
+                at += ready.sizes[i];
+            }
+            lock.lock();
+            if (!ok) failed_ = true;
+            pool_.push_back(std::move(ready.buffer));
+            ++next_written_;
+        }
+        writing_ = false;
+    }
+
+    TIFF* t_;
+    ConstImageView image_;
+    const StripGeometry& g_;
+    const OwnLzw& lzw_;
+    std::uint32_t strips_;
+    std::size_t row_bytes_;
+    std::uint32_t strips_per_run_, runs_;
+    std::atomic<std::uint32_t> next_run_{0};
+    std::atomic<bool> failed_{false};
+    std::mutex mutex_;  // guards what follows
+    std::vector<CodedRun> coded_;  ///< runs done and not yet written
+    std::vector<std::unique_ptr<std::uint8_t[]>> pool_;
+    std::uint32_t next_written_ = 0;
+    bool writing_ = false;
+};
 
 }  // namespace
 
-bool write_strips(TIFF* t, TiffMemoryFile& file, ConstImageView image, bool parallel, const std::function<void(TIFF*)>& set_fields) {
+bool write_strips(TIFF* t, TiffFile& file, ConstImageView image, bool parallel, const std::function<void(TIFF*)>& set_fields) {
     const StripGeometry g = geometry_of(t, image);
     const std::uint32_t strips = g.per_plane * (g.separate ? static_cast<std::uint32_t>(image.format.channels) : 1u);
     const std::size_t bytes = image.row_bytes() * static_cast<std::size_t>(image.height);
     std::uint16_t compression = COMPRESSION_NONE;
     TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
     const bool threads_worth_it = bytes >= parallel_code_bytes && strips >= 2 && usable_cores() >= 2;
-    if (const OwnLzw lzw = own_lzw_of(t, compression, image, g); lzw.codes) return write_own_lzw(t, file, image, g, lzw, strips, parallel && threads_worth_it ? 0u : 1u);
+    if (const OwnLzw lzw = own_lzw_of(t, compression, image, g); lzw.codes) return OrderedLzwWriter(t, image, g, lzw, strips).write(parallel && threads_worth_it ? 0u : 1u);
     if (!parallel || compression == COMPRESSION_NONE || !threads_worth_it) return write_encoded(t, image, g, 0, strips);
     // Each run of strips coded in a scratch TIFF of its own, kept whole (where each strip's bytes lie noted, not
     // copied out); then copied in order.
@@ -190,7 +258,7 @@ bool write_strips(TIFF* t, TiffMemoryFile& file, ConstImageView image, bool para
         // Room not written is address space only.
         scratch_bytes.reserve(strip_bytes * static_cast<std::size_t>(last - first) * 3 / 2 + (std::size_t{1} << 16));
         if (scratch_bytes.capacity() >= huge_page_worthy_bytes) ask_for_huge_pages(scratch_bytes.data(), scratch_bytes.data() + scratch_bytes.capacity());
-        TiffMemoryFile scratch{nullptr, 0, &scratch_bytes, 0, {}};
+        TiffFile scratch = TiffFile::writing(scratch_bytes);
         const TiffHandle s = open_tiff(scratch, "w");
         if (!s) {
             failed = true;

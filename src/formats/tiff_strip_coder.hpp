@@ -5,7 +5,7 @@
 // each thread coding a run of strips in a scratch TIFF of the same fields. Deflate, Zstandard, LZMA and PackBits
 // code each strip alone (the predictor works row by row), so the bytes are those one thread writes.
 
-#include "formats/tiff_memory_file.hpp"
+#include "formats/tiff_file.hpp"
 
 #include <gpurotate/image.hpp>
 
@@ -19,6 +19,6 @@ namespace gpurotate::detail {
 /// configuration, rows per strip) are set. `set_fields` sets the same fields on another handle: the scratch
 /// TIFFs of the threads. `parallel`: whether the compression codes each strip alone (not JPEG, whose tables
 /// are the directory's). False where libtiff fails (its message is the handle's).
-bool write_strips(TIFF* t, TiffMemoryFile& file, ConstImageView image, bool parallel, const std::function<void(TIFF*)>& set_fields);
+bool write_strips(TIFF* t, TiffFile& file, ConstImageView image, bool parallel, const std::function<void(TIFF*)>& set_fields);
 
 }  // namespace gpurotate::detail

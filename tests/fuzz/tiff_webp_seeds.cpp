@@ -3,7 +3,7 @@
 
 #include "seed_files.hpp"
 
-#include "formats/tiff_memory_file.hpp"
+#include "formats/tiff_file.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
@@ -41,7 +41,7 @@ int save_with_damage(const std::string& dir, const std::string& name, const std:
 // A TIFF written by libtiff itself: `write` sets the fields and writes the pixels of each page.
 Bytes libtiff_file(const std::function<void(TIFF*)>& write) {
     Bytes bytes;
-    detail::TiffMemoryFile file{nullptr, 0, &bytes, 0, {}};
+    detail::TiffFile file = detail::TiffFile::writing(bytes);
     {
         const detail::TiffHandle t = detail::open_tiff(file, "w");
         write(t.get());

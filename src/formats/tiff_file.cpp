@@ -1,17 +1,25 @@
-#include "formats/tiff_memory_file.hpp"
+#include "formats/tiff_file.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
 
+#include <unistd.h>
+
 namespace gpurotate::detail {
 namespace {
 
-TiffMemoryFile& file_of(thandle_t handle) { return *static_cast<TiffMemoryFile*>(handle); }
+TiffFile& file_of(thandle_t handle) { return *static_cast<TiffFile*>(handle); }
 
 tmsize_t read_proc(thandle_t handle, void* buffer, tmsize_t n) {
-    TiffMemoryFile& f = file_of(handle);
+    TiffFile& f = file_of(handle);
+    if (!f.out && f.fd >= 0) {
+        const ssize_t got = n > 0 ? ::pread(f.fd, buffer, static_cast<std::size_t>(n), static_cast<off_t>(f.position)) : 0;
+        if (got > 0) f.position += static_cast<toff_t>(got);
+        return static_cast<tmsize_t>(got);
+    }
     const std::uint8_t* base = f.out ? f.out->data() : f.data;
     if (f.position >= f.length() || n <= 0) return 0;
     const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(n), f.length() - f.position);
@@ -20,9 +28,28 @@ tmsize_t read_proc(thandle_t handle, void* buffer, tmsize_t n) {
     return static_cast<tmsize_t>(count);
 }
 
-tmsize_t write_proc(thandle_t handle, void* buffer, tmsize_t n) {
-    TiffMemoryFile& f = file_of(handle);
-    if (!f.out || n < 0) return -1;
+// `n` bytes at the descriptor's `position`, whole: a write cut short by a signal or a full pipe goes on.
+tmsize_t write_to_descriptor(TiffFile& f, const std::uint8_t* bytes, tmsize_t n) {
+    for (tmsize_t done = 0; done < n;) {
+        const ssize_t put = ::pwrite(f.fd, bytes + done, static_cast<std::size_t>(n - done), static_cast<off_t>(f.position + static_cast<toff_t>(done)));
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) {
+            f.write_failure = std::strerror(put < 0 ? errno : ENOSPC);
+            return -1;
+        }
+        done += put;
+    }
+    f.position += static_cast<toff_t>(n);
+    f.written = std::max(f.written, f.position);
+    return n;
+}
+
+}  // namespace
+
+tmsize_t write_into(TiffFile& f, const void* buffer, tmsize_t n) {
+    if (n < 0) return -1;
+    if (!f.out && f.fd >= 0) return write_to_descriptor(f, static_cast<const std::uint8_t*>(buffer), n);
+    if (!f.out) return -1;
     const auto* bytes = static_cast<const std::uint8_t*>(buffer);
     std::vector<std::uint8_t>& out = *f.out;
     // The part past the end appended, not zeroed by a resize and then copied over: a strip's bytes are written
@@ -35,8 +62,12 @@ tmsize_t write_proc(thandle_t handle, void* buffer, tmsize_t n) {
     return n;
 }
 
+namespace {
+
+tmsize_t write_proc(thandle_t handle, void* buffer, tmsize_t n) { return write_into(file_of(handle), buffer, n); }
+
 toff_t seek_proc(thandle_t handle, toff_t offset, int whence) {
-    TiffMemoryFile& f = file_of(handle);
+    TiffFile& f = file_of(handle);
     const toff_t base = whence == SEEK_CUR ? f.position : whence == SEEK_END ? f.length() : 0;
     f.position = base + offset;
     return f.position;
@@ -52,14 +83,14 @@ void unmap_proc(thandle_t, void*, toff_t) {}
 int keep_message(TIFF*, void* file, const char* module, const char* format, va_list args) {
     char text[512];
     std::vsnprintf(text, sizeof text, format, args);
-    static_cast<TiffMemoryFile*>(file)->message = (module ? std::string(module) + ": " : std::string()) + text;
+    static_cast<TiffFile*>(file)->message = (module ? std::string(module) + ": " : std::string()) + text;
     return 1;  // handled: not passed on to the process-wide handler
 }
 int ignore_warning(TIFF*, void*, const char*, const char*, va_list) { return 1; }
 
 }  // namespace
 
-TiffHandle open_tiff(TiffMemoryFile& file, const char* mode) {
+TiffHandle open_tiff(TiffFile& file, const char* mode) {
     const std::unique_ptr<TIFFOpenOptions, void (*)(TIFFOpenOptions*)> options(TIFFOpenOptionsAlloc(), TIFFOpenOptionsFree);
     TIFFOpenOptionsSetErrorHandlerExtR(options.get(), keep_message, &file);
     TIFFOpenOptionsSetWarningHandlerExtR(options.get(), ignore_warning, &file);
