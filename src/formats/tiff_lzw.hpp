@@ -1,8 +1,8 @@
 #pragma once
 // A TIFF strip's LZW coding (TIFF 6.0, section 13), for the strips libtiff would code slowest: its coder probes
 // a 9001-entry hash table byte by byte and took 14.6 ns a byte of a 12-megapixel 16-bit RGB image's differenced
-// samples, where a table of 8192 words (L1-sized) and codes packed into 64-bit words take 7.5-8 ns (2-core VM,
-// bench/RESULTS.md, 2026-12-07). The codes are those libtiff's coder writes, without its resets of the table
+// samples, where a direct table of two-byte strings, a small hash table for the longer ones and codes packed into
+// 64-bit words take 3.7-3.9 ns (2-core VM, bench/RESULTS.md, 2026-12-07; tiff_lzw.cpp says why). The codes are those libtiff's coder writes, without its resets of the table
 // when the compression ratio falls: a Clear code first and whenever the table's last code (4093) is taken,
 // widths from 9 to 12 bits raised one code early (when the next code to be assigned no longer fits), the End of
 // Information code last, bits most significant first. libtiff's decoder reads them back (tests/test_tiff_lzw.cpp).
