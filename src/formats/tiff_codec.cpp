@@ -132,15 +132,19 @@ void read_pieces(TIFF* t, const TiffFile& file, const TiffPixels& p, const Desti
     TIFFGetFieldDefaulted(t, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
     rows_per_strip = std::min(std::max<std::uint32_t>(rows_per_strip, 1), p.height);
     const std::uint32_t per_plane = (p.height + rows_per_strip - 1) / rows_per_strip;
-    buffer.resize(static_cast<std::size_t>(TIFFStripSize64(t)));
+    const auto strip_bytes = static_cast<std::size_t>(TIFFStripSize64(t));
+    // Interleaved strips whose rows are the destination's, packed, are decoded in place: no copy of the image.
+    const bool in_place = !separate && to.samples * to.sample_bytes == stored_pixel && to.pitch == std::size_t{p.width} * stored_pixel;
+    if (!in_place) buffer.resize(strip_bytes);
     for (std::int64_t i = first; i < last; ++i) {
         const auto plane = static_cast<std::uint16_t>(i / per_plane);
         const std::uint32_t y = static_cast<std::uint32_t>(i % per_plane) * rows_per_strip;
         const std::uint32_t rows = std::min(rows_per_strip, p.height - y);
         const auto want = static_cast<tmsize_t>(std::uint64_t{rows} * p.width * stored_pixel);
-        if (static_cast<std::size_t>(want) > buffer.size()) refuse(path, "a strip is larger than its rows", file);
-        if (TIFFReadEncodedStrip(t, TIFFComputeStrip(t, y, plane), buffer.data(), want) < want) refuse(path, "a strip cannot be read, or is short", file);
-        place(to, buffer.data(), p.width * stored_pixel, 0, y, p.width, rows, plane, separate);
+        if (static_cast<std::size_t>(want) > strip_bytes) refuse(path, "a strip is larger than its rows", file);
+        std::uint8_t* const into = in_place ? to.data + std::size_t{y} * to.pitch : buffer.data();
+        if (TIFFReadEncodedStrip(t, TIFFComputeStrip(t, y, plane), into, want) < want) refuse(path, "a strip cannot be read, or is short", file);
+        if (!in_place) place(to, buffer.data(), p.width * stored_pixel, 0, y, p.width, rows, plane, separate);
     }
 }
 
