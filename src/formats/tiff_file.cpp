@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace gpurotate::detail {
@@ -28,6 +29,21 @@ tmsize_t read_proc(thandle_t handle, void* buffer, tmsize_t n) {
     return static_cast<tmsize_t>(count);
 }
 
+// Every output is flushed before the run reports success (an fsync of the file, or augment's one syncfs at the end):
+// what is written is given to the disk every 8 MiB as the strips are coded, so that the flush finds it written
+// (sync_file_range starts the writeback and does not wait for it). An 88 MB LZW TIFF's fsync took 35-40 ms after
+// the last strip without it (2-core VM).
+void hand_to_disk(TiffFile& f) {
+#if defined(__linux__)
+    constexpr toff_t every = toff_t{8} << 20;
+    if (f.written - f.handed_to_disk < every) return;
+    ::sync_file_range(f.fd, static_cast<off64_t>(f.handed_to_disk), static_cast<off64_t>(f.written - f.handed_to_disk), SYNC_FILE_RANGE_WRITE);
+    f.handed_to_disk = f.written;
+#else
+    static_cast<void>(f);
+#endif
+}
+
 // `n` bytes at the descriptor's `position`, whole: a write cut short by a signal or a full pipe goes on.
 tmsize_t write_to_descriptor(TiffFile& f, const std::uint8_t* bytes, tmsize_t n) {
     for (tmsize_t done = 0; done < n;) {
@@ -41,6 +57,7 @@ tmsize_t write_to_descriptor(TiffFile& f, const std::uint8_t* bytes, tmsize_t n)
     }
     f.position += static_cast<toff_t>(n);
     f.written = std::max(f.written, f.position);
+    hand_to_disk(f);
     return n;
 }
 

@@ -23,6 +23,7 @@ struct TiffFile {
     std::string message;  ///< libtiff's last error on this handle
     int fd = -1;          ///< written with pwrite where `out` is null: a regular file, new and empty
     toff_t written = 0;   ///< the end of what was written to `fd`
+    toff_t handed_to_disk = 0;  ///< where the writes to `fd` were last given to the disk (write-behind)
     std::string write_failure;  ///< why a write to `fd` failed, as the system says ("No space left on device")
 
     /// The reason to give for a failure on this handle: the system's where a write failed, else libtiff's.
