@@ -167,19 +167,23 @@ inline constexpr std::int64_t fused_6byte_tiled_most_bytes = 4'000'000;
 /// speed after a floor of about 35 us. Measured (H100; `--fused-sweep` 2026-12-06 for the odd sizes):
 /// - 1 and 2 bytes: 1920x1080 and 1921x1081 the tile's (0.035-0.036 against 0.043-0.056 ms), 2999x4001 the
 ///   launches' (u8c1 0.101 against 0.178, u16c1 0.162 against 0.170): 3.5 MP;
-/// - 3 bytes: the tile's up to 4095x4097 (0.310 against 0.317; 2999x4001 0.216 against 0.245), 8191x8193 the
-///   launches' (1.052 against 1.351): 20 MP;
+/// - 3 bytes: the tile's at 2999x4001 (12 MP: 0.216 against 0.245; the H200, 2026-12-07: 0.194 against 0.203), the
+///   launches' from 4095x4097 (16.8 MP) on: the H200 took 0.259 ms with them against the tile's 0.270, the H100
+///   0.317 against 0.310 (within 2.3%); 8191x8193 1.052 against 1.351: 14 MP;
 /// - 4 bytes: the tile's up to 4095x4097 (0.346 against 0.352), 8191x8193 the launches' (1.335 against 1.446):
 ///   32 MP;
 /// - 6 bytes: 1921x1081 the tile's, 2999x4001 the launches' (0.402 against 0.417), 4095x4097 (0.541 against
 ///   0.587): 6 MP;
-/// - 8, 12 and 16 bytes: the tile's at every size (f32c3 8191x8193 within 1% of the launches).
+/// - 12 bytes: the tile's up to 4095x4097 (H100 0.940 against 0.995; the H200 0.737 against 0.722, within 2.1%),
+///   the launches' at 8191x8193 (H200 2.783 against the tile's 3.070; H100 3.873 against 3.846, within 0.7%): 32 MP;
+/// - 8 and 16 bytes: the tile's at every size.
 constexpr std::int64_t fused_tiled_most_pixels(int pixel_bytes) {
     switch (pixel_bytes) {
         case 1:
         case 2: return 3'500'000;
-        case 3: return 20'000'000;
-        case 4: return 32'000'000;
+        case 3: return 14'000'000;
+        case 4:
+        case 12: return 32'000'000;
         case 6: return 6'000'000;
         default: return INT64_MAX;
     }
@@ -193,6 +197,12 @@ constexpr std::int64_t fused_tiled_most_pixels(int pixel_bytes) {
 /// 8192x8200 u8c2 (134 MB) 1.16x seven launches'; no such image between 36 and 108 MB is measured, so the edge
 /// lies there, not yet placed.
 inline constexpr std::int64_t fused_split_rows_vectorized_most_bytes = 100'000'000;
+
+/// Whether the vectorized fused kernel loses its speed on large images whose axis-swapping outputs' rows end inside a
+/// sector (fused_split_rows_vectorized_most_bytes): every width but 12 bytes. At 6000x4500 on the H200 (2026-12-07)
+/// it took 1.39x the tile's time at 4 bytes (u8c4 0.522 against 0.375 ms; the H100 1.34x) and 1.19x at 6 (u16c3), but
+/// f32c3's was the fastest way, 0.957 against the tile's 1.060 and seven launches' 1.143 (not measured on the H100).
+constexpr bool vectorized_slows_on_split_rows(int pixel_bytes) { return pixel_bytes != 12; }
 
 /// Whether the outputs that swap the axes have rows that end inside a 32-byte sector: `height` pixels of S bytes,
 /// not a whole number of sectors (a 12000x9000 2-byte image's rotations have rows of 18000 bytes).
@@ -208,15 +218,15 @@ constexpr bool swapped_rows_end_in_sector(int pixel_bytes, std::int64_t height) 
 ///   it is fastest or within 2.3% (4000x3000 u8c4 and f32c1 on the H100: 0.174-0.175 against the tile's 0.171 ms);
 /// - where it fits but some output swaps the axes, its rows end inside a 32-byte sector
 ///   (swapped_rows_end_in_sector) and the image is over fused_split_rows_vectorized_most_bytes: as where it does
-///   not fit. Measured at one size so far: 12000x9000 on the H100, twice (2026-12-06), where seven launches took
+///   not fit, but for 12-byte pixels (vectorized_slows_on_split_rows). Measured at one size so far: 12000x9000 on the H100, twice (2026-12-06), where seven launches took
 ///   0.82-0.89 of the vectorized kernel's time at 2 and 3 bytes (rows of 18000 and 27000 bytes) and 1.005 at 6
 ///   (54000), while at 4 and 12 bytes (36000 and 108000, whole sectors) it stayed fastest or within 2%. Why is not
 ///   known: a row's last sector written in part costs a DRAM read, but one such sector a row is a tiny share of
 ///   the bytes. The sweep's 6000x4500 and 8192x8200 (H100, 2026-12-06) kept the rule: every row within 2.7% of its
 ///   fastest way, the 12 rows now in measured_fused.hpp;
 /// - where it does not fit: the tile up to fused_tiled_most_pixels(S), seven launches above.
-/// The rule does not depend on the device: the measured rows of the H100 and the H200 pick the same ways at every
-/// width (measured_fused.hpp). Before issue 51 the choice snapped to the nearest measured size, and at 4096x4096,
+/// The rule does not depend on the device: under it every measured row of the H100 and the H200 (the H200's whole
+/// sweep of 2026-12-07 among them) takes at most 3% more than its fastest way (measured_fused.hpp, checked below). Before issue 51 the choice snapped to the nearest measured size, and at 4096x4096,
 /// between 4000x3000 and 8192x8192, took seven launches for 2-byte pixels where the vectorized kernel took 0.65
 /// of their time.
 /// `swapped_rows_in_sector`: some output swaps the axes and swapped_rows_end_in_sector holds.
@@ -227,7 +237,9 @@ constexpr FusedKernel select_fused(int pixel_bytes, std::int64_t width, std::int
         const bool tiled_6byte =
             pixel_bytes == 6 && (bytes < fused_6byte_tiled_most_bytes || (width > height && bytes < fused_vectorized_6byte_least_bytes));
         if (tiled_6byte) return FusedKernel::tiled;
-        if (!(swapped_rows_in_sector && bytes > fused_split_rows_vectorized_most_bytes)) return FusedKernel::vectorized;
+        const bool split_rows_slow =
+            swapped_rows_in_sector && bytes > fused_split_rows_vectorized_most_bytes && vectorized_slows_on_split_rows(pixel_bytes);
+        if (!split_rows_slow) return FusedKernel::vectorized;
     }
     return pixels <= fused_tiled_most_pixels(pixel_bytes) ? FusedKernel::tiled : FusedKernel::separate;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // A TIFF's strips coded on the available cores, and written in strip order (TIFFWriteRawStrip) as if one thread had
 // coded them. LZW (without a predictor or with the horizontal one, 8 to 32 bits) goes through gpurotate's own coder
-// (tiff_lzw.hpp), each thread coding a run of strips into a buffer of its own; the rest through libtiff's codecs,
+// (tiff_lzw.hpp), each thread coding the next run of strips into a buffer of a small pool, the runs written in order as
+// they are done (into the output file itself where the TIFF is written into one); the rest through libtiff's codecs,
 // each thread coding a run of strips in a scratch TIFF of the same fields. Deflate, Zstandard, LZMA and PackBits
 // code each strip alone (the predictor works row by row), so the bytes are those one thread writes.
 
