@@ -225,10 +225,11 @@ constexpr bool swapped_rows_end_in_sector(int pixel_bytes, std::int64_t height) 
 ///   the bytes. The sweep's 6000x4500 and 8192x8200 (H100, 2026-12-06) kept the rule: every row within 2.7% of its
 ///   fastest way, the 12 rows now in measured_fused.hpp;
 /// - where it does not fit: the tile up to fused_tiled_most_pixels(S), seven launches above.
-/// The rule does not depend on the device: under it every measured row of the H100 and the H200 (the H200's whole
-/// sweep of 2026-12-07 among them) takes at most 3% more than its fastest way (measured_fused.hpp, checked below). Before issue 51 the choice snapped to the nearest measured size, and at 4096x4096,
-/// between 4000x3000 and 8192x8192, took seven launches for 2-byte pixels where the vectorized kernel took 0.65
-/// of their time.
+/// The rule does not depend on the device: under it every measured row of the H100 and the H200 (the H200's sweep
+/// of 2026-12-07 among them, less one row that measured_fused.hpp leaves out, saying why) takes at most 3% more than its
+/// fastest way (measured_fused.hpp, checked below). Until 2026-12-06 the choice snapped to the nearest measured
+/// size, and at 4096x4096, between 4000x3000 and 8192x8192, took seven launches for 2-byte pixels where the
+/// vectorized kernel took 0.65 of their time.
 /// `swapped_rows_in_sector`: some output swaps the axes and swapped_rows_end_in_sector holds.
 constexpr FusedKernel select_fused(int pixel_bytes, std::int64_t width, std::int64_t height, bool vectorized_fits, bool swapped_rows_in_sector) {
     const std::int64_t pixels = width * height, bytes = pixels * pixel_bytes;
