@@ -11,7 +11,12 @@
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
 
 #include <algorithm>
 #include <string>
@@ -95,4 +100,41 @@ TEST_CASE("a TIFF whose write into its file fails names the system's reason") {
         }
     }
     ::close(fd);
+}
+
+TEST_CASE("write_image of a TIFF that meets a full disk names the file and the cause, and leaves nothing") {
+    test_support::TempDir dir;
+    const std::string path = dir.file("full.tif");
+    const auto image = test_support::random_image(1500, 1000, {SampleType::u16, 3}, 8u);  // 9 MB of noise
+    int pipe_ends[2];
+    REQUIRE(::pipe(pipe_ends) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        // A file size limit with SIGXFSZ ignored: a write past it fails with EFBIG, as on a full disk.
+        std::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{rlim_t{1} << 20, rlim_t{1} << 20};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        std::string said = "no error";
+        try {
+            gpurotate::WriteOptions options;
+            options.tiff.compression = TiffCompression::lzw;
+            gpurotate::write_image(path, image.view(), options);
+        } catch (const gpurotate::Error& e) {
+            said = e.what();
+        }
+        static_cast<void>(::write(pipe_ends[1], said.data(), said.size()));
+        ::_exit(0);
+    }
+    ::close(pipe_ends[1]);
+    std::string said;
+    char chunk[256];
+    for (ssize_t n; (n = ::read(pipe_ends[0], chunk, sizeof chunk)) > 0;) said.append(chunk, static_cast<std::size_t>(n));
+    ::close(pipe_ends[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    CAPTURE(said);
+    CHECK(said.rfind("cannot write '" + path + "': ", 0) == 0);
+    CHECK(said.find("File too large") != std::string::npos);
+    CHECK(std::filesystem::is_empty(dir.path()));  // neither the file nor its temporary
 }

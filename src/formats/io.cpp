@@ -31,7 +31,16 @@ void write_image(const std::string& path, ConstImageView image, const WriteOptio
     const detail::FormatRow& row = detail::output_format_for(path, image.format);  // the view itself: encode_image
     detail::check_output_path(path, options.overwrite);  // fail before the encoding work, not after
     if (row.encode_into && !detail::is_stream_output(path)) {  // coded straight into the file (a TIFF's strips)
-        detail::write_file_streamed(path, [&](int fd) { detail::encode_as_into(image, row, options, fd); }, options.overwrite, options.durable);
+        const auto fill = [&](int fd) {
+            try {
+                detail::encode_as_into(image, row, options, fd);
+            } catch (const Error& e) {
+                // The encoder knows the pixels, not the file: named here, as a failed write of bytes is.
+                if (e.code() != ErrorCode::output) throw;
+                throw Error(ErrorCode::output, "cannot write '" + path + "': " + e.what());
+            }
+        };
+        detail::write_file_streamed(path, fill, options.overwrite, options.durable);
         return;
     }
     const std::vector<std::uint8_t> bytes = encode_image(image, path, options);

@@ -274,8 +274,11 @@ std::optional<Image> decode_tiff(const std::vector<std::uint8_t>& bytes, const s
 
 namespace {
 
+// A write into the file that failed is said as the system says it ("No space left on device"), as any other
+// output's is; libtiff's own failures with what libtiff said.
 [[noreturn]] void cannot_write(const std::string& why, const TiffFile& file) {
-    throw Error(ErrorCode::output, "TIFF: " + why + (file.reason().empty() ? "" : " (" + file.reason() + ")"));
+    if (!file.write_failure.empty()) throw Error(ErrorCode::output, file.write_failure);
+    throw Error(ErrorCode::output, "TIFF: " + why + (file.message.empty() ? "" : " (" + file.message + ")"));
 }
 
 std::uint16_t predictor_tag(TiffPredictor predictor, SampleType sample) {

@@ -26,9 +26,6 @@ struct TiffFile {
     toff_t handed_to_disk = 0;  ///< where the writes to `fd` were last given to the disk (write-behind)
     std::string write_failure;  ///< why a write to `fd` failed, as the system says ("No space left on device")
 
-    /// The reason to give for a failure on this handle: the system's where a write failed, else libtiff's.
-    const std::string& reason() const { return write_failure.empty() ? message : write_failure; }
-
     /// A file read from the `size` bytes at `data`.
     static TiffFile reading(const std::uint8_t* data, std::size_t size) {
         TiffFile f;
