@@ -271,7 +271,7 @@ inline constexpr FusedMeasurement fused_measurements[] = {
     // `gpurotate-bench --fused-sweep --reps 10 --type T`, every type, every output verified; bench/RESULTS.md and
     // bench/results/2026-12-07-h200-kernels/). Left out: its 512x512 u16c4 row, the one the rule missed (0.010 ms for
     // the tile against the vectorized kernel's 0.009, where the H100 measured the opposite, 0.010 against 0.011), a
-    // microsecond at this bench's resolution; measured again below.
+    // microsecond at this bench's resolution, to be measured again with more samples.
     {DeviceClass::h200, "f32c1", 4, 512, 512, 0.008, 0.009, 0.021},
     {DeviceClass::h200, "f32c3", 12, 512, 512, 0.010, 0.010, 0.030},
     {DeviceClass::h200, "f32c4", 16, 512, 512, 0.013, 0.012, 0.028},
