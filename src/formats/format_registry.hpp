@@ -170,4 +170,8 @@ std::vector<std::uint8_t> encode_as(ConstImageView image, const FormatRow& row, 
 /// The same file written into `fd` (a new, empty regular file) by `row.encode_into`, which the row must have.
 void encode_as_into(ConstImageView image, const FormatRow& row, const WriteOptions& options, int fd);
 
+/// An encoder's Error (output), which knows the pixels and not the file, as the failure to write `path`
+/// ("cannot write 'PATH': ..."); any other Error as it is.
+Error named_for_output(const Error& e, const std::string& path);
+
 }  // namespace gpurotate::detail

@@ -30,15 +30,9 @@ void ImageSink::write(ConstImageView pixels, WriteOptions options) const {
         StageScope account(WorkStage::encode);
         bytes = encode_as(pixels, *row_, options);
     } catch (const Error& e) {
-        throw named_output_error(e);
+        throw named_for_output(e, path_);  // the encoders know the pixels, not the file
     }
     write_encoded(bytes);
-}
-
-Error ImageSink::named_output_error(const Error& e) const {
-    // The encoders know the pixels, not the file: the message names it here.
-    if (e.code() != ErrorCode::output) return e;
-    return Error(ErrorCode::output, "cannot write '" + path_ + "': " + e.what());
 }
 
 bool ImageSink::write_streamed(ConstImageView pixels, const WriteOptions& options) const {
@@ -47,7 +41,7 @@ bool ImageSink::write_streamed(ConstImageView pixels, const WriteOptions& option
         try {
             encode_as_into(pixels, *row_, options, fd);
         } catch (const Error& e) {
-            throw named_output_error(e);
+            throw named_for_output(e, path_);
         }
     };
     StageScope account(WorkStage::write);  // the flush; its rename is a stage of its own (file_bytes.cpp)

@@ -7,7 +7,6 @@
 #include "formats/file_bytes.hpp"
 #include "formats/format_registry.hpp"
 
-#include <gpurotate/error.hpp>
 #include <gpurotate/io.hpp>
 #include <gpurotate/metadata.hpp>
 
@@ -92,8 +91,6 @@ private:
     /// Codes `pixels` straight into the output's temporary file, where the format writes so and the output is a
     /// file; false, having done nothing, where it is not (a stream, a folder that keeps bytes).
     bool write_streamed(ConstImageView pixels, const WriteOptions& options) const;
-    /// An encoder's Error (output) with the file's name; any other as it is.
-    Error named_output_error(const Error& e) const;
 
     std::string path_;
     const FormatRow* row_;

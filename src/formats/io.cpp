@@ -35,9 +35,7 @@ void write_image(const std::string& path, ConstImageView image, const WriteOptio
             try {
                 detail::encode_as_into(image, row, options, fd);
             } catch (const Error& e) {
-                // The encoder knows the pixels, not the file: named here, as a failed write of bytes is.
-                if (e.code() != ErrorCode::output) throw;
-                throw Error(ErrorCode::output, "cannot write '" + path + "': " + e.what());
+                throw detail::named_for_output(e, path);  // as a failed write of bytes is named
             }
         };
         detail::write_file_streamed(path, fill, options.overwrite, options.durable);
@@ -86,6 +84,11 @@ std::vector<std::uint8_t> encode_as(ConstImageView image, const FormatRow& row, 
 
 void encode_as_into(ConstImageView image, const FormatRow& row, const WriteOptions& options, int fd) {
     encode_checked<void>(image, row, options, [&](ConstImageView pixels, const WriteOptions& o) { row.encode_into(pixels, o, fd); });
+}
+
+Error named_for_output(const Error& e, const std::string& path) {
+    if (e.code() != ErrorCode::output) return e;
+    return Error(ErrorCode::output, "cannot write '" + path + "': " + e.what());
 }
 
 }  // namespace detail

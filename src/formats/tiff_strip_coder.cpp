@@ -72,7 +72,7 @@ bool write_encoded(TIFF* t, ConstImageView image, const StripGeometry& g, std::u
     return true;
 }
 
-// Where a strip's coded bytes lie: in the buffer of its run of strips (named by the run's first strip).
+// Where a strip's coded bytes lie: in the scratch file of its run of strips (named by the run's first strip).
 struct CodedStrip {
     std::uint32_t run = 0;
     std::uint64_t at = 0, size = 0;
@@ -83,10 +83,10 @@ std::int64_t strips_per_run(std::size_t strip_bytes) {
     return static_cast<std::int64_t>(std::max<std::size_t>(1, (std::size_t{1} << 20) / std::max<std::size_t>(1, strip_bytes)));
 }
 
-// The coded strips written into `t` in strip order, `base(run)` the first byte of a run's buffer. The output's room
-// for all of them is asked for at once, in huge pages: a compression that grows the samples (LZW of noisy 16-bit
+// The coded strips written into `t` in strip order, each in the scratch file of its run. An output in memory has its
+// room for all of them asked for at once, in huge pages: a compression that grows the samples (LZW of noisy 16-bit
 // ones does) would otherwise pass the room reserved for them uncompressed and copy the file.
-bool write_coded_strips(TIFF* t, TiffFile& file, const std::vector<CodedStrip>& coded, const std::function<std::uint8_t*(std::uint32_t)>& base) {
+bool write_coded_strips(TIFF* t, TiffFile& file, const std::vector<CodedStrip>& coded, std::vector<std::vector<std::uint8_t>>& scratch_of) {
     std::uint64_t total = 0;
     for (const CodedStrip& c : coded) total += c.size;
     if (file.out) {
@@ -98,7 +98,7 @@ bool write_coded_strips(TIFF* t, TiffFile& file, const std::vector<CodedStrip>& 
         }
     }
     for (std::uint32_t s = 0; s < coded.size(); ++s) {
-        if (TIFFWriteRawStrip(t, s, base(coded[s].run) + coded[s].at, static_cast<tmsize_t>(coded[s].size)) < 0) return false;
+        if (TIFFWriteRawStrip(t, s, scratch_of[coded[s].run].data() + coded[s].at, static_cast<tmsize_t>(coded[s].size)) < 0) return false;
     }
     return true;
 }
@@ -287,7 +287,7 @@ bool write_strips(TIFF* t, TiffFile& file, ConstImageView image, bool parallel, 
         }
     });
     if (failed) return write_encoded(t, image, g, 0, strips);  // one thread, whose failure libtiff names on `t`
-    return write_coded_strips(t, file, coded, [&](std::uint32_t run) { return scratch_of[run].data(); });
+    return write_coded_strips(t, file, coded, scratch_of);
 }
 
 }  // namespace gpurotate::detail
