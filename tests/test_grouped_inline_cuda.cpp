@@ -1,7 +1,7 @@
 // A single grouped call whose families' tables travel in the kernel's parameters (up to
 // grouped_inline_images_cuda() images a family), and the staged copy that larger families keep: every output
-// against the reference, at the capacity's edge, with every family in one call, and calls back to back on one
-// stream. Skipped without a GPU.
+// against the reference, at the capacity's edge, with every family in one call, calls back to back on one
+// stream, and a call repeated, which runs from the tables its thread kept. Skipped without a GPU.
 
 #include "device_support.hpp"
 #include "reference.hpp"
@@ -197,4 +197,37 @@ TEST_CASE("grouped calls back to back on one stream, carried and staged, each wi
     }
     for (std::size_t n = 0; n < prepared.size(); ++n) prepared[n]->check(stream, "call " + std::to_string(n) + " of " + std::to_string(prepared.size()));
     REQUIRE_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("a grouped call that repeats the thread's last call runs from its kept tables, on any stream; other images rebuild them") {
+    // Two calls of the same sizes and elements in buffers of their own (the same images but for their pointers),
+    // carried in the parameters or staged: A, A again (its outputs poisoned first, so a stale or missing table
+    // shows), B, A, then A on a second stream. Every output against the reference each time.
+    cudaStream_t stream = nullptr, other = nullptr;
+    REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    REQUIRE_CUDA(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+    const int capacity = gpurotate::detail::grouped_inline_images_cuda();
+    for (const std::size_t pixel_bytes : {std::size_t{1}, std::size_t{6}}) {
+        const gpurotate::PixelFormat format = test_support::format_with_width(pixel_bytes);
+        for (const int count : {9, 2 * capacity + 3}) {
+            std::vector<ImageSpec> specs = images_of(Orientation::rot90, count, static_cast<std::uint32_t>(count));
+            for (const ImageSpec& mirror : images_of(Orientation::flip_h, 4, 5)) specs.push_back(mirror);
+            const GroupedCall a(format, specs, 31, stream), b(format, specs, 32, stream);
+            const std::string what = std::to_string(pixel_bytes) + "-byte pixels, " + std::to_string(specs.size()) + " images: ";
+            const auto run = [&](const GroupedCall& call, cudaStream_t on, const std::string& how) {
+                REQUIRE_CUDA(cudaStreamSynchronize(stream));
+                call.poison(on);
+                gpurotate::transform_device_grouped(call.items(), on);
+                call.check(on, what + how);
+            };
+            run(a, stream, "A");
+            run(a, stream, "A again");
+            run(b, stream, "B after A");
+            run(a, stream, "A after B");
+            run(a, other, "A again, on another stream");
+            run(a, stream, "A again, back on the first stream");
+        }
+    }
+    REQUIRE_CUDA(cudaStreamDestroy(stream));
+    REQUIRE_CUDA(cudaStreamDestroy(other));
 }

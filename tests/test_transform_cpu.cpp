@@ -5,6 +5,7 @@
 #include "test_support.hpp"
 
 #include "cpu/transform_cpu.hpp"
+#include "frontend/cuda_backend.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/transform.hpp>
@@ -262,6 +263,43 @@ TEST_CASE("transform refuses bad arguments with usage errors") {
     into_padding.scratch_padding = true;
     CHECK(code_of([&] { gpurotate::transform_device_grouped({into_padding}, nullptr); }) == gpurotate::ErrorCode::usage);
     CHECK(code_of([&] { gpurotate::GroupedPlan({into_padding}, nullptr); }) == gpurotate::ErrorCode::usage);
+}
+
+TEST_CASE("a grouped call is the same as the last one only where every field of every image is") {
+    // A grouped call whose images are its thread's last call's runs from that call's tables: a field left out of
+    // the comparison would run one call with another's geometry or element.
+    const gpurotate::PixelFormat u8{gpurotate::SampleType::u8, 1};
+    std::vector<std::byte> bytes(4096);
+    gpurotate::GroupedTransform base{gpurotate::ConstImageView(bytes.data(), 8, 6, 16, u8), gpurotate::ImageView{bytes.data() + 1024, 6, 8, 16, u8},
+                                     Orientation::rot90};
+    base.planes = 2;
+    base.src_plane_stride = 96;
+    base.dst_plane_stride = 128;
+    CHECK(gpurotate::detail::same_grouped_image(base, base));
+    const std::vector<void (*)(gpurotate::GroupedTransform&)> changes = {
+        [](gpurotate::GroupedTransform& g) { g.src.data += 16; },
+        [](gpurotate::GroupedTransform& g) { g.src.width = 7; },
+        [](gpurotate::GroupedTransform& g) { g.src.height = 5; },
+        [](gpurotate::GroupedTransform& g) { g.src.pitch = 32; },
+        [](gpurotate::GroupedTransform& g) { g.src.format = {gpurotate::SampleType::u16, 1}; },
+        [](gpurotate::GroupedTransform& g) { g.dst.data += 16; },
+        [](gpurotate::GroupedTransform& g) { g.dst.width = 5; },
+        [](gpurotate::GroupedTransform& g) { g.dst.height = 7; },
+        [](gpurotate::GroupedTransform& g) { g.dst.pitch = 32; },
+        [](gpurotate::GroupedTransform& g) { g.dst.format = {gpurotate::SampleType::u8, 2}; },
+        [](gpurotate::GroupedTransform& g) { g.orientation = Orientation::rot270; },
+        [](gpurotate::GroupedTransform& g) { g.planes = 3; },
+        [](gpurotate::GroupedTransform& g) { g.src_plane_stride = 112; },
+        [](gpurotate::GroupedTransform& g) { g.dst_plane_stride = 144; },
+        [](gpurotate::GroupedTransform& g) { g.scratch_padding = true; },
+    };
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        gpurotate::GroupedTransform changed = base;
+        changes[i](changed);
+        CAPTURE(i);
+        CHECK_FALSE(gpurotate::detail::same_grouped_image(base, changed));
+        CHECK_FALSE(gpurotate::detail::same_grouped_image(changed, base));
+    }
 }
 
 TEST_CASE("an unqualified transform of two mutable views calls gpurotate's, not std::transform") {

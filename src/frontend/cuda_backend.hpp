@@ -51,7 +51,19 @@ struct GroupedSchedule {
     /// table in the kernel's parameters, with no staging copy or pool allocation; false: every table staged and
     /// copied (the bench's grouped-staged study). A plan's tables stay in device memory either way.
     bool inline_tables = true;
+    /// A call whose images are the thread's last call's runs from that call's tables (grouped_call_cache.cuh);
+    /// false: built and copied again (the bench's grouped-rebuilt study, what a call with new images costs).
+    bool reuse_last_call = true;
 };
+/// Whether two grouped images describe the same work: the same memory, geometry, element and flags (what a
+/// grouped call's tables are built from; GroupedSchedule::reuse_last_call).
+inline bool same_grouped_image(const GroupedTransform& a, const GroupedTransform& b) {
+    const auto same_view = [](const auto& x, const auto& y) {
+        return x.data == y.data && x.width == y.width && x.height == y.height && x.pitch == y.pitch && x.format == y.format;
+    };
+    return same_view(a.src, b.src) && same_view(a.dst, b.dst) && a.orientation == b.orientation && a.planes == b.planes &&
+           a.src_plane_stride == b.src_plane_stride && a.dst_plane_stride == b.dst_plane_stride && a.scratch_padding == b.scratch_padding;
+}
 /// How many images of one family a single call carries in the kernel's parameters (GroupedSchedule::inline_tables).
 int grouped_inline_images_cuda();
 /// A plan's schedule: work descriptors.
