@@ -199,7 +199,7 @@ TEST_CASE("grouped calls back to back on one stream, carried and staged, each wi
     REQUIRE_CUDA(cudaStreamDestroy(stream));
 }
 
-TEST_CASE("a grouped call that repeats the thread's last call runs from its kept tables, on any stream; other images rebuild them") {
+TEST_CASE("a grouped call that repeats the thread's last call runs from its kept tables, on any stream, and other images rebuild them") {
     // Two calls of the same sizes and elements in buffers of their own (the same images but for their pointers),
     // carried in the parameters or staged: A, A again (its outputs poisoned first, so a stale or missing table
     // shows), B, A, then A on a second stream. Every output against the reference each time.
