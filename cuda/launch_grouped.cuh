@@ -98,7 +98,8 @@ struct GroupedFamilies {
     void sort(const GroupedTransform* images, std::size_t count, GroupedSchedule schedule, bool may_carry_inline) {
         for (int f = 0; f < grouped_families; ++f) {
             const int tiles = schedule.tiles_per_item > 0 ? schedule.tiles_per_item : grouped_tiles_per_item(S, static_cast<GroupedFamily>(f));
-            table[f].clear(tiles, schedule.search);
+            const bool transposes = f == family_transposes || f == family_shifted_transposes;
+            table[f].clear(tiles, schedule.search || (schedule.search_where_faster && tuning::grouped_plan_searches(S, transposes)));
         }
         tiles_aligned = true;
         for (std::size_t i = 0; i < count; ++i) {

@@ -129,6 +129,13 @@ constexpr int grouped_tiles_per_item(int pixel_bytes, bool transposes) {
     return !transposes ? 1 : pixel_bytes == 16 ? 4 : pixel_bytes == 8 ? 2 : 1;
 }
 
+/// Whether a plan's blocks find their work by the search rather than by a work descriptor each: the 2-byte
+/// transposes, the one family where the search was faster in both runs that measured the two (H100, 1024 mixed
+/// images, rot90 through a plan: u16c1 0.365 against 0.369 ms and u8c2 0.365 against 0.370 on 2026-12-06; a
+/// call running from its kept, searched tables against the plan on 2026-12-07, u16c1 0.361 against 0.366 and
+/// u8c2 0.362 against 0.365). Elsewhere descriptors were as fast or up to 1% faster (bench/RESULTS.md).
+constexpr bool grouped_plan_searches(int pixel_bytes, bool transposes) { return transposes && pixel_bytes == 2; }
+
 // ------------------------------------------------------------------------------------------- multi-output
 
 /// How a multi-output call (several elements of one source) runs.

@@ -54,6 +54,9 @@ struct GroupedSchedule {
     /// A call whose images are the thread's last call's runs from that call's tables (grouped_call_cache.cuh);
     /// false: built and copied again (the bench's grouped-rebuilt study, what a call with new images costs).
     bool reuse_last_call = true;
+    /// With `search` false: the families where the search is faster search all the same
+    /// (tuning::grouped_plan_searches); a plan's schedule.
+    bool search_where_faster = false;
 };
 /// Whether two grouped images describe the same work: the same memory, geometry, element and flags (what a
 /// grouped call's tables are built from; GroupedSchedule::reuse_last_call).
@@ -66,8 +69,8 @@ inline bool same_grouped_image(const GroupedTransform& a, const GroupedTransform
 }
 /// How many images of one family a single call carries in the kernel's parameters (GroupedSchedule::inline_tables).
 int grouped_inline_images_cuda();
-/// A plan's schedule: work descriptors.
-inline constexpr GroupedSchedule grouped_plan_schedule{0, false};
+/// A plan's schedule: work descriptors, but in the families where the search is faster.
+inline constexpr GroupedSchedule grouped_plan_schedule{0, false, true, true, true};
 
 /// A grouped transform's tables in device memory, built once (cuda/launch_grouped.cu).
 struct GroupedPlanTables;
