@@ -134,7 +134,9 @@ struct GroupedTransform {
 /// element, so a training batch can get a random one per image) in one kernel launch on `stream`: a table
 /// of the images goes to the GPU and each block finds its image's tile there, so small images of mixed
 /// sizes run as one large job. No image's destination may overlap any image's source: the images' blocks
-/// run in no set order. Returns without synchronising. Throws `Error` (usage) for bad arguments.
+/// run in no set order. Returns without synchronising. Throws `Error` (usage) for bad arguments. A call
+/// whose images are the same as the calling thread's last call of that pixel width on that GPU (every
+/// pointer, size, pitch, element and flag) reuses the table that call copied, as a `GroupedPlan` does.
 void transform_device_grouped(const std::vector<GroupedTransform>& images, CUstream_st* stream);
 
 /// A grouped transform prepared once and run many times: what `transform_device_grouped` does on every call
