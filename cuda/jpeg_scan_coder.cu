@@ -69,7 +69,7 @@ private:
             throw Error(ErrorCode::device, "a JPEG's coefficients take " + std::to_string(store_bytes >> 20) + " MiB, over the GPU coder's " +
                                                std::to_string(largest_store >> 20) + " MiB");
         }
-        check_budget(store_bytes, 0, 0, 0, 0, 0, drop_store | drop_batch | drop_words);  // nothing of this file is there yet
+        check_budget(store_bytes, 0, 0, 0, 0, 0);
         std::byte* staged = staging_.reserve(store_bytes);
         std::byte* at = staged;
         for (const SourceComponent& c : source.components) {
@@ -109,7 +109,7 @@ private:
         const std::size_t share_bytes = static_cast<std::size_t>(thread_blocks) * sizeof(std::uint64_t);
         const std::size_t table_bytes = static_cast<std::size_t>(count) * sizeof(ScanTables);
         const std::size_t count_bytes = coding.own_tables ? static_cast<std::size_t>(count) * sizeof(SymbolCounts) : 0;
-        check_budget(store_.size(), offset_bytes, share_bytes, table_bytes, count_bytes, 0, drop_batch | drop_words);
+        check_budget(store_.size(), offset_bytes, share_bytes, table_bytes, count_bytes, 0);
         auto* offsets = reinterpret_cast<std::uint32_t*>(grow(offsets_, offset_bytes));
         auto* shares = reinterpret_cast<std::uint64_t*>(grow(shares_, share_bytes));
         auto* totals = reinterpret_cast<Totals*>(grow(totals_, sizeof(Totals)));
@@ -154,7 +154,7 @@ private:
             words += (read_back->bits[v] + 31) / 32;
         }
         const std::size_t stream_bytes = static_cast<std::size_t>(words) * 4;
-        check_budget(store_.size(), offset_bytes, share_bytes, table_bytes, count_bytes, stream_bytes, drop_words);
+        check_budget(store_.size(), offset_bytes, share_bytes, table_bytes, count_bytes, stream_bytes);
         auto* stream_words = reinterpret_cast<std::uint32_t*>(grow(words_, stream_bytes));
         GPUROTATE_CUDA_CHECK(cudaMemsetAsync(stream_words, 0, stream_bytes, stream_.get()));
         write_scan_bits<<<grid, scan_threads, 0, stream_.get()>>>(batch, tables, store, offsets, shares, stream_words);
@@ -185,38 +185,17 @@ private:
         download_.release();
     }
 
-    // The buffers a budget check may give back: those that hold nothing of the file being coded at that point.
-    enum Droppable : unsigned { drop_store = 1u, drop_batch = 2u, drop_words = 4u };
-
-    // Refuses a file whose coding needs more than the budget. Each buffer is held at the larger of what it holds
-    // now and what this file needs, and buffers are kept from file to file; where that sum is over the budget but
-    // this file's own needs are not, the `droppable` buffers are given back first, so that a file is never
-    // refused for sizes an earlier file left: which files a coder had coded before decided, run to run, whether a
-    // file that fits alone was coded on the GPU.
+    // Refuses a file whose coding needs more than the budget (what the buffers will hold, each the larger of
+    // what it holds now and what it needs): libjpeg codes its scans instead.
     void check_budget(std::size_t store, std::size_t offsets, std::size_t shares, std::size_t tables, std::size_t counts,
-                      std::size_t words, unsigned droppable) {
-        if (!budget_) return;
-        const auto held = [&] {
-            return std::max(store, store_.size()) + std::max(offsets, offsets_.size()) + std::max(shares, shares_.size()) +
-                   std::max(tables, tables_.size()) + std::max(counts, counts_.size()) + std::max(words, words_.size()) +
-                   std::max(sizeof(Totals), totals_.size());
-        };
-        if (held() <= budget_) return;
-        const std::size_t own = store + offsets + shares + tables + counts + words + sizeof(Totals);
-        if (own <= budget_ && droppable != 0) {
-            stream_.synchronize();  // the last file's launches may still read them
-            if (droppable & drop_store) store_ = DeviceBuffer();
-            if (droppable & drop_batch) {
-                offsets_ = DeviceBuffer();
-                shares_ = DeviceBuffer();
-                tables_ = DeviceBuffer();
-                counts_ = DeviceBuffer();
-            }
-            if (droppable & drop_words) words_ = DeviceBuffer();
-            if (held() <= budget_) return;
+                      std::size_t words) const {
+        const std::size_t bytes = std::max(store, store_.size()) + std::max(offsets, offsets_.size()) + std::max(shares, shares_.size()) +
+                                  std::max(tables, tables_.size()) + std::max(counts, counts_.size()) + std::max(words, words_.size()) +
+                                  std::max(sizeof(Totals), totals_.size());
+        if (budget_ && bytes > budget_) {
+            throw Error(ErrorCode::device, "a JPEG's scans need " + std::to_string(bytes) + " bytes of device memory, over the coder's budget of " +
+                                               std::to_string(budget_));
         }
-        throw Error(ErrorCode::device, "a JPEG's scans need " + std::to_string(held()) + " bytes of device memory, over the coder's budget of " +
-                                           std::to_string(budget_));
     }
 
     int device_;
