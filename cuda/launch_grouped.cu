@@ -27,7 +27,20 @@ cudaMemPool_t table_pool() {
         GPUROTATE_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
         std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
         GPUROTATE_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+        // A table freed on the release stream (a kept call's, grouped_call_cache.cuh) is not handed to another
+        // stream's allocation before its free has run: reusing it would make that stream wait for the old
+        // table's readers, which the release stream is there to spare it.
+        int internal_dependencies = 0;
+        GPUROTATE_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &internal_dependencies));
         return pool;
+    });
+}
+
+cudaStream_t table_release_stream() {
+    return once_per_device([](int) {
+        cudaStream_t stream = nullptr;  // lives as long as the process, as the pool does
+        GPUROTATE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        return stream;
     });
 }
 

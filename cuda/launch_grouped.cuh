@@ -2,7 +2,7 @@
 // The grouped launch: the images sorted into tile body families (vectorized transposes and vectorized
 // mirrors, each with columns aligned or shifted; padded tiles), each family's table to the GPU (in the
 // launch's parameters where it fits them, otherwise one stream-ordered allocation from the library's own
-// memory pool, kept until the thread's next call), one launch per family present over all its images' tiles; or, for
+// memory pool, freed after the kernels, or kept for the thread's next call), one launch per family present over all its images' tiles; or, for
 // a GroupedPlan, the tables built and copied once (build_grouped_plan) and the launches alone at each run
 // (launch_grouped_tables). A call that repeats its thread's last call runs from that call's tables
 // (grouped_call_cache.cuh). The templates are
@@ -231,27 +231,31 @@ inline bool driver_takes_large_parameters() {
 }
 
 /// `schedule`: {} but in the bench's study rows. A call whose images match this thread's last call of the same
-/// width on the same GPU runs from that call's tables (GroupedCallCache); only the product's schedule is kept.
+/// width on the same GPU runs from that call's tables (GroupedCallCache); only the product's schedule is kept, and
+/// nothing during a stream capture.
 template <int S>
 void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStream_t stream, GroupedSchedule schedule) {
-    const bool reusable = schedule.reuse_last_call && schedule.tiles_per_item == 0 && schedule.search && schedule.inline_tables;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    GPUROTATE_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+    const bool reusable = schedule.reuse_last_call && schedule.tiles_per_item == 0 && schedule.search && schedule.inline_tables &&
+                          capture == cudaStreamCaptureStatusNone;
     int device = 0;
     GPUROTATE_CUDA_CHECK(cudaGetDevice(&device));
     // Kept from call to call by each thread, cleared but not freed: built anew, the tables' vectors grew
     // and were freed on every call, and the host's share of a call rose by 42 ns an image at 1024 images
     // and 63 at 4096 (bench/RESULTS.md, 2026-11-23).
     thread_local std::map<int, GroupedCallCache<GroupedFamilies>> caches;  // an event belongs to one GPU
-    thread_local GroupedFamilies study;
-    GroupedCallCache<GroupedFamilies>& cache = caches[device];
+    thread_local GroupedFamilies uncached;
+    GroupedCallCache<GroupedFamilies>& cache = caches.try_emplace(device, device).first->second;
     if (reusable) {
-        if (const GroupedFamilies* kept = cache.find(images, count, device)) {
-            cache.wait_for_table(stream);
+        if (const GroupedFamilies* kept = cache.find(images, count)) {
+            const typename GroupedCallCache<GroupedFamilies>::Use use(cache, stream, true);
             launch_families<S>(kept->on_device(cache.table()), kept, stream);
-            cache.used(stream);
+            ++grouped_calls_from_kept_tables;
             return;
         }
     }
-    GroupedFamilies& families = reusable ? cache.start(stream) : study;
+    GroupedFamilies& families = reusable ? cache.start() : uncached;
     families.sort<S>(images, count, schedule, schedule.inline_tables && driver_takes_large_parameters());
     void* device_table = nullptr;
     if (families.bytes > 0) {
@@ -260,17 +264,20 @@ void launch_grouped(const GroupedTransform* images, std::size_t count, cudaStrea
         std::byte* const host_table = staging.reserve(families.bytes);
         families.pack(host_table);
         GPUROTATE_CUDA_CHECK(cudaMallocFromPoolAsync(&device_table, families.bytes, table_pool(), stream));
-        if (reusable) cache.hold_table(device_table, device);
+        if (reusable) cache.hold_table(device_table);
         GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device_table, host_table, families.bytes, cudaMemcpyHostToDevice, stream));
         staging.copied_on(stream);
     }
-    launch_families<S>(families.on_device(device_table), &families, stream);
     if (reusable) {
-        cache.used(stream);
-        cache.keep(images, count, device);
-    } else if (device_table) {
-        GPUROTATE_CUDA_CHECK(cudaFreeAsync(device_table, stream));
+        {
+            const typename GroupedCallCache<GroupedFamilies>::Use use(cache, stream, false);
+            launch_families<S>(families.on_device(device_table), &families, stream);
+        }
+        cache.keep(images, count);
+        return;
     }
+    launch_families<S>(families.on_device(device_table), &families, stream);
+    if (device_table) GPUROTATE_CUDA_CHECK(cudaFreeAsync(device_table, stream));
 }
 
 /// A plan's tables: built as launch_grouped builds them, copied once into `plan.memory` on the current GPU.

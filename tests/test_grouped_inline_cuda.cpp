@@ -15,10 +15,12 @@
 #include <cuda_runtime.h>
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using gpurotate::Orientation;
@@ -200,9 +202,10 @@ TEST_CASE("grouped calls back to back on one stream, carried and staged, each wi
 }
 
 TEST_CASE("a grouped call that repeats the thread's last call runs from its kept tables, on any stream, and other images rebuild them") {
-    // Two calls of the same sizes and elements in buffers of their own (the same images but for their pointers),
-    // carried in the parameters or staged: A, A again (its outputs poisoned first, so a stale or missing table
-    // shows), B, A, then A on a second stream. Every output against the reference each time.
+    // Calls of the same sizes and elements in buffers of their own (the same images but for their pointers),
+    // carried in the parameters or staged: B, A, A again (its outputs poisoned first, so a stale or missing table
+    // shows), B, A, A on a second stream, A back on the first. Every output against the reference each time, and
+    // the thread's count of calls run from kept tables says which ran from them.
     cudaStream_t stream = nullptr, other = nullptr;
     REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     REQUIRE_CUDA(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
@@ -214,20 +217,49 @@ TEST_CASE("a grouped call that repeats the thread's last call runs from its kept
             for (const ImageSpec& mirror : images_of(Orientation::flip_h, 4, 5)) specs.push_back(mirror);
             const GroupedCall a(format, specs, 31, stream), b(format, specs, 32, stream);
             const std::string what = std::to_string(pixel_bytes) + "-byte pixels, " + std::to_string(specs.size()) + " images: ";
-            const auto run = [&](const GroupedCall& call, cudaStream_t on, const std::string& how) {
+            const auto run = [&](const GroupedCall& call, cudaStream_t on, const std::string& how, int reused) {
                 REQUIRE_CUDA(cudaStreamSynchronize(stream));
+                REQUIRE_CUDA(cudaStreamSynchronize(other));
                 call.poison(on);
+                const std::uint64_t before = gpurotate::detail::grouped_calls_from_kept_tables;
                 gpurotate::transform_device_grouped(call.items(), on);
+                CAPTURE(what + how);
+                if (reused >= 0) CHECK(gpurotate::detail::grouped_calls_from_kept_tables - before == static_cast<std::uint64_t>(reused));
                 call.check(on, what + how);
             };
-            run(a, stream, "A");
-            run(a, stream, "A again");
-            run(b, stream, "B after A");
-            run(a, stream, "A after B");
-            run(a, other, "A again, on another stream");
-            run(a, stream, "A again, back on the first stream");
+            run(b, stream, "B", -1);  // whatever ran before (another case's buffers may have had these addresses)
+            run(a, stream, "A", 0);
+            run(a, stream, "A again", 1);
+            run(b, stream, "B after A", 0);
+            run(a, stream, "A after B", 0);
+            run(a, other, "A again, on another stream", 1);
+            run(a, stream, "A again, back on the first stream", 1);
         }
     }
+    REQUIRE_CUDA(cudaStreamDestroy(stream));
+    REQUIRE_CUDA(cudaStreamDestroy(other));
+}
+
+TEST_CASE("a repeated grouped call on another stream waits for the table its first call is still copying") {
+    // The first call's copy of its table is held back behind a host function on its stream; the repeat on a
+    // second stream, enqueued at once, must not read the table before the copy lands (the pool's memory then holds
+    // whatever was there: another call's table, or nothing). Staged tables only: over the parameters' capacity.
+    cudaStream_t stream = nullptr, other = nullptr;
+    REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    REQUIRE_CUDA(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+    const int capacity = gpurotate::detail::grouped_inline_images_cuda();
+    const gpurotate::PixelFormat format = test_support::format_with_width(2);
+    const std::vector<ImageSpec> specs = images_of(Orientation::transpose, 2 * capacity + 1, 77);
+    const GroupedCall c(format, specs, 78, stream);
+    REQUIRE_CUDA(cudaStreamSynchronize(stream));
+    const auto hold = [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(150)); };
+    REQUIRE_CUDA(cudaLaunchHostFunc(stream, hold, nullptr));
+    const std::uint64_t before = gpurotate::detail::grouped_calls_from_kept_tables;
+    gpurotate::transform_device_grouped(c.items(), stream);  // its copy waits behind the host function
+    gpurotate::transform_device_grouped(c.items(), other);   // from the kept table, at once
+    CHECK(gpurotate::detail::grouped_calls_from_kept_tables - before == 1);
+    REQUIRE_CUDA(cudaStreamSynchronize(stream));
+    c.check(other, "the repeat on the other stream");
     REQUIRE_CUDA(cudaStreamDestroy(stream));
     REQUIRE_CUDA(cudaStreamDestroy(other));
 }

@@ -10,6 +10,7 @@
 #include "core/rotation_sampling.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 namespace gpurotate::detail {
@@ -60,6 +61,8 @@ struct GroupedSchedule {
 };
 /// Whether two grouped images describe the same work: the same memory, geometry, element and flags (what a
 /// grouped call's tables are built from; GroupedSchedule::reuse_last_call).
+// A field added to GroupedTransform must be compared below, or a call would run with another call's tables.
+static_assert(sizeof(GroupedTransform) == 112, "GroupedTransform changed: compare its new fields in same_grouped_image");
 inline bool same_grouped_image(const GroupedTransform& a, const GroupedTransform& b) {
     const auto same_view = [](const auto& x, const auto& y) {
         return x.data == y.data && x.width == y.width && x.height == y.height && x.pitch == y.pitch && x.format == y.format;
@@ -67,6 +70,9 @@ inline bool same_grouped_image(const GroupedTransform& a, const GroupedTransform
     return same_view(a.src, b.src) && same_view(a.dst, b.dst) && a.orientation == b.orientation && a.planes == b.planes &&
            a.src_plane_stride == b.src_plane_stride && a.dst_plane_stride == b.dst_plane_stride && a.scratch_padding == b.scratch_padding;
 }
+/// The grouped calls this thread ran from the tables its last call kept (GroupedSchedule::reuse_last_call): the
+/// tests' evidence that a repeated call reuses them.
+inline thread_local std::uint64_t grouped_calls_from_kept_tables = 0;
 /// How many images of one family a single call carries in the kernel's parameters (GroupedSchedule::inline_tables).
 int grouped_inline_images_cuda();
 /// A plan's schedule: work descriptors, but in the families where the search is faster.
