@@ -2,11 +2,11 @@
 // The grouped launch: the images sorted into tile body families (vectorized transposes and vectorized
 // mirrors, each with columns aligned or shifted; padded tiles), each family's table to the GPU (in the
 // launch's parameters where it fits them, otherwise one stream-ordered allocation from the library's own
-// memory pool, freed after the kernels, or kept for the thread's next call), one launch per family present over all its images' tiles; or, for
-// a GroupedPlan, the tables built and copied once (build_grouped_plan) and the launches alone at each run
-// (launch_grouped_tables). A call that repeats its thread's last call runs from that call's tables
-// (grouped_call_cache.cuh). The templates are
-// instantiated one pixel width a translation unit (cuda/instantiate/grouped.cu.in).
+// memory pool, freed after the kernels or kept for the thread's next call), one launch per family present over
+// all its images' tiles; or, for a GroupedPlan, the tables built and copied once (build_grouped_plan) and the
+// launches alone at each run (launch_grouped_tables). A call that repeats its thread's last call runs from that
+// call's tables (grouped_call_cache.cuh). The templates are instantiated one pixel width a translation unit
+// (cuda/instantiate/grouped.cu.in).
 
 #include "check.cuh"
 #include "blocks_per_sm_cap.cuh"
@@ -42,9 +42,12 @@ GroupedFamily vectorized_family(AxisMap map, std::int64_t width) {
     return shifted ? family_shifted_mirrors : family_mirrors;
 }
 
+/// Whether a family's images swap the axes (its columns aligned or shifted).
+constexpr bool transposes_family(GroupedFamily family) { return family == family_transposes || family == family_shifted_transposes; }
+
 /// Tiles of one image a block of the grouped kernel runs one after another (tuning::grouped_tiles_per_item).
 constexpr int grouped_tiles_per_item(int pixel_bytes, GroupedFamily family) {
-    return tuning::grouped_tiles_per_item(pixel_bytes, family == family_transposes || family == family_shifted_transposes);
+    return tuning::grouped_tiles_per_item(pixel_bytes, transposes_family(family));
 }
 
 struct FamilyTable {
@@ -97,9 +100,9 @@ struct GroupedFamilies {
     template <int S>
     void sort(const GroupedTransform* images, std::size_t count, GroupedSchedule schedule, bool may_carry_inline) {
         for (int f = 0; f < grouped_families; ++f) {
-            const int tiles = schedule.tiles_per_item > 0 ? schedule.tiles_per_item : grouped_tiles_per_item(S, static_cast<GroupedFamily>(f));
-            const bool transposes = f == family_transposes || f == family_shifted_transposes;
-            table[f].clear(tiles, schedule.search || (schedule.search_where_faster && tuning::grouped_plan_searches(S, transposes)));
+            const auto family = static_cast<GroupedFamily>(f);
+            const int tiles = schedule.tiles_per_item > 0 ? schedule.tiles_per_item : grouped_tiles_per_item(S, family);
+            table[f].clear(tiles, schedule.search || (schedule.search_where_faster && tuning::grouped_plan_searches(S, transposes_family(family))));
         }
         tiles_aligned = true;
         for (std::size_t i = 0; i < count; ++i) {

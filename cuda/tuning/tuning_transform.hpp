@@ -225,12 +225,12 @@ constexpr bool swapped_rows_end_in_sector(int pixel_bytes, std::int64_t height) 
 ///   it is fastest or within 2.3% (4000x3000 u8c4 and f32c1 on the H100: 0.174-0.175 against the tile's 0.171 ms);
 /// - where it fits but some output swaps the axes, its rows end inside a 32-byte sector
 ///   (swapped_rows_end_in_sector) and the image is over fused_split_rows_vectorized_most_bytes: as where it does
-///   not fit, but for 12-byte pixels (vectorized_slows_on_split_rows). Measured at one size so far: 12000x9000 on the H100, twice (2026-12-06), where seven launches took
-///   0.82-0.89 of the vectorized kernel's time at 2 and 3 bytes (rows of 18000 and 27000 bytes) and 1.005 at 6
-///   (54000), while at 4 and 12 bytes (36000 and 108000, whole sectors) it stayed fastest or within 2%. Why is not
-///   known: a row's last sector written in part costs a DRAM read, but one such sector a row is a tiny share of
-///   the bytes. The sweep's 6000x4500 and 8192x8200 (H100, 2026-12-06) kept the rule: every row within 2.7% of its
-///   fastest way, the 12 rows now in measured_fused.hpp;
+///   not fit, but for 12-byte pixels (vectorized_slows_on_split_rows). Measured at one size so far: 12000x9000 on
+///   the H100, twice (2026-12-06), where seven launches took 0.82-0.89 of the vectorized kernel's time at 2 and
+///   3 bytes (rows of 18000 and 27000 bytes) and 1.005 at 6 (54000), while at 4 and 12 bytes (36000 and 108000,
+///   whole sectors) it stayed fastest or within 2%. Why is not known: a row's last sector written in part costs a
+///   DRAM read, but one such sector a row is a tiny share of the bytes. The sweep's 6000x4500 and 8192x8200 (H100,
+///   2026-12-06) kept the rule: every row within 2.7% of its fastest way, the 12 rows now in measured_fused.hpp;
 /// - where it does not fit: the tile up to fused_tiled_most_pixels(S), seven launches above.
 /// The rule does not depend on the device: under it every measured row of the H100 and the H200 (the H200's sweep
 /// of 2026-12-07 among them, less one row that measured_fused.hpp leaves out, saying why) takes at most 3% more than its

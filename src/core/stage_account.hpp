@@ -24,7 +24,8 @@ enum class WorkStage {
     pixel_decode,           ///< an input decoded to pixels, and fitted to the output (--depth, --flatten)
     kernels,                ///< the transform of the pixels: GPU upload, kernels and downloads, or the CPU's loops
     nvjpeg,                 ///< nvJPEG's decode, transform and encodes: one call, not separable
-    encode,                 ///< an output encoded into memory, or into its file as it is coded (a TIFF's strips, with their writes); a lossless variant's markers and precoded scan
+    encode,                 ///< an output encoded into memory, or into its file as it is coded (a TIFF's strips,
+                            ///< with their writes); a lossless variant's markers and precoded scan
     write,                  ///< its temporary file made, written and closed
     rename,                 ///< the temporary linked or renamed to the output's name
     manifest,               ///< the output's record appended to the manifest
