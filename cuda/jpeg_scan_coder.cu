@@ -45,10 +45,15 @@ public:
     std::vector<std::optional<CodedScan>> code(const SourceCoefficients& source, const std::vector<ScanLayout>& layouts,
                                                const ScanCoding& coding) override {
         GPUROTATE_CUDA_CHECK(cudaSetDevice(device_));  // the calling thread may have used another GPU last
-        struct ReleaseLarge {  // also where the coding throws
+        // Also where the coding throws. A file refused for the budget may have grown the store before its
+        // other buffers were found too large; kept, that store counted against every later file's budget, and
+        // a coder that met a large file first refused the small ones after it (augment's workers meet them in
+        // any order).
+        struct ReleaseLarge {
             GpuJpegScanCoder& coder;
+            bool coded = false;
             ~ReleaseLarge() {
-                if (coder.store_.size() > kept_store) coder.release();
+                if (coder.store_.size() > kept_store || (!coded && coder.budget_ != 0)) coder.release();
             }
         } release_large{*this};
         const auto* store = reinterpret_cast<const std::int16_t*>(upload(source));
@@ -57,6 +62,7 @@ public:
             const std::size_t count = std::min<std::size_t>(max_batch_variants, layouts.size() - first);
             code_batch(store, layouts.data() + first, static_cast<int>(count), coding, scans);
         }
+        release_large.coded = true;
         return scans;
     }
 

@@ -133,6 +133,25 @@ TEST_CASE("a JPEG whose scans need more device memory than the coder's budget is
     CHECK(gpu->device_bytes() <= 128 * 1024);
 }
 
+TEST_CASE("a JPEG refused for the coder's budget leaves nothing behind that refuses the small ones after it") {
+    // 144x136 4:4:4: a store of 18 x 17 x 3 blocks of 128 bytes (117,504) fits 128 KiB alone, and with its
+    // offsets and the eight variants' tables it does not; the 40x30 one needs about 70 KB in all.
+    constexpr std::size_t budget = 128 * 1024;
+    const auto gpu = open_gpu_jpeg_scan_coder(0, budget);
+    REQUIRE(gpu);
+    const auto middle = jpeg_scan_support::make_jpeg(144, 136, ChromaSubsampling::s444, 80, 5);
+    const auto small = jpeg_scan_support::make_jpeg(40, 30, ChromaSubsampling::s444, 80, 6);
+    CountingCoder coder(*gpu);
+    for (int round = 0; round < 2; ++round) {
+        CAPTURE(round);
+        CHECK(jpeg_scan_support::check_coded_as_libjpeg(middle, coder) == 8);
+        CHECK(coder.coded == static_cast<std::size_t>(8 * round));  // libjpeg coded the middle one's
+        CHECK(jpeg_scan_support::check_coded_as_libjpeg(small, coder) == 8);
+        CHECK(coder.coded == static_cast<std::size_t>(8 * round + 8));
+        CHECK(gpu->device_bytes() <= budget);
+    }
+}
+
 TEST_CASE("augment on the GPU writes a JPEG's lossless variants with the CPU's bytes, and leaves to libjpeg what it cannot code") {
     test_support::TempDir dir;
     const auto save = input_folder(dir);

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -118,6 +119,34 @@ TEST_CASE("the float bilinear weights a kernel computes are the table's, bit for
             }
         }
     }
+}
+
+TEST_CASE("the device's rounding of 16-bit sums by an add is rintf's, ties and their neighbours included") {
+    using gpurotate::detail::rotation_math::round_small_to_int;
+    long wrong = 0;
+    float first_wrong = 0;
+    const auto check = [&](float v) {
+        if (round_small_to_int(v) != static_cast<std::int32_t>(std::nearbyint(v)) && wrong++ == 0) first_wrong = v;
+    };
+    // Every tie of a 16-bit sample's range and beyond, with the floats either side of it.
+    for (int n = -(1 << 18); n <= (1 << 18); ++n) {
+        const float tie = static_cast<float>(n) + 0.5f;
+        check(tie);
+        check(std::nextafter(tie, -1e9f));
+        check(std::nextafter(tie, 1e9f));
+        check(static_cast<float>(n));
+    }
+    // Floats of every exponent up to the function's limit, 2^22.
+    std::mt19937 random(7);
+    std::uniform_int_distribution<std::uint32_t> bits(0, 0x4a7fffffu);
+    for (int i = 0; i < 1000000; ++i) {
+        const std::uint32_t b = bits(random) | (i % 2 == 0 ? 0u : 0x80000000u);
+        float v = 0;
+        std::memcpy(&v, &b, 4);
+        check(v);
+    }
+    CAPTURE(first_wrong);
+    CHECK(wrong == 0);
 }
 
 TEST_CASE("rotated_extent follows its formula, keeps the size on request and turns multiples of 90 exactly") {

@@ -119,11 +119,17 @@ struct SharedPixels {
 inline constexpr int rotation_footprint_cap = 48 * 1024;
 
 /// Whether a tile's footprint is also kept as windows: 1-byte pixels under bilinear interpolation. Window h
-/// of a row holds its bytes 2h, 2h + 1, 2h + 1, 2h + 2: the taps of an even x at bytes 0-1 of window x / 2,
-/// of an odd x at bytes 2-3. A pixel reads two words (its two rows) where it read four bytes, and finds them
-/// by a shift and a mask of its coordinate.
+/// of a row holds its bytes 2h, 2h + 1, 2h + 1, 2h + 2, so that the taps x and x + 1 of any x are the 16-bit
+/// pair at byte 2x. A pixel reads two pairs (its two rows) where it read four bytes, found by a shift and a
+/// mask of its coordinate.
 __host__ __device__ constexpr bool rotation_footprint_paired(int pixel_bytes, Interpolation interpolation) {
     return pixel_bytes == 1 && interpolation == Interpolation::bilinear;
+}
+
+/// Bytes a staged footprint keeps past its last row for the reads that run over it: 3-byte bilinear taps
+/// read the aligned word after their pixel (bilinear_u8_inside), up to 6 bytes further.
+__host__ __device__ constexpr int rotation_footprint_tail(int pixel_bytes, Interpolation interpolation) {
+    return pixel_bytes == 3 && interpolation == Interpolation::bilinear ? 16 : 0;
 }
 
 /// Bytes from a row of windows to the next: room for a footprint row of up to 140 bytes (a 64-pixel tile's
@@ -149,7 +155,8 @@ int rotation_footprint_bytes(const RotationPlan& plan, int extra_columns = 0) {
     const long long pitch = (columns * PixelBytes + 15) / 16 * 16 + 16;
     // Paired: the windows to a whole 16 bytes, then the footprint and a word past it (the windows' build reads
     // one).
-    const long long bytes = rotation_footprint_paired(PixelBytes, plan.interpolation) ? rows * (rotation_window_stride + pitch) + 32 : rows * pitch;
+    const long long bytes = rotation_footprint_paired(PixelBytes, plan.interpolation) ? rows * (rotation_window_stride + pitch) + 32
+                                                                                       : rows * pitch + rotation_footprint_tail(PixelBytes, plan.interpolation);
     return static_cast<int>(bytes < rotation_footprint_cap ? bytes : rotation_footprint_cap);
 }
 
@@ -221,13 +228,32 @@ __device__ inline void load_pixel_direct(const std::byte* p, std::byte* to) {
 /// sums are exact in any order and the weights sum to 2^15, so the bytes are sample_inside's with half its
 /// instructions and no clamp; each tap is one load of its whole pixel (the staged footprint keeps 2- and
 /// 4-byte pixels aligned).
+///
+/// Three channels: a row's two taps are 6 bytes at any alignment, which took 6 byte loads. They lie in the
+/// three aligned words from the one at or before them (the staged footprint keeps rotation_footprint_tail
+/// bytes past its last row for the third); two funnel shifts by their offset put them at bytes 0-5 of two
+/// words, and a constant permutation pairs each channel's taps: 3 loads a row.
 template <int Channels>
 __device__ inline void bilinear_u8_inside(const std::byte* p, int pitch, uint2 weights, std::uint8_t* out) {
-    const unsigned t0 = pixel_word<Channels>(p), t1 = pixel_word<Channels>(p + Channels);
-    const unsigned b0 = pixel_word<Channels>(p + pitch), b1 = pixel_word<Channels>(p + pitch + Channels);
+    unsigned t0, t1, b0, b1;
+    if constexpr (Channels == 3) {
+        const unsigned offset = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p)) & 3u;
+        const auto* top = reinterpret_cast<const unsigned*>(p - offset);
+        const auto* bottom = reinterpret_cast<const unsigned*>(p - offset + pitch);
+        const unsigned shift = offset * 8;
+        t0 = __funnelshift_r(top[0], top[1], shift);
+        t1 = __funnelshift_r(top[1], top[2], shift);
+        b0 = __funnelshift_r(bottom[0], bottom[1], shift);
+        b1 = __funnelshift_r(bottom[1], bottom[2], shift);
+    } else {
+        t0 = pixel_word<Channels>(p), t1 = pixel_word<Channels>(p + Channels);
+        b0 = pixel_word<Channels>(p + pitch), b1 = pixel_word<Channels>(p + pitch + Channels);
+    }
 #pragma unroll
     for (int k = 0; k < Channels; ++k) {
-        const unsigned pick = static_cast<unsigned>(((4 + k) << 4) | k);  // channel k of the first, then of the second
+        // Channel k of the first tap, then of the second: bytes k and k + 3 of the two shifted words for three
+        // channels, else byte k of each tap's word.
+        const unsigned pick = static_cast<unsigned>(Channels == 3 ? ((3 + k) << 4) | k : ((4 + k) << 4) | k);
         unsigned sum = 1u << (rotation_coef_bits - 1);  // the cast's rounding, added first
         asm("dp2a.lo.u32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.x), "r"(__byte_perm(t0, t1, pick)));
         asm("dp2a.lo.u32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(weights.y), "r"(__byte_perm(b0, b1, pick)));
@@ -383,29 +409,32 @@ __device__ inline int divide_by_magic(int n, int d, unsigned magic) {
     return d > 1 ? static_cast<int>(__umulhi(static_cast<unsigned>(n), magic)) : n;
 }
 
-/// Calls body(r, c) for word c of row r of a footprint of `rows` rows of `words` 16-byte words, the block's
-/// `Threads` threads taking consecutive words; each thread steps on by the block's width. `magic` is
-/// division_magic(words).
-template <int Threads, class Body>
-__device__ inline void for_each_footprint_word(int tid, int rows, int words, unsigned magic, Body&& body) {
-    const int step_rows = divide_by_magic(Threads, words, magic), step_words = Threads - step_rows * words;
-    int r = divide_by_magic(tid, words, magic), c = tid - r * words;
-    while (r < rows) {
-        body(r, c);
-        r += step_rows;
-        c += step_words;
-        if (c >= words) {
-            c -= words;
-            ++r;
-        }
-    }
+/// How a block's threads share a footprint of `words` 16-byte words a row: thread tid takes word `column` of
+/// rows `first_row`, + `row_step`, ..., where row_step = Threads / words rows make one sweep of the block; the
+/// threads past row_step * words sit it out. Each thread's word and addresses then advance by constants,
+/// where stepping one counter through the words recomputed them: in the 1-byte kernel's SASS, 36 instructions
+/// a word of the staging and 29 of the windows' build, about two footprint words for every 16 output pixels
+/// at 45 degrees. `magic` is division_magic(words); words <= Threads (rotation_tile_bounds stages no wider
+/// footprint).
+struct FootprintSweep {
+    int column, first_row, row_step;
+    bool active;
+};
+template <int Threads>
+__device__ inline FootprintSweep footprint_sweep(int tid, int words, unsigned magic) {
+    FootprintSweep f;
+    f.row_step = divide_by_magic(Threads, words, magic);
+    f.first_row = divide_by_magic(tid, words, magic);
+    f.column = tid - f.first_row * words;
+    f.active = f.first_row < f.row_step;
+    return f;
 }
 
 /// Where a tile reads: its footprint's first row y0 clipped to the image, the 16-byte word its rows' copy
 /// starts at, their bytes and count, and its case.
 struct RotationTileBounds {
     int y0, first_byte, pitch, rows;
-    unsigned words_magic;  // division_magic(pitch / 16), for for_each_footprint_word
+    unsigned words_magic;  // division_magic(pitch / 16), for footprint_sweep
     bool misses;  // every tap outside the image: the background
     bool inside;  // every tap inside: no border tests
     bool staged;  // the footprint in shared memory (else the tile reads global memory)
@@ -443,7 +472,8 @@ __device__ inline RotationTileBounds rotation_tile_bounds(int2 o0, int2 o1, int2
     b.rows = y1 - b.y0 + 1;
     b.words_magic = division_magic(static_cast<unsigned>(b.pitch >= 16 ? b.pitch / 16 : 1));
     const int windows_bytes = paired ? rotation_windows_bytes(b.rows) : 0;
-    b.staged = !wild && !b.misses && static_cast<long long>(b.rows) * b.pitch + windows_bytes + (paired ? 16 : 0) <= footprint_bytes;
+    b.staged = !wild && !b.misses && b.pitch / 16 <= RotateTileShape<PixelBytes>::threads &&
+               static_cast<long long>(b.rows) * b.pitch + windows_bytes + (paired ? 16 : rotation_footprint_tail(PixelBytes, Interp)) <= footprint_bytes;
     return b;
 }
 
@@ -581,20 +611,27 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         if (staged) {
             // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
             const int row_bytes = width * pixel_bytes;
-            const unsigned raw_shared = static_cast<unsigned>(__cvta_generic_to_shared(raw));
-            const std::byte* const first_row = src + static_cast<std::size_t>(y0) * src_pitch + first_byte;
-            for_each_footprint_word<Shape::threads>(tid, rows, pitch / 16, tile_bounds.words_magic, [&](int r, int c) {
-                const int byte = first_byte + c * 16;
-                const std::byte* from = first_row + static_cast<std::size_t>(r) * src_pitch + c * 16;
-                if (wide_src && byte + 16 <= row_bytes) {
-                    copy_16_async(raw_shared + static_cast<unsigned>(r * pitch + c * 16), from);
+            const FootprintSweep sweep = footprint_sweep<Shape::threads>(tid, pitch / 16, tile_bounds.words_magic);
+            if (sweep.active) {
+                const int byte = first_byte + sweep.column * 16;
+                const bool whole = wide_src && byte + 16 <= row_bytes;  // the same for every row of the column
+                const std::byte* from = src + static_cast<std::size_t>(y0 + sweep.first_row) * src_pitch + byte;
+                const std::size_t from_step = static_cast<std::size_t>(sweep.row_step) * src_pitch;
+                const int to_first = sweep.first_row * pitch + sweep.column * 16, to_step = sweep.row_step * pitch;
+                if (whole) {
+                    unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(raw)) + static_cast<unsigned>(to_first);
+                    for (int r = sweep.first_row; r < rows; r += sweep.row_step, from += from_step, to += static_cast<unsigned>(to_step)) {
+                        copy_16_async(to, from);
+                    }
                 } else {
-                    std::byte* to = raw + r * pitch + c * 16;
-                    for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
-                        *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
+                    std::byte* to = raw + to_first;
+                    for (int r = sweep.first_row; r < rows; r += sweep.row_step, from += from_step, to += to_step) {
+                        for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
+                            *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
+                        }
                     }
                 }
-            });
+            }
         }
         if (tid == bounds_thread && tile + grid < tiles) {
             // The next tile's bounds, while this one's loads are in flight.
@@ -608,16 +645,21 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             if (windowed) {
                 // Windows 2i and 2i + 1 from word i and the next word's first byte: a 16-byte word and one
                 // word more make 8 windows (the row's last reads past it, unused).
-                for_each_footprint_word<Shape::threads>(tid, rows, pitch / 16, tile_bounds.words_magic, [&](int r, int c) {
-                    const std::byte* from = raw + r * pitch + c * 16;
-                    const uint4 v = *reinterpret_cast<const uint4*>(from);
-                    const unsigned next = *reinterpret_cast<const unsigned*>(from + 16);
-                    uint2* const to = reinterpret_cast<uint2*>(footprint + r * rotation_window_stride + c * 32);
-                    to[0] = make_uint2(__byte_perm(v.x, 0, 0x2110), __byte_perm(v.x, v.y, 0x4332));
-                    to[1] = make_uint2(__byte_perm(v.y, 0, 0x2110), __byte_perm(v.y, v.z, 0x4332));
-                    to[2] = make_uint2(__byte_perm(v.z, 0, 0x2110), __byte_perm(v.z, v.w, 0x4332));
-                    to[3] = make_uint2(__byte_perm(v.w, 0, 0x2110), __byte_perm(v.w, next, 0x4332));
-                });
+                const FootprintSweep sweep = footprint_sweep<Shape::threads>(tid, pitch / 16, tile_bounds.words_magic);
+                if (sweep.active) {
+                    const std::byte* from = raw + sweep.first_row * pitch + sweep.column * 16;
+                    std::byte* to_bytes = footprint + sweep.first_row * rotation_window_stride + sweep.column * 32;
+                    const int from_step = sweep.row_step * pitch, to_step = sweep.row_step * rotation_window_stride;
+                    for (int r = sweep.first_row; r < rows; r += sweep.row_step, from += from_step, to_bytes += to_step) {
+                        const uint4 v = *reinterpret_cast<const uint4*>(from);
+                        const unsigned next = *reinterpret_cast<const unsigned*>(from + 16);
+                        uint2* const to = reinterpret_cast<uint2*>(to_bytes);
+                        to[0] = make_uint2(__byte_perm(v.x, 0, 0x2110), __byte_perm(v.x, v.y, 0x4332));
+                        to[1] = make_uint2(__byte_perm(v.y, 0, 0x2110), __byte_perm(v.y, v.z, 0x4332));
+                        to[2] = make_uint2(__byte_perm(v.z, 0, 0x2110), __byte_perm(v.z, v.w, 0x4332));
+                        to[3] = make_uint2(__byte_perm(v.w, 0, 0x2110), __byte_perm(v.w, next, 0x4332));
+                    }
+                }
                 __syncthreads();
             }
         }
@@ -697,8 +739,9 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                 } else if (paired && windowed) {
                     // Coordinates from the footprint's corner, with the windows' shared-memory address in
                     // bits 9 up of x (a multiple of 4, so neither the fraction nor x & 1 changes): pixel x's
-                    // taps in window x / 2 of rows y and y + 1 are at `half & ~3`, their bytes chosen by
-                    // `half & 2`.
+                    // two taps of a row are the 16-bit pair at byte 2x of its windows, `half & ~1`, one
+                    // 16-bit load a row, each summed by its own dp2a (where a word at `half & ~3` and a
+                    // byte permutation chosen by `half & 2` took three instructions more a pixel).
                     const unsigned windows = static_cast<unsigned>(__cvta_generic_to_shared(footprint));
                     const int from_x = origin.x - (first_byte << rotation_ab_bits) + static_cast<int>(windows << (rotation_ab_bits - 1));
                     const int from_y = origin.y - (y0 << rotation_ab_bits);
@@ -707,18 +750,17 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                         const int2 step = step_of(j);
                         const int fx = from_x + step.x, fy = from_y + step.y;
                         const unsigned half = static_cast<unsigned>(fx) >> (rotation_ab_bits - 1);
-                        const unsigned at = static_cast<unsigned>(fy >> rotation_ab_bits) * rotation_window_stride + (half & ~3u);
-                        unsigned top_word, bottom_word, taps4;
-                        asm volatile("ld.shared.b32 %0, [%2];\n\tld.shared.b32 %1, [%2+%3];"
-                                     : "=r"(top_word), "=r"(bottom_word)
+                        const unsigned at = static_cast<unsigned>(fy >> rotation_ab_bits) * rotation_window_stride + (half & ~1u);
+                        unsigned top_pair, bottom_pair;
+                        asm volatile("ld.shared.u16 %0, [%2];\n\tld.shared.u16 %1, [%2+%3];"
+                                     : "=r"(top_pair), "=r"(bottom_pair)
                                      : "r"(at), "n"(rotation_window_stride));
-                        asm("prmt.b32 %0, %1, %2, %3;" : "=r"(taps4) : "r"(top_word), "r"(bottom_word), "r"(0x5410u + (half & 2u) * 0x1111u));
                         std::uint32_t top = 0, bottom = 0;
                         constexpr int fraction = rotation_ab_bits - rotation_inter_bits;
                         bilinear_u8_weight_pairs(static_cast<std::uint32_t>(fx >> fraction) & 31u, static_cast<std::uint32_t>(fy >> fraction) & 31u, top, bottom);
                         unsigned sum = 1u << (rotation_coef_bits - 1);  // the cast's rounding; the weights sum to 2^15
-                        asm("dp2a.lo.u32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(top), "r"(taps4));
-                        asm("dp2a.hi.u32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(bottom), "r"(taps4));
+                        asm("dp2a.lo.u32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(top), "r"(top_pair));
+                        asm("dp2a.lo.u32.u32 %0, %1, %2, %0;" : "+r"(sum) : "r"(bottom), "r"(bottom_pair));
                         out[j] = static_cast<Sample>(sum >> rotation_coef_bits);
                     }
                 } else if (inside && staged) {

@@ -121,6 +121,20 @@ GPUROTATE_HOST_DEVICE inline std::int32_t round_to_int(float v) {
     return static_cast<std::int32_t>(r);
 }
 
+/// round_to_int(float) for |v| < 2^22, by an add: v + 1.5 * 2^23 has unit steps, so the add rounds v to its
+/// nearest integer, ties to even, into the low bits. On the device it takes an add where rintf and the
+/// conversion to int (FRND, F2I) go to the conversion unit, which serves a sixteenth of an SM's lanes a cycle.
+GPUROTATE_HOST_DEVICE inline std::int32_t round_small_to_int(float v) {
+#ifdef __CUDA_ARCH__
+    return __float_as_int(__fadd_rn(v, 12582912.0f)) - 0x4b400000;
+#else
+    const float shifted = v + 12582912.0f;
+    std::int32_t bits = 0;
+    std::memcpy(&bits, &shifted, sizeof bits);
+    return bits - 0x4b400000;
+#endif
+}
+
 GPUROTATE_HOST_DEVICE inline std::int32_t clamp_int(std::int32_t v, std::int32_t lo, std::int32_t hi) {
     return v < lo ? lo : v > hi ? hi : v;
 }
@@ -166,7 +180,14 @@ struct RotationSampleTraits<std::uint16_t> {
     GPUROTATE_HOST_DEVICE static Sum add(Sum a, Sum b) { return rotation_math::fadd(a, b); }
     GPUROTATE_HOST_DEVICE static Sum sub(Sum a, Sum b) { return rotation_math::fsub(a, b); }
     GPUROTATE_HOST_DEVICE static std::uint16_t cast(Sum sum) {
+#ifdef __CUDA_ARCH__
+        // By an add on the device, where FRND and F2I were two conversions a pixel beside about twenty other
+        // instructions: a 16-bit sample's weighted sums stay within 2^18 (bicubic's weights sum to at most
+        // 1.9 in absolute value, bilinear's to 1), well inside round_small_to_int's range.
+        return static_cast<std::uint16_t>(rotation_math::clamp_int(rotation_math::round_small_to_int(sum), 0, 65535));
+#else
         return static_cast<std::uint16_t>(rotation_math::clamp_int(rotation_math::round_to_int(sum), 0, 65535));
+#endif
     }
     GPUROTATE_HOST_DEVICE static std::uint16_t background(const RotationPlan& plan, int k) { return plan.background_u16[k]; }
 };
