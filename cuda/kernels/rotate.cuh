@@ -6,7 +6,7 @@
 // linear functions and so monotonic. The footprint, clipped to the image, comes into shared memory by
 // cp.async (the 8-bit bicubic weight table too, once a block; bilinear weights are computed from the
 // coordinates' bits); 1-byte bilinear footprints are then rewritten as overlapping windows that hold both taps
-// of a row in one aligned word. Each thread makes a run of pixels of one row from there and stores them as
+// of a row in one aligned 16-bit pair. Each thread makes a run of pixels of one row from there and stores them as
 // 16-byte words at 16-byte addresses: where the output's rows miss their words, each row's tiles are shifted
 // onto them (RotationShift), or, where rows miss even the pixel's alignment, the runs' words are shuffled. A
 // tile whose footprint misses the image is the background; one whose footprint lies inside takes its taps
@@ -246,8 +246,10 @@ __device__ inline void bilinear_u8_inside(const std::byte* p, int pitch, uint2 w
         b0 = __funnelshift_r(bottom[0], bottom[1], shift);
         b1 = __funnelshift_r(bottom[1], bottom[2], shift);
     } else {
-        t0 = pixel_word<Channels>(p), t1 = pixel_word<Channels>(p + Channels);
-        b0 = pixel_word<Channels>(p + pitch), b1 = pixel_word<Channels>(p + pitch + Channels);
+        t0 = pixel_word<Channels>(p);
+        t1 = pixel_word<Channels>(p + Channels);
+        b0 = pixel_word<Channels>(p + pitch);
+        b1 = pixel_word<Channels>(p + pitch + Channels);
     }
 #pragma unroll
     for (int k = 0; k < Channels; ++k) {
@@ -607,11 +609,12 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         const int windows_bytes = paired ? rotation_windows_bytes(rows) : 0;
         std::byte* const raw = footprint + windows_bytes;
         const bool windowed = paired && staged && inside && 2 * pitch <= rotation_window_stride;
+        // Which words of the footprint this thread stages, and then rewrites as windows.
+        const FootprintSweep sweep = footprint_sweep<Shape::threads>(tid, pitch / 16, tile_bounds.words_magic);
 
         if (staged) {
             // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
             const int row_bytes = width * pixel_bytes;
-            const FootprintSweep sweep = footprint_sweep<Shape::threads>(tid, pitch / 16, tile_bounds.words_magic);
             if (sweep.active) {
                 const int byte = first_byte + sweep.column * 16;
                 const bool whole = wide_src && byte + 16 <= row_bytes;  // the same for every row of the column
@@ -645,7 +648,6 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             if (windowed) {
                 // Windows 2i and 2i + 1 from word i and the next word's first byte: a 16-byte word and one
                 // word more make 8 windows (the row's last reads past it, unused).
-                const FootprintSweep sweep = footprint_sweep<Shape::threads>(tid, pitch / 16, tile_bounds.words_magic);
                 if (sweep.active) {
                     const std::byte* from = raw + sweep.first_row * pitch + sweep.column * 16;
                     std::byte* to_bytes = footprint + sweep.first_row * rotation_window_stride + sweep.column * 32;
