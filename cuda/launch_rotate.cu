@@ -5,6 +5,7 @@
 #include "check.cuh"
 #include "device_query.cuh"
 #include "kernels/rotate.cuh"
+#include "launch_rotate.cuh"
 #include "table_staging.cuh"
 
 #include "core/rotation_tables.hpp"
@@ -123,8 +124,9 @@ void launch_shifted_or_not(const RotationItem* items, std::size_t count, Rotatio
 /// `items` on the host (one image: passed in the launch's parameters) and, for a group, `device_items` their
 /// copy on the GPU.
 template <class Sample, int Channels>
-void launch_items(const RotationItem* items, const RotationItem* device_items, std::size_t count, cudaStream_t stream) {
-    RotationLaunch launch{device_items, items[0], 0, 0};
+void launch_items(const RotationItem* items, const RotationItem* device_items, std::size_t count, const RotationLevers& levers,
+                  cudaStream_t stream) {
+    RotationLaunch launch{device_items, items[0], 0, 0, levers.row_spans ? 1 : 0};
     switch (items[0].plan.interpolation) {
         case Interpolation::nearest: return launch_shifted_or_not<Sample, Channels, Interpolation::nearest>(items, count, launch, stream);
         case Interpolation::bilinear: return launch_shifted_or_not<Sample, Channels, Interpolation::bilinear>(items, count, launch, stream);
@@ -133,30 +135,36 @@ void launch_items(const RotationItem* items, const RotationItem* device_items, s
 }
 
 template <class Sample>
-void launch_samples(PixelFormat format, const RotationItem* items, const RotationItem* device_items, std::size_t count, cudaStream_t stream) {
+void launch_samples(PixelFormat format, const RotationItem* items, const RotationItem* device_items, std::size_t count,
+                    const RotationLevers& levers, cudaStream_t stream) {
     switch (format.channels) {
-        case 1: return launch_items<Sample, 1>(items, device_items, count, stream);
-        case 2: return launch_items<Sample, 2>(items, device_items, count, stream);
-        case 3: return launch_items<Sample, 3>(items, device_items, count, stream);
-        case 4: return launch_items<Sample, 4>(items, device_items, count, stream);
+        case 1: return launch_items<Sample, 1>(items, device_items, count, levers, stream);
+        case 2: return launch_items<Sample, 2>(items, device_items, count, levers, stream);
+        case 3: return launch_items<Sample, 3>(items, device_items, count, levers, stream);
+        case 4: return launch_items<Sample, 4>(items, device_items, count, levers, stream);
         default: throw Error(ErrorCode::usage, "rotation: " + std::to_string(format.channels) + " channels (1 to 4)");
     }
 }
 
-void launch_format(PixelFormat format, const RotationItem* items, const RotationItem* device_items, std::size_t count, cudaStream_t stream) {
+void launch_format(PixelFormat format, const RotationItem* items, const RotationItem* device_items, std::size_t count,
+                   const RotationLevers& levers, cudaStream_t stream) {
     switch (format.sample) {
-        case SampleType::u8: return launch_samples<std::uint8_t>(format, items, device_items, count, stream);
-        case SampleType::u16: return launch_samples<std::uint16_t>(format, items, device_items, count, stream);
-        case SampleType::f32: return launch_samples<float>(format, items, device_items, count, stream);
+        case SampleType::u8: return launch_samples<std::uint8_t>(format, items, device_items, count, levers, stream);
+        case SampleType::u16: return launch_samples<std::uint16_t>(format, items, device_items, count, levers, stream);
+        case SampleType::f32: return launch_samples<float>(format, items, device_items, count, levers, stream);
     }
     throw Error(ErrorCode::usage, "rotation: unknown sample type");
 }
 
 }  // namespace
 
-void rotate_device_cuda(ConstImageView src, ImageView dst, const RotationPlan& plan, CUstream_st* stream) {
+void rotate_device_levers(ConstImageView src, ImageView dst, const RotationPlan& plan, const RotationLevers& levers, CUstream_st* stream) {
     const RotationItem item = device_item(src, dst, plan, device_rotation_tables());
-    launch_format(src.format, &item, nullptr, 1, stream);
+    launch_format(src.format, &item, nullptr, 1, levers, stream);
+}
+
+void rotate_device_cuda(ConstImageView src, ImageView dst, const RotationPlan& plan, CUstream_st* stream) {
+    rotate_device_levers(src, dst, plan, RotationLevers{}, stream);
 }
 
 void rotate_device_grouped_cuda(const RotationJob* jobs, std::size_t count, CUstream_st* stream) {
@@ -180,7 +188,7 @@ void rotate_device_grouped_cuda(const RotationJob* jobs, std::size_t count, CUst
             GPUROTATE_CUDA_CHECK(cudaMallocFromPoolAsync(&device_table, bytes, table_pool(), stream));
             GPUROTATE_CUDA_CHECK(cudaMemcpyAsync(device_table, host_table, bytes, cudaMemcpyHostToDevice, stream));
             staging.copied_on(stream);
-            launch_format(jobs[0].src.format, items.data() + first, static_cast<const RotationItem*>(device_table), n, stream);
+            launch_format(jobs[0].src.format, items.data() + first, static_cast<const RotationItem*>(device_table), n, RotationLevers{}, stream);
             GPUROTATE_CUDA_CHECK(cudaFreeAsync(device_table, stream));
         }
     }

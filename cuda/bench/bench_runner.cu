@@ -13,6 +13,7 @@
 #include "check.cuh"
 #include "device_query.cuh"
 #include "kernels/mirror.cuh"
+#include "launch_rotate.cuh"
 #include "launch_vectorized.cuh"
 #include "kernels/transpose_tile16_skiplines.cuh"
 #include "kernels/transpose_tile32_padded.cuh"
@@ -20,6 +21,7 @@
 
 #include "frontend/cuda_backend.hpp"
 #include "core/pixel_word.hpp"
+#include "core/rotation_tables.hpp"
 
 #include <gpurotate/error.hpp>
 #include <gpurotate/rotate.hpp>
@@ -658,6 +660,18 @@ std::vector<Row> bench_rotations(const Harness& harness, const Peers& peers, con
             launch();
             group.push_back(timed_row(harness, "rotate", "production", harness.differing_rows(dst.view, expected.view) == 0, launch, bytes));
         }
+        for (const bool spans : {true, false}) {
+            // The production launch with the footprint's row spans on, then off (the bounding box staged whole).
+            const char* const name = spans ? "rotate-row-spans" : "rotate-whole-rows";
+            if (!selected(options.kernels, name)) continue;
+            const detail::RotationPlan plan = detail::make_rotation_plan(src.extent(), e, src.format.sample, rotate_options);
+            detail::RotationLevers levers;
+            levers.row_spans = spans;
+            const auto launch = [&] { detail::rotate_device_levers(src, dst.view, plan, levers, harness.stream()); };
+            GPUROTATE_CUDA_CHECK(cudaMemsetAsync(dst.view.data, 0xff, dst.bytes(), harness.stream()));
+            launch();
+            group.push_back(timed_row(harness, name, "study", harness.differing_rows(dst.view, expected.view) == 0, launch, bytes));
+        }
         if (selected(options.kernels, "npp-rotate") && peers.npp_rotate_applies(src.format)) {
             const auto launch = [&] { peers.npp_rotate(src, dst.view, degrees, options.interpolation, harness.stream()); };
             const int status = peers.npp_rotate(src, dst.view, degrees, options.interpolation, harness.stream());
@@ -887,6 +901,8 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         out << std::left << std::setw(column) << "multi-output" << "production (all --op elements from one read, vectorized; beside multi-out-tile32,\n"
             << std::setw(column) << "" << "the shared-memory fused kernel, and auto-xN, one launch per element)\n";
         out << std::left << std::setw(column) << "rotate" << "production (--op rotateDEG: rotate_device, any angle)\n"
+            << std::setw(column) << "rotate-row-spans" << "study (--op rotateDEG: rotate, each footprint row staged only where its tile's taps reach)\n"
+            << std::setw(column) << "rotate-whole-rows" << "study (--op rotateDEG: rotate, the footprint's bounding box staged whole)\n"
             << std::setw(column) << "npp-rotate" << "peer (--op rotateDEG: nppiRotate)\n";
         return 0;
     }

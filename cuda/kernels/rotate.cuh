@@ -18,6 +18,7 @@
 // does too.
 // Measured: docs/performance.md, "Any angle".
 
+#include "core/rotation_row_span.hpp"
 #include "core/rotation_sampling.hpp"
 
 #include <cstddef>
@@ -38,11 +39,14 @@ struct RotationItem {
 /// A launch's images: `count` of them at `items` in device memory (blockIdx.z picks one), or `single` alone
 /// where `items` is null; `footprint_bytes` of dynamic shared memory hold a tile's source. `direct_reads`: the
 /// tiles inside the image read their taps from global memory (rotation_direct_reads), and nothing is staged.
+/// `row_spans`: each footprint row stages only the words the tile's taps can reach there (rotation_band_columns),
+/// not the whole bounding box.
 struct RotationLaunch {
     const RotationItem* items;
     RotationItem single;
     int footprint_bytes;
     int direct_reads;
+    int row_spans;
 };
 
 /// The tile of a pixel width: a thread makes `run` pixels of a row, a whole number of 16-byte words (16 or
@@ -437,6 +441,7 @@ __device__ inline FootprintSweep footprint_sweep(int tid, int words, unsigned ma
 struct RotationTileBounds {
     int y0, first_byte, pitch, rows;
     unsigned words_magic;  // division_magic(pitch / 16), for footprint_sweep
+    TileParallelogram parallelogram;  // where the tile's samples lie, for rotation_row_words
     bool misses;  // every tap outside the image: the background
     bool inside;  // every tap inside: no border tests
     bool staged;  // the footprint in shared memory (else the tile reads global memory)
@@ -445,6 +450,22 @@ struct RotationTileBounds {
 /// Bytes of the windows of a footprint of `rows` rows, to a whole 16 so that the footprint after them starts at a
 /// 16-byte word for cp.async.
 __device__ inline int rotation_windows_bytes(int rows) { return (rows * rotation_window_stride + 15) & ~15; }
+
+/// Footprint rows whose words rotation_row_words gives, in a table of the block's (the most any tile of a
+/// rotation has: 64 * sqrt(2) plus the taps and a shifted tile's columns, under 110); a tile of more rows stages
+/// them whole.
+inline constexpr int rotation_span_rows = 128;
+
+/// The 16-byte words of footprint row `row` (source row y0 + row) that a tile's taps can read
+/// (rotation_row_columns), first and past the last, of `words` a row; (0, 0) where none.
+template <int PixelBytes, Interpolation Interp>
+__device__ inline ushort2 rotation_row_words(const RotationTileBounds& b, int row, int words) {
+    const ColumnRange columns = rotation_row_columns(b.parallelogram, b.y0 + row, Interp);
+    const int first_word = (columns.first * PixelBytes - b.first_byte) >> 4;  // arithmetic: left of the box is negative
+    const int past_word = ((columns.last + 1) * PixelBytes - b.first_byte + 15) >> 4;
+    const int lo = min(max(first_word, 0), words), hi = min(max(past_word, 0), words);
+    return lo < hi ? make_ushort2(static_cast<unsigned short>(lo), static_cast<unsigned short>(hi)) : make_ushort2(0, 0);
+}
 
 /// A tile's bounds from its tables' ends: the first and last rows' origins and columns' steps, in 64 bits. A
 /// coordinate past 2^30 (a plan no rotation of a side under 32767 makes) is "wild": the tile goes to the global
@@ -473,6 +494,7 @@ __device__ inline RotationTileBounds rotation_tile_bounds(int2 o0, int2 o1, int2
     b.pitch = (((x1 + 1) * PixelBytes - b.first_byte + 15) & ~15);
     b.rows = y1 - b.y0 + 1;
     b.words_magic = division_magic(static_cast<unsigned>(b.pitch >= 16 ? b.pitch / 16 : 1));
+    b.parallelogram = tile_parallelogram(o0.x, o0.y, o1.x, o1.y, c0.x, c0.y, c1.x, c1.y);  // read only where staged, so tame
     const int windows_bytes = paired ? rotation_windows_bytes(b.rows) : 0;
     b.staged = !wild && !b.misses && b.pitch / 16 <= RotateTileShape<PixelBytes>::threads &&
                static_cast<long long>(b.rows) * b.pitch + windows_bytes + (paired ? 16 : rotation_footprint_tail(PixelBytes, Interp)) <= footprint_bytes;
@@ -519,6 +541,8 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     // Two tiles' bounds: the one being worked, and the next, which its thread computes while the current
     // footprint's loads are in flight (where it computed them beside the tables, and every thread waited).
     __shared__ RotationTileBounds bounds[2];
+    // The current tile's footprint rows' words that its taps can reach (rotation_row_words), where row_spans.
+    __shared__ ushort2 row_words[rotation_span_rows];
 
     // The item in shared memory, read there by every pixel: from the launch's parameters or a group's table
     // in global memory, which the compiler re-read after each store it could not prove apart from it.
@@ -590,6 +614,13 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         const int tile_x = tile_column * side, tile_y = tile_row * side;
         const int tile_w = min(side, plan.dst_width - tile_x), tile_h = min(side, plan.dst_height - tile_y);
         __syncthreads();  // the previous tile's readers are done with the tables and the footprint; this tile's bounds are in
+        const RotationTileBounds tile_bounds = bounds[slot];
+        const bool spans = launch.row_spans != 0 && tile_bounds.staged && tile_bounds.rows <= rotation_span_rows;
+        if (spans) {
+            for (int i = tid; i < tile_bounds.rows; i += Shape::threads) {
+                row_words[i] = rotation_row_words<pixel_bytes, Interp>(tile_bounds, i, tile_bounds.pitch / 16);
+            }
+        }
         for (int i = tid; i < columns; i += Shape::threads) {
             int a = 0, b = 0;
             if (i < tile_h) {
@@ -603,7 +634,6 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         }
         __syncthreads();
 
-        const RotationTileBounds tile_bounds = bounds[slot];
         const int y0 = tile_bounds.y0, first_byte = tile_bounds.first_byte, pitch = tile_bounds.pitch, rows = tile_bounds.rows;
         const bool misses = tile_bounds.misses, inside = tile_bounds.inside, staged = tile_bounds.staged;
         const int windows_bytes = paired ? rotation_windows_bytes(rows) : 0;
@@ -611,6 +641,12 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         const bool windowed = paired && staged && inside && 2 * pitch <= rotation_window_stride;
         // Which words of the footprint this thread stages, and then rewrites as windows.
         const FootprintSweep sweep = footprint_sweep<Shape::threads>(tid, pitch / 16, tile_bounds.words_magic);
+        // Whether footprint row r's word in this thread's column holds taps (every word where there are no spans).
+        const auto reached = [&](int r) {
+            if (!spans) return true;
+            const ushort2 w = row_words[r];
+            return static_cast<unsigned>(sweep.column - w.x) < static_cast<unsigned>(w.y - w.x);
+        };
 
         if (staged) {
             // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
@@ -624,11 +660,12 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                 if (whole) {
                     unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(raw)) + static_cast<unsigned>(to_first);
                     for (int r = sweep.first_row; r < rows; r += sweep.row_step, from += from_step, to += static_cast<unsigned>(to_step)) {
-                        copy_16_async(to, from);
+                        if (reached(r)) copy_16_async(to, from);
                     }
                 } else {
                     std::byte* to = raw + to_first;
                     for (int r = sweep.first_row; r < rows; r += sweep.row_step, from += from_step, to += to_step) {
+                        if (!reached(r)) continue;
                         for (int b = 0; b < 16 && byte + b < row_bytes; b += static_cast<int>(sizeof(Sample))) {
                             *reinterpret_cast<Sample*>(to + b) = *reinterpret_cast<const Sample*>(from + b);
                         }
@@ -653,6 +690,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                     std::byte* to_bytes = footprint + sweep.first_row * rotation_window_stride + sweep.column * 32;
                     const int from_step = sweep.row_step * pitch, to_step = sweep.row_step * rotation_window_stride;
                     for (int r = sweep.first_row; r < rows; r += sweep.row_step, from += from_step, to_bytes += to_step) {
+                        if (!reached(r)) continue;
                         const uint4 v = *reinterpret_cast<const uint4*>(from);
                         const unsigned next = *reinterpret_cast<const unsigned*>(from + 16);
                         uint2* const to = reinterpret_cast<uint2*>(to_bytes);

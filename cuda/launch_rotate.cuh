@@ -1,0 +1,18 @@
+#pragma once
+// The rotation launcher (launch_rotate.cu) with its levers named: the product runs RotationLevers{}; the bench's
+// study rows (bench/bench_runner.cu) turn one at a time, to measure what each buys in the same run.
+
+#include "frontend/cuda_backend.hpp"
+
+namespace gpurotate::detail {
+
+struct RotationLevers {
+    /// Each footprint row stages only the words the tile's taps can reach (kernels/rotate.cuh,
+    /// rotation_row_words), not its whole bounding box.
+    bool row_spans = true;
+};
+
+/// rotate_device_cuda with `levers` in place of the product's.
+void rotate_device_levers(ConstImageView src, ImageView dst, const RotationPlan& plan, const RotationLevers& levers, CUstream_st* stream);
+
+}  // namespace gpurotate::detail
