@@ -617,7 +617,8 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         const RotationTileBounds tile_bounds = bounds[slot];
         const bool spans = launch.row_spans != 0 && tile_bounds.staged && tile_bounds.rows <= rotation_span_rows;
         if (spans) {
-            for (int i = tid; i < tile_bounds.rows; i += Shape::threads) {
+            // By the block's second half, whose warps the tables below leave idle.
+            for (int i = (tid + Shape::threads / 2) % Shape::threads; i < tile_bounds.rows; i += Shape::threads) {
                 row_words[i] = rotation_row_words<pixel_bytes, Interp>(tile_bounds, i, tile_bounds.pitch / 16);
             }
         }
