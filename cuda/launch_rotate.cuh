@@ -4,12 +4,14 @@
 
 #include "frontend/cuda_backend.hpp"
 
+#include <optional>
+
 namespace gpurotate::detail {
 
 struct RotationLevers {
     /// Each footprint row stages only the words the tile's taps can reach (kernels/rotate.cuh,
-    /// rotation_row_words), not its whole bounding box.
-    bool row_spans = true;
+    /// rotation_row_words), not its whole bounding box; empty: where rotation_row_spans_pay says so.
+    std::optional<bool> row_spans;
 };
 
 /// rotate_device_cuda with `levers` in place of the product's.

@@ -204,6 +204,18 @@ __host__ __device__ constexpr bool rotation_direct_reads(int pixel_bytes, Interp
     return interpolation != Interpolation::bicubic && pixel_bytes == 16;
 }
 
+/// Whether a launch stages only the words of each footprint row that its tile's taps reach (rotation_row_words)
+/// unless told otherwise: pixels of 4 bytes or more under nearest and bilinear interpolation, whose kernels wait
+/// on memory. At 45 degrees the bounding box is twice the tile, and much of it was read from DRAM twice: u8c4
+/// bilinear read 475 MB from DRAM for a 268 MB source, 336 MB with the rows' words alone, and ran 1.12x faster
+/// (f32c1 the same; nearest 1.08x). The kernels of 1 to 3 bytes are bound by instructions, and the rows' words
+/// cost instructions: u8c1 0.181 against 0.195 ms, u16c1 0.226 against 0.238, u8c3 0.412 against 0.423 without
+/// them; bicubic moved within 1% either way (H100, 8192x8192 at 30 and 45 degrees; bench/RESULTS.md,
+/// 2026-12-07). 16-byte pixels read their taps directly and stage nothing.
+__host__ __device__ constexpr bool rotation_row_spans_pay(int pixel_bytes, Interpolation interpolation) {
+    return interpolation != Interpolation::bicubic && pixel_bytes >= 4;
+}
+
 /// One pixel from global memory at `p` (aligned to rotation_direct_alignment) into `to`, through the read-only
 /// cache, a load for each aligned word.
 template <int PixelBytes>
