@@ -205,15 +205,17 @@ __host__ __device__ constexpr bool rotation_direct_reads(int pixel_bytes, Interp
 }
 
 /// Whether a launch stages only the words of each footprint row that its tile's taps reach (rotation_row_words)
-/// unless told otherwise: pixels of 4 bytes or more under nearest and bilinear interpolation, whose kernels wait
-/// on memory. At 45 degrees the bounding box is twice the tile, and much of it was read from DRAM twice: u8c4
-/// bilinear read 475 MB from DRAM for a 268 MB source, 336 MB with the rows' words alone, and ran 1.12x faster
-/// (f32c1 the same; nearest 1.08x). The kernels of 1 to 3 bytes are bound by instructions, and the rows' words
-/// cost instructions: u8c1 0.181 against 0.195 ms, u16c1 0.226 against 0.238, u8c3 0.412 against 0.423 without
-/// them; bicubic moved within 1% either way (H100, 8192x8192 at 30 and 45 degrees; bench/RESULTS.md,
-/// 2026-12-07). 16-byte pixels read their taps directly and stage nothing.
+/// unless told otherwise: where the kernel waits on memory, as measured pixel width by pixel width under
+/// nearest and bilinear interpolation (H100, 8192x8192 at 30 and 45 degrees, the same kernel with and without
+/// in one run; bench/RESULTS.md, 2026-12-07 (night)). At 45 degrees the bounding box is twice the tile, and much
+/// of it was read from DRAM twice: u8c4 bilinear read 475 MB from DRAM for a 268 MB source, 336 MB with the rows'
+/// words alone, and ran 1.12x faster (f32c1 the same; 6- and 12-byte pixels 1.07-1.10x). The kernels of 1, 2, 3
+/// and 8 bytes are bound by instructions (8: four 16-bit channels, each converted to float and back), and the
+/// spans cost instructions, since a warp's lanes that skip a word still take its issue slot: u8c1 0.181 against
+/// 0.195 ms without them, u16c1 0.226 against 0.238, u8c3 0.412 against 0.423, u16c4 0.888 against 0.913.
+/// Bicubic moved within 1% either way. 16-byte pixels read their taps directly and stage nothing.
 __host__ __device__ constexpr bool rotation_row_spans_pay(int pixel_bytes, Interpolation interpolation) {
-    return interpolation != Interpolation::bicubic && pixel_bytes >= 4;
+    return interpolation != Interpolation::bicubic && (pixel_bytes == 4 || pixel_bytes == 6 || pixel_bytes == 12);
 }
 
 /// One pixel from global memory at `p` (aligned to rotation_direct_alignment) into `to`, through the read-only
