@@ -5,8 +5,9 @@
 // same coordinates at its corners: the rectangle every tap of the tile falls in, since both tables are rounded
 // linear functions and so monotonic. The footprint, clipped to the image, comes into shared memory by
 // cp.async (the 8-bit bicubic weight table too, once a block; bilinear weights are computed from the
-// coordinates' bits); 1-byte bilinear footprints are then rewritten as overlapping windows that hold both taps
-// of a row in one aligned 16-bit pair. Each thread makes a run of pixels of one row from there and stores them as
+// coordinates' bits), where it pays only the words of each row that the tile's taps reach
+// (rotation_row_words); 1-byte bilinear footprints are then rewritten as overlapping windows that hold both
+// taps of a row in one aligned 16-bit pair. Each thread makes a run of pixels of one row from there and stores them as
 // 16-byte words at 16-byte addresses: where the output's rows miss their words, each row's tiles are shifted
 // onto them (RotationShift), or, where rows miss even the pixel's alignment, the runs' words are shuffled. A
 // tile whose footprint misses the image is the background; one whose footprint lies inside takes its taps
@@ -39,7 +40,7 @@ struct RotationItem {
 /// A launch's images: `count` of them at `items` in device memory (blockIdx.z picks one), or `single` alone
 /// where `items` is null; `footprint_bytes` of dynamic shared memory hold a tile's source. `direct_reads`: the
 /// tiles inside the image read their taps from global memory (rotation_direct_reads), and nothing is staged.
-/// `row_spans`: each footprint row stages only the words the tile's taps can reach there (rotation_band_columns),
+/// `row_spans`: each footprint row stages only the words the tile's taps can reach there (rotation_row_words),
 /// not the whole bounding box.
 struct RotationLaunch {
     const RotationItem* items;
