@@ -101,7 +101,7 @@ TileCheck check_plan(int width, int height, double degrees, Interpolation interp
 TEST_CASE("every tap of a rotated tile lies in the columns its footprint row stages") {
     for (const Interpolation interpolation : {Interpolation::nearest, Interpolation::bilinear, Interpolation::bicubic}) {
         for (const double degrees : {0.5, 7.5, 30.0, 45.0, 89.9, 135.0, -60.0, 1000.0, 180.2, 269.99}) {
-            for (const std::pair<int, int> tile : {std::pair{64, 0}, std::pair{64, 15}, std::pair{32, 0}, std::pair{32, 3}}) {
+            for (const std::pair<int, int>& tile : {std::pair{64, 0}, std::pair{64, 15}, std::pair{32, 0}, std::pair{32, 3}}) {
                 const int side = tile.first, extra = tile.second;  // not a structured binding: CAPTURE's lambda takes them
                 CAPTURE(static_cast<int>(interpolation));
                 CAPTURE(degrees);
