@@ -77,14 +77,15 @@ void check_tile(const detail::RotationPlan& plan, int tile_x, int tile_y, int si
     out.box_cells += static_cast<long long>(tapped.size()) * (box_right - box_left + 1);
 }
 
-TileCheck check_plan(int width, int height, double degrees, Interpolation interpolation, int side, int extra) {
+// Every tile of the plan, or those of tile rows `first_tile_row` on.
+TileCheck check_plan(int width, int height, double degrees, Interpolation interpolation, int side, int extra, int first_tile_row = 0) {
     RotateOptions options;
     options.degrees = degrees;
     options.interpolation = interpolation;
     const Extent out = gpurotate::rotated_extent({width, height}, options);
     const detail::RotationPlan plan = detail::make_rotation_plan({width, height}, out, SampleType::u8, options);
     TileCheck check;
-    for (int ty = 0; ty < out.height; ty += side) {
+    for (int ty = first_tile_row * side; ty < out.height; ty += side) {
         for (int tx = 0; tx < out.width + extra; tx += side) {
             switch (interpolation) {
                 case Interpolation::nearest: check_tile<Interpolation::nearest>(plan, tx, ty, side, extra, check); break;
@@ -100,8 +101,11 @@ TileCheck check_plan(int width, int height, double degrees, Interpolation interp
 
 TEST_CASE("every tap of a rotated tile lies in the columns its footprint row stages") {
     for (const Interpolation interpolation : {Interpolation::nearest, Interpolation::bilinear, Interpolation::bicubic}) {
-        for (const double degrees : {0.5, 7.5, 30.0, 45.0, 89.9, 135.0, -60.0, 1000.0, 180.2, 269.99}) {
-            for (const std::pair<int, int>& tile : {std::pair{64, 0}, std::pair{64, 15}, std::pair{32, 0}, std::pair{32, 3}}) {
+        for (const double degrees : {0.5, 7.5, 30.0, 45.0, 89.9, 135.0, -60.0, 1000.0, 180.2, 269.99, 0.01, 90.007, -0.003}) {
+            // The kernels' tiles: 64 pixels a side up to 4 bytes, 32 above; a shifted tile reaches run - 1 columns
+            // further left (1 byte 15, 2 bytes 7, 4 bytes 3; 6 bytes 7, 12 bytes 3, 8 bytes 1).
+            for (const std::pair<int, int>& tile : {std::pair{64, 0}, std::pair{64, 15}, std::pair{64, 7}, std::pair{64, 3}, std::pair{32, 0},
+                                                    std::pair{32, 7}, std::pair{32, 3}, std::pair{32, 1}}) {
                 const int side = tile.first, extra = tile.second;  // not a structured binding: CAPTURE's lambda takes them
                 CAPTURE(static_cast<int>(interpolation));
                 CAPTURE(degrees);
@@ -123,4 +127,26 @@ TEST_CASE("at 45 degrees a tile's row columns hold well under the bounding box o
     const double share = static_cast<double>(check.span_cells) / static_cast<double>(check.box_cells);
     MESSAGE("rows' columns / bounding box at 45 degrees: " << share);
     CHECK(share < 0.7);
+}
+
+TEST_CASE("the rows' columns hold every tap of a tile far from the origin at an angle near an axis") {
+    // Sides near OpenCV's 32767 put the coordinates past 2^24 fixed-point units, where a float of the absolute
+    // coordinate loses one; an edge within 0.05 degrees of an axis then moved its crossings by pixels (nearest,
+    // 0.01 and 0.007 degrees: tiles of the bottom row read words that were not staged).
+    for (const Interpolation interpolation : {Interpolation::nearest, Interpolation::bilinear}) {
+        for (const double degrees : {0.01, 0.007, 89.993, -0.01}) {
+            for (const std::pair<int, int>& tile : {std::pair{64, 3}, std::pair{32, 7}}) {
+                CAPTURE(static_cast<int>(interpolation));
+                CAPTURE(degrees);
+                const int side = tile.first, extra = tile.second;
+                CAPTURE(side);
+                RotateOptions options;
+                options.degrees = degrees;
+                const Extent out = gpurotate::rotated_extent({32766, 32766}, options);
+                const TileCheck check = check_plan(32766, 32766, degrees, interpolation, side, extra, static_cast<int>((out.height - 1) / side));
+                CHECK(check.taps > 0);
+                CHECK(check.missed == 0);
+            }
+        }
+    }
 }
