@@ -33,8 +33,8 @@ GPUROTATE_HOST_DEVICE inline TileParallelogram tile_parallelogram(std::int32_t o
     const auto f = [](std::int64_t v) { return static_cast<float>(v) * pixel; };
     return {static_cast<std::int32_t>(whole_x),
             static_cast<std::int32_t>(whole_y),
-            f(first_x - (whole_x << rotation_ab_bits)),
-            f(first_y - (whole_y << rotation_ab_bits)),
+            f(first_x - whole_x * rotation_ab_scale),  // a product: a left shift of a negative value is undefined
+            f(first_y - whole_y * rotation_ab_scale),
             f(std::int64_t{c1x} - c0x),
             f(std::int64_t{c1y} - c0y),
             f(std::int64_t{o1x} - o0x),
