@@ -660,11 +660,11 @@ std::vector<Row> bench_rotations(const Harness& harness, const Peers& peers, con
             launch();
             group.push_back(timed_row(harness, "rotate", "production", harness.differing_rows(dst.view, expected.view) == 0, launch, bytes));
         }
+        const detail::RotationPlan plan = detail::make_rotation_plan(src.extent(), e, src.format.sample, rotate_options);
         for (const bool spans : {true, false}) {
             // The production launch with the footprint's row spans on, then off (the bounding box staged whole).
             const char* const name = spans ? "rotate-row-spans" : "rotate-whole-rows";
             if (!selected(options.kernels, name)) continue;
-            const detail::RotationPlan plan = detail::make_rotation_plan(src.extent(), e, src.format.sample, rotate_options);
             detail::RotationLevers levers;
             levers.row_spans = spans;
             const auto launch = [&] { detail::rotate_device_levers(src, dst.view, plan, levers, harness.stream()); };
