@@ -128,7 +128,7 @@ void launch_items(const RotationItem* items, const RotationItem* device_items, s
                   cudaStream_t stream) {
     constexpr int pixel_bytes = static_cast<int>(sizeof(Sample)) * Channels;
     const bool spans = levers.row_spans.value_or(rotation_row_spans_pay(pixel_bytes, items[0].plan.interpolation));
-    RotationLaunch launch{device_items, items[0], 0, 0, spans ? 1 : 0};
+    RotationLaunch launch{device_items, items[0], 0, 0, spans ? 1 : 0, levers.tables_first ? 1 : 0};
     switch (items[0].plan.interpolation) {
         case Interpolation::nearest: return launch_shifted_or_not<Sample, Channels, Interpolation::nearest>(items, count, launch, stream);
         case Interpolation::bilinear: return launch_shifted_or_not<Sample, Channels, Interpolation::bilinear>(items, count, launch, stream);

@@ -12,6 +12,9 @@ struct RotationLevers {
     /// Each footprint row stages only the words the tile's taps can reach (kernels/rotate.cuh,
     /// rotation_row_words), not its whole bounding box; empty: where rotation_row_spans_pay says so.
     std::optional<bool> row_spans;
+    /// The tile's tables before its footprint's loads, behind a barrier of their own (RotationLaunch::tables_first);
+    /// the product makes them while the loads fly.
+    bool tables_first = false;
 };
 
 /// rotate_device_cuda with `levers` in place of the product's.

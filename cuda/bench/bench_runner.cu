@@ -661,12 +661,14 @@ std::vector<Row> bench_rotations(const Harness& harness, const Peers& peers, con
             group.push_back(timed_row(harness, "rotate", "production", harness.differing_rows(dst.view, expected.view) == 0, launch, bytes));
         }
         const detail::RotationPlan plan = detail::make_rotation_plan(src.extent(), e, src.format.sample, rotate_options);
-        for (const bool spans : {true, false}) {
-            // The production launch with the footprint's row spans on, then off (the bounding box staged whole).
-            const char* const name = spans ? "rotate-row-spans" : "rotate-whole-rows";
+        for (const int study : {0, 1, 2}) {
+            // The production launch with the footprint's row spans on, then off (the bounding box staged whole);
+            // then with the tile's tables made before its loads, behind a barrier.
+            const char* const name = study == 0 ? "rotate-row-spans" : study == 1 ? "rotate-whole-rows" : "rotate-tables-first";
             if (!selected(options.kernels, name)) continue;
             detail::RotationLevers levers;
-            levers.row_spans = spans;
+            if (study < 2) levers.row_spans = study == 0;
+            levers.tables_first = study == 2;
             const auto launch = [&] { detail::rotate_device_levers(src, dst.view, plan, levers, harness.stream()); };
             GPUROTATE_CUDA_CHECK(cudaMemsetAsync(dst.view.data, 0xff, dst.bytes(), harness.stream()));
             launch();
@@ -903,6 +905,7 @@ int run_bench(const BenchOptions& options, std::ostream& out) {
         out << std::left << std::setw(column) << "rotate" << "production (--op rotateDEG: rotate_device, any angle)\n"
             << std::setw(column) << "rotate-row-spans" << "study (--op rotateDEG: rotate, each footprint row staged only where its tile's taps reach)\n"
             << std::setw(column) << "rotate-whole-rows" << "study (--op rotateDEG: rotate, the footprint's bounding box staged whole)\n"
+            << std::setw(column) << "rotate-tables-first" << "study (--op rotateDEG: rotate, each tile's tables made before its footprint's loads)\n"
             << std::setw(column) << "npp-rotate" << "peer (--op rotateDEG: nppiRotate)\n";
         return 0;
     }

@@ -1,12 +1,14 @@
 #pragma once
 // Rotation by any angle, one output tile at a time per block, the blocks looping over tiles. For each tile
 // the block computes its rows' origins and its columns' steps (the fixed-point coordinates warpAffine builds
-// per row and column) once, into shared memory, and one thread computes the next tile's footprint from the
+// per row and column) once, into shared memory, and one thread computes a later tile's footprint from the
 // same coordinates at its corners: the rectangle every tap of the tile falls in, since both tables are rounded
 // linear functions and so monotonic. The footprint, clipped to the image, comes into shared memory by
 // cp.async (the 8-bit bicubic weight table too, once a block; bilinear weights are computed from the
 // coordinates' bits), where it pays only the words of each row that the tile's taps reach
-// (rotation_row_words); 1-byte bilinear footprints are then rewritten as overlapping windows that hold both
+// (rotation_row_words). A tile's loads go out first, after the one barrier that frees the footprint; its
+// tables, the next tile's rows' words and the bounds of the one after are computed while they fly, so that a
+// tile takes two barriers (three for windows). 1-byte bilinear footprints are then rewritten as overlapping windows that hold both
 // taps of a row in one aligned 16-bit pair. Each thread makes a run of pixels of one row from there and stores them as
 // 16-byte words at 16-byte addresses: where the output's rows miss their words, each row's tiles are shifted
 // onto them (RotationShift), or, where rows miss even the pixel's alignment, the runs' words are shuffled. A
@@ -41,13 +43,15 @@ struct RotationItem {
 /// where `items` is null; `footprint_bytes` of dynamic shared memory hold a tile's source. `direct_reads`: the
 /// tiles inside the image read their taps from global memory (rotation_direct_reads), and nothing is staged.
 /// `row_spans`: each footprint row stages only the words the tile's taps can reach there (rotation_row_words),
-/// not the whole bounding box.
+/// not the whole bounding box. `tables_first`: a study; the tile's tables before its footprint's loads, behind a
+/// barrier, rather than while the loads fly.
 struct RotationLaunch {
     const RotationItem* items;
     RotationItem single;
     int footprint_bytes;
     int direct_reads;
     int row_spans;
+    int tables_first;
 };
 
 /// The tile of a pixel width: a thread makes `run` pixels of a row, a whole number of 16-byte words (16 or
@@ -553,11 +557,12 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     // entries would otherwise share a bank.
     __shared__ int2 column_step[columns + columns / 16];
 
-    // Two tiles' bounds: the one being worked, and the next, which its thread computes while the current
-    // footprint's loads are in flight (where it computed them beside the tables, and every thread waited).
-    __shared__ RotationTileBounds bounds[2];
-    // The current tile's footprint rows' words that its taps can reach (rotation_row_words), where row_spans.
-    __shared__ ushort2 row_words[rotation_span_rows];
+    // Three tiles' bounds, a ring: the one being worked, the next, whose rows' words the block finds while the
+    // current footprint's loads are in flight, and the one after, which its thread computes then.
+    __shared__ RotationTileBounds bounds[3];
+    // The footprint rows' words that a tile's taps can reach (rotation_row_words), where row_spans: the current
+    // tile's, and the next one's.
+    __shared__ ushort2 row_words[2][rotation_span_rows];
 
     // The item in shared memory, read there by every pixel: from the launch's parameters or a group's table
     // in global memory, which the compiler re-read after each store it could not prove apart from it.
@@ -622,34 +627,39 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     };
     constexpr int bounds_thread = Shape::threads - 1;
     int tile_column = static_cast<int>(blockIdx.x) % tiles_x, tile_row = static_cast<int>(blockIdx.x) / tiles_x;
+    const auto uses_spans = [&](const RotationTileBounds& b) { return launch.row_spans != 0 && b.staged && b.rows <= rotation_span_rows; };
+    // Tile `b`'s rows' words into `words`, by the threads from `first_thread` on.
+    const auto find_row_words = [&](const RotationTileBounds& b, ushort2* words, int first_thread) {
+        if (!uses_spans(b)) return;
+        for (int i = (tid + first_thread) % Shape::threads; i < b.rows; i += Shape::threads) {
+            words[i] = rotation_row_words<pixel_bytes, Interp>(b, i, b.pitch / 16);
+        }
+    };
+    const auto tile_after = [&](int steps) {
+        int2 t = make_int2(tile_column, tile_row);
+        for (int i = 0; i < steps; ++i) next_tile(t.x, t.y);
+        return t;
+    };
+    // The first tile's bounds and words, and the second's bounds (by a thread of another warp).
     if (tid == bounds_thread) bounds[0] = bounds_of(tile_column, tile_row);
+    if (tid == bounds_thread - 32 && static_cast<int>(blockIdx.x) + grid < tiles) {
+        const int2 next = tile_after(1);
+        bounds[1] = bounds_of(next.x, next.y);
+    }
+    __syncthreads();
+    find_row_words(bounds[0], row_words[0], 0);
 
-    int slot = 0;
+    // Ring positions of this tile's bounds, the next one's and the one after; the slot of this tile's words.
+    int now = 0, next = 1, after = 2, slot = 0;
+    const bool tables_first = launch.tables_first != 0;
     for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += grid, next_tile(tile_column, tile_row), slot ^= 1) {
         const int tile_x = tile_column * side, tile_y = tile_row * side;
         const int tile_w = min(side, plan.dst_width - tile_x), tile_h = min(side, plan.dst_height - tile_y);
-        __syncthreads();  // the previous tile's readers are done with the tables and the footprint; this tile's bounds are in
-        const RotationTileBounds tile_bounds = bounds[slot];
-        const bool spans = launch.row_spans != 0 && tile_bounds.staged && tile_bounds.rows <= rotation_span_rows;
-        if (spans) {
-            // By the block's second half, whose warps the tables below leave idle.
-            for (int i = (tid + Shape::threads / 2) % Shape::threads; i < tile_bounds.rows; i += Shape::threads) {
-                row_words[i] = rotation_row_words<pixel_bytes, Interp>(tile_bounds, i, tile_bounds.pitch / 16);
-            }
-        }
-        for (int i = tid; i < columns; i += Shape::threads) {
-            int a = 0, b = 0;
-            if (i < tile_h) {
-                rotation_row_origin(plan, tile_y + i, a, b);
-                row_origin[i] = make_int2(a, b);
-            }
-            // Columns past the tile's (or the image's) edges repeat its last, so that a run reads its steps
-            // unclamped and every pixel it computes, stored or not, takes its taps in the footprint.
-            rotation_column_step(plan, min(max(tile_x - extra + i, first_column(tile_x)), last_column(tile_x)), a, b);
-            column_step[i + i / 16] = make_int2(a, b);
-        }
+        // The previous tile's readers are done with the tables and the footprint; this tile's bounds and words are
+        // in, and the next one's bounds.
         __syncthreads();
-
+        const RotationTileBounds tile_bounds = bounds[now];
+        const bool spans = uses_spans(tile_bounds);
         const int y0 = tile_bounds.y0, first_byte = tile_bounds.first_byte, pitch = tile_bounds.pitch, rows = tile_bounds.rows;
         const bool misses = tile_bounds.misses, inside = tile_bounds.inside, staged = tile_bounds.staged;
         const int windows_bytes = paired ? rotation_windows_bytes(rows) : 0;
@@ -660,10 +670,31 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         // Whether footprint row r's word in this thread's column holds taps (every word where there are no spans).
         const auto reached = [&](int r) {
             if (!spans) return true;
-            const ushort2 w = row_words[r];
+            const ushort2 w = row_words[slot][r];
             return static_cast<unsigned>(sweep.column - w.x) < static_cast<unsigned>(w.y - w.x);
         };
 
+        // The tile's row origins and column steps.
+        const auto make_tables = [&] {
+            for (int i = tid; i < columns; i += Shape::threads) {
+                int a = 0, b = 0;
+                if (i < tile_h) {
+                    rotation_row_origin(plan, tile_y + i, a, b);
+                    row_origin[i] = make_int2(a, b);
+                }
+                // Columns past the tile's (or the image's) edges repeat its last, so that a run reads its steps
+                // unclamped and every pixel it computes, stored or not, takes its taps in the footprint.
+                rotation_column_step(plan, min(max(tile_x - extra + i, first_column(tile_x)), last_column(tile_x)), a, b);
+                column_step[i + i / 16] = make_int2(a, b);
+            }
+        };
+        // The footprint's loads first; the tables, the next tile's words and the bounds of the one after it are
+        // computed while they fly. `tables_first` (a study) makes the tables before the loads, behind a barrier
+        // of their own, as the kernel did.
+        if (tables_first) {
+            make_tables();
+            __syncthreads();
+        }
         if (staged) {
             // Whole 16-byte words where the source allows, the row's last partial word a sample at a time.
             const int row_bytes = width * pixel_bytes;
@@ -689,14 +720,21 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                 }
             }
         }
-        if (tid == bounds_thread && tile + grid < tiles) {
-            // The next tile's bounds, while this one's loads are in flight.
-            int next_column = tile_column, next_row = tile_row;
-            next_tile(next_column, next_row);
-            bounds[slot ^ 1] = bounds_of(next_column, next_row);
+        if (!tables_first) make_tables();
+        // By the block's second half, whose warps the tables leave idle.
+        if (tile + grid < tiles) find_row_words(bounds[next], row_words[slot ^ 1], Shape::threads / 2);
+        if (tid == bounds_thread && tile + 2 * grid < tiles) {
+            const int2 later = tile_after(2);
+            bounds[after] = bounds_of(later.x, later.y);
         }
         wait_copies_async();  // the footprint's, and the first time the table's
         __syncthreads();
+        {
+            const int done = now;
+            now = next;
+            next = after;
+            after = done;
+        }
         if constexpr (paired) {
             if (windowed) {
                 // Windows 2i and 2i + 1 from word i and the next word's first byte: a 16-byte word and one
@@ -708,12 +746,12 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                     for (int r = sweep.first_row; r < rows; r += sweep.row_step, from += from_step, to_bytes += to_step) {
                         if (!reached(r)) continue;
                         const uint4 v = *reinterpret_cast<const uint4*>(from);
-                        const unsigned next = *reinterpret_cast<const unsigned*>(from + 16);
+                        const unsigned next_word = *reinterpret_cast<const unsigned*>(from + 16);
                         uint2* const to = reinterpret_cast<uint2*>(to_bytes);
                         to[0] = make_uint2(__byte_perm(v.x, 0, 0x2110), __byte_perm(v.x, v.y, 0x4332));
                         to[1] = make_uint2(__byte_perm(v.y, 0, 0x2110), __byte_perm(v.y, v.z, 0x4332));
                         to[2] = make_uint2(__byte_perm(v.z, 0, 0x2110), __byte_perm(v.z, v.w, 0x4332));
-                        to[3] = make_uint2(__byte_perm(v.w, 0, 0x2110), __byte_perm(v.w, next, 0x4332));
+                        to[3] = make_uint2(__byte_perm(v.w, 0, 0x2110), __byte_perm(v.w, next_word, 0x4332));
                     }
                 }
                 __syncthreads();
