@@ -58,7 +58,7 @@ struct RotationLaunch {
 /// 48 bytes), in several rows of the tile. Tiles are square (a footprint about twice a tile's area at 45
 /// degrees, the least for its area) and as large as keeps a footprint within 48 KiB: 64 pixels a side up to
 /// 4 bytes (1-byte bilinear keeps its footprint also as windows, rotation_footprint_paired), 32 above. A tile's fixed
-/// costs (its tables, its classification, the staging's bookkeeping, three barriers) were as many
+/// costs (its tables, its classification, the staging's bookkeeping, its barriers) were as many
 /// instructions as its pixels' at 32x32 (ncu, H100).
 template <int PixelBytes>
 struct RotateTileShape {
@@ -641,6 +641,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         return t;
     };
     // The first tile's bounds and words, and the second's bounds (by a thread of another warp).
+    static_assert(Shape::threads > 32);
     if (tid == bounds_thread) bounds[0] = bounds_of(tile_column, tile_row);
     if (tid == bounds_thread - 32 && static_cast<int>(blockIdx.x) + grid < tiles) {
         const int2 next = tile_after(1);
