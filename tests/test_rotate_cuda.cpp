@@ -70,8 +70,8 @@ TEST_CASE("CUDA rotation gives the CPU backend's bytes for every sample type, ch
 TEST_CASE("CUDA rotation of a large image gives the CPU backend's bytes") {
     // Taller than one grid's rows (65535 blocks of 8 rows) would be slow to test; 3000x2001 still spans many
     // blocks in both directions and every table entry, and has more tiles than the GPU keeps blocks, so that
-    // each block works several in turn (the pipelined footprints load one while working another). 1, 3 and 4
-    // channels: every pixel width but 2.
+    // each block works several in turn (finding the next tile's words and a later tile's bounds while one tile's
+    // loads fly). 1, 3 and 4 channels: every pixel width but 2.
     for (SampleType sample : test_support::rotation_samples()) {
         for (int channels : {1, 3, 4}) {
             const gpurotate::Image src = test_support::rotation_source(3000, 2001, {sample, channels}, 9);

@@ -661,18 +661,19 @@ std::vector<Row> bench_rotations(const Harness& harness, const Peers& peers, con
             group.push_back(timed_row(harness, "rotate", "production", harness.differing_rows(dst.view, expected.view) == 0, launch, bytes));
         }
         const detail::RotationPlan plan = detail::make_rotation_plan(src.extent(), e, src.format.sample, rotate_options);
-        for (const int study : {0, 1, 2}) {
-            // The production launch with the footprint's row spans on, then off (the bounding box staged whole);
-            // then with the tile's tables made before its loads, behind a barrier.
-            const char* const name = study == 0 ? "rotate-row-spans" : study == 1 ? "rotate-whole-rows" : "rotate-tables-first";
-            if (!selected(options.kernels, name)) continue;
+        // The production launch with one lever forced: the footprint's row spans on, then off (the bounding box
+        // staged whole); then the tile's tables made before its loads, behind a barrier.
+        struct Study {
+            const char* name;
             detail::RotationLevers levers;
-            if (study < 2) levers.row_spans = study == 0;
-            levers.tables_first = study == 2;
-            const auto launch = [&] { detail::rotate_device_levers(src, dst.view, plan, levers, harness.stream()); };
+        };
+        const Study studies[] = {{"rotate-row-spans", {true, false}}, {"rotate-whole-rows", {false, false}}, {"rotate-tables-first", {std::nullopt, true}}};
+        for (const Study& study : studies) {
+            if (!selected(options.kernels, study.name)) continue;
+            const auto launch = [&] { detail::rotate_device_levers(src, dst.view, plan, study.levers, harness.stream()); };
             GPUROTATE_CUDA_CHECK(cudaMemsetAsync(dst.view.data, 0xff, dst.bytes(), harness.stream()));
             launch();
-            group.push_back(timed_row(harness, name, "study", harness.differing_rows(dst.view, expected.view) == 0, launch, bytes));
+            group.push_back(timed_row(harness, study.name, "study", harness.differing_rows(dst.view, expected.view) == 0, launch, bytes));
         }
         if (selected(options.kernels, "npp-rotate") && peers.npp_rotate_applies(src.format)) {
             const auto launch = [&] { peers.npp_rotate(src, dst.view, degrees, options.interpolation, harness.stream()); };

@@ -8,8 +8,8 @@
 // coordinates' bits), where it pays only the words of each row that the tile's taps reach
 // (rotation_row_words). A tile's loads go out first, after the one barrier that frees the footprint; its
 // tables, the next tile's rows' words and the bounds of the one after are computed while they fly, so that a
-// tile takes two barriers (three for windows). 1-byte bilinear footprints are then rewritten as overlapping windows that hold both
-// taps of a row in one aligned 16-bit pair. Each thread makes a run of pixels of one row from there and stores them as
+// tile takes two barriers (three for windows). 1-byte bilinear footprints are then rewritten as overlapping
+// windows that hold both taps of a row in one aligned 16-bit pair. Each thread makes a run of pixels of one row from there and stores them as
 // 16-byte words at 16-byte addresses: where the output's rows miss their words, each row's tiles are shifted
 // onto them (RotationShift), or, where rows miss even the pixel's alignment, the runs' words are shuffled. A
 // tile whose footprint misses the image is the background; one whose footprint lies inside takes its taps
