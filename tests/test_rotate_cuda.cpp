@@ -103,6 +103,40 @@ void check_download(const gpurotate::Image& expected, const std::byte* device_ds
 
 }  // namespace
 
+TEST_CASE("CUDA rotation of a 1-byte image whose blocks take many tiles in turn gives the CPU backend's bytes") {
+    // 3000x2001 gives each block several tiles in turn, inside the image (rewritten as windows), across its border
+    // and outside it (which skip the tables and the barrier after the loads), in every order; rows padded to
+    // 16-byte words and packed (whose tiles are shifted onto the rows' words), expanded and kept, at angles whose
+    // tiles' footprints differ in rows and words.
+    cudaStream_t stream = nullptr;
+    REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const gpurotate::PixelFormat format{SampleType::u8, 1};
+    const gpurotate::Image src = test_support::rotation_source(3000, 2001, format, 31);
+    for (bool packed : {false, true}) {
+        const std::size_t src_pitch = packed ? src.view().row_bytes() : (src.view().row_bytes() + 15) / 16 * 16;
+        std::byte* base = test_support::upload(src, src_pitch, 0, stream);
+        const gpurotate::ConstImageView d_src(base, src.width(), src.height(), src_pitch, format);
+        for (double degrees : {3.0, 30.0, 45.0, 100.0, -135.0}) {
+            for (bool keep_size : {false, true}) {
+                RotateOptions options{degrees, Interpolation::bilinear, keep_size, test_support::rotation_backgrounds(SampleType::u8)[1]};
+                CAPTURE(packed);
+                CAPTURE(degrees);
+                CAPTURE(keep_size);
+                const gpurotate::Image expected = gpurotate::rotate(src, options, gpurotate::Backend::cpu);
+                const std::size_t dst_pitch = packed ? expected.view().row_bytes() : (expected.view().row_bytes() + 15) / 16 * 16;
+                void* dst = nullptr;
+                REQUIRE_CUDA(cudaMalloc(&dst, dst_pitch * static_cast<std::size_t>(expected.height())));
+                const gpurotate::ImageView d_dst{static_cast<std::byte*>(dst), expected.width(), expected.height(), dst_pitch, format};
+                gpurotate::rotate_device(d_src, d_dst, options, stream);
+                check_download(expected, static_cast<const std::byte*>(dst), dst_pitch, stream);
+                REQUIRE_CUDA(cudaFree(dst));
+            }
+        }
+        REQUIRE_CUDA(cudaFree(base));
+    }
+    REQUIRE_CUDA(cudaStreamDestroy(stream));
+}
+
 TEST_CASE("CUDA rotation of images of many tiles, on pitches of whole and of odd bytes, gives the CPU backend's bytes") {
     // 301x217 spans tiles wholly inside the image, across its border and wholly outside it (the expanded
     // canvas's corners) for every pixel width. Three layouts: rows padded to 16-byte words; packed rows from

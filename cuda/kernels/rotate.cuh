@@ -1,23 +1,22 @@
 #pragma once
-// Rotation by any angle, one output tile at a time per block, the blocks looping over tiles. For each tile
-// the block computes its rows' origins and its columns' steps (the fixed-point coordinates warpAffine builds
-// per row and column) once, into shared memory, and one thread computes a later tile's footprint from the
-// same coordinates at its corners: the rectangle every tap of the tile falls in, since both tables are rounded
-// linear functions and so monotonic. The footprint, clipped to the image, comes into shared memory by
-// cp.async (the 8-bit bicubic weight table too, once a block; bilinear weights are computed from the
-// coordinates' bits), where it pays only the words of each row that the tile's taps reach
-// (rotation_row_words). A tile's loads go out first, after the one barrier that frees the footprint; its
-// tables, the next tile's rows' words and the bounds of the one after are computed while they fly, so that a
-// tile takes two barriers (three for windows). 1-byte bilinear footprints are then rewritten as overlapping
-// windows that hold both taps of a row in one aligned 16-bit pair. Each thread makes a run of pixels of one row from there and stores them as
-// 16-byte words at 16-byte addresses: where the output's rows miss their words, each row's tiles are shifted
-// onto them (RotationShift), or, where rows miss even the pixel's alignment, the runs' words are shuffled. A
-// tile whose footprint misses the image is the background; one whose footprint lies inside takes its taps
-// without the border's tests; the others follow sample_at's border rules, from the same shared copy. The
-// arithmetic is core/rotation_sampling.hpp's, the CPU backend's: both give OpenCV's bytes. 16-byte pixels stage
-// nothing: their tiles inside the image read each tap straight from global memory, one 16-byte load a tap
-// (rotation_direct_reads), and their tiles across the border read it as the CPU does, a sample a load. Where the
-// footprint would not fit the shared buffer (a plan no rotation makes), the tile reads global memory as the CPU
+// Rotation by any angle, one output tile at a time per block, the blocks looping over tiles. For each tile the block
+// computes its rows' origins and its columns' steps (the fixed-point coordinates warpAffine builds per row and column)
+// once, into shared memory, and one thread computes a later tile's footprint from the same coordinates at its corners:
+// the rectangle every tap of the tile falls in, since both tables are rounded linear functions and so monotonic. The
+// footprint, clipped to the image, comes into shared memory by cp.async (the 8-bit bicubic weight table too, once a
+// block; bilinear weights are computed from the coordinates' bits), where it pays only the words of each row that the
+// tile's taps reach (rotation_row_words). A tile's loads go out first, after the one barrier that frees the footprint;
+// its tables, the next tile's rows' words and the bounds of the one after are computed while they fly, so that a tile
+// takes two barriers (three for windows; one, and no tables, where it misses the image). 1-byte bilinear footprints are
+// then rewritten as overlapping windows that hold both taps of a row in one aligned 16-bit pair. Each thread makes a
+// run of pixels of one row from there and stores them as 16-byte words at 16-byte addresses: where the output's rows
+// miss their words, each row's tiles are shifted onto them (RotationShift), or, where rows miss even the pixel's
+// alignment, the runs' words are shuffled. A tile whose footprint misses the image is the background; one whose
+// footprint lies inside takes its taps without the border's tests; the others follow sample_at's border rules, from the
+// same shared copy. The arithmetic is core/rotation_sampling.hpp's, the CPU backend's: both give OpenCV's bytes.
+// 16-byte pixels stage nothing: their tiles inside the image read each tap straight from global memory, one 16-byte
+// load a tap (rotation_direct_reads), and their tiles across the border read it as the CPU does, a sample a load. Where
+// the footprint would not fit the shared buffer (a plan no rotation makes), the tile reads global memory as the CPU
 // does too.
 // Measured: docs/performance.md, "Any angle".
 
@@ -627,7 +626,10 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
     };
     constexpr int bounds_thread = Shape::threads - 1;
     int tile_column = static_cast<int>(blockIdx.x) % tiles_x, tile_row = static_cast<int>(blockIdx.x) / tiles_x;
-    const auto uses_spans = [&](const RotationTileBounds& b) { return launch.row_spans != 0 && b.staged && b.rows <= rotation_span_rows; };
+    // Kept apart from the tiles' fields: where the compiler could not prove a tile staged no spans, an idle
+    // call of find_row_words cost 40 instructions a warp a tile (ncu, u8c1).
+    const bool row_spans = launch.row_spans != 0;
+    const auto uses_spans = [&](const RotationTileBounds& b) { return row_spans && b.staged && b.rows <= rotation_span_rows; };
     // Tile `b`'s rows' words into `words`, by the threads from `first_thread` on.
     const auto find_row_words = [&](const RotationTileBounds& b, ushort2* words, int first_thread) {
         if (!uses_spans(b)) return;
@@ -659,7 +661,9 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         // The previous tile's readers are done with the tables and the footprint; this tile's bounds and words are
         // in, and the next one's bounds.
         __syncthreads();
-        const RotationTileBounds tile_bounds = bounds[now];
+        // The fields this tile uses, read once (a copy of the whole struct, the parallelogram included, took 40
+        // instructions a warp a tile).
+        const RotationTileBounds& tile_bounds = bounds[now];
         const bool spans = uses_spans(tile_bounds);
         const int y0 = tile_bounds.y0, first_byte = tile_bounds.first_byte, pitch = tile_bounds.pitch, rows = tile_bounds.rows;
         const bool misses = tile_bounds.misses, inside = tile_bounds.inside, staged = tile_bounds.staged;
@@ -692,8 +696,9 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         // The footprint's loads first; the tables, the next tile's words and the bounds of the one after it are
         // computed while they fly. `tables_first` (a study) makes the tables before the loads, behind a barrier
         // of their own, as the kernel did.
+        // A tile that misses the image (half the tiles of an expanded canvas at 45 degrees) needs no tables.
         if (tables_first) {
-            make_tables();
+            if (!misses) make_tables();
             __syncthreads();
         }
         if (staged) {
@@ -721,15 +726,21 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                 }
             }
         }
-        if (!tables_first) make_tables();
+        if (!tables_first && !misses) make_tables();
         // By the block's second half, whose warps the tables leave idle.
-        if (tile + grid < tiles) find_row_words(bounds[next], row_words[slot ^ 1], Shape::threads / 2);
+        if (row_spans && tile + grid < tiles) find_row_words(bounds[next], row_words[slot ^ 1], Shape::threads / 2);
         if (tid == bounds_thread && tile + 2 * grid < tiles) {
             const int2 later = tile_after(2);
             bounds[after] = bounds_of(later.x, later.y);
         }
-        wait_copies_async();  // the footprint's, and the first time the table's
-        __syncthreads();
+        // A tile that misses the image loaded nothing and reads neither the footprint nor the tables: the next
+        // tile's first barrier orders what this one wrote for later tiles (their bounds and rows' words), so it
+        // skips this barrier (half the tiles of an expanded canvas at 45 degrees). The table's copy, in flight
+        // where the first tile misses, is waited for by the first tile that reads it.
+        if (!misses) {
+            wait_copies_async();  // the footprint's, and the first time the table's
+            __syncthreads();
+        }
         {
             const int done = now;
             now = next;
