@@ -735,12 +735,10 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         }
         // A tile that misses the image loaded nothing and reads neither the footprint nor the tables: the next
         // tile's first barrier orders what this one wrote for later tiles (their bounds and rows' words), so it
-        // skips this barrier (half the tiles of an expanded canvas at 45 degrees). The table's copy, in flight
-        // where the first tile misses, is waited for by the first tile that reads it.
-        if (!misses) {
-            wait_copies_async();  // the footprint's, and the first time the table's
-            __syncthreads();
-        }
+        // skips this barrier (half the tiles of an expanded canvas at 45 degrees). It still waits for the table's
+        // copy where the first tile misses, so that no block ends with a copy into its shared memory in flight.
+        wait_copies_async();  // the footprint's, and the first time the table's
+        if (!misses) __syncthreads();
         {
             const int done = now;
             now = next;
