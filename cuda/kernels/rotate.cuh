@@ -679,8 +679,10 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
             return static_cast<unsigned>(sweep.column - w.x) < static_cast<unsigned>(w.y - w.x);
         };
 
-        // The tile's row origins and column steps.
+        // The tile's row origins and column steps; none for a tile that misses the image (half the tiles of an
+        // expanded canvas at 45 degrees), whose background reads neither.
         const auto make_tables = [&] {
+            if (misses) return;
             for (int i = tid; i < columns; i += Shape::threads) {
                 int a = 0, b = 0;
                 if (i < tile_h) {
@@ -696,9 +698,8 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
         // The footprint's loads first; the tables, the next tile's words and the bounds of the one after it are
         // computed while they fly. `tables_first` (a study) makes the tables before the loads, behind a barrier
         // of their own, as the kernel did.
-        // A tile that misses the image (half the tiles of an expanded canvas at 45 degrees) needs no tables.
         if (tables_first) {
-            if (!misses) make_tables();
+            make_tables();
             __syncthreads();
         }
         if (staged) {
@@ -726,7 +727,7 @@ __global__ void __launch_bounds__(RotateTileShape<sizeof(Sample) * Channels>::th
                 }
             }
         }
-        if (!tables_first && !misses) make_tables();
+        if (!tables_first) make_tables();
         // By the block's second half, whose warps the tables leave idle.
         if (row_spans && tile + grid < tiles) find_row_words(bounds[next], row_words[slot ^ 1], Shape::threads / 2);
         if (tid == bounds_thread && tile + 2 * grid < tiles) {
